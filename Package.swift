@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No packages from outside the toolchain: the rules use only the stdlib, the
+// service only Foundation-free code of its own, and HTTP comes from libevent.
+let package = Package(
+    name: "notification-text",
+    products: [
+        .library(name: "NotificationText", targets: ["NotificationText"]),
+        .executable(name: "notification-text", targets: ["notification-text"]),
+    ],
+    targets: [
+        .target(name: "NotificationText"),
+        .executableTarget(
+            name: "notification-text",
+            dependencies: ["NotificationText"]
+        ),
+        .executableTarget(
+            name: "notification-bench",
+            dependencies: ["NotificationText"]
+        ),
+        .testTarget(
+            name: "NotificationTextTests",
+            dependencies: ["NotificationText"]
+        ),
+    ]
+)
+
+// Settings applied in one place for every target.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,0 +1,2 @@
+import NotificationText
+print(BodyRenderer.render("placeholder").body)
