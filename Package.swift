@@ -11,9 +11,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "NotificationText"),
+        .target(
+            name: "NotificationService",
+            dependencies: ["NotificationText"]
+        ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["NotificationText"]
+            dependencies: ["NotificationText", "NotificationService"]
         ),
         .executableTarget(
             name: "notification-bench",
