@@ -1,0 +1,255 @@
+"""What the benchmark scripts share: starting servers, running wrk, reading /proc.
+
+Standard library only. Every server is started on 127.0.0.1 with port 0 (or
+the port it is given) and must print a JSON start line on stdout that names
+its port; every load run is bounded by wrk's own duration.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+OUT = BENCH / "out"
+WRK_SCRIPT = BENCH / "wrk" / "post.lua"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def service_command(threads: int = 1) -> list[str]:
+    """The Swift service, one event-loop thread, kernel-chosen port; SERVICE_CMD overrides."""
+    override = os.environ.get("SERVICE_CMD")
+    if override:
+        return shlex.split(override)
+    binary = REPO / ".build" / "release" / "notification-text"
+    return [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--threads", str(threads)]
+
+
+def reference_command() -> list[str]:
+    return [str(OUT / "reference-server"), "--port", "0"]
+
+
+def peer_command() -> list[str]:
+    python = REPO / ".venv" / "bin" / "python"
+    return [str(python if python.exists() else "python3"), str(BENCH / "peer" / "server.py"), "--port", "0"]
+
+
+def _port_from_start_line(line: str) -> int | None:
+    """The bound port from a JSON start line: a `port` member, or an `address` like `127.0.0.1:8080`."""
+    try:
+        start = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(start, dict):
+        return None
+    candidates = [start] + [v for v in start.values() if isinstance(v, dict)]
+    for item in candidates:
+        port = item.get("port")
+        if isinstance(port, int) and port > 0:
+            return port
+        for key in ("address", "listening", "bound", "url"):
+            value = item.get(key)
+            if isinstance(value, str):
+                found = re.search(r":(\d+)/?$", value)
+                if found:
+                    return int(found.group(1))
+            if isinstance(value, list) and value and isinstance(value[0], str):
+                found = re.search(r":(\d+)/?$", value[0])
+                if found:
+                    return int(found.group(1))
+    return None
+
+
+@dataclass
+class Server:
+    """A server process under test, started and stopped by this script only."""
+
+    name: str
+    command: list[str]
+    process: subprocess.Popen | None = None
+    port: int = 0
+    start_line: str = ""
+    _drain: threading.Thread | None = field(default=None, repr=False)
+
+    def start(self, timeout_seconds: float = 20.0) -> "Server":
+        self.process = subprocess.Popen(
+            self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=REPO
+        )
+        deadline = time.monotonic() + timeout_seconds
+        buffered = b""
+        assert self.process.stdout is not None
+        descriptor = self.process.stdout.fileno()
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([descriptor], [], [], 0.2)
+            if not ready:
+                if self.process.poll() is not None:
+                    break
+                continue
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                break
+            buffered += chunk
+            while b"\n" in buffered:
+                line, buffered = buffered.split(b"\n", 1)
+                port = _port_from_start_line(line.decode("utf-8", "replace"))
+                if port:
+                    self.port = port
+                    self.start_line = line.decode("utf-8", "replace")
+                    # Keep reading stdout so a chatty server never blocks on a full pipe.
+                    self._drain = threading.Thread(target=self._discard_stdout, daemon=True)
+                    self._drain.start()
+                    return self
+        self.stop()
+        raise RuntimeError(f"{self.name}: no JSON start line with a port from {shlex.join(self.command)}")
+
+    def _discard_stdout(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        while self.process.stdout.read(65536):
+            pass
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time of the process, all threads, from /proc/<pid>/stat."""
+        with open(f"/proc/{self.pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        # After the command name: state is field 3, utime 14, stime 15 (1-based in proc(5)).
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+    def rss_kib(self) -> int:
+        with open(f"/proc/{self.pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def threads(self) -> int:
+        with open(f"/proc/{self.pid}/status") as handle:
+            for line in handle:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+@dataclass
+class WrkResult:
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    errors: int
+    non_2xx: int
+    cpu_seconds: float | None = None
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_us_per_request(self) -> float | None:
+        if self.cpu_seconds is None or not self.requests:
+            return None
+        return self.cpu_seconds / self.requests * 1e6
+
+
+def run_wrk(
+    server: Server,
+    payload: Path,
+    path: str,
+    seconds: float,
+    connections: int = 64,
+    threads: int = 1,
+    delay_ms: float | None = None,
+) -> WrkResult:
+    """One bounded wrk run against `server`, with the server's CPU time over the run."""
+    env = dict(os.environ, BENCH_PAYLOAD=str(payload), BENCH_PATH=path)
+    if delay_ms is not None:
+        env["BENCH_DELAY_MS"] = f"{delay_ms:.3f}"
+    command = [
+        "wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency", "--timeout", "5s",
+        "-s", str(WRK_SCRIPT), server.url,
+    ]
+    cpu_before = server.cpu_seconds()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=seconds + 60)
+    cpu_after = server.cpu_seconds()
+    line = next((l for l in done.stdout.splitlines() if l.startswith("WRK_JSON ")), None)
+    if done.returncode != 0 or line is None:
+        raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr.strip() or done.stdout[-500:]}")
+    data = json.loads(line[len("WRK_JSON "):])
+    errors = data["errors_connect"] + data["errors_read"] + data["errors_write"] + data["errors_timeout"]
+    return WrkResult(
+        requests=data["requests"],
+        seconds=data["duration_us"] / 1e6,
+        p50_ms=data["p50_us"] / 1e3,
+        p99_ms=data["p99_us"] / 1e3,
+        max_ms=data["max_us"] / 1e3,
+        errors=errors,
+        non_2xx=data["errors_status"],
+        cpu_seconds=cpu_after - cpu_before,
+    )
+
+
+def check_reply(server: Server, payload: Path, path: str) -> tuple[int, str]:
+    """One request with the payload, for a sanity check before load: (status, body)."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request("POST", path, body=payload.read_bytes(), headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def machine_description() -> dict:
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "loadavg": f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+    }

@@ -1,0 +1,166 @@
+"""HTTP benchmark: the service, the C evhttp reference and the Python peer, side by side.
+
+Each run is wrk with one client thread and 64 keep-alive connections against
+one server thread, on 127.0.0.1, bounded in time. Runs of the servers are
+interleaved (reference, service, peer, reference, …) so a noisy neighbour on
+the shared machine hits all of them alike; the median of the rounds is shown.
+
+Environment knobs: BENCH_SECONDS (per run, default 10), BENCH_ROUNDS (default 3),
+BENCH_MILLION (1: keep loading the service until it has served a million
+requests, then read its RSS; default 1), BENCH_PEER (1: include the Python
+peer; default 1), SERVICE_CMD (the service's command line).
+
+Writes bench/out/http.json and bench/out/http.md; prints the table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchlib import (  # noqa: E402
+    BENCH, OUT, Server, WrkResult, check_reply, machine_description, peer_command, reference_command,
+    run_wrk, service_command,
+)
+
+BODY = BENCH / "payloads" / "body-typical.json"
+COMPOSE = BENCH / "payloads" / "compose-20.json"
+SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+MILLION = os.environ.get("BENCH_MILLION", "1") == "1"
+WITH_PEER = os.environ.get("BENCH_PEER", "1") == "1"
+
+
+def median_result(results: list[WrkResult]) -> WrkResult:
+    """The run with the median throughput (its latency and CPU figures belong to it)."""
+    ordered = sorted(results, key=lambda r: r.rps)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def main() -> int:
+    OUT.mkdir(exist_ok=True)
+    machine = machine_description()
+    servers = {
+        "reference": Server("reference (C evhttp, fixed reply)", reference_command()),
+        "service": Server("service (Swift, --threads 1)", service_command(threads=1)),
+    }
+    if WITH_PEER:
+        servers["peer"] = Server("peer (Python ThreadingHTTPServer)", peer_command())
+    served = {key: 0 for key in servers}
+    try:
+        for server in servers.values():
+            server.start()
+            print(f"started {server.name}: pid {server.pid}, {server.start_line}", flush=True)
+
+        # Sanity: each server answers the typical message; service and peer agree on the body.
+        replies = {}
+        for key, server in servers.items():
+            status, text = check_reply(server, BODY, "/body")
+            replies[key] = text
+            if status != 200:
+                raise RuntimeError(f"{server.name}: POST /body answered {status}: {text[:300]}")
+        if "peer" in replies and json.loads(replies["service"]).get("body") != json.loads(replies["peer"]).get("body"):
+            print("WARNING: service and peer bodies differ for the typical message", flush=True)
+        status, text = check_reply(servers["service"], COMPOSE, "/compose")
+        if status != 200:
+            raise RuntimeError(f"service: POST /compose answered {status}: {text[:300]}")
+
+        for key, server in servers.items():  # warm-up: caches, allocator, JIT-free but page faults
+            served[key] += run_wrk(server, BODY, "/body", 2).requests
+
+        body_runs: dict[str, list[WrkResult]] = {key: [] for key in servers}
+        compose_runs: dict[str, list[WrkResult]] = {"reference": [], "service": []}
+        for round_index in range(ROUNDS):
+            for key, server in servers.items():
+                result = run_wrk(server, BODY, "/body", SECONDS)
+                body_runs[key].append(result)
+                served[key] += result.requests
+                print(f"round {round_index + 1} /body    {key:9} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                      f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+            for key in ("reference", "service"):
+                result = run_wrk(servers[key], COMPOSE, "/compose", SECONDS)
+                compose_runs[key].append(result)
+                served[key] += result.requests
+                print(f"round {round_index + 1} /compose {key:9} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                      f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+
+        rss_after_million = None
+        if MILLION:
+            service = servers["service"]
+            while served["service"] < 1_000_000:
+                served["service"] += run_wrk(service, BODY, "/body", 10).requests
+            rss_after_million = service.rss_kib() / 1024
+            print(f"service served {served['service']} requests; RSS {rss_after_million:.1f} MiB", flush=True)
+
+        rss = {key: server.rss_kib() / 1024 for key, server in servers.items()}
+        threads = {key: server.threads() for key, server in servers.items()}
+    finally:
+        for server in servers.values():
+            server.stop()
+
+    body = {key: median_result(runs) for key, runs in body_runs.items()}
+    compose = {key: median_result(runs) for key, runs in compose_runs.items()}
+    reference_rps = body["reference"].rps
+
+    rows = []
+    for key, result in body.items():
+        rows.append(("/body", servers[key].name, result, rss[key], threads[key]))
+    for key, result in compose.items():
+        label = servers[key].name + (" (6 KB request)" if key == "reference" else "")
+        rows.append(("/compose 20", label, result, rss[key], threads[key]))
+
+    lines = [
+        f"Measured {machine['date']} on {machine['nproc']} × {machine['cpu']} (load average before: {machine['loadavg']}); "
+        f"wrk -t1 -c64 -d{SECONDS:.0f}s, median of {ROUNDS} interleaved rounds.",
+        "",
+        "| route | server | req/s | vs reference | p50 ms | p99 ms | CPU µs/req | RSS MiB | errors |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for route, name, result, rss_mib, _ in rows:
+        lines.append(
+            f"| {route} | {name} | {result.rps:,.0f} | {result.rps / reference_rps:.0%} | {result.p50_ms:.2f} | "
+            f"{result.p99_ms:.2f} | {result.cpu_us_per_request:.1f} | {rss_mib:.1f} | {result.errors + result.non_2xx} |"
+        )
+    lines.append("")
+
+    service_body, service_compose = body["service"], compose["service"]
+    targets = [
+        ("/body ≥ 80% of reference req/s", service_body.rps / reference_rps >= 0.80,
+         f"{service_body.rps / reference_rps:.0%}"),
+        ("/body p99 < 5 ms at that load", service_body.p99_ms < 5.0, f"{service_body.p99_ms:.2f} ms"),
+        ("/compose (20 pending) ≥ 50% of reference req/s", service_compose.rps / reference_rps >= 0.50,
+         f"{service_compose.rps / reference_rps:.0%}"),
+    ]
+    if rss_after_million is not None:
+        targets.append(("RSS < 50 MB after 1,000,000 requests", rss_after_million < 50 * 1e6 / 2**20,
+                        f"{rss_after_million:.1f} MiB after {served['service']:,} requests"))
+    lines += ["| target | measured | met |", "| --- | --- | --- |"]
+    for label, met, measured in targets:
+        lines.append(f"| {label} | {measured} | {'yes' if met else 'NO'} |")
+    table = "\n".join(lines)
+    print()
+    print(table)
+
+    (OUT / "http.md").write_text(table + "\n", encoding="utf-8")
+    (OUT / "http.json").write_text(json.dumps({
+        "machine": machine,
+        "seconds": SECONDS,
+        "rounds": ROUNDS,
+        "body": {key: [vars(r) | {"rps": r.rps, "cpu_us_per_request": r.cpu_us_per_request} for r in runs]
+                 for key, runs in body_runs.items()},
+        "compose": {key: [vars(r) | {"rps": r.rps, "cpu_us_per_request": r.cpu_us_per_request} for r in runs]
+                    for key, runs in compose_runs.items()},
+        "rss_mib": rss,
+        "rss_after_million_mib": rss_after_million,
+        "served": served,
+        "targets": [{"target": t, "met": m, "measured": v} for t, m, v in targets],
+    }, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

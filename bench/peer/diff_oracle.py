@@ -1,0 +1,221 @@
+"""Differential oracle: the Python port of body-rules.md against the fixtures and the Swift CLI.
+
+1. Every case of the shared fixtures (`test-fixtures/notification-body.json`
+   and `shared/spec/body-examples.json`, whichever exist) goes through the
+   Python port and through the Swift CLI; each must give the expected body.
+2. A few thousand generated Markdown-ish inputs go through both; every
+   disagreement is shrunk to a minimal input that still disagrees and printed
+   as JSON string literals.
+
+Usage: diff_oracle.py --cli .build/release/notification-text [--count 3000] [--seed 1]
+Exit status: 0 when everything agrees, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import body_rules  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = [
+    REPO / "test-fixtures" / "notification-body.json",
+    REPO.parent / "shared" / "spec" / "body-examples.json",
+    Path("/work/shared/spec/body-examples.json"),
+]
+
+
+def swift_render(cli: str, text: str, max_units: int) -> str:
+    done = subprocess.run(
+        [cli, "render", "--max-units", str(max_units)],
+        input=text.encode("utf-8"),
+        capture_output=True,
+        timeout=30,
+    )
+    if done.returncode != 0:
+        return f"<exit {done.returncode}: {done.stderr.decode('utf-8', 'replace').strip()}>"
+    return done.stdout.decode("utf-8", "replace")
+
+
+def show(text: str) -> str:
+    """A JSON string literal, invisible and non-ASCII characters as \\u escapes."""
+    return json.dumps(text, ensure_ascii=True)
+
+
+# Generated inputs -----------------------------------------------------------
+
+WORDS = ["a", "b", "x", "hi", "Hello", "code", "docs", "@ana", "snake_case", "1", "2**3", "url.io/a_(b)"]
+MARKUP = [
+    "`", "``", "```", "````", "~~~", "```swift", "~~~~", "[", "]", "(", ")", "![", "](", "](u)", "](u (v))",
+    "*", "**", "***", "****", "~", "~~", "~~~~", "\\", "\\*", "\\`", "\\[", "\\]", "\\(", "\\)", "\\\\", "\\~",
+    "!", "_", "__", "#", "> ", "- ", "<a>", "<http://x.io>",
+]
+SPACES = [" ", " ", "  ", "   ", "    ", "\t", " \t ", "\u00a0", "\u2028", "\u3000"]
+BREAKS = ["\n", "\n", "\n\n", "\n\n\n", "\r", "\r\n", "\r\r\n", " \n ", "\n    ", "\n   ", "\n ```\n", "\n~~~\n", "\n```\n", "\n\t\n"]
+UNICODE = [
+    "\u0301",  # combining acute accent
+    "e\u0301",
+    "\u200d",  # zero-width joiner alone
+    "\U0001F468\u200d\U0001F469\u200d\U0001F467",  # family ZWJ sequence
+    "\U0001F44D\U0001F3FD",  # thumbs up with skin tone
+    "\U0001F1EB\U0001F1F7",  # flag FR
+    "\U0001F1E9\U0001F1EA\U0001F1EF",  # flag DE and a lone regional indicator
+    "\u2764\ufe0f",
+    "\u00e9", "\u00fc", "\u4e2d\u6587", "\u0645\u0631\u062d\u0628\u0627", "\U0001F600",
+    "\u1100\u1161\u11a8",  # Hangul jamo L V T
+    "\u0e01\u0e33",  # Thai with SARA AM (spacing mark)
+    "\u2026", "\ufeff",
+]
+
+
+def random_piece(rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.30:
+        return rng.choice(WORDS)
+    if roll < 0.60:
+        return rng.choice(MARKUP)
+    if roll < 0.75:
+        return rng.choice(SPACES)
+    if roll < 0.87:
+        return rng.choice(BREAKS)
+    return rng.choice(UNICODE)
+
+
+def random_input(rng: random.Random) -> tuple[str, int]:
+    size = rng.choice([3, 6, 10, 20, 40, 80])
+    text = "".join(random_piece(rng) for _ in range(size))
+    roll = rng.random()
+    if roll < 0.04:
+        # Around the 4096-unit input cut: pad so that markup straddles it.
+        pad = rng.choice(["x", "\U0001F468\u200d\U0001F469\u200d\U0001F467", "ab ", "\U0001F1EB\U0001F1F7"])
+        target = 4096 - rng.randint(0, 12)
+        padding = pad * (target // body_rules.utf16_units(pad) + 1)
+        text = "```\n" + padding[: max(0, target - 4)] + text if rng.random() < 0.3 else padding + text
+    elif roll < 0.10:
+        text = text * rng.randint(5, 40)  # around the 256-unit cap
+    max_units = rng.choice([256, 256, 256, 257, 300, 4096])
+    return text, max_units
+
+
+# Shrinking --------------------------------------------------------------------
+
+def shrink(text: str, max_units: int, disagrees, budget_seconds: float) -> str:
+    """Greedily removes chunks of code points while the two sides still disagree."""
+    deadline = time.monotonic() + budget_seconds
+    current = list(text)
+    chunk = max(1, len(current) // 2)
+    while chunk >= 1 and time.monotonic() < deadline:
+        i = 0
+        removed_any = False
+        while i < len(current) and time.monotonic() < deadline:
+            candidate = current[:i] + current[i + chunk :]
+            if candidate != current and disagrees("".join(candidate), max_units):
+                current = candidate
+                removed_any = True
+            else:
+                i += chunk
+        if not removed_any:
+            chunk //= 2
+    return "".join(current)
+
+
+# Main -------------------------------------------------------------------------
+
+def check_fixtures(cli: str | None) -> int:
+    failures = 0
+    seen: set[Path] = set()
+    for path in FIXTURES:
+        if not path.exists() or path.resolve() in seen:
+            continue
+        seen.add(path.resolve())
+        cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
+        port_bad = swift_bad = 0
+        for case in cases:
+            max_units = case.get("maxUnits", body_rules.DEFAULT_MAX_UNITS)
+            expected = {key: case[key] for key in ("body", "units", "truncated", "inputCut")}
+            got = body_rules.render(case["text"], max_units).as_dict()
+            if got != expected:
+                port_bad += 1
+                print(f"  FIXTURE {path.name} {case['id']}: port gives {json.dumps(got, ensure_ascii=True)}, "
+                      f"fixture expects {json.dumps(expected, ensure_ascii=True)}")
+            if cli:
+                swift_body = swift_render(cli, case["text"], max_units)
+                if swift_body != case["body"]:
+                    swift_bad += 1
+                    print(f"  FIXTURE {path.name} {case['id']}: swift gives {show(swift_body)}, "
+                          f"fixture expects {show(case['body'])}")
+        failures += port_bad + swift_bad
+        print(f"fixture {path}: {len(cases)} cases, port disagrees on {port_bad}"
+              + (f", swift on {swift_bad}" if cli else ""))
+    return failures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cli", help="path to the notification-text executable (omit to check fixtures only)")
+    parser.add_argument("--count", type=int, default=3000, help="generated inputs (default 3000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--shrink-seconds", type=float, default=20.0, help="time budget per disagreement")
+    parser.add_argument("--max-reports", type=int, default=40, help="distinct minimal disagreements to print")
+    args = parser.parse_args()
+
+    print(f"python port: grapheme segmentation from regex {body_rules.regex.__version__} "
+          f"(Unicode {body_rules.GRAPHEME_UNICODE_VERSION})")
+    failures = check_fixtures(args.cli)
+    if not args.cli:
+        return 1 if failures else 0
+
+    rng = random.Random(args.seed)
+    inputs = [random_input(rng) for _ in range(args.count)]
+
+    def compare(item):
+        text, max_units = item
+        port = body_rules.render(text, max_units).body
+        return text, max_units, port, swift_render(args.cli, text, max_units)
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(compare, inputs))
+    disagreements = [r for r in results if r[2] != r[3]]
+    print(f"random: {len(results)} inputs (seed {args.seed}) in {time.monotonic() - started:.1f} s, "
+          f"{len(disagreements)} disagree")
+
+    def disagrees(text: str, max_units: int) -> bool:
+        return body_rules.render(text, max_units).body != swift_render(args.cli, text, max_units)
+
+    reported: dict[tuple[str, int], int] = {}
+    for text, max_units, _, _ in sorted(disagreements, key=lambda r: len(r[0])):
+        if len(reported) >= args.max_reports:
+            break
+        minimal = shrink(text, max_units, disagrees, args.shrink_seconds)
+        key = (minimal, max_units)
+        if key in reported:
+            reported[key] += 1
+            continue
+        reported[key] = 1
+        port = body_rules.render(minimal, max_units).body
+        swift = swift_render(args.cli, minimal, max_units)
+        print(f"\nDISAGREE maxUnits={max_units}\n  input: {show(minimal)}\n  port:  {show(port)}\n  swift: {show(swift)}")
+        if minimal != text and len(text) < 400:
+            print(f"  (shrunk from {show(text)})")
+    if disagreements and len(reported) >= args.max_reports:
+        print(f"\n(stopped after {args.max_reports} distinct minimal disagreements)")
+
+    total = failures + len(disagreements)
+    print(f"\n{len(results) - len(disagreements)} passed, {len(disagreements)} failed (random); "
+          f"{failures} fixture disagreements")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
