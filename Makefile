@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean
+.PHONY: deps build release run test swift-test bench oracle clean
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -26,8 +26,16 @@ swift-test: deps
 
 test: swift-test
 
-bench: release
-	$(SWIFT) run -c release notification-bench
+# Benchmarks, separate from `make test` and bounded (about 5 minutes): the
+# renderer, the CLI, HTTP side by side with a C reference and a Python peer, a
+# short soak. See bench/README.md for the knobs.
+bench: deps
+	SWIFT=$(SWIFT) bench/run.sh
+
+# The Python port of body-rules.md against the fixtures and the Swift CLI.
+oracle: deps
+	SWIFT=$(SWIFT) bench/setup.sh
+	.venv/bin/python bench/peer/diff_oracle.py --cli .build/release/notification-text
 
 clean:
 	rm -rf .build

@@ -198,6 +198,8 @@ def main() -> int:
         if len(reported) >= args.max_reports:
             break
         minimal = shrink(text, max_units, disagrees, args.shrink_seconds)
+        if max_units != body_rules.DEFAULT_MAX_UNITS and disagrees(minimal, body_rules.DEFAULT_MAX_UNITS):
+            max_units = body_rules.DEFAULT_MAX_UNITS
         key = (minimal, max_units)
         if key in reported:
             reported[key] += 1

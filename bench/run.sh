@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark, bounded (about 5 minutes), then one summary.
+# Knobs: BENCH_SECONDS, BENCH_ROUNDS, BENCH_MILLION, BENCH_PEER (bench/http_bench.py),
+# SOAK_MINUTES (default 1; the target's 10-minute soak is SOAK_MINUTES=10 bench/soak.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench/setup.sh
+PY=.venv/bin/python
+
+echo; echo "== renderer: swift run -c release notification-bench"
+${SWIFT:-swift} run -c release notification-bench | tee bench/out/render.txt
+
+echo; echo "== CLI: hyperfine (process start + one render)"
+hyperfine --warmup 3 --min-runs 30 --export-markdown bench/out/cli.md \
+  ".build/release/notification-text render < bench/payloads/body-typical.txt" | tail -n +1
+
+echo; echo "== HTTP: wrk side by side"
+$PY bench/http_bench.py
+
+echo; echo "== soak: ${SOAK_MINUTES:-1} min at 80% of peak"
+SOAK_MINUTES="${SOAK_MINUTES:-1}" $PY bench/soak.py
+
+echo; echo "================ summary ================"
+cat bench/out/http.md
+echo
+cat bench/out/soak.md
+echo
+echo "renderer (notification-bench):"
+cat bench/out/render.txt
