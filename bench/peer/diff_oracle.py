@@ -58,6 +58,10 @@ MARKUP = [
     "`", "``", "```", "````", "~~~", "```swift", "~~~~", "[", "]", "(", ")", "![", "](", "](u)", "](u (v))",
     "*", "**", "***", "****", "~", "~~", "~~~~", "\\", "\\*", "\\`", "\\[", "\\]", "\\(", "\\)", "\\\\", "\\~",
     "!", "_", "__", "#", "> ", "- ", "<a>", "<http://x.io>",
+    "` a `", "`  `", "` `", "``a` b``", "[a]", "[a](b)", "![a](b)", "[[a](b)](c)", "[a\\](b)", "(a(b)c)",
+    "\n```\n", "\n   ```\n", "\n    ```\n", "\n``` x`\n", "\n~~~ `x`\n", "\n```\t\n", "\n```  \n",
+    "\n\t```\n", "\n ~~~~\n", "\n  ````js\n",
+    "`\u0301", "*\u0301", "**\u0301", "[\u0301", " \u0301", "\u200d`", "~~\u200d", "\\\u0301",
 ]
 SPACES = [" ", " ", "  ", "   ", "    ", "\t", " \t ", "\u00a0", "\u2028", "\u3000"]
 BREAKS = ["\n", "\n", "\n\n", "\n\n\n", "\r", "\r\n", "\r\r\n", " \n ", "\n    ", "\n   ", "\n ```\n", "\n~~~\n", "\n```\n", "\n\t\n"]
@@ -90,7 +94,13 @@ def random_piece(rng: random.Random) -> str:
     return rng.choice(UNICODE)
 
 
+DENSE = "`*~[]()!\\ \n\ta\r" + "`*[]\\ a"  # single scalars, markup-heavy, for parser corner cases
+
+
 def random_input(rng: random.Random) -> tuple[str, int]:
+    if rng.random() < 0.4:
+        text = "".join(rng.choice(DENSE) for _ in range(rng.randint(1, 24)))
+        return text, body_rules.DEFAULT_MAX_UNITS
     size = rng.choice([3, 6, 10, 20, 40, 80])
     text = "".join(random_piece(rng) for _ in range(size))
     roll = rng.random()
