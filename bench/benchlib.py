@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import shlex
 import signal
 import subprocess
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -26,13 +24,14 @@ WRK_SCRIPT = BENCH / "wrk" / "post.lua"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def service_command(threads: int = 1) -> list[str]:
-    """The Swift service, one event-loop thread, kernel-chosen port; SERVICE_CMD overrides."""
+def service_command(threads: int = 1, access_log: bool = False) -> list[str]:
+    """The Swift service, kernel-chosen port, access log off unless asked; SERVICE_CMD overrides."""
     override = os.environ.get("SERVICE_CMD")
     if override:
         return shlex.split(override)
     binary = REPO / ".build" / "release" / "notification-text"
-    return [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--threads", str(threads)]
+    return [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--threads", str(threads),
+            "--access-log", "on" if access_log else "off"]
 
 
 def reference_command() -> list[str]:
@@ -79,43 +78,31 @@ class Server:
     process: subprocess.Popen | None = None
     port: int = 0
     start_line: str = ""
-    _drain: threading.Thread | None = field(default=None, repr=False)
+    log_path: Path | None = None
 
     def start(self, timeout_seconds: float = 20.0) -> "Server":
-        self.process = subprocess.Popen(
-            self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=REPO
-        )
+        # stdout goes to a file, not a pipe: no reader thread competes with the
+        # load generator for the 2 cores, and a chatty server never blocks.
+        OUT.mkdir(exist_ok=True)
+        self.log_path = OUT / f"server-{re.sub(r'[^a-z0-9]+', '-', self.name.lower()).strip('-')[:40]}.log"
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                self.command, stdout=log, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=REPO
+            )
         deadline = time.monotonic() + timeout_seconds
-        buffered = b""
-        assert self.process.stdout is not None
-        descriptor = self.process.stdout.fileno()
         while time.monotonic() < deadline:
-            ready, _, _ = select.select([descriptor], [], [], 0.2)
-            if not ready:
-                if self.process.poll() is not None:
-                    break
-                continue
-            chunk = os.read(descriptor, 65536)
-            if not chunk:
+            with open(self.log_path, "rb") as log:
+                for raw in log.read(1 << 20).splitlines():
+                    port = _port_from_start_line(raw.decode("utf-8", "replace"))
+                    if port:
+                        self.port = port
+                        self.start_line = raw.decode("utf-8", "replace")
+                        return self
+            if self.process.poll() is not None:
                 break
-            buffered += chunk
-            while b"\n" in buffered:
-                line, buffered = buffered.split(b"\n", 1)
-                port = _port_from_start_line(line.decode("utf-8", "replace"))
-                if port:
-                    self.port = port
-                    self.start_line = line.decode("utf-8", "replace")
-                    # Keep reading stdout so a chatty server never blocks on a full pipe.
-                    self._drain = threading.Thread(target=self._discard_stdout, daemon=True)
-                    self._drain.start()
-                    return self
+            time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"{self.name}: no JSON start line with a port from {shlex.join(self.command)}")
-
-    def _discard_stdout(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        while self.process.stdout.read(65536):
-            pass
 
     @property
     def url(self) -> str:
@@ -148,14 +135,15 @@ class Server:
         return 0
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=5)
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        if self.log_path is not None and self.log_path.exists() and self.log_path.stat().st_size > (8 << 20):
+            self.log_path.unlink()  # an access log of the load: only its size matters
 
     def __enter__(self) -> "Server":
         return self.start()

@@ -5,10 +5,12 @@ one server thread, on 127.0.0.1, bounded in time. Runs of the servers are
 interleaved (reference, service, peer, reference, …) so a noisy neighbour on
 the shared machine hits all of them alike; the median of the rounds is shown.
 
-Environment knobs: BENCH_SECONDS (per run, default 10), BENCH_ROUNDS (default 3),
+Environment knobs: BENCH_SECONDS (per run, default 6), BENCH_ROUNDS (default 3),
 BENCH_MILLION (1: keep loading the service until it has served a million
 requests, then read its RSS; default 1), BENCH_PEER (1: include the Python
-peer; default 1), SERVICE_CMD (the service's command line).
+peer; default 1), BENCH_ACCESS_LOG (1: also the service with its access log on;
+default 1; the main comparison runs it with --access-log off, as the reference
+logs nothing), SERVICE_CMD (the service's command line).
 
 Writes bench/out/http.json and bench/out/http.md; prints the table.
 """
@@ -29,10 +31,11 @@ from benchlib import (  # noqa: E402
 
 BODY = BENCH / "payloads" / "body-typical.json"
 COMPOSE = BENCH / "payloads" / "compose-20.json"
-SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 MILLION = os.environ.get("BENCH_MILLION", "1") == "1"
 WITH_PEER = os.environ.get("BENCH_PEER", "1") == "1"
+WITH_ACCESS_LOG = os.environ.get("BENCH_ACCESS_LOG", "1") == "1"
 
 
 def median_result(results: list[WrkResult]) -> WrkResult:
@@ -48,6 +51,8 @@ def main() -> int:
         "reference": Server("reference (C evhttp, fixed reply)", reference_command()),
         "service": Server("service (Swift, --threads 1)", service_command(threads=1)),
     }
+    if WITH_ACCESS_LOG:
+        servers["service+log"] = Server("service, access log on (to a file)", service_command(1, access_log=True))
     if WITH_PEER:
         servers["peer"] = Server("peer (Python ThreadingHTTPServer)", peer_command())
     served = {key: 0 for key in servers}
@@ -79,13 +84,13 @@ def main() -> int:
                 result = run_wrk(server, BODY, "/body", SECONDS)
                 body_runs[key].append(result)
                 served[key] += result.requests
-                print(f"round {round_index + 1} /body    {key:9} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                print(f"round {round_index + 1} /body    {key:11} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
                       f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
             for key in ("reference", "service"):
                 result = run_wrk(servers[key], COMPOSE, "/compose", SECONDS)
                 compose_runs[key].append(result)
                 served[key] += result.requests
-                print(f"round {round_index + 1} /compose {key:9} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                print(f"round {round_index + 1} /compose {key:11} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
                       f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
 
         rss_after_million = None
@@ -105,6 +110,7 @@ def main() -> int:
     body = {key: median_result(runs) for key, runs in body_runs.items()}
     compose = {key: median_result(runs) for key, runs in compose_runs.items()}
     reference_rps = body["reference"].rps
+    reference_cpu = body["reference"].cpu_us_per_request
 
     rows = []
     for key, result in body.items():
@@ -117,13 +123,14 @@ def main() -> int:
         f"Measured {machine['date']} on {machine['nproc']} × {machine['cpu']} (load average before: {machine['loadavg']}); "
         f"wrk -t1 -c64 -d{SECONDS:.0f}s, median of {ROUNDS} interleaved rounds.",
         "",
-        "| route | server | req/s | vs reference | p50 ms | p99 ms | CPU µs/req | RSS MiB | errors |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| route | server | req/s | vs reference | p50 ms | p99 ms | CPU µs/req | CPU vs reference | RSS MiB | errors |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for route, name, result, rss_mib, _ in rows:
         lines.append(
             f"| {route} | {name} | {result.rps:,.0f} | {result.rps / reference_rps:.0%} | {result.p50_ms:.2f} | "
-            f"{result.p99_ms:.2f} | {result.cpu_us_per_request:.1f} | {rss_mib:.1f} | {result.errors + result.non_2xx} |"
+            f"{result.p99_ms:.2f} | {result.cpu_us_per_request:.1f} | "
+            f"{result.cpu_us_per_request / reference_cpu:.2f}× | {rss_mib:.1f} | {result.errors + result.non_2xx} |"
         )
     lines.append("")
 

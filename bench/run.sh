@@ -17,11 +17,16 @@ hyperfine --warmup 3 --min-runs 30 --export-markdown bench/out/cli.md \
 echo; echo "== HTTP: wrk side by side"
 $PY bench/http_bench.py
 
+echo; echo "== instructions per request: callgrind"
+$PY bench/instructions.py
+
 echo; echo "== soak: ${SOAK_MINUTES:-1} min at 80% of peak"
 SOAK_MINUTES="${SOAK_MINUTES:-1}" $PY bench/soak.py
 
 echo; echo "================ summary ================"
 cat bench/out/http.md
+echo
+cat bench/out/instructions.md
 echo
 cat bench/out/soak.md
 echo
