@@ -26,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import body_rules  # noqa: E402
 
+sys.setrecursionlimit(20_000)  # link labels nest; the hostile cases go 800 deep
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = [
     REPO / "test-fixtures" / "notification-body.json",
@@ -116,6 +118,21 @@ def random_input(rng: random.Random) -> tuple[str, int]:
     return text, max_units
 
 
+def hostile_inputs() -> list[tuple[str, int]]:
+    """The renderer benchmark's worst cases (quadratic for a naive parser), plus variants."""
+    ticks, length = "", 1
+    while body_rules.utf16_units(ticks) < 4096:
+        ticks += "`" * length + "x"
+        length = length % 40 + 1
+    texts = [
+        "[" * 4096, "[a](" * 1024, "[" * 800 + "a" + "](u)" * 800, ticks, "**" * 2048, "**a" * 1365,
+        "~~a " * 500 + "b** " * 500, "a" + "\u0301" * 5000, "![" * 2000 + "]" * 10, "(" * 3000 + "[a](" + ")" * 10,
+        "`" * 3000 + "a" + "`" * 2999, "\\[" * 1500 + "](u)", "```\n" * 1400, "~~~\n" * 1400, "\r\n" * 3000,
+        " \t" * 3000, "x" * 4095 + "\U0001F1EB\U0001F1F7", "x" * 4094 + "\r\n", "x" * 4095 + "e\u0301",
+    ]
+    return [(text, body_rules.DEFAULT_MAX_UNITS) for text in texts]
+
+
 # Shrinking --------------------------------------------------------------------
 
 def shrink(text: str, max_units: int, disagrees, budget_seconds: float) -> str:
@@ -186,7 +203,7 @@ def main() -> int:
         return 1 if failures else 0
 
     rng = random.Random(args.seed)
-    inputs = [random_input(rng) for _ in range(args.count)]
+    inputs = hostile_inputs() + [random_input(rng) for _ in range(args.count)]
 
     def compare(item):
         text, max_units = item
@@ -197,7 +214,7 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(compare, inputs))
     disagreements = [r for r in results if r[2] != r[3]]
-    print(f"random: {len(results)} inputs (seed {args.seed}) in {time.monotonic() - started:.1f} s, "
+    print(f"generated: {len(results)} inputs ({len(hostile_inputs())} hostile, seed {args.seed}) in {time.monotonic() - started:.1f} s, "
           f"{len(disagreements)} disagree")
 
     def disagrees(text: str, max_units: int) -> bool:
@@ -224,7 +241,7 @@ def main() -> int:
         print(f"\n(stopped after {args.max_reports} distinct minimal disagreements)")
 
     total = failures + len(disagreements)
-    print(f"\n{len(results) - len(disagreements)} passed, {len(disagreements)} failed (random); "
+    print(f"\n{len(results) - len(disagreements)} passed, {len(disagreements)} failed (generated); "
           f"{failures} fixture disagreements")
     return 1 if total else 0
 
