@@ -39,6 +39,14 @@ import Testing
         #expect(PlainText.normalised("a \r\n\t\u{A0}\u{3000} b") == "a b")
     }
 
+    @Test func normalised_asciiFastPathAgreesWithTheWhiteSpaceProperty() {
+        for value in UInt8(0)..<0x80 {
+            let scalar = Unicode.Scalar(value)
+            let expected = scalar.properties.isWhitespace ? nil : String(scalar)
+            #expect(PlainText.normalised(String(scalar)) == expected, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func normalised_whenOnlyWhiteSpaceOrNil_isNil() {
         #expect(PlainText.normalised(nil) == nil)
         #expect(PlainText.normalised("") == nil)
@@ -142,7 +150,7 @@ import Testing
             DisplayedEntry(key: "b", timestamp: at(-10)),
         ]
         let shown = [DisplayedEntry(key: "c", timestamp: at(-10))]
-        let next = Composer.nextDisplayed(previous: previous, shown: shown, freshFrom: freshFrom)
+        let next = DisplayedState(previous).next(shown: shown, freshFrom: freshFrom)
         #expect(next.map(\.key) == ["a", "b", "c", "edge"])
         #expect(next[0].timestamp == at(-10))
         // Equal instants for one key: the first written stays.
@@ -151,7 +159,7 @@ import Testing
 
     @Test func nextDisplayed_keepsTheNewest1000() {
         let previous = (0..<3000).map { DisplayedEntry(key: "k\($0)", timestamp: at(-($0 % 500))) }
-        let next = Composer.nextDisplayed(previous: previous.reversed(), shown: [], freshFrom: now.instant.adding(seconds: -600))
+        let next = DisplayedState(previous.reversed()).next(shown: [], freshFrom: now.instant.adding(seconds: -600))
         #expect(next.count == ComposeRequest.maxDisplayedOutput)
         #expect(next.allSatisfy { $0.timestamp.instant >= at(-166).instant })
         let keys = next.map(\.key)
