@@ -41,10 +41,10 @@ struct DisplayedState {
             position < entries.count ? entries[position] : shown[position - entries.count]
         }
         let order = NewestFirst.order(
-            count: positions.count,
+            count: positions.count, limit: ComposeRequest.maxDisplayedOutput,
             instant: { positions[$0] < entries.count ? entries[positions[$0]].timestamp.instant : shown[positions[$0] - entries.count].timestamp.instant },
             key: { positions[$0] < entries.count ? entries[positions[$0]].key : shown[positions[$0] - entries.count].key }
         )
-        return order.prefix(ComposeRequest.maxDisplayedOutput).map { entry(positions[$0]) }
+        return order.map { entry(positions[$0]) }
     }
 }
