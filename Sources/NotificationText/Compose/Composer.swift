@@ -50,7 +50,7 @@ public enum Composer {
                 reason = .stale
             } else if instant > futureAfter {
                 reason = .future
-            } else if displayed.contains(exactKey) {
+            } else if displayed.contains(key) {
                 reason = .displayed
             } else {
                 reason = nil
