@@ -144,7 +144,7 @@ paths:
                   now: '2026-11-29T12:00:00Z'
                   recipient: u1
                   notifications:
-                    - {id: '1', type: message, timestamp: '2026-11-29T11:58:00Z', thread: t1, threadTitle: Release, sender: {id: u2, name: Ben}, text: Ready?}
+                    - {id: '1', type: message, timestamp: '2026-11-29T11:58:00Z', thread: t1, threadTitle: Release, sender: {id: u2, name: Ben}, text: 'Ready?'}
                     - {id: '2', type: reply, timestamp: '2026-11-29T11:59:00Z', thread: t1, sender: {id: u3, name: Cleo}, text: 'Ship it `v2`'}
                     - {id: '3', type: message, timestamp: '2026-11-29T11:57:00Z', thread: t1, sender: {id: u4, name: Dan}, text: hi}
                     - {id: '4', type: message, timestamp: '2026-11-29T11:59:10Z', thread: t1, sender: {id: u1, name: Me}, text: mine}
@@ -168,7 +168,7 @@ paths:
                   value:
                     kind: single
                     reason: null
-                    notification: {title: Ana, subtitle: General, body: Lunch at noon?, threadIdentifier: general, url: 'https://chat.example/m/42'}
+                    notification: {title: Ana, subtitle: General, body: 'Lunch at noon?', threadIdentifier: general, url: 'https://chat.example/m/42'}
                     shown: ['chat:42']
                     dropped: []
                     displayed: [{key: 'chat:42', timestamp: '2026-11-29T11:59:30Z'}]
@@ -314,8 +314,7 @@ paths:
             X-Request-Id:
               $ref: '#/components/headers/X-Request-Id'
           content:
-            application/yaml:
-              schema: {type: string}
+            application/yaml: {}
         '405':
           $ref: '#/components/responses/MethodNotAllowedGet'
         '414':
