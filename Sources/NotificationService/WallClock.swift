@@ -51,20 +51,19 @@ enum UTCTime {
             seconds -= 1
             nanoseconds += 1_000_000_000
         }
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        appendDigits(Int(parts.tm_year) + 1900, count: 4, to: &bytes)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(floorDivide(seconds, 86_400)))
+        let secondOfDay = Int(seconds - floorDivide(seconds, 86_400) * 86_400)
+        appendDigits(year, count: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, count: 2, to: &bytes)
+        appendDigits(month, count: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), count: 2, to: &bytes)
+        appendDigits(day, count: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), count: 2, to: &bytes)
+        appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), count: 2, to: &bytes)
+        appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), count: 2, to: &bytes)
+        appendDigits(secondOfDay % 60, count: 2, to: &bytes)
         if fractionDigits > 0 {
             bytes.append(UInt8(ascii: "."))
             var fraction = Int(nanoseconds)
@@ -72,6 +71,25 @@ enum UTCTime {
             appendDigits(fraction, count: fractionDigits, to: &bytes)
         }
         bytes.append(UInt8(ascii: "Z"))
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
+    }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01, by integer
+    /// arithmetic on 400-year eras (146097 days each), so no libc time zone
+    /// machinery (gmtime_r takes a lock) runs on the logging path.
+    static func civilDate(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = daysSinceEpoch + 719_468  // days since 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Exactly `count` decimal digits, zero-padded (values are non-negative and fit).
