@@ -96,6 +96,8 @@ public struct JSONParser {
         }
         index += 1  // {
         var members: [(name: String, value: JSONValue)] = []
+        // Room for a request object's members without regrowing.
+        members.reserveCapacity(12)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -121,7 +123,12 @@ public struct JSONParser {
             if names != nil {
                 isDuplicate = !names!.insert(ExactName(name)).inserted
             } else {
-                isDuplicate = members.contains { ExactName.sameCodePoints($0.name, name) }
+                // Length and first byte rule out nearly every pair before a memcmp.
+                let count = name.utf8.count
+                let first = name.utf8.first
+                isDuplicate = members.contains {
+                    $0.name.utf8.count == count && $0.name.utf8.first == first && ExactName.sameCodePoints($0.name, name)
+                }
             }
             if isDuplicate {
                 throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
