@@ -51,26 +51,44 @@ enum UTCTime {
             seconds -= 1
             nanoseconds += 1_000_000_000
         }
-        let (year, month, day) = civilDate(daysSinceEpoch: Int(floorDivide(seconds, 86_400)))
-        let secondOfDay = Int(seconds - floorDivide(seconds, 86_400) * 86_400)
-        appendDigits(year, count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &bytes)
-        if fractionDigits > 0 {
-            bytes.append(UInt8(ascii: "."))
-            var fraction = Int(nanoseconds)
-            for _ in fractionDigits..<9 { fraction /= 10 }
-            appendDigits(fraction, count: fractionDigits, to: &bytes)
+        let days = floorDivide(seconds, 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let secondOfDay = Int(seconds - days * 86_400)
+        // Formatted into a stack buffer and appended once: this runs for every access-log line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) {
+                buffer[n] = byte
+                n += 1
+            }
+            func digits(_ value: Int, _ count: Int) {
+                var rest = value
+                for k in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[n + k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                n += count
+            }
+            digits(year, 4)
+            put(UInt8(ascii: "-"))
+            digits(month, 2)
+            put(UInt8(ascii: "-"))
+            digits(day, 2)
+            put(UInt8(ascii: "T"))
+            digits(secondOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay % 60, 2)
+            if fractionDigits > 0 {
+                put(UInt8(ascii: "."))
+                var fraction = Int(nanoseconds)
+                for _ in min(fractionDigits, 9)..<9 { fraction /= 10 }
+                digits(fraction, min(fractionDigits, 9))
+            }
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: n))
         }
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
@@ -92,15 +110,4 @@ enum UTCTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// Exactly `count` decimal digits, zero-padded (values are non-negative and fit).
-    private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
-            rest %= divisor
-            divisor /= 10
-        }
-    }
 }
