@@ -27,6 +27,10 @@ let package = Package(
             name: "NotificationTextTests",
             dependencies: ["NotificationText"]
         ),
+        .testTarget(
+            name: "NotificationServiceTests",
+            dependencies: ["NotificationService", "NotificationText"]
+        ),
     ]
 )
 
