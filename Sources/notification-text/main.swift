@@ -10,6 +10,7 @@ let usage = """
 
     commands:
       render [--max-units N]   Markdown on stdin, the notification body on stdout
+      compose [--app NAME]     a compose request (JSON) on stdin, the response JSON on stdout
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -21,6 +22,8 @@ arguments.removeFirst()
 switch command {
 case "render":
     RenderCommand.run(arguments)
+case "compose":
+    ComposeCommand.run(arguments)
 case "-h", "--help", "help":
     print(usage)
 default:
