@@ -1,4 +1,7 @@
 import CLibevent
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one worker knows about one client connection, from accept to close.
 ///
@@ -26,16 +29,26 @@ final class ConnectionRecord {
     }
 
     /// The evhttp connection, while evhttp still owns the bufferevent.
+    /// evhttp always sets an event callback on a server connection's
+    /// bufferevent (the read callback is unset while a reply is written),
+    /// and bufferevent_free clears them all.
     var connection: OpaquePointer? {
-        var readCallback: bufferevent_data_cb?
+        var eventCallback: bufferevent_event_cb?
         var argument: UnsafeMutableRawPointer?
-        bufferevent_getcb(bufferEvent, &readCallback, nil, nil, &argument)
-        guard readCallback != nil, let argument else { return nil }
+        bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, &argument)
+        guard eventCallback != nil, let argument else { return nil }
         return OpaquePointer(argument)
     }
 
-    /// Waiting between requests: nothing received, nothing being answered.
-    var isIdle: Bool { !isHandlingRequest && receivedBytesSinceReply == 0 }
+    /// Waiting between requests: nothing received, nothing being answered,
+    /// and nothing waiting in the kernel that libevent has not read yet.
+    var isIdle: Bool {
+        guard !isHandlingRequest && receivedBytesSinceReply == 0 else { return false }
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard descriptor >= 0 else { return true }
+        var unreadByteCount: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
+    }
 
     func noteReceived(byteCount: Int, at nanoseconds: UInt64) {
         guard byteCount > 0 else { return }

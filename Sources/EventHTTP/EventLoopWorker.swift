@@ -36,6 +36,11 @@ final class EventLoopWorker: @unchecked Sendable {
     private static let drainSweepIntervalNanoseconds: UInt64 = 20_000_000
     /// How long accepting pauses after accept() fails with EMFILE and the like.
     private static let acceptPauseNanoseconds: UInt64 = 100_000_000
+    /// While draining, the listener closes only once its accept queue is
+    /// empty (closing drops queued connections with a reset), checked this
+    /// often and at most this many times.
+    private static let listenerCloseRetryNanoseconds: UInt64 = 1_000_000
+    private static let listenerCloseMaxRetries = 50
 
     // Loop-thread state.
     private var base: OpaquePointer?
@@ -44,6 +49,8 @@ final class EventLoopWorker: @unchecked Sendable {
     private var sweepTimer: OpaquePointer?
     private var deadlineTimer: OpaquePointer?
     private var acceptResumeTimer: OpaquePointer?
+    private var listenerCloseTimer: OpaquePointer?
+    private var listenerCloseRetries = 0
     /// Keyed by the bufferevent's address (kept valid by the record's reference).
     private var connections: [UInt: ConnectionRecord] = [:]
     private var isDraining = false
@@ -180,6 +187,11 @@ final class EventLoopWorker: @unchecked Sendable {
             Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().resumeAccepting()
         }, context) else { return failStart("event_new(accept)") }
         defer { event_free(acceptResumeTimer) }
+        guard let listenerCloseTimer = clibevent_timer_new(base, 0, { _, _, argument in
+            guard let argument else { return }
+            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().closeListenerOnceQueueIsEmpty()
+        }, context) else { return failStart("event_new(listener close)") }
+        defer { event_free(listenerCloseTimer) }
         guard let drainEvent = clibevent_user_event_new(base, { _, _, argument in
             guard let argument else { return }
             Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().beginDrain()
@@ -197,13 +209,14 @@ final class EventLoopWorker: @unchecked Sendable {
         self.sweepTimer = sweepTimer
         self.deadlineTimer = deadlineTimer
         self.acceptResumeTimer = acceptResumeTimer
+        self.listenerCloseTimer = listenerCloseTimer
         var interval = MonotonicClock.timeval(nanoseconds: Self.sweepIntervalNanoseconds)
         event_add(sweepTimer, &interval)
 
         wakeups.withLock { $0 = Wakeups(drain: drainEvent, forceClose: forceEvent) }
         started.signal()
-        if event_base_dispatch(base) < 0 {
-            writeLogLine("{\"event\":\"worker-error\",\"worker\":\(index),\"detail\":\"event_base_dispatch failed\"}")
+        if event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY) < 0 {
+            writeLogLine("{\"event\":\"worker-error\",\"worker\":\(index),\"detail\":\"event_base_loop failed\"}")
         }
         // From here on the control thread can no longer wake this loop.
         wakeups.withLock { $0 = nil }
@@ -213,6 +226,7 @@ final class EventLoopWorker: @unchecked Sendable {
         self.sweepTimer = nil
         self.deadlineTimer = nil
         self.acceptResumeTimer = nil
+        self.listenerCloseTimer = nil
     }
 
     private func failStart(_ what: String) {
@@ -275,12 +289,9 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     private func beginDrain() {
-        guard !isDraining, let http, let sweepTimer, let deadlineTimer else { return }
+        guard !isDraining, let sweepTimer, let deadlineTimer else { return }
         isDraining = true
-        if let boundSocket {
-            evhttp_del_accept_socket(http, boundSocket)
-            self.boundSocket = nil
-        }
+        closeListenerOnceQueueIsEmpty()
         let now = MonotonicClock.nanoseconds()
         let deadline = drainDeadlineNanoseconds.load(ordering: .acquiring)
         var remaining = MonotonicClock.timeval(nanoseconds: deadline > now ? deadline - now : 0)
@@ -288,6 +299,23 @@ final class EventLoopWorker: @unchecked Sendable {
         var interval = MonotonicClock.timeval(nanoseconds: Self.drainSweepIntervalNanoseconds)
         event_add(sweepTimer, &interval)
         sweep()
+    }
+
+    /// Closes the listener, after letting the loop accept what the kernel
+    /// has already queued (those clients connected before the drain).
+    private func closeListenerOnceQueueIsEmpty() {
+        guard let http, let boundSocket, let listenerCloseTimer else { return }
+        let listener = evhttp_bound_socket_get_listener(boundSocket)
+        var poller = pollfd(fd: evconnlistener_get_fd(listener), events: Int16(POLLIN), revents: 0)
+        if poll(&poller, 1, 0) > 0 && listenerCloseRetries < Self.listenerCloseMaxRetries {
+            listenerCloseRetries += 1
+            evconnlistener_enable(listener)
+            var retry = MonotonicClock.timeval(nanoseconds: Self.listenerCloseRetryNanoseconds)
+            event_add(listenerCloseTimer, &retry)
+            return
+        }
+        evhttp_del_accept_socket(http, boundSocket)
+        self.boundSocket = nil
     }
 
     private func forceClose() {
@@ -345,8 +373,8 @@ final class EventLoopWorker: @unchecked Sendable {
             headers: Self.headers(of: request))
         if target > configuration.maxURIBytes {
             return (value, handler.rejection(
-                status: 414, code: "uri-too-long",
-                detail: "The request target is longer than \(configuration.maxURIBytes) bytes."))
+                to: value, status: 414, code: "uri-too-long",
+                detail: "the request target is longer than \(configuration.maxURIBytes) bytes"))
         }
         guard let input = evhttp_request_get_input_buffer(request) else {
             return (value, handler.handle(value))
@@ -354,8 +382,8 @@ final class EventLoopWorker: @unchecked Sendable {
         let bodyByteCount = evbuffer_get_length(input)
         if bodyByteCount > configuration.maxBodyBytes {
             return (value, handler.rejection(
-                status: 413, code: "body-too-large",
-                detail: "The request body is larger than \(configuration.maxBodyBytes) bytes."))
+                to: value, status: 413, code: ProblemCode.payloadTooLarge.rawValue,
+                detail: "the request body is larger than \(configuration.maxBodyBytes) bytes"))
         }
         if bodyByteCount > 0 {
             value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in

@@ -62,6 +62,15 @@ public final class HTTPServer: Sendable {
     /// and SIGINT start draining, and a second one closes everything at once.
     public func run(handlingSignals: Bool, onStart: (BoundAddress) -> Void) throws(HTTPServerError) -> StopReport {
         LibeventRuntime.prepare()
+        if handlingSignals {
+            // A parent may have blocked them (a test runner does); threads
+            // started below inherit this mask.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGTERM)
+            sigaddset(&signals, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
         let (descriptors, address) = try ListeningSocket.openAll(
             host: configuration.host, port: configuration.port, count: max(1, configuration.threadCount))
 
@@ -137,7 +146,9 @@ public final class HTTPServer: Sendable {
         if stopRequested.load(ordering: .acquiring) {
             event_active(stop, 0, 0)
         }
-        event_base_dispatch(controlBase)
+        // The control base has no pending events (only user events), so it
+        // must not exit merely for being empty.
+        event_base_loop(controlBase, EVLOOP_NO_EXIT_ON_EMPTY)
         stopEvent.withLock { $0 = nil }
         for worker in workers { worker.join() }
         setState(.stopped)
