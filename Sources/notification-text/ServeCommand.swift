@@ -22,6 +22,7 @@ enum ServeCommand {
         case .success(let loaded): configuration = loaded
         case .failure(let error): CLI.fail(error.message, status: CLI.usageError)
         }
+        raiseOpenFileLimit()
         let service = NotificationTextService(configuration: configuration.service)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
@@ -46,6 +47,15 @@ enum ServeCommand {
     static func startLine(address: BoundAddress, threadCount: Int) -> String {
         "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
             + "\"threads\":\(threadCount),\"pid\":\(getpid())}\n"
+    }
+
+    /// Each keep-alive connection holds a descriptor; the soft limit (often
+    /// 1024) is raised to the hard one, as far as the system allows.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     static var help: String {
