@@ -21,21 +21,24 @@ public enum Composer {
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
         let futureAfter = request.now.instant.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
 
+        let displayed = DisplayedState(request.displayed)
+
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            return fallback(reason: reason, app: app, request: request, dropped: [], freshFrom: freshFrom)
+            return fallback(reason: reason, app: app, request: request, dropped: [], next: displayed.next(shown: [], freshFrom: freshFrom))
         }
 
         // Step 2: drop, in input order, with the first reason that applies.
-        let displayedKeys = Set(request.displayed.map { ExactString($0.key) })
         var seenKeys = Set<ExactString>(minimumCapacity: request.notifications.count)
         var dropped: [ComposeResponse.Drop] = []
-        var kept: [Candidate] = []
-        for notification in request.notifications {
+        var keptIndices: [Int] = []
+        var keptKeys: [String] = []
+        for (index, notification) in request.notifications.enumerated() {
             let key = notification.key
+            let exactKey = ExactString(key)
             let reason: ComposeResponse.DropReason?
             let instant = notification.timestamp.instant
-            if !seenKeys.insert(ExactString(key)).inserted {
+            if !seenKeys.insert(exactKey).inserted {
                 reason = .duplicate
             } else if notification.read {
                 reason = .read
@@ -45,7 +48,7 @@ public enum Composer {
                 reason = .stale
             } else if instant > futureAfter {
                 reason = .future
-            } else if displayedKeys.contains(ExactString(key)) {
+            } else if displayed.contains(exactKey) {
                 reason = .displayed
             } else {
                 reason = nil
@@ -53,18 +56,24 @@ public enum Composer {
             if let reason {
                 dropped.append(.init(key: key, reason: reason))
             } else {
-                kept.append(Candidate(key: key, notification: notification))
+                keptIndices.append(index)
+                keptKeys.append(key)
             }
         }
 
         // Step 3: newest first, equal instants by key in code-point order.
-        kept.sort(by: Candidate.newestFirst)
+        let order = NewestFirst.order(
+            count: keptIndices.count,
+            instant: { request.notifications[keptIndices[$0]].timestamp.instant },
+            key: { keptKeys[$0] }
+        )
+        let kept = order.map { Candidate(key: keptKeys[$0], notification: request.notifications[keptIndices[$0]]) }
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
         switch kept.count {
         case 0:
-            return fallback(reason: .empty, app: app, request: request, dropped: dropped, freshFrom: freshFrom)
+            return fallback(reason: .empty, app: app, request: request, dropped: dropped, next: displayed.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
             content = single(kept[0], app: app, maxUnits: request.maxUnits)
@@ -81,7 +90,7 @@ public enum Composer {
         return ComposeResponse(
             kind: kind, reason: nil, notification: content,
             shown: shown.map(\.key), dropped: dropped,
-            displayed: nextDisplayed(previous: request.displayed, shown: shown, freshFrom: freshFrom)
+            displayed: displayed.next(shown: shown, freshFrom: freshFrom)
         )
     }
 
@@ -89,12 +98,6 @@ public enum Composer {
     struct Candidate {
         let key: String
         let notification: PendingNotification
-
-        static func newestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
-            let x = a.notification.timestamp.instant, y = b.notification.timestamp.instant
-            if x != y { return x > y }
-            return CodePoints.less(a.key, b.key)
-        }
     }
 
     // MARK: Step 5: one notification
@@ -193,7 +196,7 @@ public enum Composer {
 
     static func fallback(
         reason: ComposeResponse.FallbackReason, app: String, request: ComposeRequest,
-        dropped: [ComposeResponse.Drop], freshFrom: Instant
+        dropped: [ComposeResponse.Drop], next: [DisplayedEntry]
     ) -> ComposeResponse {
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
@@ -204,7 +207,7 @@ public enum Composer {
         )
         return ComposeResponse(
             kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped,
-            displayed: nextDisplayed(previous: request.displayed, shown: [], freshFrom: freshFrom)
+            displayed: next
         )
     }
 

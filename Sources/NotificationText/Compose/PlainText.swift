@@ -10,7 +10,9 @@ public enum PlainText {
         var scalars = String.UnicodeScalarView()
         var spacePending = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            // ASCII needs no property lookup: its White_Space scalars are TAB…CR and SPACE.
+            let isWhiteSpace = scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+            if isWhiteSpace {
                 spacePending = !scalars.isEmpty
             } else {
                 if spacePending {
