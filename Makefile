@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean
+.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -27,7 +27,27 @@ swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-test: swift-test
+# Python tools serve the checks only, never the service: pinned, in $(VENV)/.
+VENV ?= .venv
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5
+
+$(VENV)/.tools-installed: Makefile
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
+	  echo "installing python3-venv with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null; }
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
+	touch $@
+
+# Regenerates the embedded copy of openapi.yaml served at GET /openapi.yaml.
+openapi-embed:
+	scripts/embed-openapi.sh
+
+# Validates openapi.yaml and checks a live server (127.0.0.1) against it.
+check-openapi: build $(VENV)/.tools-installed
+	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+test: swift-test check-openapi
 
 bench: release
 	$(SWIFT) run -c release notification-bench

@@ -40,6 +40,10 @@ let package = Package(
             name: "EventHTTPTests",
             dependencies: ["EventHTTP", "NotificationService"]
         ),
+        .testTarget(
+            name: "NotificationServiceTests",
+            dependencies: ["NotificationService", "NotificationText"]
+        ),
     ]
 )
 

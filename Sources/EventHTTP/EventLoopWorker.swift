@@ -373,7 +373,7 @@ final class EventLoopWorker: @unchecked Sendable {
             headers: Self.headers(of: request))
         if target > configuration.maxURIBytes {
             return (value, handler.rejection(
-                to: value, status: 414, code: "uri-too-long",
+                to: value, status: 414, code: ProblemCode.uriTooLong.rawValue,
                 detail: "the request target is longer than \(configuration.maxURIBytes) bytes"))
         }
         guard let input = evhttp_request_get_input_buffer(request) else {

@@ -14,10 +14,11 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case outOfRange = "out-of-range"
     case invalidValue = "invalid-value"
     case invalidTimestamp = "invalid-timestamp"
-    // Routing and transport.
+    // Routing and transport (413 and 414 come from the adapter through `rejection`).
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case payloadTooLarge = "payload-too-large"
+    case uriTooLong = "uri-too-long"
     case unsupportedMediaType = "unsupported-media-type"
     case internalError = "internal-error"
     case notReady = "not-ready"
@@ -31,6 +32,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
+        case .uriTooLong: 414
         case .unsupportedMediaType: 415
         case .internalError: 500
         case .notReady: 503
@@ -53,6 +55,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .notFound: "No such resource"
         case .methodNotAllowed: "Method not allowed"
         case .payloadTooLarge: "The body is too large"
+        case .uriTooLong: "The request target is too long"
         case .unsupportedMediaType: "Unsupported media type"
         case .internalError: "Internal error"
         case .notReady: "Not ready"

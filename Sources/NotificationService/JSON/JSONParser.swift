@@ -97,7 +97,8 @@ public struct JSONParser {
         }
         // Small objects (every request object) check names by a linear scan;
         // large ones switch to a set so a hostile object stays linear.
-        var names: Set<String>? = nil
+        // Names are compared by code points: "é" and "e\u0301" are different names.
+        var names: Set<ExactName>? = nil
         while true {
             guard index < bytes.count else {
                 throw syntaxError("unexpected end of input, expected a member name")
@@ -108,13 +109,13 @@ public struct JSONParser {
             let nameOffset = index
             let name = try parseString()
             if names == nil, members.count >= 16 {
-                names = Set(members.map(\.name))
+                names = Set(members.map { ExactName($0.name) })
             }
             let isDuplicate: Bool
             if names != nil {
-                isDuplicate = !names!.insert(name).inserted
+                isDuplicate = !names!.insert(ExactName(name)).inserted
             } else {
-                isDuplicate = members.contains { $0.name == name }
+                isDuplicate = members.contains { $0.name.utf8.elementsEqual(name.utf8) }
             }
             if isDuplicate {
                 throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
@@ -434,4 +435,20 @@ public struct JSONParser {
 func hex2(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF".utf8)
     return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+}
+
+/// A member name hashed and compared by its UTF-8 bytes (code points), not by
+/// Swift's canonical equivalence.
+struct ExactName: Hashable {
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+        lhs.value.utf8.elementsEqual(rhs.value.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in value.utf8 { hasher.combine(byte) }
+    }
 }

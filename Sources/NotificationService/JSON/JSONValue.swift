@@ -10,6 +10,20 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
+    /// Exact document equality: strings by code points (not Swift's canonical
+    /// equivalence), numbers as written, object members in order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.number(a), .number(b)): a == b
+        case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
+        case let (.array(a), .array(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        default: false
+        }
+    }
+
     /// The JSON type name used in error details ("string", "object", …).
     public var typeName: String {
         switch self {
@@ -26,6 +40,10 @@ public enum JSONValue: Sendable, Equatable {
 /// A JSON number, kept as written: the service only ever needs integers, and
 /// keeping the lexeme means no precision is lost for numbers it ignores.
 public struct JSONNumber: Sendable, Equatable {
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        lhs.lexeme.utf8.elementsEqual(rhs.lexeme.utf8)
+    }
+
     /// The number exactly as written in the document (valid RFC 8259 syntax).
     public var lexeme: String
     /// The value when the lexeme is an integer (no fraction, no exponent) that
@@ -53,7 +71,7 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of the member called `name`, if any.
     public subscript(name: String) -> JSONValue? {
-        for member in members where member.name == name {
+        for member in members where member.name.utf8.elementsEqual(name.utf8) {
             return member.value
         }
         return nil
@@ -61,6 +79,6 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { $0.name.utf8.elementsEqual($1.name.utf8) && $0.value == $1.value }
     }
 }

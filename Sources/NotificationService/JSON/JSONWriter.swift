@@ -84,6 +84,30 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// Any parsed value, written back compactly (numbers as they were written).
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n):
+            separate()
+            bytes.append(contentsOf: n.lexeme.utf8)
+            needsComma = true
+        case .string(let s): string(s)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.members {
+                key(member.name)
+                self.value(member.value)
+            }
+            endObject()
+        }
+    }
+
     /// Bytes that are already one complete JSON value.
     public mutating func raw(_ value: [UInt8]) {
         separate()
