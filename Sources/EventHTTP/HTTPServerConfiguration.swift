@@ -15,8 +15,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// The largest request body answered by the handler; a larger one gets
     /// the handler's 413 (or evhttp's own 413 above `evhttpBodyLimitBytes`).
     public var maxBodyBytes = 1_048_576
-    /// The largest request head (request line plus header fields); evhttp
-    /// answers a larger one with 400 and closes the connection.
+    /// The largest request head; evhttp answers a larger one with 400 and
+    /// closes the connection. (evhttp 2.1 counts the header fields, and a
+    /// request line only while it is still incomplete: `maxURIBytes` bounds
+    /// the target of a complete one.)
     public var maxHeaderBytes = 16_384
     /// The longest request target; a longer one gets the handler's 414.
     public var maxURIBytes = 4_096

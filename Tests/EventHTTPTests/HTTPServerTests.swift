@@ -99,6 +99,18 @@ import Glibc
         #expect(try connection.readResponse().header("x-path") == "/after")
     }
 
+    @Test func expectContinue_withinLimit_gets100ThenTheAnswer() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /continue HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        #expect(try connection.readResponse().status == 100)
+        try connection.send("body")
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "body")
+    }
+
     @Test func bodyAtLimit_reachesHandler() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
@@ -264,6 +276,26 @@ import Glibc
         #expect(report.forcedCloseCount == 1)
         #expect(report.drainNanoseconds >= 400_000_000)
         #expect(stalled.isClosedByPeer())
+    }
+
+    @Test func boundAddress_bracketsIPv6Hosts() {
+        #expect(BoundAddress(host: "127.0.0.1", port: 8080).description == "127.0.0.1:8080")
+        #expect(BoundAddress(host: "::1", port: 8080).description == "[::1]:8080")
+    }
+
+    @Test func portZero_everyThreadListensOnTheOnePortReported() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.threadCount = 4
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        #expect(live.port > 0)
+        // Many short connections: the kernel spreads them over all four
+        // sockets, and every one of them answers on the reported port.
+        for index in 0..<40 {
+            let connection = try RawHTTPConnection(port: live.port)
+            try connection.send("GET /spread/\(index) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(try connection.readResponse().header("x-path") == "/spread/\(index)")
+        }
     }
 
     @Test func start_onAddressInUseWithoutReusePort_throwsListenFailed() throws {
