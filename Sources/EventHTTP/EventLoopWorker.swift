@@ -438,14 +438,34 @@ final class EventLoopWorker: @unchecked Sendable {
     private static func headers(of request: OpaquePointer) -> [(name: String, value: String)] {
         guard let list = evhttp_request_get_input_headers(request) else { return [] }
         var headers: [(name: String, value: String)] = []
+        // A request has a handful of fields: one allocation, not a series of regrowths.
+        headers.reserveCapacity(8)
         var entry = clibevent_header_first(list)
         while let current = entry {
             if let key = current.pointee.key, let value = current.pointee.value {
-                headers.append((name: String(cString: key).lowercased(), value: String(cString: value)))
+                headers.append((name: lowercasedName(key), value: String(cString: value)))
             }
             entry = clibevent_header_next(current)
         }
         return headers
+    }
+
+    /// A field name in lower case. Names are ASCII tokens (RFC 9110 section 5.1),
+    /// and for ASCII, folding A-Z on the bytes is what `lowercased()` does,
+    /// without its Unicode tables; any other name takes the general path.
+    private static func lowercasedName(_ name: UnsafePointer<CChar>) -> String {
+        let byteCount = strlen(name)
+        return name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
+            let bytes = UnsafeBufferPointer(start: start, count: byteCount)
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(cString: name).lowercased() }
+            return String(unsafeUninitializedCapacity: byteCount) { output in
+                for index in 0..<byteCount {
+                    let byte = bytes[index]
+                    output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                return byteCount
+            }
+        }
     }
 }
 
