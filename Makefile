@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean
+.PHONY: deps build release run test swift-test check-deploy bench clean
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -24,7 +24,11 @@ swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-test: swift-test
+test: swift-test check-deploy
+
+# deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
+check-deploy: deps
+	SWIFT="$(SWIFT)" deploy/check.sh
 
 bench: release
 	$(SWIFT) run -c release notification-bench

