@@ -124,7 +124,11 @@ step "serve: start, HEALTHCHECK script, drain on SIGTERM"
 if ! "$binary" --help 2>&1 | grep -qw serve; then
   echo "skipped: this build's notification-text has no serve command yet"
 else
-  port="$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  # Two free ports: one for the server, one left closed for the probe's negative case.
+  read -r port closed_port < <("$PY" -c 'import socket
+a, b = socket.socket(), socket.socket()
+a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])')
   drain_seconds=2
   NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS=1 \
     NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" "$binary" serve >"$work/serve.log" 2>&1 &
@@ -136,8 +140,7 @@ else
   done
   NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh || fail "HEALTHCHECK script failed against serve"
   deploy/healthcheck.sh "$port" /readyz || fail "/readyz is not 200 on a running server"
-  ! deploy/healthcheck.sh "$((port == 65535 ? port - 1 : port + 1))" 2>/dev/null \
-    || fail "HEALTHCHECK script passed with nothing listening"
+  ! deploy/healthcheck.sh "$closed_port" 2>/dev/null || fail "HEALTHCHECK script passed with nothing listening"
   kill -TERM "$server_pid"
   sleep 0.3
   if deploy/healthcheck.sh "$port" /readyz 2>/dev/null; then
