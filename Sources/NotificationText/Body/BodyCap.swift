@@ -1,42 +1,38 @@
-/// Section 7: the cap. Also used by compose for titles, subtitles and bundle bodies.
+/// Section 7, the cap. Compose uses it too, for titles, subtitles and bundle bodies.
 public enum BodyCap {
-    /// Caps `text` at `maxUnits` UTF-16 units: a text that fits (and was not cut)
-    /// is returned as is; otherwise the longest prefix of whole characters of at
+    /// The ellipsis appended to a capped body: U+2026, one UTF-16 unit.
+    static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+
+    /// Caps `text` at `maxUnits` UTF-16 units. A text that fits and was not cut
+    /// is returned whole; otherwise the longest prefix of whole characters of at
     /// most `maxUnits − 1` units, without trailing whitespace, followed by "…".
     /// - Important: cuts only at Character boundaries of `text`.
     public static func apply(_ text: String, maxUnits: Int, inputCut: Bool) -> BodyRendering {
-        let units = text.utf16.count
-        if units <= maxUnits && !inputCut {
-            return BodyRendering(body: text, units: units, truncated: false, inputCut: false)
+        if let result = text.utf8.withContiguousStorageIfAvailable({ apply($0, maxUnits: maxUnits, inputCut: inputCut, text: text) }) {
+            return result
         }
-        var kept = ""
-        var keptUnits = 0
-        for character in text {
-            let n = character.utf16.count
-            if keptUnits + n > maxUnits - 1 { break }
-            kept.append(character)
-            keptUnits += n
-        }
-        while let last = kept.unicodeScalars.last, last == " " || last == "\t" || last == "\n" {
-            kept.unicodeScalars.removeLast()
-        }
-        kept.append("\u{2026}")
-        return BodyRendering(body: kept, units: kept.utf16.count, truncated: true, inputCut: inputCut)
+        return Array(text.utf8).withUnsafeBufferPointer { apply($0, maxUnits: maxUnits, inputCut: inputCut, text: text) }
     }
-}
 
-/// Section 1: the input cut, at 4096 UTF-16 units, on Character boundaries of the whole text.
-enum InputCut {
-    static func apply(_ text: String) -> (text: String, inputCut: Bool) {
-        guard text.utf16.count > BodyRenderer.inputMaxUnits else { return (text, false) }
-        var kept = ""
-        var keptUnits = 0
-        for character in text {
-            let n = character.utf16.count
-            if keptUnits + n > BodyRenderer.inputMaxUnits { break }
-            kept.append(character)
-            keptUnits += n
+    /// The cap over UTF-8 bytes; `text` is those bytes as a String, or nil to
+    /// build it only when needed.
+    static func apply(_ bytes: UnsafeBufferPointer<UInt8>, maxUnits: Int, inputCut: Bool, text: String?) -> BodyRendering {
+        var units = 0
+        for byte in bytes { units &+= ASCII.utf16Units(leadByte: byte) }
+        if units <= maxUnits && !inputCut {
+            return BodyRendering(body: text ?? String(decoding: bytes, as: UTF8.self), units: units, truncated: false, inputCut: false)
         }
-        return (kept, true)
+        var kept = bytes.count
+        if let scalarEnd = CharacterBoundary.scalarPrefix(bytes, maxUnits: maxUnits - 1) {
+            kept = CharacterBoundary.roundDown(bytes, offset: scalarEnd) { text ?? String(decoding: bytes, as: UTF8.self) }
+        }
+        while kept > 0 && ASCII.isWhitespace(bytes[kept - 1]) { kept -= 1 }
+        var body = [UInt8]()
+        body.reserveCapacity(kept + ellipsis.count)
+        body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<kept]))
+        body.append(contentsOf: ellipsis)
+        var bodyUnits = 1
+        for byte in body[0..<kept] { bodyUnits &+= ASCII.utf16Units(leadByte: byte) }
+        return BodyRendering(body: String(decoding: body, as: UTF8.self), units: bodyUnits, truncated: true, inputCut: inputCut)
     }
 }

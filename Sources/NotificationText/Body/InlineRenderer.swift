@@ -1,0 +1,337 @@
+/// Section 5, the inline rules, for one paragraph at a time (link labels are
+/// rendered as nested contexts of the same scan). Linear in its input: bracket
+/// and parenthesis matches are memoised, code-span closers come from an index
+/// of backtick runs, and delimiter openers keep per-character stack links.
+struct InlineRenderer {
+    private let source: UnsafeBufferPointer<UInt8>
+
+    private enum TokenKind: UInt8 { case text, code, delimiter }
+
+    /// A piece of output: text (collapsing space), code (verbatim, line feeds
+    /// become spaces) or what remains of a delimiter run after pairing.
+    private struct Token {
+        var start: Int32
+        var end: Int32
+        var kind: TokenKind
+    }
+
+    /// A delimiter run that can still open, with the per-character stack tops
+    /// from before it was pushed, so popping it restores them in O(1).
+    private struct Opener {
+        var token: Int32
+        var previousAsteriskTop: Int32
+        var previousTildeTop: Int32
+    }
+
+    /// The enclosing context while a link label is rendered.
+    private struct Frame {
+        var start: Int
+        var end: Int
+        var resume: Int
+        var asteriskTop: Int32
+        var tildeTop: Int32
+        var openerBase: Int
+    }
+
+    private var tokens: [Token] = []
+    private var openers: [Opener] = []
+    private var frames: [Frame] = []
+
+    /// Per position of `[` or `(`: its match (>= 0) or `noMatch`, and the
+    /// context end it was computed for (`unknownEnd` when not computed yet).
+    private var matchResult: [Int32] = []
+    private var matchEnd: [Int32] = []
+    private var pendingMatches: [Int32] = []
+    private static let noMatch: Int32 = -1
+    private static let unknownEnd: Int32 = -1
+
+    /// Every maximal backtick run of the source as `length << 32 | start`, sorted.
+    private var backtickRuns: [Int64] = []
+    private var backtickRunsIndexed = false
+
+    init(source: UnsafeBufferPointer<UInt8>) {
+        self.source = source
+    }
+
+    /// Renders the paragraph `range` of the source into `writer`.
+    mutating func renderParagraph(_ range: Range<Int>, into writer: inout BodyWriter) {
+        scan(range)
+        emit(into: &writer)
+    }
+
+    // MARK: Scanning
+
+    private mutating func scan(_ range: Range<Int>) {
+        tokens.removeAll(keepingCapacity: true)
+        openers.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        var contextStart = range.lowerBound
+        var contextEnd = range.upperBound
+        var asteriskTop: Int32 = -1
+        var tildeTop: Int32 = -1
+        var position = contextStart
+        var textStart = position
+
+        while true {
+            if position >= contextEnd {
+                appendToken(textStart, position, .text)
+                guard let frame = frames.popLast() else { break }
+                openers.removeSubrange(frame.openerBase...)
+                contextStart = frame.start
+                contextEnd = frame.end
+                asteriskTop = frame.asteriskTop
+                tildeTop = frame.tildeTop
+                position = frame.resume
+                textStart = position
+                continue
+            }
+            let byte = source[position]
+            switch byte {
+            case ASCII.backslash:
+                // An escaped punctuation character is literal; the backslash stays.
+                position += position + 1 < contextEnd && ASCII.isPunctuation(source[position + 1]) ? 2 : 1
+
+            case ASCII.backtick:
+                let length = runLength(of: byte, at: position, end: contextEnd)
+                if let closer = codeSpanCloser(from: position + length, length: length, end: contextEnd) {
+                    appendToken(textStart, position, .text)
+                    appendCodeSpan(position + length, closer)
+                    position = closer + length
+                    textStart = position
+                } else {
+                    position += length
+                }
+
+            case ASCII.leftBracket, ASCII.exclamationMark:
+                let bracket = byte == ASCII.leftBracket ? position : position + 1
+                guard bracket < contextEnd, source[bracket] == ASCII.leftBracket,
+                      let link = matchLink(at: bracket, end: contextEnd)
+                else {
+                    position += 1
+                    continue
+                }
+                appendToken(textStart, position, .text)
+                frames.append(Frame(start: contextStart, end: contextEnd, resume: link.resume,
+                                    asteriskTop: asteriskTop, tildeTop: tildeTop, openerBase: openers.count))
+                contextStart = bracket + 1
+                contextEnd = link.labelEnd
+                asteriskTop = -1
+                tildeTop = -1
+                position = contextStart
+                textStart = position
+
+            case ASCII.asterisk, ASCII.tilde:
+                let length = runLength(of: byte, at: position, end: contextEnd)
+                guard length >= 2 else {
+                    position += 1
+                    continue
+                }
+                appendToken(textStart, position, .text)
+                let tokenIndex = Int32(tokens.count)
+                tokens.append(Token(start: Int32(position), end: Int32(position + length), kind: .delimiter))
+                let canOpen = position + length < contextEnd && !ASCII.isWhitespace(source[position + length])
+                let canClose = position > contextStart && !ASCII.isWhitespace(source[position - 1])
+                let top = byte == ASCII.asterisk ? asteriskTop : tildeTop
+                if canClose && top >= 0 {
+                    // Pair with the nearest opener of the same character: each loses
+                    // the 2 characters nearest the enclosed text; the opener and
+                    // every opener above it leave the stack.
+                    let opener = openers[Int(top)]
+                    tokens[Int(opener.token)].end -= 2
+                    tokens[Int(tokenIndex)].start += 2
+                    asteriskTop = opener.previousAsteriskTop
+                    tildeTop = opener.previousTildeTop
+                    openers.removeSubrange(Int(top)...)
+                } else if canOpen {
+                    openers.append(Opener(token: tokenIndex, previousAsteriskTop: asteriskTop, previousTildeTop: tildeTop))
+                    if byte == ASCII.asterisk {
+                        asteriskTop = Int32(openers.count - 1)
+                    } else {
+                        tildeTop = Int32(openers.count - 1)
+                    }
+                }
+                position += length
+                textStart = position
+
+            default:
+                position += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendToken(_ start: Int, _ end: Int, _ kind: TokenKind) {
+        if start < end { tokens.append(Token(start: Int32(start), end: Int32(end), kind: kind)) }
+    }
+
+    /// Code between the backtick runs: if it begins and ends with a space (a line
+    /// feed counts, as it becomes one) and is not all spaces, one goes from each end.
+    private mutating func appendCodeSpan(_ start: Int, _ end: Int) {
+        var start = start
+        var end = end
+        if end - start >= 2 && isCodeSpace(source[start]) && isCodeSpace(source[end - 1]) {
+            var allSpace = true
+            for index in start..<end where !isCodeSpace(source[index]) {
+                allSpace = false
+                break
+            }
+            if !allSpace {
+                start += 1
+                end -= 1
+            }
+        }
+        appendToken(start, end, .code)
+    }
+
+    @inline(__always)
+    private func isCodeSpace(_ byte: UInt8) -> Bool { byte == ASCII.space || byte == ASCII.lineFeed }
+
+    @inline(__always)
+    private func runLength(of byte: UInt8, at start: Int, end: Int) -> Int {
+        var index = start
+        while index < end && source[index] == byte { index += 1 }
+        return index - start
+    }
+
+    // MARK: Code-span closers
+
+    /// The start of the first maximal run of exactly `length` backticks that
+    /// starts at or after `from` and before `end`, over raw scalars.
+    private mutating func codeSpanCloser(from: Int, length: Int, end: Int) -> Int? {
+        if !backtickRunsIndexed { indexBacktickRuns() }
+        let key = Int64(length) << 32 | Int64(from)
+        var low = 0
+        var high = backtickRuns.count
+        while low < high {
+            let middle = (low + high) / 2
+            if backtickRuns[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        guard low < backtickRuns.count, backtickRuns[low] >> 32 == Int64(length) else { return nil }
+        let start = Int(backtickRuns[low] & 0xFFFF_FFFF)
+        return start < end ? start : nil
+    }
+
+    private mutating func indexBacktickRuns() {
+        backtickRunsIndexed = true
+        var index = 0
+        while index < source.count {
+            if source[index] == ASCII.backtick {
+                let length = runLength(of: ASCII.backtick, at: index, end: source.count)
+                backtickRuns.append(Int64(length) << 32 | Int64(index))
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        backtickRuns.sort()
+    }
+
+    // MARK: Links
+
+    /// An inline link or image label at `bracket`: its `]` and the position after its `)`.
+    private mutating func matchLink(at bracket: Int, end: Int) -> (labelEnd: Int, resume: Int)? {
+        guard let close = match(bracket, end: end, closing: ASCII.rightBracket),
+              close + 1 < end, source[close + 1] == ASCII.leftParenthesis,
+              let parenthesis = match(close + 1, end: end, closing: ASCII.rightParenthesis)
+        else { return nil }
+        return (close, parenthesis + 1)
+    }
+
+    /// The match of the `[` or `(` at `open` within a context ending at `end`.
+    /// Brackets nest and skip code spans; parentheses are counted over raw
+    /// scalars and stop at a line feed; escaped ones never count. Iterative,
+    /// memoised per position, so a text of thousands of `[` stays linear.
+    private mutating func match(_ open: Int, end: Int, closing: UInt8) -> Int? {
+        let opening = source[open]
+        switch memo(open, end: end) {
+        case .found(let known): return known
+        case .noMatch: return nil
+        case .unknown: break
+        }
+        pendingMatches.removeAll(keepingCapacity: true)
+        pendingMatches.append(Int32(open))
+        var position = open + 1
+        scanning: while position < end {
+            let byte = source[position]
+            switch byte {
+            case ASCII.backslash:
+                position += position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1
+            case ASCII.backtick where closing == ASCII.rightBracket:
+                let length = runLength(of: byte, at: position, end: end)
+                if let closer = codeSpanCloser(from: position + length, length: length, end: end) {
+                    position = closer + length
+                } else {
+                    position += length
+                }
+            case ASCII.lineFeed where closing == ASCII.rightParenthesis:
+                break scanning
+            case opening:
+                switch memo(position, end: end) {
+                case .found(let known):
+                    position = known + 1
+                case .noMatch:
+                    break scanning
+                case .unknown:
+                    pendingMatches.append(Int32(position))
+                    position += 1
+                }
+            case closing:
+                let innermost = Int(pendingMatches.removeLast())
+                remember(innermost, match: Int32(position), end: end)
+                if pendingMatches.isEmpty { return position }
+                position += 1
+            default:
+                position += 1
+            }
+        }
+        for pending in pendingMatches { remember(Int(pending), match: InlineRenderer.noMatch, end: end) }
+        return nil
+    }
+
+    private enum Memo { case unknown, found(Int), noMatch }
+
+    /// A remembered match that still holds for a context ending at `end`. A
+    /// match found before `end` holds in any narrower context that contains it
+    /// (the scan to it never looked further); "no match" only for the same context.
+    private mutating func memo(_ open: Int, end: Int) -> Memo {
+        if matchEnd.isEmpty {
+            matchEnd = [Int32](repeating: InlineRenderer.unknownEnd, count: source.count)
+            matchResult = [Int32](repeating: InlineRenderer.noMatch, count: source.count)
+            return .unknown
+        }
+        let storedEnd = Int(matchEnd[open])
+        if storedEnd == Int(InlineRenderer.unknownEnd) { return .unknown }
+        let result = Int(matchResult[open])
+        if result >= 0 { return result < end && end <= storedEnd ? .found(result) : .unknown }
+        return storedEnd == end ? .noMatch : .unknown
+    }
+
+    private mutating func remember(_ open: Int, match: Int32, end: Int) {
+        matchResult[open] = match
+        matchEnd[open] = Int32(end)
+    }
+
+    // MARK: Emitting
+
+    private func emit(into writer: inout BodyWriter) {
+        for token in tokens {
+            let range = Int(token.start)..<Int(token.end)
+            switch token.kind {
+            case .text, .delimiter:
+                for index in range {
+                    let byte = source[index]
+                    if byte == ASCII.lineFeed {
+                        writer.paragraphLineBreak()
+                    } else {
+                        writer.appendText(byte)
+                    }
+                }
+            case .code:
+                for index in range {
+                    let byte = source[index]
+                    writer.appendCode(byte == ASCII.lineFeed ? ASCII.space : byte)
+                }
+            }
+        }
+    }
+}
