@@ -9,8 +9,9 @@
 #   5. A release build with --static-swift-stdlib links only allow-listed
 #      Debian libraries that the runtime image ships (check_libraries.py).
 #   6. When the binary has `serve`: it starts as the image starts it, the
-X
-#      503 and the process exits within the drain.
+#      image's HEALTHCHECK script passes against it (and fails against a closed
+#      port), after SIGTERM /readyz no longer answers 200, and the process
+#      exits 0 within the drain.
 # Runs on a fresh Debian as root: tools come from apt-get and from PyPI into
 # .venv/ (pinned in deploy/requirements.txt); nothing else is downloaded.
 set -euo pipefail
