@@ -135,7 +135,7 @@ print(a.getsockname()[1], b.getsockname()[1])')
     NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" "$binary" serve >"$work/serve.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 50); do
-    NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh && break
+    NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh 2>/dev/null && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; fail "serve exited at start"; }
     sleep 0.1
   done
