@@ -24,7 +24,8 @@ server_pid=""
 trap '[ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
 # Payloads: a typical chat message for /body; compose batches of 20 and of
-# 1000 notifications (the request maximum) for /compose.
+# 1000 notifications (the request maximum) for /compose, the last also with
+# long texts so the request is just under the default 1 MiB body limit.
 python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
@@ -41,6 +42,11 @@ def batch(count):
                               for i in range(count)]}
 json.dump(batch(20), open(f"{work}/compose-20.json", "w"))
 json.dump(batch(1000), open(f"{work}/compose-1000.json", "w"))
+# Near the default 1 MiB body limit: 1000 notifications with ~600-byte texts.
+text = (text + " ") * 3
+big = batch(1000)
+assert len(json.dumps(big)) < 1_048_576, len(json.dumps(big))
+json.dump(big, open(f"{work}/compose-1mib.json", "w"))
 PY
 cat >"$work/post.lua" <<'LUA'
 local f = assert(io.open(os.getenv("PAYLOAD"), "rb")); local body = f:read("*a"); f:close()
@@ -66,7 +72,7 @@ kib() { awk -v key="$1:" '$1 == key {print $2}' "/proc/$server_pid/status"; }
 printf 'notification-text serve, %s thread(s), %s s per run, %s, %s cores online\n' \
   "$threads" "$seconds" "$(uname -m)" "$(nproc)"
 printf 'idle: RSS %d KiB\n' "$(kib VmRSS)"
-printf '%-34s %10s %8s %10s %12s %12s\n' "run" "req/s" "cores" "CPU µs/req" "RSS KiB" "peak KiB"
+printf '%-36s %10s %8s %10s %12s %12s\n' "run" "req/s" "cores" "CPU µs/req" "RSS KiB" "peak KiB"
 
 run() { # label path payload connections
   local before after start end requests
@@ -78,12 +84,13 @@ run() { # label path payload connections
   awk -v label="$1" -v req="$requests" -v t0="$start" -v t1="$end" -v c0="$before" -v c1="$after" \
       -v hz="$clock_ticks" -v rss="$(kib VmRSS)" -v hwm="$(kib VmHWM)" 'BEGIN {
     wall = t1 - t0; cpu = (c1 - c0) / hz
-    printf "%-34s %10.0f %8.2f %10.1f %12d %12d\n", label, req / wall, cpu / wall, req ? cpu * 1e6 / req : 0, rss, hwm }'
+    printf "%-36s %10.0f %8.2f %10.1f %12d %12d\n", label, req / wall, cpu / wall, req ? cpu * 1e6 / req : 0, rss, hwm }'
 }
 
 run "/body typical, 16 conns" /body body.json 16
 run "/compose 20, 16 conns" /compose compose-20.json 16
 run "/compose 1000 (max batch), 16 conns" /compose compose-1000.json 16
+run "/compose ~1 MiB, 64 conns" /compose compose-1mib.json 64
 run "/body typical, 256 conns" /body body.json 256
 
 kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
