@@ -11,7 +11,9 @@
 #   6. When the binary has `serve`: it starts as the image starts it, the
 #      image's HEALTHCHECK script passes against it (and fails against a closed
 #      port), after SIGTERM /readyz no longer answers 200, and the process
-#      exits 0 within the drain.
+#      exits 0 within the drain. The run is traced: every system call, socket
+#      family and memory protection it used must be allowed by the systemd
+#      unit's sandbox (check_syscalls.py), which cannot be started here.
 # Runs on a fresh Debian as root: tools come from apt-get and from PyPI into
 # .venv/ (pinned in deploy/requirements.txt); nothing else is downloaded.
 set -euo pipefail
@@ -45,6 +47,7 @@ fi
 command -v systemd-analyze >/dev/null || apt_install systemd
 command -v ldd >/dev/null || apt_install libc-bin
 command -v dpkg >/dev/null || fail "dpkg is needed to map libraries to Debian packages"
+command -v strace >/dev/null || apt_install strace
 
 requirements="$ROOT/deploy/requirements.txt"
 stamp="$VENV/.deploy-requirements"
@@ -131,17 +134,39 @@ a, b = socket.socket(), socket.socket()
 a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
 print(a.getsockname()[1], b.getsockname()[1])')
   drain_seconds=2
-  NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS=1 \
-    NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" "$binary" serve >"$work/serve.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 50); do
-    NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh 2>/dev/null && break
+  # Under strace, through a shell that records its pid and then execs the
+  # binary, so SIGTERM reaches serve itself and the trace shows every system
+  # call from the first one on; check_syscalls.py compares it with the unit.
+  NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS=2 \
+    NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" \
+    strace -f -qq -o "$work/strace.log" bash -c 'echo $$ >"$1"; exec "$2" serve' _ "$work/serve.pid" "$binary" \
+    >"$work/serve.log" 2>&1 &
+  tracer_pid=$!
+  for _ in $(seq 1 50); do [ -s "$work/serve.pid" ] && break; sleep 0.1; done
+  server_pid="$(cat "$work/serve.pid")"
+  # Ready once every event loop accepts (strace slows the start down).
+  for _ in $(seq 1 100); do
+    deploy/healthcheck.sh "$port" /readyz 2>/dev/null && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; fail "serve exited at start"; }
     sleep 0.1
   done
+  deploy/healthcheck.sh "$port" /readyz || fail "/readyz did not turn 200 within 10 s of starting"
   NOTIFICATION_TEXT_PORT="$port" deploy/healthcheck.sh || fail "HEALTHCHECK script failed against serve"
-  deploy/healthcheck.sh "$port" /readyz || fail "/readyz is not 200 on a running server"
   ! deploy/healthcheck.sh "$closed_port" 2>/dev/null || fail "HEALTHCHECK script passed with nothing listening"
+  # One request per route, so the trace covers the work the service does.
+  "$PY" - "$port" <<'PY' || fail "a route did not answer 200"
+import json, sys, urllib.request
+base = f"http://127.0.0.1:{sys.argv[1]}"
+def call(path, payload=None):
+    data = None if payload is None else json.dumps(payload).encode()
+    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 200, (path, response.status)
+call("/body", {"text": "Deploy **finished**, see [the log](https://example.org/log)"})
+call("/compose", {"now": "2026-11-29T18:00:00Z", "notifications": [
+    {"id": "m1", "type": "message", "timestamp": "2026-11-29T17:59:00Z", "text": "Hi *there*"}]})
+call("/metrics")
+PY
   kill -TERM "$server_pid"
   sleep 0.3
   if deploy/healthcheck.sh "$port" /readyz 2>/dev/null; then
@@ -152,10 +177,13 @@ print(a.getsockname()[1], b.getsockname()[1])')
     sleep 0.1
   done
   if kill -0 "$server_pid" 2>/dev/null; then fail "serve still running $((drain_seconds + 3)) s after SIGTERM"; fi
-  status=0; wait "$server_pid" || status=$?
+  status=0; wait "$tracer_pid" || status=$?
   server_pid=""
   [ "$status" -eq 0 ] || { cat "$work/serve.log" >&2; fail "serve exited with status $status after SIGTERM"; }
   ok "serve on 127.0.0.1:$port passed the image HEALTHCHECK, left /readyz on SIGTERM and exited 0 within the drain"
+  "$PY" deploy/check_syscalls.py "$work/strace.log" deploy/systemd/notification-text.service "$binary" \
+    || fail "serve did something the systemd unit's sandbox forbids"
+  ok "serve's traced run stays inside the unit's SystemCallFilter, RestrictAddressFamilies and MemoryDenyWriteExecute"
 fi
 
 printf '\ncheck-deploy: OK, %d checks\n' "$passed"
