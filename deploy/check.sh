@@ -8,7 +8,8 @@
 #   4. The files agree with each other and with the drain (check_manifests.py).
 #   5. A release build with --static-swift-stdlib links only allow-listed
 #      Debian libraries that the runtime image ships (check_libraries.py).
-#   6. When the binary has `serve`: it starts as the image starts it, the
+#   6. When the binary has `serve`: every NOTIFICATION_TEXT_* setting deploy/
+#      names is one `serve --help` lists; serve starts as the image starts it, the
 #      image's HEALTHCHECK script passes against it (and fails against a closed
 #      port), after SIGTERM /readyz no longer answers 200, and the process
 #      exits 0 within the drain. The run is traced: every system call, socket
@@ -128,6 +129,15 @@ step "serve: start, HEALTHCHECK script, drain on SIGTERM"
 if ! "$binary" --help 2>&1 | grep -qw serve; then
   echo "skipped: this build's notification-text has no serve command yet"
 else
+  # Every setting the deployment files name must be one serve reads.
+  serve_help="$("$binary" serve --help)"
+  mapfile -t settings < <(grep -ohE 'NOTIFICATION_TEXT_[A-Z_]+' deploy/Dockerfile deploy/kubernetes/*.yaml \
+    deploy/systemd/* deploy/*.sh | sort -u)
+  for setting in "${settings[@]}"; do
+    grep -qw "$setting" <<<"$serve_help" || fail "$setting is used in deploy/ but serve --help does not list it"
+  done
+  ok "the ${#settings[@]} settings deploy/ uses (${settings[*]#NOTIFICATION_TEXT_}) are all in serve --help"
+
   # Two free ports: one for the server, one left closed for the probe's negative case.
   read -r port closed_port < <("$PY" -c 'import socket
 a, b = socket.socket(), socket.socket()
