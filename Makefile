@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench oracle clean openapi-embed check-openapi
+.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -47,7 +47,11 @@ openapi-embed:
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-test: swift-test check-openapi
+test: swift-test check-openapi check-deploy
+
+# deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
+check-deploy: deps
+	SWIFT="$(SWIFT)" deploy/check.sh
 
 # Benchmarks, separate from `make test` and bounded (about 5 minutes): the
 # renderer, the CLI, HTTP side by side with a C reference and a Python peer, a
@@ -56,6 +60,7 @@ bench: deps
 	SWIFT=$(SWIFT) bench/run.sh
 
 # The Python port of body-rules.md against the fixtures and the Swift CLI.
+.PHONY: oracle
 oracle: deps
 	SWIFT=$(SWIFT) bench/setup.sh
 	.venv/bin/python bench/peer/diff_oracle.py --cli .build/release/notification-text
