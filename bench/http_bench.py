@@ -135,12 +135,24 @@ def main() -> int:
     lines.append("")
 
     service_body, service_compose = body["service"], compose["service"]
+
+    def median_cpu(runs: list[WrkResult]) -> float:
+        return statistics.median(r.cpu_us_per_request for r in runs)
+
+    # Capacity from CPU per request: what req/s would be if each server had a
+    # core to itself. On a shared machine req/s also measures who got the CPU.
+    reference_cpu_median = median_cpu(body_runs["reference"])
+    body_capacity = reference_cpu_median / median_cpu(body_runs["service"])
+    compose_capacity = reference_cpu_median / median_cpu(compose_runs["service"])
+    body_rps_ratio = service_body.rps / reference_rps
+    compose_rps_ratio = service_compose.rps / reference_rps
     targets = [
-        ("/body ≥ 80% of reference req/s", service_body.rps / reference_rps >= 0.80,
-         f"{service_body.rps / reference_rps:.0%}"),
-        ("/body p99 < 5 ms at that load", service_body.p99_ms < 5.0, f"{service_body.p99_ms:.2f} ms"),
-        ("/compose (20 pending) ≥ 50% of reference req/s", service_compose.rps / reference_rps >= 0.50,
-         f"{service_compose.rps / reference_rps:.0%}"),
+        ("/body ≥ 80% of reference req/s", body_rps_ratio >= 0.80 and body_capacity >= 0.80,
+         f"{body_rps_ratio:.0%} by req/s (median round); {body_capacity:.0%} by CPU per request (median of rounds)"),
+        ("/body p99 < 5 ms at that load", service_body.p99_ms < 5.0,
+         f"{service_body.p99_ms:.2f} ms (reference: {body['reference'].p99_ms:.2f} ms)"),
+        ("/compose (20 pending) ≥ 50% of reference req/s", compose_rps_ratio >= 0.50 and compose_capacity >= 0.50,
+         f"{compose_rps_ratio:.0%} by req/s; {compose_capacity:.0%} by CPU per request"),
     ]
     if rss_after_million is not None:
         targets.append(("RSS < 50 MB after 1,000,000 requests", rss_after_million < 50 * 1e6 / 2**20,
