@@ -30,7 +30,9 @@ cleanup() {
 trap cleanup EXIT
 
 # The server prints one JSON start line with its bound address, then the access log.
-"$binary" serve --host 127.0.0.1 --port 0 --access-log off >"$workdir/stdout" 2>"$workdir/stderr" &
+# A body limit above anything schemathesis generates, so every generated body
+# reaches the service's own validation (the adapter's limits have their own tests).
+"$binary" serve --host 127.0.0.1 --port 0 --access-log off --max-body-bytes 67108864 >"$workdir/stdout" 2>"$workdir/stderr" &
 server_pid=$!
 port=
 for _ in $(seq 1 100); do
@@ -67,8 +69,7 @@ export SCHEMATHESIS_HOOKS=
   --workers 2 \
   --seed 20261129 \
   --request-timeout 10 \
-  --suppress-health-check all \
-  --report junit --report-dir "$workdir/report"
+  --suppress-health-check all
 
 if ! kill -0 "$server_pid" 2>/dev/null; then
   echo "check-openapi: the server died during the checks" >&2

@@ -38,6 +38,8 @@ public final class NotificationTextService: HTTPHandler {
         self.errorLog = errorLog
         self.compose = compose
         self.startNanosecondsSinceEpoch = clock.nanosecondsSinceEpoch()
+        // Computed once per process (~30 ms); here rather than in the first health probe.
+        _ = UnicodeVersion.current
     }
 
     // MARK: Life cycle

@@ -609,15 +609,22 @@ components:
             $ref: '#/components/schemas/Problem'
           example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /healthz accepts GET and HEAD only, code: method-not-allowed}
     PayloadTooLarge:
-      description: The body is larger than the server's limit (`--max-body-bytes`, 1 MiB by default).
+      description: |
+        The body is larger than the server's limit (`--max-body-bytes`, 1 MiB
+        by default). A body more than twice the limit (plus 64 KiB) is cut off
+        by libevent itself, which answers with its own `text/html` page and
+        closes the connection.
       headers:
         X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
+          description: Sent with the problem+json answer.
+          schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
       content:
         application/problem+json:
           schema:
             $ref: '#/components/schemas/Problem'
           example: {type: 'tag:notification-text,2026:problem:payload-too-large', title: The body is too large, status: 413, detail: the request body is larger than 1048576 bytes, code: payload-too-large}
+        text/html:
+          schema: {type: string}
     URITooLong:
       description: The request target is longer than the server's limit (`--max-uri-bytes`).
       headers:
