@@ -17,8 +17,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
+# The service on 127.0.0.1:8080 (the defaults) until Ctrl-C; settings come
+# from NOTIFICATION_TEXT_* variables or SERVE_FLAGS, e.g. SERVE_FLAGS='--port 9090'.
+SERVE_FLAGS ?=
 run: build
-	@printf 'Hello **world**, see [the docs](https://example.com) and `code`\n' | $(SWIFT) run -q notification-text render; echo
+	"$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
 
 swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -11,6 +11,7 @@ let usage = """
     commands:
       render [--max-units N]   Markdown on stdin, the notification body on stdout
       compose [--app NAME]     a compose request (JSON) on stdin, the response JSON on stdout
+      serve [options]          the HTTP service (see serve --help); default 127.0.0.1:8080
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,6 +25,8 @@ case "render":
     RenderCommand.run(arguments)
 case "compose":
     ComposeCommand.run(arguments)
+case "serve":
+    ServeCommand.run(arguments)
 case "-h", "--help", "help":
     print(usage)
 default:

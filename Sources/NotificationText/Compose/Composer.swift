@@ -21,31 +21,36 @@ public enum Composer {
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
         let futureAfter = request.now.instant.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
 
+        let displayed = DisplayedState(request.displayed)
+
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            return fallback(reason: reason, app: app, request: request, dropped: [], freshFrom: freshFrom)
+            return fallback(reason: reason, app: app, request: request, dropped: [], next: displayed.next(shown: [], freshFrom: freshFrom))
         }
 
         // Step 2: drop, in input order, with the first reason that applies.
-        let displayedKeys = Set(request.displayed.map { ExactString($0.key) })
         var seenKeys = Set<ExactString>(minimumCapacity: request.notifications.count)
         var dropped: [ComposeResponse.Drop] = []
-        var kept: [Candidate] = []
-        for notification in request.notifications {
-            let key = notification.key
+        var keptIndices: [Int] = []
+        var keptKeys: [String] = []
+        // Fields are read in place: copying each notification would retain a dozen strings.
+        let notifications = request.notifications
+        for index in notifications.indices {
+            let key = notifications[index].key
+            let exactKey = ExactString(key)
             let reason: ComposeResponse.DropReason?
-            let instant = notification.timestamp.instant
-            if !seenKeys.insert(ExactString(key)).inserted {
+            let instant = notifications[index].timestamp.instant
+            if !seenKeys.insert(exactKey).inserted {
                 reason = .duplicate
-            } else if notification.read {
+            } else if notifications[index].read {
                 reason = .read
-            } else if let recipient = request.recipient, let senderID = notification.sender?.id, CodePoints.equal(senderID, recipient) {
+            } else if let recipient = request.recipient, let senderID = notifications[index].sender?.id, CodePoints.equal(senderID, recipient) {
                 reason = .own
             } else if instant < freshFrom {
                 reason = .stale
             } else if instant > futureAfter {
                 reason = .future
-            } else if displayedKeys.contains(ExactString(key)) {
+            } else if displayed.contains(key) {
                 reason = .displayed
             } else {
                 reason = nil
@@ -53,54 +58,49 @@ public enum Composer {
             if let reason {
                 dropped.append(.init(key: key, reason: reason))
             } else {
-                kept.append(Candidate(key: key, notification: notification))
+                keptIndices.append(index)
+                keptKeys.append(key)
             }
         }
 
         // Step 3: newest first, equal instants by key in code-point order.
-        kept.sort(by: Candidate.newestFirst)
+        let order = NewestFirst.order(
+            count: keptIndices.count,
+            instant: { request.notifications[keptIndices[$0]].timestamp.instant },
+            key: { keptKeys[$0] }
+        )
+        // Positions in `notifications`, and their keys, newest first.
+        let kept = order.map { keptIndices[$0] }
+        let shownKeys = order.map { keptKeys[$0] }
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
         switch kept.count {
         case 0:
-            return fallback(reason: .empty, app: app, request: request, dropped: dropped, freshFrom: freshFrom)
+            return fallback(reason: .empty, app: app, request: request, dropped: dropped, next: displayed.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
-            content = single(kept[0], app: app, maxUnits: request.maxUnits)
+            content = single(notifications[kept[0]], key: shownKeys[0], app: app, maxUnits: request.maxUnits)
         default:
-            if let thread = sharedMessageThread(kept) {
+            if let thread = sharedMessageThread(notifications, kept) {
                 kind = .bundle
-                content = bundle(kept, thread: thread, app: app, maxUnits: request.maxUnits)
+                content = bundle(notifications, kept, thread: thread, app: app, maxUnits: request.maxUnits)
             } else {
                 kind = .summary
                 content = summary(count: kept.count, app: app, maxUnits: request.maxUnits)
             }
         }
-        let shown = kept.map { DisplayedEntry(key: $0.key, timestamp: $0.notification.timestamp) }
+        let shown = zip(shownKeys, kept).map { DisplayedEntry(key: $0, timestamp: notifications[$1].timestamp) }
         return ComposeResponse(
             kind: kind, reason: nil, notification: content,
-            shown: shown.map(\.key), dropped: dropped,
-            displayed: nextDisplayed(previous: request.displayed, shown: shown, freshFrom: freshFrom)
+            shown: shownKeys, dropped: dropped,
+            displayed: displayed.next(shown: shown, freshFrom: freshFrom)
         )
-    }
-
-    /// A kept notification with its key computed once.
-    struct Candidate {
-        let key: String
-        let notification: PendingNotification
-
-        static func newestFirst(_ a: Candidate, _ b: Candidate) -> Bool {
-            let x = a.notification.timestamp.instant, y = b.notification.timestamp.instant
-            if x != y { return x > y }
-            return CodePoints.less(a.key, b.key)
-        }
     }
 
     // MARK: Step 5: one notification
 
-    static func single(_ candidate: Candidate, app: String, maxUnits: Int) -> ComposeResponse.Content {
-        let notification = candidate.notification
+    static func single(_ notification: PendingNotification, key: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
         var subtitle: String?
@@ -130,37 +130,38 @@ public enum Composer {
             title: PlainText.capped(title),
             subtitle: subtitle.map(PlainText.capped),
             body: body,
-            threadIdentifier: thread.isEmpty ? candidate.key : thread,
+            threadIdentifier: thread.isEmpty ? key : thread,
             url: notification.url
         )
     }
 
     // MARK: Step 6: a bundle of one thread's messages
 
-    /// The thread every candidate shares, when all are messages with the same non-empty thread.
-    static func sharedMessageThread(_ candidates: [Candidate]) -> String? {
-        guard let thread = candidates[0].notification.thread, !thread.isEmpty else { return nil }
-        for candidate in candidates {
-            guard candidate.notification.isMessage, let other = candidate.notification.thread,
+    /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
+    static func sharedMessageThread(_ notifications: [PendingNotification], _ kept: [Int]) -> String? {
+        guard let thread = notifications[kept[0]].thread, !thread.isEmpty else { return nil }
+        for index in kept {
+            guard notifications[index].isMessage, let other = notifications[index].thread,
                   CodePoints.equal(other, thread)
             else { return nil }
         }
         return thread
     }
 
-    static func bundle(_ candidates: [Candidate], thread: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
-        let title = candidates.lazy.compactMap { PlainText.normalised($0.notification.threadTitle) }.first ?? app
+    /// `kept`: positions in `notifications`, newest first.
+    static func bundle(_ notifications: [PendingNotification], _ kept: [Int], thread: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
+        let title = kept.lazy.compactMap { PlainText.normalised(notifications[$0].threadTitle) }.first ?? app
 
         var names: [String] = []
         var seenNames = Set<ExactString>()
-        for candidate in candidates {
-            if let name = PlainText.normalised(candidate.notification.sender?.name), seenNames.insert(ExactString(name)).inserted {
+        for index in kept {
+            if let name = PlainText.normalised(notifications[index].sender?.name), seenNames.insert(ExactString(name)).inserted {
                 names.append(name)
             }
         }
 
-        let newest = candidates[0].notification
-        var body = count(candidates.count, "new message", "new messages")
+        let newest = notifications[kept[0]]
+        var body = count(kept.count, "new message", "new messages")
         var inputCut = false
         if let text = newest.text {
             let preview = BodyRenderer.renderUncapped(text)
@@ -193,7 +194,7 @@ public enum Composer {
 
     static func fallback(
         reason: ComposeResponse.FallbackReason, app: String, request: ComposeRequest,
-        dropped: [ComposeResponse.Drop], freshFrom: Instant
+        dropped: [ComposeResponse.Drop], next: [DisplayedEntry]
     ) -> ComposeResponse {
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
@@ -204,7 +205,7 @@ public enum Composer {
         )
         return ComposeResponse(
             kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped,
-            displayed: nextDisplayed(previous: request.displayed, shown: [], freshFrom: freshFrom)
+            displayed: next
         )
     }
 

@@ -31,12 +31,13 @@ public struct Instant: Hashable, Comparable, Sendable {
     public static func < (lhs: Instant, rhs: Instant) -> Bool {
         if lhs.epochSeconds != rhs.epochSeconds { return lhs.epochSeconds < rhs.epochSeconds }
         if lhs.nanoseconds != rhs.nanoseconds { return lhs.nanoseconds < rhs.nanoseconds }
-        return lhs.subnanosecondDigits.utf8.lexicographicallyPrecedes(rhs.subnanosecondDigits.utf8)
+        if lhs.subnanosecondDigits.isEmpty { return !rhs.subnanosecondDigits.isEmpty }
+        return CodePoints.less(lhs.subnanosecondDigits, rhs.subnanosecondDigits)
     }
 
     public static func == (lhs: Instant, rhs: Instant) -> Bool {
         lhs.epochSeconds == rhs.epochSeconds && lhs.nanoseconds == rhs.nanoseconds
-            && lhs.subnanosecondDigits.utf8.elementsEqual(rhs.subnanosecondDigits.utf8)
+            && CodePoints.equal(lhs.subnanosecondDigits, rhs.subnanosecondDigits)
     }
 
     public func hash(into hasher: inout Hasher) {
