@@ -123,12 +123,9 @@ public struct JSONParser {
             if names != nil {
                 isDuplicate = !names!.insert(ExactName(name)).inserted
             } else {
-                // Length and first byte rule out nearly every pair before a memcmp.
+                // The length rules out most pairs before a memcmp.
                 let count = name.utf8.count
-                let first = name.utf8.first
-                isDuplicate = members.contains {
-                    $0.name.utf8.count == count && $0.name.utf8.first == first && ExactName.sameCodePoints($0.name, name)
-                }
+                isDuplicate = members.contains { $0.name.utf8.count == count && ExactName.sameCodePoints($0.name, name) }
             }
             if isDuplicate {
                 throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
