@@ -30,7 +30,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["NotificationText"]
+            dependencies: ["NotificationText", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationTextTests",

@@ -1,3 +1,5 @@
+import NotificationService
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,6 +29,9 @@ func medianNanoseconds(_ benchCase: BenchCase, samples: Int = 31) -> (median: Do
     perOperation.sort()
     return (perOperation[perOperation.count / 2], sink)
 }
+
+// The service's malloc settings, so figures match what it pays per request.
+MallocTuning.keepFreedMemory()
 
 let filter = CommandLine.arguments.dropFirst().first
 var cases = bodyBenchCases()

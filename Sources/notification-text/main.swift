@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NotificationService
 
 // `notification-text <subcommand> [options]`: each subcommand lives in its own file.
 let usage = """
@@ -26,6 +27,7 @@ case "render":
 case "compose":
     ComposeCommand.run(arguments)
 case "serve":
+    MallocTuning.keepFreedMemory()
     ServeCommand.run(arguments)
 case "-h", "--help", "help":
     print(usage)
