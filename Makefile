@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi
+.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -47,7 +47,11 @@ openapi-embed:
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-test: swift-test check-openapi
+test: swift-test check-openapi check-deploy
+
+# deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
+check-deploy: deps
+	SWIFT="$(SWIFT)" deploy/check.sh
 
 bench: release
 	$(SWIFT) run -c release notification-bench

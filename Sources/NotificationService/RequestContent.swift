@@ -9,12 +9,14 @@
 /// Anything else is 415 `unsupported-media-type`.
 enum RequestContent {
     static func check(_ request: HTTPRequest) throws(Problem) {
-        if let encoding = request.header("content-encoding"), !trimmed(encoding).isEmpty,
+        if let encoding = request.header("content-encoding"), encoding != "identity", !trimmed(encoding).isEmpty,
            trimmed(encoding).lowercased() != "identity" {
             throw Problem(.unsupportedMediaType, "Content-Encoding is not supported; send the JSON uncompressed",
                           headers: [("Accept-Encoding", "identity")])
         }
         guard let contentType = request.header("content-type") else { return }
+        // The common spellings skip the general parse below.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return }
         var parts = contentType.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         let mediaType = trimmed(parts.next() ?? "").lowercased()
         guard isJSON(mediaType) else {

@@ -51,38 +51,63 @@ enum UTCTime {
             seconds -= 1
             nanoseconds += 1_000_000_000
         }
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        appendDigits(Int(parts.tm_year) + 1900, count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), count: 2, to: &bytes)
-        if fractionDigits > 0 {
-            bytes.append(UInt8(ascii: "."))
-            var fraction = Int(nanoseconds)
-            for _ in fractionDigits..<9 { fraction /= 10 }
-            appendDigits(fraction, count: fractionDigits, to: &bytes)
+        let days = floorDivide(seconds, 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let secondOfDay = Int(seconds - days * 86_400)
+        // Formatted into a stack buffer and appended once: this runs for every access-log line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) {
+                buffer[n] = byte
+                n += 1
+            }
+            func digits(_ value: Int, _ count: Int) {
+                var rest = value
+                for k in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[n + k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                n += count
+            }
+            digits(year, 4)
+            put(UInt8(ascii: "-"))
+            digits(month, 2)
+            put(UInt8(ascii: "-"))
+            digits(day, 2)
+            put(UInt8(ascii: "T"))
+            digits(secondOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay % 60, 2)
+            if fractionDigits > 0 {
+                put(UInt8(ascii: "."))
+                var fraction = Int(nanoseconds)
+                for _ in min(fractionDigits, 9)..<9 { fraction /= 10 }
+                digits(fraction, min(fractionDigits, 9))
+            }
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: n))
         }
-        bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// Exactly `count` decimal digits, zero-padded (values are non-negative and fit).
-    private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
-            rest %= divisor
-            divisor /= 10
-        }
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
     }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01, by integer
+    /// arithmetic on 400-year eras (146097 days each), so no libc time zone
+    /// machinery (gmtime_r takes a lock) runs on the logging path.
+    static func civilDate(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = daysSinceEpoch + 719_468  // days since 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
 }

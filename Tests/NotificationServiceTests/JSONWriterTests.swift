@@ -22,6 +22,40 @@ import Testing
         #expect(written { $0.string(text) } == "\"" + text + "\"")
     }
 
+    /// A byte-by-byte reference for the word-at-a-time escaper (ASCII text).
+    private func referenceEscaped(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x08: out += "\\b"
+            case 0x0C: out += "\\f"
+            case 0..<0x20: out += "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            default: out.unicodeScalars.append(Unicode.Scalar(byte))  // ASCII inputs only
+            }
+        }
+        return out + "\""
+    }
+
+    @Test func string_escapesAtEveryPositionOfAWord() {
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
+            for position in 0..<20 {
+                let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
+                #expect(written { $0.string(text) } == referenceEscaped(text), "\(special.debugDescription) at \(position)")
+            }
+        }
+    }
+
+    @Test func string_highBytesNeverLookLikeEscapes() {
+        // U+00A2 (C2 A2), U+5C5C-ish lead bytes, U+22xx: bytes with 0x22/0x5C in the low 7 bits.
+        let text = "\u{A2}\u{DC}\u{E2}\u{2222}\u{5C5C}\u{1F5C}é😀" + String(repeating: "\u{A2}", count: 9)
+        #expect(written { $0.string(text) } == "\"" + text + "\"")
+    }
+
     @Test func writer_placesCommasBetweenMembersAndElements() {
         let json = written { w in
             w.beginObject()

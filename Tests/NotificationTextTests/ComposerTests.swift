@@ -169,6 +169,28 @@ import Testing
         #expect(Set(keys).count == keys.count)
     }
 
+    @Test func newestFirst_withLimit_isThePrefixOfTheFullOrder() {
+        var generator = SplitMix64(seed: 7)
+        for limit in [1, 5, 37, 200] {
+            let instants = (0..<300).map { _ in
+                Instant(
+                    epochSeconds: Int64.random(in: 0..<20, using: &generator),
+                    nanoseconds: Int32.random(in: 0..<3, using: &generator),
+                    subnanosecondDigits: ["", "", "1", "05"].randomElement(using: &generator)!
+                )
+            }
+            let keys = (0..<300).map { _ in ["a", "b", "\u{E9}", "e\u{301}", "\u{1F600}", "\u{FF01}", "ab"].randomElement(using: &generator)! }
+            let full = NewestFirst.order(count: 300, instant: { instants[$0] }, key: { keys[$0] })
+            let limited = NewestFirst.order(count: 300, limit: limit, instant: { instants[$0] }, key: { keys[$0] })
+            #expect(limited.count == limit)
+            // Equal (instant, key) pairs may come in either order; compare what they denote.
+            #expect(limited.map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" } == full.prefix(limit).map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" }, "limit \(limit)")
+            for (a, b) in zip(full, full.dropFirst()) {
+                #expect(instants[a] > instants[b] || (instants[a] == instants[b] && !CodePoints.less(keys[b], keys[a])))
+            }
+        }
+    }
+
     @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {
         let displayed = (0..<ComposeRequest.maxDisplayedEntries).map { DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600))) }
         let notifications = (0..<ComposeRequest.maxNotifications).map { message("d\($0 * 20)", -1) }

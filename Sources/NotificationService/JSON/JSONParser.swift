@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict RFC 8259 parser over bytes.
 ///
 /// Promises:
@@ -90,6 +96,8 @@ public struct JSONParser {
         }
         index += 1  // {
         var members: [(name: String, value: JSONValue)] = []
+        // Room for a request object's members without regrowing.
+        members.reserveCapacity(12)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -115,7 +123,12 @@ public struct JSONParser {
             if names != nil {
                 isDuplicate = !names!.insert(ExactName(name)).inserted
             } else {
-                isDuplicate = members.contains { $0.name.utf8.elementsEqual(name.utf8) }
+                // Length and first byte rule out nearly every pair before a memcmp.
+                let count = name.utf8.count
+                let first = name.utf8.first
+                isDuplicate = members.contains {
+                    $0.name.utf8.count == count && $0.name.utf8.first == first && ExactName.sameCodePoints($0.name, name)
+                }
             }
             if isDuplicate {
                 throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
@@ -445,10 +458,23 @@ struct ExactName: Hashable {
     init(_ value: String) { self.value = value }
 
     static func == (lhs: ExactName, rhs: ExactName) -> Bool {
-        lhs.value.utf8.elementsEqual(rhs.value.utf8)
+        sameCodePoints(lhs.value, rhs.value)
     }
 
     func hash(into hasher: inout Hasher) {
-        for byte in value.utf8 { hasher.combine(byte) }
+        var value = value
+        value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Byte equality of two strings' UTF-8: a length check, then one memcmp.
+    static func sameCodePoints(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
     }
 }

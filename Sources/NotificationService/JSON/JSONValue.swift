@@ -17,7 +17,7 @@ public enum JSONValue: Sendable, Equatable {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.number(a), .number(b)): a == b
-        case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
+        case let (.string(a), .string(b)): ExactName.sameCodePoints(a, b)
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         default: false
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Equatable {
 /// keeping the lexeme means no precision is lost for numbers it ignores.
 public struct JSONNumber: Sendable, Equatable {
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        lhs.lexeme.utf8.elementsEqual(rhs.lexeme.utf8)
+        ExactName.sameCodePoints(lhs.lexeme, rhs.lexeme)
     }
 
     /// The number exactly as written in the document (valid RFC 8259 syntax).
@@ -71,7 +71,7 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of the member called `name`, if any.
     public subscript(name: String) -> JSONValue? {
-        for member in members where member.name.utf8.elementsEqual(name.utf8) {
+        for member in members where ExactName.sameCodePoints(member.name, name) {
             return member.value
         }
         return nil
@@ -79,6 +79,6 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.name.utf8.elementsEqual($1.name.utf8) && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { ExactName.sameCodePoints($0.name, $1.name) && $0.value == $1.value }
     }
 }

@@ -135,17 +135,26 @@ public struct JSONWriter {
 
     /// Appends UTF-8 bytes with JSON string escaping (no quotes).
     public static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard let base = utf8.baseAddress else { return }
         var runStart = 0
         var i = 0
         let count = utf8.count
         while i < count {
-            let byte = utf8[i]
+            // Skip 8 bytes at a time while none needs escaping (SWAR: a byte
+            // below 0x20, or equal to '"' or '\\'; bytes ≥ 0x80 never match).
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if Self.needsEscape(word) { break }
+                i += 8
+            }
+            guard i < count else { break }
+            let byte = base[i]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 i += 1
                 continue
             }
             if runStart < i {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
             }
             output.append(UInt8(ascii: "\\"))
             switch byte {
@@ -169,8 +178,22 @@ public struct JSONWriter {
             runStart = i
         }
         if runStart < count {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+            output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
         }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` is below 0x20, a quote or a backslash.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        return (control | quoteZero | backslashZero) & highs != 0
     }
 
     /// Appends the decimal digits of `value`.

@@ -15,25 +15,29 @@ enum AccessLog {
     ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(192 + requestID.utf8.count)
-        out.append(contentsOf: #"{"time":""#.utf8)
+        append(#"{"time":""#, to: &out)
         UTCTime.append(nanosecondsSinceEpoch: timeNanosecondsSinceEpoch, fractionDigits: 6, to: &out)
-        out.append(contentsOf: #"","method":"#.utf8)
+        append(#"","method":"#, to: &out)
         if method.utf8.count <= maxMethodBytes {
             JSONWriter.appendQuoted(method, to: &out)
         } else {
             JSONWriter.appendQuoted(String(decoding: method.utf8.prefix(maxMethodBytes), as: UTF8.self), to: &out)
         }
-        out.append(contentsOf: #","route":"#.utf8)
+        append(#","route":"#, to: &out)
         JSONWriter.appendQuoted(route, to: &out)
-        out.append(contentsOf: #","status":"#.utf8)
+        append(#","status":"#, to: &out)
         JSONWriter.appendDecimal(status, to: &out)
-        out.append(contentsOf: #","bytes":"#.utf8)
+        append(#","bytes":"#, to: &out)
         JSONWriter.appendDecimal(bytes, to: &out)
-        out.append(contentsOf: #","durationMicroseconds":"#.utf8)
+        append(#","durationMicroseconds":"#, to: &out)
         JSONWriter.appendDecimal(Int(clamping: durationNanoseconds / 1000), to: &out)
-        out.append(contentsOf: #","requestId":"#.utf8)
+        append(#","requestId":"#, to: &out)
         JSONWriter.appendQuoted(requestID, to: &out)
-        out.append(contentsOf: "}\n".utf8)
+        append("}\n", to: &out)
         return out
+    }
+
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

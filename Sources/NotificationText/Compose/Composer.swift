@@ -33,22 +33,24 @@ public enum Composer {
         var dropped: [ComposeResponse.Drop] = []
         var keptIndices: [Int] = []
         var keptKeys: [String] = []
-        for (index, notification) in request.notifications.enumerated() {
-            let key = notification.key
+        // Fields are read in place: copying each notification would retain a dozen strings.
+        let notifications = request.notifications
+        for index in notifications.indices {
+            let key = notifications[index].key
             let exactKey = ExactString(key)
             let reason: ComposeResponse.DropReason?
-            let instant = notification.timestamp.instant
+            let instant = notifications[index].timestamp.instant
             if !seenKeys.insert(exactKey).inserted {
                 reason = .duplicate
-            } else if notification.read {
+            } else if notifications[index].read {
                 reason = .read
-            } else if let recipient = request.recipient, let senderID = notification.sender?.id, CodePoints.equal(senderID, recipient) {
+            } else if let recipient = request.recipient, let senderID = notifications[index].sender?.id, CodePoints.equal(senderID, recipient) {
                 reason = .own
             } else if instant < freshFrom {
                 reason = .stale
             } else if instant > futureAfter {
                 reason = .future
-            } else if displayed.contains(exactKey) {
+            } else if displayed.contains(key) {
                 reason = .displayed
             } else {
                 reason = nil
@@ -67,7 +69,9 @@ public enum Composer {
             instant: { request.notifications[keptIndices[$0]].timestamp.instant },
             key: { keptKeys[$0] }
         )
-        let kept = order.map { Candidate(key: keptKeys[$0], notification: request.notifications[keptIndices[$0]]) }
+        // Positions in `notifications`, and their keys, newest first.
+        let kept = order.map { keptIndices[$0] }
+        let shownKeys = order.map { keptKeys[$0] }
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
@@ -76,34 +80,27 @@ public enum Composer {
             return fallback(reason: .empty, app: app, request: request, dropped: dropped, next: displayed.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
-            content = single(kept[0], app: app, maxUnits: request.maxUnits)
+            content = single(notifications[kept[0]], key: shownKeys[0], app: app, maxUnits: request.maxUnits)
         default:
-            if let thread = sharedMessageThread(kept) {
+            if let thread = sharedMessageThread(notifications, kept) {
                 kind = .bundle
-                content = bundle(kept, thread: thread, app: app, maxUnits: request.maxUnits)
+                content = bundle(notifications, kept, thread: thread, app: app, maxUnits: request.maxUnits)
             } else {
                 kind = .summary
                 content = summary(count: kept.count, app: app, maxUnits: request.maxUnits)
             }
         }
-        let shown = kept.map { DisplayedEntry(key: $0.key, timestamp: $0.notification.timestamp) }
+        let shown = zip(shownKeys, kept).map { DisplayedEntry(key: $0, timestamp: notifications[$1].timestamp) }
         return ComposeResponse(
             kind: kind, reason: nil, notification: content,
-            shown: shown.map(\.key), dropped: dropped,
+            shown: shownKeys, dropped: dropped,
             displayed: displayed.next(shown: shown, freshFrom: freshFrom)
         )
     }
 
-    /// A kept notification with its key computed once.
-    struct Candidate {
-        let key: String
-        let notification: PendingNotification
-    }
-
     // MARK: Step 5: one notification
 
-    static func single(_ candidate: Candidate, app: String, maxUnits: Int) -> ComposeResponse.Content {
-        let notification = candidate.notification
+    static func single(_ notification: PendingNotification, key: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
         var subtitle: String?
@@ -133,37 +130,38 @@ public enum Composer {
             title: PlainText.capped(title),
             subtitle: subtitle.map(PlainText.capped),
             body: body,
-            threadIdentifier: thread.isEmpty ? candidate.key : thread,
+            threadIdentifier: thread.isEmpty ? key : thread,
             url: notification.url
         )
     }
 
     // MARK: Step 6: a bundle of one thread's messages
 
-    /// The thread every candidate shares, when all are messages with the same non-empty thread.
-    static func sharedMessageThread(_ candidates: [Candidate]) -> String? {
-        guard let thread = candidates[0].notification.thread, !thread.isEmpty else { return nil }
-        for candidate in candidates {
-            guard candidate.notification.isMessage, let other = candidate.notification.thread,
+    /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
+    static func sharedMessageThread(_ notifications: [PendingNotification], _ kept: [Int]) -> String? {
+        guard let thread = notifications[kept[0]].thread, !thread.isEmpty else { return nil }
+        for index in kept {
+            guard notifications[index].isMessage, let other = notifications[index].thread,
                   CodePoints.equal(other, thread)
             else { return nil }
         }
         return thread
     }
 
-    static func bundle(_ candidates: [Candidate], thread: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
-        let title = candidates.lazy.compactMap { PlainText.normalised($0.notification.threadTitle) }.first ?? app
+    /// `kept`: positions in `notifications`, newest first.
+    static func bundle(_ notifications: [PendingNotification], _ kept: [Int], thread: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
+        let title = kept.lazy.compactMap { PlainText.normalised(notifications[$0].threadTitle) }.first ?? app
 
         var names: [String] = []
         var seenNames = Set<ExactString>()
-        for candidate in candidates {
-            if let name = PlainText.normalised(candidate.notification.sender?.name), seenNames.insert(ExactString(name)).inserted {
+        for index in kept {
+            if let name = PlainText.normalised(notifications[index].sender?.name), seenNames.insert(ExactString(name)).inserted {
                 names.append(name)
             }
         }
 
-        let newest = candidates[0].notification
-        var body = count(candidates.count, "new message", "new messages")
+        let newest = notifications[kept[0]]
+        var body = count(kept.count, "new message", "new messages")
         var inputCut = false
         if let text = newest.text {
             let preview = BodyRenderer.renderUncapped(text)

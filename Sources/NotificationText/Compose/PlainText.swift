@@ -7,22 +7,39 @@ public enum PlainText {
     /// trailing space is removed; `nil` when nothing is left (or `text` is `nil`).
     public static func normalised(_ text: String?) -> String? {
         guard let text else { return nil }
-        var scalars = String.UnicodeScalarView()
-        var spacePending = false
+        // Most names are already normal (single inner spaces only): return them as they are.
+        var previousWasSpace = true
+        var alreadyNormal = true
         for scalar in text.unicodeScalars {
-            // ASCII needs no property lookup: its White_Space scalars are TAB…CR and SPACE.
-            let isWhiteSpace = scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
-            if isWhiteSpace {
-                spacePending = !scalars.isEmpty
+            if isWhiteSpace(scalar) {
+                if previousWasSpace || scalar != " " { alreadyNormal = false; break }
+                previousWasSpace = true
             } else {
-                if spacePending {
-                    scalars.append(" ")
-                    spacePending = false
-                }
-                scalars.append(scalar)
+                previousWasSpace = false
             }
         }
-        return scalars.isEmpty ? nil : String(scalars)
+        if alreadyNormal && !previousWasSpace { return text }
+
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var spacePending = false
+        for scalar in text.unicodeScalars {
+            if isWhiteSpace(scalar) {
+                spacePending = !bytes.isEmpty
+            } else {
+                if spacePending {
+                    bytes.append(UInt8(ascii: " "))
+                    spacePending = false
+                }
+                bytes.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The `White_Space` property; ASCII needs no table lookup (TAB…CR and SPACE).
+    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
     }
 
     /// `text` capped at `titleMaxUnits` by the body cap rule (`BodyCap.apply`).
