@@ -145,11 +145,14 @@ final class EventLoopWorker: @unchecked Sendable {
 
         evhttp_set_max_headers_size(http, configuration.maxHeaderBytes)
         evhttp_set_max_body_size(http, configuration.evhttpBodyLimitBytes)
-        // Every method reaches the handler, which answers 405 in its own shape.
+        // These methods reach the handler, which answers 405 in its own shape.
+        // TRACE and CONNECT do not: evhttp never reads their bodies, so a body
+        // would be parsed as the next request on a keep-alive connection;
+        // evhttp answers them 501 and closes the connection instead.
         evhttp_set_allowed_methods(http, UInt16(truncatingIfNeeded:
             EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-            | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue | EVHTTP_REQ_PATCH.rawValue))
+            | EVHTTP_REQ_PATCH.rawValue))
         // The handler sets Content-Type itself; evhttp must not add text/html.
         evhttp_set_default_content_type(http, nil)
         evhttp_set_gencb(http, { request, argument in
