@@ -182,6 +182,21 @@ import Glibc
         #expect(try next.readResponse().status == 200, "\(id)")
     }
 
+    @Test(arguments: ["TRACE", "CONNECT"])
+    func unroutedMethodWithBody_gets501AndClose_soItsBodyIsNeverReadAsARequest(method: String) throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+        try? connection.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
+        let response = try connection.readResponse()
+        #expect(response.status == 501)
+        #expect(connection.isClosedByPeer(), "the connection stayed open after \(method)")
+        let next = try RawHTTPConnection(port: live.port)
+        try next.send("GET /still-serving HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try next.readResponse().status == 200)
+    }
+
     @Test func slowClient_doesNotBlockOthers_andIsClosedAfterReadTimeout() throws {
         var configuration = LiveServer.testConfiguration()
         configuration.threadCount = 1
