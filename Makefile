@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean
+.PHONY: deps build release run test swift-test bench clean fuzz fuzz-build fuzz-short sanitize sanitize-address sanitize-thread
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -24,10 +24,45 @@ swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-test: swift-test
+test: swift-test fuzz-short sanitize
 
 bench: release
 	$(SWIFT) run -c release notification-bench
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
+
+# Fuzzing (fuzz/README.md): libFuzzer targets built by the toolchain's swiftc
+# with AddressSanitizer, cached in .build-fuzz/ and rebuilt when a source changes.
+SWIFTC ?= swiftc
+FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 12
+FUZZ_TARGETS := render
+FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld
+TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/null)
+
+.build-fuzz/fuzz-render: fuzz/FuzzRender.swift $(TEXT_SOURCES)
+	@mkdir -p .build-fuzz
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
+
+fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SECONDS) || exit 1; done
+
+# The short pass inside `make test`.
+fuzz-short: fuzz-build
+	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SHORT_SECONDS) || exit 1; done
+
+# The test suite under AddressSanitizer and ThreadSanitizer, each in its own
+# scratch path so neither invalidates the other's (or the plain) build cache.
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+	LSAN_OPTIONS="suppressions=$(CURDIR)/tests/sanitizers/lsan.supp $${LSAN_OPTIONS:-}" \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
