@@ -45,6 +45,19 @@ TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/nul
 	@mkdir -p .build-fuzz
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
 
+# The decoding target links the service sources against a NotificationText
+# module built with the same flags (the service imports it as a module).
+SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
+FUZZ_MODULES := .build-fuzz/modules
+
+$(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
+	@mkdir -p $(FUZZ_MODULES)
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText -emit-library -static \
+	  -emit-module -emit-module-path $(FUZZ_MODULES)/NotificationText.swiftmodule $^ -o $@
+
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
+
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))
 
 fuzz: fuzz-build

@@ -14,11 +14,12 @@ seconds=$2
 binary=.build-fuzz/fuzz-$target
 work=.build-fuzz/corpus/$target
 log=.build-fuzz/$target.log
+case $target in render) dict=fuzz/markdown.dict ;; *) dict=fuzz/json.dict ;; esac
 mkdir -p "$work" fuzz/artifacts
 
 status=0
 "$binary" "$work" "fuzz/corpus/$target" \
-  -dict=fuzz/markdown.dict \
+  -dict="$dict" \
   -max_total_time="$seconds" \
   -max_len=12000 \
   -timeout=10 \

@@ -39,6 +39,20 @@ HOSTILE_TEXTS = {
     "image-label-code": "![`]`](x) ![a ![b](c)](d)",
 }
 
+HOSTILE_REQUESTS = {
+    "deep-nesting": '{"text":' + "[" * 200 + "]" * 200 + "}",
+    "lone-surrogate": '{"text":"a\\ud800b"}',
+    "escaped-pair": '{"text":"\\ud83d\\ude00 \\u0000 \\/"}',
+    "duplicate-member": '{"text":"a","text":"b"}',
+    "big-numbers": '{"text":"a","maxUnits":1e400}',
+    "negative-zero": '{"text":"a","maxUnits":-0.0}',
+    "fraction": '{"text":"a","maxUnits":256.5}',
+    "compose-nulls": '{"notifications":null,"displayed":null,"now":null,"fetch":"ok"}',
+    "compose-leap-second": '{"now":"2016-12-31T23:59:60Z","notifications":[{"id":"a","type":"message",'
+                           '"timestamp":"2016-12-31T23:59:60.5+00:00","text":"**hi**"}]}',
+    "compose-offsets": '{"now":"2026-01-01T00:00:00-23:59","notifications":[{"id":"a","type":"x",'
+                       '"timestamp":"2025-12-31t23:59:59.123456789123z","source":"s"}]}',
+}
 
 def write_seed(target: str, name: str, data: bytes) -> None:
     if len(data) > MAX_SEED_BYTES:
@@ -61,7 +75,12 @@ def seeds_from(path: pathlib.Path) -> int:
             continue
         if isinstance(case.get("text"), str):
             write_seed("render", case["id"], case["text"].encode("utf-8", "surrogatepass"))
-            count += 1
+            # The same text as a `POST /body` request, for the decoding target.
+            request = {"text": case["text"]}
+            if isinstance(case.get("maxUnits"), int):
+                request["maxUnits"] = case["maxUnits"]
+            write_seed("compose", "body-" + case["id"], json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            count += 2
         if isinstance(case.get("request"), dict):
             body = json.dumps(case["request"], ensure_ascii=False).encode("utf-8", "surrogatepass")
             write_seed("compose", case["id"], body)
@@ -74,6 +93,9 @@ def main(arguments: list[str]) -> None:
     total = sum(seeds_from(path) for path in paths)
     for name, text in HOSTILE_TEXTS.items():
         write_seed("render", "hostile-" + name, text.encode("utf-8"))
+        total += 1
+    for name, body in HOSTILE_REQUESTS.items():
+        write_seed("compose", "hostile-" + name, body.encode("utf-8", "surrogatepass"))
         total += 1
     print(f"wrote {total} seeds under {CORPUS.relative_to(ROOT)}")
 
