@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean fuzz fuzz-build fuzz-short sanitize sanitize-address sanitize-thread
+.PHONY: deps build release run test swift-test bench clean
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -24,13 +24,15 @@ swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-test: swift-test fuzz-short sanitize
+test: swift-test fuzz-short resilience-short sanitize
 
 bench: release
 	$(SWIFT) run -c release notification-bench
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan
+
+.PHONY: fuzz fuzz-build fuzz-short sanitize sanitize-address sanitize-thread resilience resilience-short python3
 
 # Fuzzing (fuzz/README.md): libFuzzer targets built by the toolchain's swiftc
 # with AddressSanitizer, cached in .build-fuzz/ and rebuilt when a source changes.
@@ -79,3 +81,19 @@ sanitize-address: deps
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+
+# Resilience (tests/resilience/resilience.py): slow clients, SIGTERM under load,
+# malformed requests, mid-body resets and a soak against a live server on
+# 127.0.0.1. `make test` runs the short version against the debug build.
+SOAK_SECONDS ?= 120
+
+python3:
+	@command -v python3 >/dev/null 2>&1 || { \
+	  echo "installing python3 with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null; }
+
+resilience: release python3
+	python3 tests/resilience/resilience.py --binary .build/release/notification-text --soak-seconds $(SOAK_SECONDS)
+
+resilience-short: build python3
+	python3 tests/resilience/resilience.py --binary .build/debug/notification-text --quick
