@@ -17,8 +17,7 @@ public enum BodyCap {
     /// The cap over UTF-8 bytes; `text` is those bytes as a String, or nil to
     /// build it only when needed.
     static func apply(_ bytes: UnsafeBufferPointer<UInt8>, maxUnits: Int, inputCut: Bool, text: String?) -> BodyRendering {
-        var units = 0
-        for byte in bytes { units &+= ASCII.utf16Units(leadByte: byte) }
+        let units = ByteScan.utf16Count(bytes)
         if units <= maxUnits && !inputCut {
             return BodyRendering(body: text ?? String(decoding: bytes, as: UTF8.self), units: units, truncated: false, inputCut: false)
         }
@@ -31,8 +30,7 @@ public enum BodyCap {
         body.reserveCapacity(kept + ellipsis.count)
         body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<kept]))
         body.append(contentsOf: ellipsis)
-        var bodyUnits = 1
-        for byte in body[0..<kept] { bodyUnits &+= ASCII.utf16Units(leadByte: byte) }
+        let bodyUnits = 1 + ByteScan.utf16Count(UnsafeBufferPointer(rebasing: bytes[0..<kept]))
         return BodyRendering(body: String(decoding: body, as: UTF8.self), units: bodyUnits, truncated: true, inputCut: inputCut)
     }
 }

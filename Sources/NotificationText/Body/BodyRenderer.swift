@@ -32,83 +32,97 @@ public enum BodyRenderer {
     ) -> Result {
         func run(_ utf8: UnsafeBufferPointer<UInt8>) -> Result {
             let cut = InputCut.keptByteCount(utf8, text: text)
-            let writer = renderBlocks(UnsafeBufferPointer(rebasing: utf8[0..<cut.count]))
-            return writer.bytes.withUnsafeBufferPointer { all in
-                body(UnsafeBufferPointer(rebasing: all[writer.trimmedRange()]), cut.inputCut)
+            let input = UnsafeBufferPointer(rebasing: utf8[0..<cut.count])
+            // Scratch space for the normalised source and the output, both bounded
+            // by the cut input; small ones live on the stack.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * input.count + 2) { scratch in
+                let sourceCount = normalizeLineEndings(input, into: scratch.baseAddress!)
+                let source = UnsafeBufferPointer(start: scratch.baseAddress!, count: sourceCount)
+                let output = UnsafeMutableBufferPointer(start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
+                var writer = BodyWriter(buffer: output)
+                renderBlocks(source, into: &writer)
+                return body(writer.trimmed, cut.inputCut)
             }
         }
         if let result = text.utf8.withContiguousStorageIfAvailable(run) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(run)
     }
 
-    /// Sections 2 to 6 over the (already cut) UTF-8 input.
-    static func renderBlocks(_ input: UnsafeBufferPointer<UInt8>) -> BodyWriter {
-        let source = normalizedLineEndings(input)
-        return source.withUnsafeBufferPointer { source in
-            var writer = BodyWriter(capacity: source.count)
-            var inline = InlineRenderer(source: source)
-            var fence: Fence? = nil
-            var paragraphStart: Int? = nil
-            var paragraphEnd = 0
-
-            func flushParagraph() {
-                guard let start = paragraphStart else { return }
-                writer.beginLine(trimsEdges: true)
-                inline.renderParagraph(start..<paragraphEnd, into: &writer)
-                writer.endLine()
-                paragraphStart = nil
-            }
-
-            var lineStart = 0
-            while lineStart <= source.count {
-                var lineEnd = lineStart
-                while lineEnd < source.count && source[lineEnd] != ASCII.lineFeed { lineEnd += 1 }
-                let line = lineStart..<lineEnd
-                defer { lineStart = lineEnd + 1 }
-
-                if let open = fence {
-                    if open.isClosed(by: line, in: source) {
-                        fence = nil
-                    } else {
-                        writer.beginLine(trimsEdges: false)
-                        writer.appendVerbatim(UnsafeBufferPointer(rebasing: source[open.content(of: line, in: source)]))
-                        writer.endLine()
-                    }
-                } else if let open = Fence.opening(line, in: source) {
-                    // A fence may interrupt a paragraph.
-                    flushParagraph()
-                    fence = open
-                } else if isBlank(line, in: source) {
-                    flushParagraph()
-                    writer.beginLine(trimsEdges: false)
-                    writer.endLine()
+    /// Sections 3 to 6 over the normalised source: lines become fenced
+    /// content, blank lines and paragraphs.
+    static func renderBlocks(_ source: UnsafeBufferPointer<UInt8>, into writer: inout BodyWriter) {
+        var inline = InlineRenderer(source: source)
+        defer { inline.deallocate() }
+        var fence: Fence? = nil
+        var paragraphStart = -1
+        var paragraphEnd = 0
+        var lineStart = 0
+        while lineStart <= source.count {
+            var lineEnd = lineStart
+            while lineEnd < source.count && source[lineEnd] != ASCII.lineFeed { lineEnd += 1 }
+            let line = lineStart..<lineEnd
+            let isParagraphLine: Bool
+            if let open = fence {
+                isParagraphLine = false
+                if open.isClosed(by: line, in: source) {
+                    fence = nil
                 } else {
-                    if paragraphStart == nil { paragraphStart = lineStart }
-                    paragraphEnd = lineEnd
+                    writer.beginLine(trimsEdges: false)
+                    writer.appendVerbatim(UnsafeBufferPointer(rebasing: source[open.content(of: line, in: source)]))
                 }
+            } else if let open = Fence.opening(line, in: source) {
+                // A fence may interrupt a paragraph.
+                isParagraphLine = false
+                flushParagraph(&paragraphStart, paragraphEnd, &inline, &writer)
+                fence = open
+            } else if isBlank(line, in: source) {
+                isParagraphLine = false
+                flushParagraph(&paragraphStart, paragraphEnd, &inline, &writer)
+                writer.beginLine(trimsEdges: false)
+            } else {
+                isParagraphLine = true
             }
-            flushParagraph()
-            return writer
+            if isParagraphLine {
+                if paragraphStart < 0 { paragraphStart = lineStart }
+                paragraphEnd = lineEnd
+            }
+            lineStart = lineEnd + 1
         }
+        flushParagraph(&paragraphStart, paragraphEnd, &inline, &writer)
+    }
+
+    /// Renders the pending paragraph, if any, as output lines.
+    private static func flushParagraph(
+        _ start: inout Int, _ end: Int, _ inline: inout InlineRenderer, _ writer: inout BodyWriter
+    ) {
+        guard start >= 0 else { return }
+        writer.beginLine(trimsEdges: true)
+        inline.renderParagraph(start..<end, into: &writer)
+        writer.endLine()
+        start = -1
     }
 
     /// Section 2: every "\r\n", then every remaining "\r", becomes "\n".
-    private static func normalizedLineEndings(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        guard input.contains(ASCII.carriageReturn) else { return Array(input) }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count)
+    /// Returns the number of bytes written (never more than the input's).
+    private static func normalizeLineEndings(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        guard ByteScan.contains(input, ASCII.carriageReturn) else {
+            if let base = input.baseAddress { output.update(from: base, count: input.count) }
+            return input.count
+        }
+        var written = 0
         var index = 0
         while index < input.count {
             let byte = input[index]
             if byte == ASCII.carriageReturn {
-                output.append(ASCII.lineFeed)
+                output[written] = ASCII.lineFeed
                 if index + 1 < input.count && input[index + 1] == ASCII.lineFeed { index += 1 }
             } else {
-                output.append(byte)
+                output[written] = byte
             }
+            written += 1
             index += 1
         }
-        return output
+        return written
     }
 
     /// Section 4: a line that is empty or only horizontal space.

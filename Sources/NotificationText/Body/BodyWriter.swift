@@ -1,8 +1,13 @@
 /// Collects output lines and applies section 6 as it goes: horizontal space
 /// collapses outside code, paragraph lines lose their edge space, and runs of
 /// three or more line feeds become two.
+///
+/// It writes into a caller-provided buffer at least as long as the source: the
+/// output never has more bytes than the source (every byte written stands for
+/// a source byte, and every line feed for a source line feed).
 struct BodyWriter {
-    private(set) var bytes: [UInt8] = []
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
     private var hasLine = false
     /// A paragraph line drops space at its edges; a fenced line keeps it.
     private var trimsLineEdges = false
@@ -11,8 +16,15 @@ struct BodyWriter {
     /// The last byte written was a space made from text (not from code).
     private var lastWasTextSpace = false
 
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    @inline(__always)
+    private mutating func write(_ byte: UInt8) {
+        assert(count < buffer.count, "output longer than its source")
+        buffer[count] = byte
+        count += 1
     }
 
     /// Starts an output line; lines are joined with "\n" (section 6.3).
@@ -27,7 +39,7 @@ struct BodyWriter {
     /// Ends the current line: a paragraph line loses its trailing horizontal space.
     mutating func endLine() {
         guard trimsLineEdges else { return }
-        while let last = bytes.last, ASCII.isHorizontalSpace(last) { bytes.removeLast() }
+        while count > 0 && ASCII.isHorizontalSpace(buffer[count - 1]) { count -= 1 }
     }
 
     /// A paragraph's own line break: ends the line and begins the next one.
@@ -41,12 +53,37 @@ struct BodyWriter {
     mutating func appendText(_ byte: UInt8) {
         if ASCII.isHorizontalSpace(byte) {
             if atLineStart || lastWasTextSpace { return }
-            bytes.append(ASCII.space)
+            write(ASCII.space)
             lastWasTextSpace = true
         } else {
-            bytes.append(byte)
+            write(byte)
             lastWasTextSpace = false
             atLineStart = false
+        }
+    }
+
+    /// Text outside code, line feeds included: copies runs of ordinary bytes
+    /// at once and handles space and line feeds one by one.
+    mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte == ASCII.lineFeed {
+                paragraphLineBreak()
+                index += 1
+            } else if ASCII.isHorizontalSpace(byte) {
+                appendText(byte)
+                index += 1
+            } else {
+                write(byte)
+                index += 1
+                while index < text.count && !ASCII.isWhitespace(text[index]) {
+                    write(text[index])
+                    index += 1
+                }
+                lastWasTextSpace = false
+                atLineStart = false
+            }
         }
     }
 
@@ -54,30 +91,29 @@ struct BodyWriter {
     @inline(__always)
     mutating func appendCode(_ byte: UInt8) {
         if atLineStart && ASCII.isHorizontalSpace(byte) { return }
-        bytes.append(byte)
+        write(byte)
         lastWasTextSpace = false
         atLineStart = false
     }
 
     /// A fenced content line, verbatim.
     mutating func appendVerbatim(_ line: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: line)
+        for byte in line { write(byte) }
     }
 
     /// Appends "\n" unless two end the output already: a run of three or
     /// more line feeds becomes exactly two (section 6.3), counted as written.
     private mutating func appendLineFeed() {
-        let count = bytes.count
-        if count >= 2 && bytes[count - 1] == ASCII.lineFeed && bytes[count - 2] == ASCII.lineFeed { return }
-        bytes.append(ASCII.lineFeed)
+        if count >= 2 && buffer[count - 1] == ASCII.lineFeed && buffer[count - 2] == ASCII.lineFeed { return }
+        write(ASCII.lineFeed)
     }
 
     /// Section 6.4: the output without leading or trailing whitespace.
-    func trimmedRange() -> Range<Int> {
+    var trimmed: UnsafeBufferPointer<UInt8> {
         var start = 0
-        var end = bytes.count
-        while start < end && ASCII.isWhitespace(bytes[start]) { start += 1 }
-        while end > start && ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
-        return start..<end
+        var end = count
+        while start < end && ASCII.isWhitespace(buffer[start]) { start += 1 }
+        while end > start && ASCII.isWhitespace(buffer[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: buffer[start..<end])
     }
 }

@@ -33,24 +33,39 @@ struct InlineRenderer {
         var openerBase: Int
     }
 
-    private var tokens: [Token] = []
-    private var openers: [Opener] = []
-    private var frames: [Frame] = []
+    private var tokens = ScratchBuffer<Token>(capacity: 32)
+    private var openers = ScratchBuffer<Opener>(capacity: 16)
+    private var frames = ScratchBuffer<Frame>(capacity: 4)
 
-    /// Per position of `[` or `(`: its match (>= 0) or `noMatch`, and the
-    /// context end it was computed for (`unknownEnd` when not computed yet).
-    private var matchResult: [Int32] = []
-    private var matchEnd: [Int32] = []
-    private var pendingMatches: [Int32] = []
+    /// Per position of `[` or `(`: the context end its match was computed for
+    /// (high 32 bits; all ones when not computed yet) and the match (low 32
+    /// bits: a position, or `noMatch`). Allocated at the first `[`.
+    private var matchMemo: UnsafeMutablePointer<Int64>? = nil
+    /// Positions opened and still looking for their match, while matching.
+    private var pendingMatches: UnsafeMutablePointer<Int32>? = nil
     private static let noMatch: Int32 = -1
-    private static let unknownEnd: Int32 = -1
+    private static let unknown: Int64 = -1
 
-    /// Every maximal backtick run of the source as `length << 32 | start`, sorted.
+    /// Every maximal backtick run of the source as `length << 32 | start`,
+    /// sorted; built only once direct searches have used up their budget.
     private var backtickRuns: [Int64] = []
     private var backtickRunsIndexed = false
+    /// Bytes that direct closer searches may still scan: a few code spans are
+    /// found by looking ahead, thousands of runs by binary search in the index.
+    private var directSearchBudget: Int
+
+    /// Frees the scratch space; the renderer is not used afterwards.
+    func deallocate() {
+        tokens.deallocate()
+        openers.deallocate()
+        frames.deallocate()
+        matchMemo?.deallocate()
+        pendingMatches?.deallocate()
+    }
 
     init(source: UnsafeBufferPointer<UInt8>) {
         self.source = source
+        self.directSearchBudget = 2 * source.count
     }
 
     /// Renders the paragraph `range` of the source into `writer`.
@@ -62,9 +77,9 @@ struct InlineRenderer {
     // MARK: Scanning
 
     private mutating func scan(_ range: Range<Int>) {
-        tokens.removeAll(keepingCapacity: true)
-        openers.removeAll(keepingCapacity: true)
-        frames.removeAll(keepingCapacity: true)
+        tokens.removeAll()
+        openers.removeAll()
+        frames.removeAll()
         var contextStart = range.lowerBound
         var contextEnd = range.upperBound
         var asteriskTop: Int32 = -1
@@ -75,8 +90,9 @@ struct InlineRenderer {
         while true {
             if position >= contextEnd {
                 appendToken(textStart, position, .text)
-                guard let frame = frames.popLast() else { break }
-                openers.removeSubrange(frame.openerBase...)
+                guard frames.count > 0 else { break }
+                let frame = frames.removeLast()
+                openers.truncate(to: frame.openerBase)
                 contextStart = frame.start
                 contextEnd = frame.end
                 asteriskTop = frame.asteriskTop
@@ -105,6 +121,7 @@ struct InlineRenderer {
             case ASCII.leftBracket, ASCII.exclamationMark:
                 let bracket = byte == ASCII.leftBracket ? position : position + 1
                 guard bracket < contextEnd, source[bracket] == ASCII.leftBracket,
+                      !knownUnmatched(bracket, end: contextEnd),
                       let link = matchLink(at: bracket, end: contextEnd)
                 else {
                     position += 1
@@ -141,7 +158,7 @@ struct InlineRenderer {
                     tokens[Int(tokenIndex)].start += 2
                     asteriskTop = opener.previousAsteriskTop
                     tildeTop = opener.previousTildeTop
-                    openers.removeSubrange(Int(top)...)
+                    openers.truncate(to: Int(top))
                 } else if canOpen {
                     openers.append(Opener(token: tokenIndex, previousAsteriskTop: asteriskTop, previousTildeTop: tildeTop))
                     if byte == ASCII.asterisk {
@@ -154,9 +171,22 @@ struct InlineRenderer {
                 textStart = position
 
             default:
+                // Ordinary text: skip to the next byte that can start a construct.
                 position += 1
+                while position < contextEnd && !InlineRenderer.startsConstruct(source[position]) { position += 1 }
             }
         }
+    }
+
+    /// `\\`, `` ` ``, `[`, `!`, `*` and `~`, as a bit set over ASCII.
+    private static let constructStartsBelow64: UInt64 = 1 << 0x21 | 1 << 0x2A
+    private static let constructStartsAbove64: UInt64 = 1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x60 - 64) | 1 << (0x7E - 64)
+
+    @inline(__always)
+    private static func startsConstruct(_ byte: UInt8) -> Bool {
+        if byte < 64 { return constructStartsBelow64 >> UInt64(byte) & 1 != 0 }
+        if byte < 128 { return constructStartsAbove64 >> UInt64(byte - 64) & 1 != 0 }
+        return false
     }
 
     @inline(__always)
@@ -198,6 +228,20 @@ struct InlineRenderer {
     /// The start of the first maximal run of exactly `length` backticks that
     /// starts at or after `from` and before `end`, over raw scalars.
     private mutating func codeSpanCloser(from: Int, length: Int, end: Int) -> Int? {
+        if !backtickRunsIndexed && directSearchBudget >= end - from {
+            directSearchBudget -= end - from
+            var index = from
+            while index < end {
+                if source[index] == ASCII.backtick {
+                    let run = runLength(of: ASCII.backtick, at: index, end: end)
+                    if run == length { return index }
+                    index += run
+                } else {
+                    index += 1
+                }
+            }
+            return nil
+        }
         if !backtickRunsIndexed { indexBacktickRuns() }
         let key = Int64(length) << 32 | Int64(from)
         var low = 0
@@ -248,8 +292,9 @@ struct InlineRenderer {
         case .noMatch: return nil
         case .unknown: break
         }
-        pendingMatches.removeAll(keepingCapacity: true)
-        pendingMatches.append(Int32(open))
+        let pending = pendingMatches!
+        var pendingCount = 1
+        pending[0] = Int32(open)
         var position = open + 1
         scanning: while position < end {
             let byte = source[position]
@@ -272,19 +317,20 @@ struct InlineRenderer {
                 case .noMatch:
                     break scanning
                 case .unknown:
-                    pendingMatches.append(Int32(position))
+                    pending[pendingCount] = Int32(position)
+                    pendingCount += 1
                     position += 1
                 }
             case closing:
-                let innermost = Int(pendingMatches.removeLast())
-                remember(innermost, match: Int32(position), end: end)
-                if pendingMatches.isEmpty { return position }
+                pendingCount -= 1
+                remember(Int(pending[pendingCount]), match: Int32(position), end: end)
+                if pendingCount == 0 { return position }
                 position += 1
             default:
                 position += 1
             }
         }
-        for pending in pendingMatches { remember(Int(pending), match: InlineRenderer.noMatch, end: end) }
+        for index in 0..<pendingCount { remember(Int(pending[index]), match: InlineRenderer.noMatch, end: end) }
         return nil
     }
 
@@ -293,39 +339,43 @@ struct InlineRenderer {
     /// A remembered match that still holds for a context ending at `end`. A
     /// match found before `end` holds in any narrower context that contains it
     /// (the scan to it never looked further); "no match" only for the same context.
+    @inline(__always)
     private mutating func memo(_ open: Int, end: Int) -> Memo {
-        if matchEnd.isEmpty {
-            matchEnd = [Int32](repeating: InlineRenderer.unknownEnd, count: source.count)
-            matchResult = [Int32](repeating: InlineRenderer.noMatch, count: source.count)
+        guard let memo = matchMemo else {
+            matchMemo = UnsafeMutablePointer<Int64>.allocate(capacity: source.count)
+            matchMemo!.initialize(repeating: InlineRenderer.unknown, count: source.count)
+            pendingMatches = UnsafeMutablePointer<Int32>.allocate(capacity: source.count)
             return .unknown
         }
-        let storedEnd = Int(matchEnd[open])
-        if storedEnd == Int(InlineRenderer.unknownEnd) { return .unknown }
-        let result = Int(matchResult[open])
+        let entry = memo[open]
+        if entry == InlineRenderer.unknown { return .unknown }
+        let storedEnd = Int(entry &>> 32)
+        let result = Int(Int32(truncatingIfNeeded: entry))
         if result >= 0 { return result < end && end <= storedEnd ? .found(result) : .unknown }
         return storedEnd == end ? .noMatch : .unknown
     }
 
-    private mutating func remember(_ open: Int, match: Int32, end: Int) {
-        matchResult[open] = match
-        matchEnd[open] = Int32(end)
+    /// Whether the `[` at `open` is already known to have no match in a context ending at `end`.
+    @inline(__always)
+    private func knownUnmatched(_ open: Int, end: Int) -> Bool {
+        guard let memo = matchMemo else { return false }
+        return memo[open] == Int64(end) &<< 32 | Int64(UInt32(bitPattern: InlineRenderer.noMatch))
+    }
+
+    @inline(__always)
+    private func remember(_ open: Int, match: Int32, end: Int) {
+        matchMemo![open] = Int64(end) &<< 32 | Int64(UInt32(bitPattern: match))
     }
 
     // MARK: Emitting
 
     private func emit(into writer: inout BodyWriter) {
-        for token in tokens {
+        for index in 0..<tokens.count {
+            let token = tokens[index]
             let range = Int(token.start)..<Int(token.end)
             switch token.kind {
             case .text, .delimiter:
-                for index in range {
-                    let byte = source[index]
-                    if byte == ASCII.lineFeed {
-                        writer.paragraphLineBreak()
-                    } else {
-                        writer.appendText(byte)
-                    }
-                }
+                writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
             case .code:
                 for index in range {
                     let byte = source[index]

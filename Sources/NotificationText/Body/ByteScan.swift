@@ -1,0 +1,57 @@
+/// Word-at-a-time helpers for the hot loops over UTF-8 bytes: eight bytes per
+/// step where a byte-by-byte loop would cost several instructions each.
+enum ByteScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    private static func load(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether `bytes` contains `needle`.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: UInt8) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let pattern = ones &* UInt64(needle)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = load(base, offset) ^ pattern
+            // A zero byte in `word` is a match (the classic has-zero-byte test).
+            if (word &- ones) & ~word & highs != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if base[offset] == needle { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    /// The number of UTF-16 code units that the valid UTF-8 `bytes` encode:
+    /// one per scalar, two for each four-byte scalar.
+    static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var units = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = load(base, offset)
+            if word & highs == 0 {
+                units &+= 8
+            } else {
+                let bit7 = (word >> 7) & ones
+                let bit6 = (word >> 6) & ones
+                let bit5 = (word >> 5) & ones
+                let bit4 = (word >> 4) & ones
+                let continuation = bit7 & ~bit6 & ones
+                let fourByteLead = bit7 & bit6 & bit5 & bit4
+                units &+= 8 - continuation.nonzeroBitCount + fourByteLead.nonzeroBitCount
+            }
+            offset += 8
+        }
+        while offset < bytes.count {
+            units &+= ASCII.utf16Units(leadByte: base[offset])
+            offset += 1
+        }
+        return units
+    }
+}

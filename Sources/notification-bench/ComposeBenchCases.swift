@@ -1,0 +1,2 @@
+/// Replaced by the composer's cases when compose lands.
+func composeBenchCases() -> [BenchCase] { [] }

@@ -1,0 +1,174 @@
+import Testing
+@testable import NotificationText
+
+/// Unit tests for the pieces of the body rules; the fixture covers whole renders.
+@Suite struct InputCutTests {
+    private func keptText(_ text: String) -> (String, Bool) {
+        let bytes = Array(text.utf8)
+        let kept = bytes.withUnsafeBufferPointer { InputCut.keptByteCount($0, text: text) }
+        return (String(decoding: bytes[0..<kept.count], as: UTF8.self), kept.inputCut)
+    }
+
+    @Test func cut_whenTextFits_keepsEverything() {
+        let text = String(repeating: "é", count: 4096)  // 8192 bytes, 4096 units
+        let (kept, cut) = keptText(text)
+        #expect(kept == text)
+        #expect(!cut)
+    }
+
+    @Test func cut_whenFlagStraddlesLimit_dropsWholeFlag() {
+        let text = String(repeating: "x", count: 4094) + "\u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA}"
+        let (kept, cut) = keptText(text)
+        #expect(kept == String(repeating: "x", count: 4094))
+        #expect(cut)
+    }
+
+    @Test func cut_whenFlagPairsPrecedeLimit_countsRegionalIndicatorParityFromTheStart() {
+        // 1023 flags end at unit 4092; the 1024th flag (units 4093-4096) fits whole.
+        let flags = String(repeating: "\u{1F1EB}\u{1F1F7}", count: 1024)
+        let (kept, cut) = keptText(flags + "\u{1F1E9}\u{1F1EA}")
+        #expect(kept == flags)
+        #expect(cut)
+    }
+
+    @Test func cut_whenCombiningMarksStraddleLimit_dropsWholeCluster() {
+        let text = String(repeating: "x", count: 4000) + "a" + String(repeating: "\u{0301}", count: 200)
+        let (kept, _) = keptText(text)
+        #expect(kept == String(repeating: "x", count: 4000))
+    }
+
+    @Test func cut_whenCRLFStraddlesLimit_dropsBoth() {
+        let (kept, cut) = keptText(String(repeating: "x", count: 4095) + "\r\nmore")
+        #expect(kept.utf8.count == 4095)
+        #expect(cut)
+    }
+}
+
+@Suite struct BodyCapTests {
+    @Test func cap_whenTextFits_keepsItWhole() {
+        #expect(BodyCap.apply("hello", maxUnits: 256, inputCut: false)
+            == BodyRendering(body: "hello", units: 5, truncated: false, inputCut: false))
+    }
+
+    @Test func cap_whenInputWasCut_appendsEllipsisEvenIfShort() {
+        #expect(BodyCap.apply("hello", maxUnits: 256, inputCut: true)
+            == BodyRendering(body: "hello\u{2026}", units: 6, truncated: true, inputCut: true))
+    }
+
+    @Test func cap_whenEmptyAndCut_isOnlyTheEllipsis() {
+        #expect(BodyCap.apply("", maxUnits: 256, inputCut: true).body == "\u{2026}")
+    }
+
+    @Test func cap_whenClusterStraddlesLimit_dropsWholeCluster() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let capped = BodyCap.apply(String(repeating: "x", count: 250) + family, maxUnits: 256, inputCut: false)
+        #expect(capped.body == String(repeating: "x", count: 250) + "\u{2026}")
+        #expect(capped.units == 251)
+    }
+
+    @Test func cap_neverExceedsMaxUnits_forEveryCapOfAMixedText() {
+        let text = String(repeating: "a\u{1F600}e\u{0301} \u{1F1EB}\u{1F1F7}\n", count: 400)
+        for maxUnits in stride(from: 256, through: 4096, by: 97) {
+            let capped = BodyCap.apply(text, maxUnits: maxUnits, inputCut: false)
+            #expect(capped.units <= maxUnits)
+            #expect(capped.units == capped.body.utf16.count)
+            #expect(capped.body.hasSuffix("\u{2026}"))
+            #expect(text.hasPrefix(String(capped.body.dropLast())), "cap cut inside a character at \(maxUnits)")
+        }
+    }
+
+    @Test func cap_removesTrailingWhitespaceBeforeEllipsis() {
+        let capped = BodyCap.apply(String(repeating: "x", count: 253) + " \t\n" + "y", maxUnits: 256, inputCut: false)
+        #expect(capped.body == String(repeating: "x", count: 253) + "\u{2026}")
+    }
+}
+
+@Suite struct FenceTests {
+    private func fence(_ line: String) -> Fence? {
+        let bytes = Array(line.utf8)
+        return bytes.withUnsafeBufferPointer { Fence.opening(0..<bytes.count, in: $0) }
+    }
+
+    private func closes(_ open: String, _ close: String) -> Bool {
+        guard let fence = fence(open) else { return false }
+        let bytes = Array(close.utf8)
+        return bytes.withUnsafeBufferPointer { fence.isClosed(by: 0..<bytes.count, in: $0) }
+    }
+
+    @Test func opening_acceptsThreeOrMoreBackticksOrTildes() {
+        #expect(fence("```")?.runLength == 3)
+        #expect(fence("~~~~ info")?.runLength == 4)
+        #expect(fence("   ```swift")?.indentSpaces == 3)
+        #expect(fence("``") == nil)
+        #expect(fence("    ```") == nil)
+        #expect(fence("\t```") == nil)
+        #expect(fence("```a`") == nil)
+        #expect(fence("~~~a`") != nil)
+    }
+
+    @Test func closing_needsSameCharacterAtLeastAsLongThenOnlySpace() {
+        #expect(closes("```", "```"))
+        #expect(closes("```", "`````  \t"))
+        #expect(!closes("````", "```"))
+        #expect(!closes("```", "~~~"))
+        #expect(!closes("```", "``` x"))
+        #expect(closes("```", "   ```"))
+        #expect(!closes("```", "    ```"))
+    }
+}
+
+@Suite struct InlineRuleTests {
+    private func body(_ text: String) -> String { BodyRenderer.render(text, maxUnits: 4096).body }
+
+    @Test func codeSpan_closerMustBeExactlyTheSameLength() {
+        #expect(body("``a`b``") == "a`b")
+        #expect(body("`a``") == "`a``")
+        #expect(body("```a``b```x") == "a``bx")
+    }
+
+    @Test func codeSpan_stripsOneSpaceOnlyWhenBothEndsHaveOne() {
+        #expect(body("x ` a ` y") == "x a y")
+        #expect(body("x `  a  ` y") == "x  a  y")
+        #expect(body("x ` a` y") == "x  a y")
+    }
+
+    @Test func link_matchingBracketSkipsCodeSpansAndEscapes() {
+        #expect(body("[a \\] b](u)") == "a \\] b")
+        #expect(body("[a `]` b](u)") == "a ] b")
+        #expect(body("[a [b] c](u)") == "a [b] c")
+    }
+
+    @Test func link_destinationParenthesesBalanceAndStopAtLineFeed() {
+        #expect(body("[a](b(c)) d") == "a d")
+        #expect(body("[a](b(c) d") == "[a](b(c) d")
+        #expect(body("[a](b\\)) d") == "a d")
+        #expect(body("[a](\n) d") == "[a](\n) d")
+    }
+
+    @Test func delimiters_pairWithNearestOpenerOfSameCharacter() {
+        #expect(body("**a ~~b** c~~") == "a ~~b c~~")
+        #expect(body("~~a **b~~ c**") == "a **b c**")
+        #expect(body("**a **b** c**") == "a b c")
+    }
+
+    @Test func delimiters_eachRunPairsAtMostOnce() {
+        #expect(body("**a****b**") == "a**b**")
+        #expect(body("***x***") == "*x*")
+    }
+
+    @Test func hostileInput_rendersAsLiteralText() {
+        let brackets = String(repeating: "[", count: 5000)
+        #expect(body(brackets) == String(repeating: "[", count: 4095) + "\u{2026}")
+        let parens = String(repeating: "[a](", count: 1000)
+        #expect(body(parens).hasPrefix("[a]([a]("))
+        var ticks = ""
+        for length in 1...80 { ticks += String(repeating: "`", count: length) + "x" }
+        #expect(body(ticks) == ticks)
+    }
+
+    @Test func hostileInput_deeplyNestedLinksRenderInnermostLabel() {
+        let depth = 800
+        let text = String(repeating: "[", count: depth) + "a" + String(repeating: "](u)", count: depth)
+        #expect(body(text) == "a")
+    }
+}
