@@ -393,6 +393,8 @@ def scenario_sigterm(binary, report, quick):
         before = [outcome for sent_at, outcome in records if sent_at < cutoff and outcome != "refused"]
         after = [outcome for sent_at, outcome in records if sent_at >= cutoff]
         lost = [outcome for outcome in before if outcome != "status 200"]
+        lost_lead_ms = sorted(round((cutoff - sent_at) * 1000, 1) for sent_at, outcome in records
+                              if sent_at < cutoff and outcome not in ("refused", "status 200"))
         totals["sent_before"] += len(before)
         totals["answered_before"] += len(before) - len(lost)
         totals["lost"] += len(lost)
@@ -403,7 +405,8 @@ def scenario_sigterm(binary, report, quick):
         report.check(stop_event is not None and stop_event.get("reason") == "SIGTERM",
                      f"sigterm round {round_index + 1}: stop line names SIGTERM ({stop_event})")
         report.check(not lost, f"sigterm round {round_index + 1}: {len(before)} requests sent before SIGTERM, "
-                               f"{len(lost)} without a complete 200 {sorted(set(lost))[:3]}")
+                               f"{len(lost)} without a complete 200 {sorted(set(lost))[:3]}"
+                               + (f", sent {lost_lead_ms[:8]} ms before the signal" if lost else ""))
         check_no_marker(report, server, f"sigterm round {round_index + 1}")
     report.figure("sigterm", "rounds", rounds)
     for name, value in totals.items():
@@ -465,7 +468,7 @@ def malformed_kinds():
     return kinds
 
 
-def classify(port, raw, timeout=10.0):
+def classify(port, raw, timeout=10.0, half_close=False):
     """Sends raw bytes on a fresh connection; ("status", n, headers, body) or ("close", reason)."""
     try:
         with connect(port, timeout) as sock:
@@ -473,10 +476,11 @@ def classify(port, raw, timeout=10.0):
                 sock.sendall(raw)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server may answer and close before reading everything
-            try:
-                sock.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
+            if half_close:
+                try:
+                    sock.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
             status, headers, body = read_response(sock, time.monotonic() + timeout)
             return ("status", status, headers, body)
     except (ConnectionError, OSError) as error:
