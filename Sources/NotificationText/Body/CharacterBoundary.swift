@@ -5,10 +5,18 @@ enum CharacterBoundary {
     /// `maxUnits` UTF-16 units and ends on a scalar boundary; `nil` when the
     /// whole of `bytes` fits.
     static func scalarPrefix(_ bytes: UnsafeBufferPointer<UInt8>, maxUnits: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         var units = 0
         var offset = 0
         while offset < bytes.count {
-            let lead = bytes[offset]
+            // Eight ASCII bytes at a time while they cannot reach the limit.
+            if offset + 8 <= bytes.count && units + 8 <= maxUnits
+                && UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                units += 8
+                offset += 8
+                continue
+            }
+            let lead = base[offset]
             let scalarUnits = lead >= 0xF0 ? 2 : 1
             if units + scalarUnits > maxUnits { return offset }
             units += scalarUnits

@@ -33,9 +33,10 @@ struct InlineRenderer {
         var openerBase: Int
     }
 
-    private var tokens = ScratchBuffer<Token>(capacity: 32)
-    private var openers = ScratchBuffer<Opener>(capacity: 16)
-    private var frames = ScratchBuffer<Frame>(capacity: 4)
+    // Sized from the source so a dense paragraph rarely grows them.
+    private var tokens: ScratchBuffer<Token>
+    private var openers: ScratchBuffer<Opener>
+    private var frames: ScratchBuffer<Frame>
 
     /// Per position of `[` or `(`: the context end its match was computed for
     /// (high 32 bits; all ones when not computed yet) and the match (low 32
@@ -66,6 +67,9 @@ struct InlineRenderer {
     init(source: UnsafeBufferPointer<UInt8>) {
         self.source = source
         self.directSearchBudget = 2 * source.count
+        tokens = ScratchBuffer(capacity: source.count / 2 + 16)
+        openers = ScratchBuffer(capacity: source.count / 8 + 8)
+        frames = ScratchBuffer(capacity: source.count / 16 + 4)
     }
 
     /// Renders the paragraph `range` of the source into `writer`.
@@ -228,19 +232,23 @@ struct InlineRenderer {
     /// The start of the first maximal run of exactly `length` backticks that
     /// starts at or after `from` and before `end`, over raw scalars.
     private mutating func codeSpanCloser(from: Int, length: Int, end: Int) -> Int? {
-        if !backtickRunsIndexed && directSearchBudget >= end - from {
-            directSearchBudget -= end - from
+        if !backtickRunsIndexed {
+            let limit = min(end, from + directSearchBudget)
             var index = from
-            while index < end {
+            while index < limit {
                 if source[index] == ASCII.backtick {
                     let run = runLength(of: ASCII.backtick, at: index, end: end)
-                    if run == length { return index }
+                    if run == length {
+                        directSearchBudget -= index - from
+                        return index
+                    }
                     index += run
                 } else {
                     index += 1
                 }
             }
-            return nil
+            directSearchBudget -= min(index, limit) - from
+            if limit == end { return nil }
         }
         if !backtickRunsIndexed { indexBacktickRuns() }
         let key = Int64(length) << 32 | Int64(from)

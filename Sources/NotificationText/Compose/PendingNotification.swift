@@ -1,0 +1,71 @@
+/// One fetched notification, as `POST /compose` receives it in `notifications`.
+/// Decoding and validating the wire JSON is the caller's job; this is the value.
+public struct PendingNotification: Hashable, Sendable {
+    /// Who sent it; both parts are optional on the wire.
+    public struct Sender: Hashable, Sendable {
+        /// Compared with the request's `recipient` (exact code points) to drop the
+        /// recipient's own notifications.
+        public var id: String?
+        /// Shown as a title or in a sender list after whitespace normalisation.
+        public var name: String?
+
+        public init(id: String? = nil, name: String? = nil) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// The types compose treats as messages; any other type is a non-message.
+    public static let messageTypes = ["message", "mention", "reply"]
+
+    /// Required on the wire.
+    public var id: String
+    /// Where it comes from (wiki, community…); never contains `:` (the caller
+    /// validates). `nil` or empty means there is no source.
+    public var source: String?
+    /// `message`, `mention`, `reply`, or any other string (a non-message).
+    public var type: String
+    public var timestamp: Timestamp
+    public var read: Bool
+    /// The conversation or talk page; the bundle and the thread identifier use it.
+    public var thread: String?
+    public var threadTitle: String?
+    public var sender: Sender?
+    /// The message's Markdown, rendered by the body rules.
+    public var text: String?
+    /// The source's own one-line text, rendered by the body rules when no other body exists.
+    public var defaultText: String?
+    public var url: String?
+
+    public init(
+        id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
+        thread: String? = nil, threadTitle: String? = nil, sender: Sender? = nil,
+        text: String? = nil, defaultText: String? = nil, url: String? = nil
+    ) {
+        self.id = id
+        self.source = source
+        self.type = type
+        self.timestamp = timestamp
+        self.read = read
+        self.thread = thread
+        self.threadTitle = threadTitle
+        self.sender = sender
+        self.text = text
+        self.defaultText = defaultText
+        self.url = url
+    }
+
+    /// `source:id`, or `id` when there is no source (an empty source counts as none).
+    public var key: String {
+        guard let source, !source.isEmpty else { return id }
+        return source + ":" + id
+    }
+
+    /// Whether `type` is one of `messageTypes` (exact, case-sensitive).
+    public var isMessage: Bool {
+        switch type.utf8.count {
+        case 5, 7: return CodePoints.equal(type, "reply") || CodePoints.equal(type, "message") || CodePoints.equal(type, "mention")
+        default: return false
+        }
+    }
+}

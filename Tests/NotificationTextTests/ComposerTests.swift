@@ -1,0 +1,219 @@
+import Testing
+@testable import NotificationText
+
+@Suite struct ComposerTests {
+    let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    func at(_ seconds: Int) -> Timestamp {
+        let clock = 12 * 3600 + seconds
+        let raw = "2026-11-29T" + [clock / 3600, clock / 60 % 60, clock % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":") + "Z"
+        return Timestamp(rfc3339: raw)!
+    }
+
+    func message(_ id: String, _ seconds: Int, thread: String? = nil, name: String? = nil) -> PendingNotification {
+        PendingNotification(id: id, type: "message", timestamp: at(seconds), thread: thread, sender: name.map { .init(name: $0) })
+    }
+
+    // MARK: sender list
+
+    @Test func senderList_namesUpToThree_thenCountsOthers() {
+        #expect(PlainText.senderList([]) == nil)
+        #expect(PlainText.senderList(["A"]) == "A")
+        #expect(PlainText.senderList(["A", "B"]) == "A and B")
+        #expect(PlainText.senderList(["A", "B", "C"]) == "A, B and C")
+        #expect(PlainText.senderList(["A", "B", "C", "D"]) == "A, B and 2 others")
+        #expect(PlainText.senderList((0..<102).map { "n\($0)" }) == "n0, n1 and 100 others")
+    }
+
+    // MARK: plain text
+
+    @Test func normalised_turnsEveryWhiteSpaceRunIntoOneSpace() {
+        let whiteSpace: [Unicode.Scalar] = [
+            "\u{9}", "\u{A}", "\u{B}", "\u{C}", "\u{D}", "\u{20}", "\u{85}", "\u{A0}", "\u{1680}",
+            "\u{2000}", "\u{2005}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}",
+        ]
+        for scalar in whiteSpace {
+            let text = "\(scalar)\(scalar)a\(scalar)\(scalar)b\(scalar)"
+            #expect(PlainText.normalised(text) == "a b", "U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(PlainText.normalised("a \r\n\t\u{A0}\u{3000} b") == "a b")
+    }
+
+    @Test func normalised_asciiFastPathAgreesWithTheWhiteSpaceProperty() {
+        for value in UInt8(0)..<0x80 {
+            let scalar = Unicode.Scalar(value)
+            let expected = scalar.properties.isWhitespace ? nil : String(scalar)
+            #expect(PlainText.normalised(String(scalar)) == expected, "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func normalised_whenOnlyWhiteSpaceOrNil_isNil() {
+        #expect(PlainText.normalised(nil) == nil)
+        #expect(PlainText.normalised("") == nil)
+        #expect(PlainText.normalised(" \u{A0}\n\u{2003}") == nil)
+    }
+
+    @Test func normalised_keepsInvisiblesThatAreNotWhiteSpace() {
+        for scalar: Unicode.Scalar in ["\u{200B}", "\u{FEFF}", "\u{180E}", "\u{200D}"] {
+            #expect(PlainText.normalised(" \(scalar) ")?.unicodeScalars.elementsEqual([scalar]) == true)
+        }
+    }
+
+    @Test func capped_whenLongerThan256Units_keeps255AndEllipsis() {
+        #expect(PlainText.capped(String(repeating: "a", count: 256)) == String(repeating: "a", count: 256))
+        #expect(PlainText.capped(String(repeating: "a", count: 257)) == String(repeating: "a", count: 255) + "…")
+    }
+
+    // MARK: code points
+
+    @Test func codePointOrder_differsFromSwiftStringOrder() {
+        // Swift orders OHM SIGN as its NFC form U+03A9; code-point order does not.
+        #expect("\u{2126}" < "\u{03AA}")
+        #expect(CodePoints.less("\u{03AA}", "\u{2126}"))
+        #expect(!CodePoints.less("\u{2126}", "\u{03AA}"))
+        // And not UTF-16 order either: U+FF01 < U+1F600.
+        #expect(CodePoints.less("\u{FF01}", "\u{1F600}"))
+        #expect(CodePoints.less("e\u{301}", "\u{E9}"))
+        #expect(!CodePoints.equal("e\u{301}", "\u{E9}"))
+        #expect(CodePoints.equal("\u{E9}", "\u{E9}"))
+    }
+
+    @Test func exactString_canonicallyEquivalentKeysAreDistinctInASet() {
+        let keys: Set = [ExactString("caf\u{E9}"), ExactString("cafe\u{301}"), ExactString("caf\u{E9}")]
+        #expect(keys.count == 2)
+    }
+
+    // MARK: model
+
+    @Test func key_isSourceColonIdOrId() {
+        var n = message("7", 0)
+        #expect(n.key == "7")
+        n.source = "wiki"
+        #expect(n.key == "wiki:7")
+        n.source = ""
+        #expect(n.key == "7")
+    }
+
+    @Test func isMessage_onlyForTheThreeExactTypes() {
+        for type in ["message", "mention", "reply"] {
+            #expect(PendingNotification(id: "1", type: type, timestamp: now).isMessage, "\(type)")
+        }
+        for type in ["Message", "messages", "thank", "", "mention ", "repl"] {
+            #expect(!PendingNotification(id: "1", type: type, timestamp: now).isMessage, "\(type)")
+        }
+    }
+
+    // MARK: ordering
+
+    @Test func compose_ordersNewestFirstThenByCodePointKey() {
+        let request = ComposeRequest(
+            notifications: [message("\u{2126}", -5), message("b", -1), message("\u{3AA}", -5), message("a", -5)],
+            now: now
+        )
+        #expect(Composer.compose(request).shown == ["b", "a", "\u{3AA}", "\u{2126}"])
+    }
+
+    @Test func compose_whenInputIsPermuted_showsAndPersistsTheSame() {
+        let notifications = (0..<50).map { message("k\($0 % 17)-\($0)", -($0 % 7), thread: $0 % 2 == 0 ? "t" : "u") }
+        let baseline = Composer.compose(ComposeRequest(notifications: notifications, now: now))
+        var generator = SplitMix64(seed: 42)
+        for _ in 0..<5 {
+            let shuffled = Composer.compose(ComposeRequest(notifications: notifications.shuffled(using: &generator), now: now))
+            #expect(shuffled.shown == baseline.shown)
+            #expect(shuffled.displayed == baseline.displayed)
+            #expect(shuffled.notification == baseline.notification)
+        }
+    }
+
+    // MARK: drops
+
+    @Test func compose_stalenessBoundsAreInclusiveOfMaxAgeAndTolerance() {
+        let request = ComposeRequest(
+            notifications: [message("old", -61), message("edge-old", -60), message("edge-new", 300), message("new", 301)],
+            now: now, maxAgeSeconds: 60
+        )
+        let response = Composer.compose(request)
+        #expect(response.shown == ["edge-new", "edge-old"])
+        #expect(response.dropped == [.init(key: "old", reason: .stale), .init(key: "new", reason: .future)])
+    }
+
+    // MARK: next displayed state
+
+    @Test func nextDisplayed_prunesStaleMergesByLatestAndOrders() {
+        let freshFrom = now.instant.adding(seconds: -600)
+        let previous = [
+            DisplayedEntry(key: "a", timestamp: at(-100)),
+            DisplayedEntry(key: "gone", timestamp: at(-601)),
+            DisplayedEntry(key: "a", timestamp: at(-10)),
+            DisplayedEntry(key: "edge", timestamp: at(-600)),
+            DisplayedEntry(key: "b", timestamp: Timestamp(rfc3339: "2026-11-29T13:59:50+02:00")!),
+            DisplayedEntry(key: "b", timestamp: at(-10)),
+        ]
+        let shown = [DisplayedEntry(key: "c", timestamp: at(-10))]
+        let next = DisplayedState(previous).next(shown: shown, freshFrom: freshFrom)
+        #expect(next.map(\.key) == ["a", "b", "c", "edge"])
+        #expect(next[0].timestamp == at(-10))
+        // Equal instants for one key: the first written stays.
+        #expect(next[1].timestamp.raw == "2026-11-29T13:59:50+02:00")
+    }
+
+    @Test func nextDisplayed_keepsTheNewest1000() {
+        let previous = (0..<3000).map { DisplayedEntry(key: "k\($0)", timestamp: at(-($0 % 500))) }
+        let next = DisplayedState(previous.reversed()).next(shown: [], freshFrom: now.instant.adding(seconds: -600))
+        #expect(next.count == ComposeRequest.maxDisplayedOutput)
+        #expect(next.allSatisfy { $0.timestamp.instant >= at(-166).instant })
+        let keys = next.map(\.key)
+        #expect(zip(next, next.dropFirst()).allSatisfy { a, b in
+            a.timestamp.instant > b.timestamp.instant || (a.timestamp.instant == b.timestamp.instant && CodePoints.less(a.key, b.key))
+        })
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test func newestFirst_withLimit_isThePrefixOfTheFullOrder() {
+        var generator = SplitMix64(seed: 7)
+        for limit in [1, 5, 37, 200] {
+            let instants = (0..<300).map { _ in
+                Instant(
+                    epochSeconds: Int64.random(in: 0..<20, using: &generator),
+                    nanoseconds: Int32.random(in: 0..<3, using: &generator),
+                    subnanosecondDigits: ["", "", "1", "05"].randomElement(using: &generator)!
+                )
+            }
+            let keys = (0..<300).map { _ in ["a", "b", "\u{E9}", "e\u{301}", "\u{1F600}", "\u{FF01}", "ab"].randomElement(using: &generator)! }
+            let full = NewestFirst.order(count: 300, instant: { instants[$0] }, key: { keys[$0] })
+            let limited = NewestFirst.order(count: 300, limit: limit, instant: { instants[$0] }, key: { keys[$0] })
+            #expect(limited.count == limit)
+            // Equal (instant, key) pairs may come in either order; compare what they denote.
+            #expect(limited.map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" } == full.prefix(limit).map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" }, "limit \(limit)")
+            for (a, b) in zip(full, full.dropFirst()) {
+                #expect(instants[a] > instants[b] || (instants[a] == instants[b] && !CodePoints.less(keys[b], keys[a])))
+            }
+        }
+    }
+
+    @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {
+        let displayed = (0..<ComposeRequest.maxDisplayedEntries).map { DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600))) }
+        let notifications = (0..<ComposeRequest.maxNotifications).map { message("d\($0 * 20)", -1) }
+        let response = Composer.compose(ComposeRequest(notifications: notifications, displayed: displayed, now: now))
+        // d0, d20, … d19980: the first 500 are displayed keys, the rest are new.
+        #expect(response.kind == .summary)
+        #expect(response.shown.count == 500)
+        #expect(response.notification.body == "500 new notifications")
+        #expect(response.dropped.count == 500)
+        #expect(response.dropped.allSatisfy { $0.reason == .displayed })
+        #expect(response.displayed.count == 1000)
+    }
+}
+
+/// A small seeded generator so the permutation test is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
