@@ -79,7 +79,9 @@ func checkCompose(_ bytes: [UInt8]) {
     require(content.subtitle.map { !$0.isEmpty && units($0) <= 256 } ?? true, "subtitle is null or non-empty, at most 256 units")
     require(units(content.body) <= request.maxUnits, "body fits maxUnits")
     require(response.displayed.count <= ComposeRequest.maxDisplayedOutput, "displayed holds at most 1000 entries")
-    require(Set(response.displayed.map(\.key)).count == response.displayed.count, "displayed has one entry per key")
+    // Keys are compared by code points, not canonical equivalence (`String ==`).
+    require(Set(response.displayed.map { Array($0.key.unicodeScalars.map(\.value)) }).count == response.displayed.count,
+            "displayed has one entry per key")
     if request.fetch == .ok {
         require(response.shown.count + response.dropped.count == request.notifications.count,
                 "every notification is either shown or dropped")
