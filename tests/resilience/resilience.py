@@ -11,6 +11,7 @@ keeps serving and loses nothing:
                  (or a closed connection where evhttp documents that), and the
                  server keeps serving
   resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
+  access         --auth-token-file (401/200, probes open) and --metrics-port
   soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
 
 Every scenario also checks that no message text ever reaches the server's
@@ -282,18 +283,18 @@ def scenario_slow_clients(binary, report, quick):
                 try:
                     sock.send(slow_request[sent:sent + 1])
                 except OSError:
-                    outcome[index] = "closed"
+                    outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
                     continue
                 try:
                     data = sock.recv(4096)
                     if not data:
-                        outcome[index] = "closed"
+                        outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
                     else:
                         outcome[index] = "answered " + data.split(b" ", 2)[1].decode(errors="replace")
                 except BlockingIOError:
                     pass
                 except OSError:
-                    outcome[index] = "closed"
+                    outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
             sent += 1
             time.sleep(1.0)
         stop.set()
@@ -675,7 +676,61 @@ def scenario_soak(binary, report, quick, soak_seconds):
         report.check(code == 0, f"soak: clean exit after SIGTERM (status {code})")
 
 
-SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "soak"]
+def scenario_access(binary, report, quick):
+    """--auth-token-file and --metrics-port on the real binary."""
+    print("access", flush=True)
+    import tempfile
+    token = "tok-" + os.urandom(12).hex()
+    with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
+        file.write(token + "\n")
+        token_path = file.name
+    try:
+        server = Server(binary, ["--threads", "1", "--auth-token-file", token_path, "--metrics-port", "0"])
+        try:
+            port = server.port
+            metrics_port = server.start_line.get("metricsPort")
+            report.check(isinstance(metrics_port, int) and metrics_port != port,
+                         f"access: start line names the metrics listener ({server.start_line.get('metricsAddress')})")
+            body = body_request(1)
+            status, headers, _ = one_request(port, "POST", "/body", body)
+            report.check(status == 401 and headers.get("www-authenticate", "").startswith("Bearer"),
+                         f"access: no token → 401 with WWW-Authenticate: Bearer (got {status})")
+            status, headers, answer = one_request(port, "POST", "/body", body, {"Authorization": "Bearer wrong-" + token})
+            code = json.loads(answer or b"{}").get("code")
+            report.check(status == 401 and code == "unauthorized" and "invalid_token" in headers.get("www-authenticate", ""),
+                         f"access: wrong token → 401 unauthorized, error=invalid_token (got {status} {code})")
+            status, _, _ = one_request(port, "POST", "/body", body, {"Authorization": "Bearer " + token})
+            report.check(status == 200, f"access: right token → 200 (got {status})")
+            status, _, _ = one_request(port, "GET", "/nope")
+            report.check(status == 401, f"access: unknown path without token → 401, not 404 (got {status})")
+            for path in ("/healthz", "/readyz"):
+                status, _, _ = one_request(port, "GET", path)
+                report.check(status == 200, f"access: {path} needs no token (got {status})")
+            status, _, _ = one_request(port, "GET", "/metrics")
+            report.check(status == 401, f"access: /metrics on the main port needs the token (got {status})")
+            if isinstance(metrics_port, int):
+                status, headers, text = one_request(metrics_port, "GET", "/metrics")
+                report.check(status == 200 and b"notification_text" in text,
+                             f"access: /metrics on the metrics port without a token → 200 (got {status})")
+                report.check(token.encode() not in text, "access: the token is not in the metrics")
+                status, _, _ = one_request(metrics_port, "POST", "/body", body, {"Authorization": "Bearer " + token})
+                report.check(status == 404, f"access: the metrics port serves nothing else (POST /body → {status})")
+            report.check(server.alive(), "access: server still running")
+        finally:
+            server.stop()
+        report.check(token not in server.output_text(), "access: the token never appears in the server's output")
+        check_no_marker(report, server, "access")
+        with open(token_path, "w"):
+            pass
+        failed = subprocess.run([binary, "serve", "--port", "0", "--auth-token-file", token_path],
+                                capture_output=True, timeout=20)
+        report.check(failed.returncode == 64 and b"empty" in failed.stderr,
+                     f"access: an empty token file stops the start with 64 (got {failed.returncode})")
+    finally:
+        os.unlink(token_path)
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak"]
 
 
 def main():
@@ -699,6 +754,8 @@ def main():
                 scenario_malformed(arguments.binary, report, arguments.quick)
             elif name == "resets":
                 scenario_resets(arguments.binary, report, arguments.quick)
+            elif name == "access":
+                scenario_access(arguments.binary, report, arguments.quick)
             elif name == "soak":
                 scenario_soak(arguments.binary, report, arguments.quick, soak_seconds)
             else:
