@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean
+.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -17,14 +17,37 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
+# The service on 127.0.0.1:8080 (the defaults) until Ctrl-C; settings come
+# from NOTIFICATION_TEXT_* variables or SERVE_FLAGS, e.g. SERVE_FLAGS='--port 9090'.
+SERVE_FLAGS ?=
 run: build
-	@printf 'Hello **world**, see [the docs](https://example.com) and `code`\n' | $(SWIFT) run -q notification-text render; echo
+	"$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
 
 swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-test: swift-test fuzz-short resilience-short sanitize
+# Python tools serve the checks only, never the service: pinned, in $(VENV)/.
+VENV ?= .venv
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5
+
+$(VENV)/.tools-installed: Makefile
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
+	  echo "installing python3-venv with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null; }
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
+	touch $@
+
+# Regenerates the embedded copy of openapi.yaml served at GET /openapi.yaml.
+openapi-embed:
+	scripts/embed-openapi.sh
+
+# Validates openapi.yaml and checks a live server (127.0.0.1) against it.
+check-openapi: build $(VENV)/.tools-installed
+	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+test: swift-test check-openapi fuzz-short resilience-short sanitize
 
 bench: release
 	$(SWIFT) run -c release notification-bench
@@ -39,7 +62,7 @@ clean:
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 12
-FUZZ_TARGETS := render
+FUZZ_TARGETS := render compose
 FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld
 TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/null)
 
@@ -93,7 +116,9 @@ python3:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null; }
 
 resilience: release python3
-	python3 tests/resilience/resilience.py --binary .build/release/notification-text --soak-seconds $(SOAK_SECONDS)
+	python3 tests/resilience/resilience.py --soak-seconds $(SOAK_SECONDS) \
+	  --binary "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 resilience-short: build python3
-	python3 tests/resilience/resilience.py --binary .build/debug/notification-text --quick
+	python3 tests/resilience/resilience.py --quick \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"

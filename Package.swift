@@ -11,13 +11,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "NotificationText"),
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent",
+            providers: [.apt(["libevent-dev"])]
+        ),
+        .target(
+            name: "EventHTTP",
+            dependencies: ["CLibevent", "NotificationService"]
+        ),
         .target(
             name: "NotificationService",
             dependencies: ["NotificationText"]
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["NotificationText", "NotificationService"]
+            dependencies: ["NotificationText", "NotificationService", "EventHTTP"]
         ),
         .executableTarget(
             name: "notification-bench",
@@ -26,6 +35,14 @@ let package = Package(
         .testTarget(
             name: "NotificationTextTests",
             dependencies: ["NotificationText"]
+        ),
+        .testTarget(
+            name: "EventHTTPTests",
+            dependencies: ["EventHTTP", "NotificationService"]
+        ),
+        .testTarget(
+            name: "NotificationServiceTests",
+            dependencies: ["NotificationService", "NotificationText"]
         ),
     ]
 )

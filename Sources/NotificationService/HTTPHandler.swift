@@ -51,6 +51,15 @@ public protocol HTTPHandler: Sendable {
     /// The reply for a request the adapter rejects before `handle` (for
     /// example 413 when the body exceeds the limit), in the service's error shape.
     func rejection(status: Int, code: String, detail: String) -> HTTPResponse
+    /// Like `rejection(status:code:detail:)`, for a request whose head was read:
+    /// the reply echoes its `X-Request-Id` and is labelled with its route.
+    func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse
+}
+
+extension HTTPHandler {
+    public func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse {
+        rejection(status: status, code: code, detail: detail)
+    }
 }
 
 /// The server's life cycle, as `/readyz` reports it.

@@ -10,6 +10,8 @@ let usage = """
 
     commands:
       render [--max-units N]   Markdown on stdin, the notification body on stdout
+      compose [--app NAME]     a compose request (JSON) on stdin, the response JSON on stdout
+      serve [options]          the HTTP service (see serve --help); default 127.0.0.1:8080
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -21,6 +23,10 @@ arguments.removeFirst()
 switch command {
 case "render":
     RenderCommand.run(arguments)
+case "compose":
+    ComposeCommand.run(arguments)
+case "serve":
+    ServeCommand.run(arguments)
 case "-h", "--help", "help":
     print(usage)
 default:

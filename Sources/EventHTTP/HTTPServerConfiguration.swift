@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything the event-loop adapter needs, with a default for every field.
+/// Read once at start; the server never changes it.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// The address to listen on (numeric IPv4/IPv6, or a name that resolves).
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 asks the kernel for a free one (the server reports it).
+    public var port = 8080
+    /// Event-loop threads; each has its own `event_base`, `evhttp` and
+    /// SO_REUSEPORT listening socket on the same address.
+    public var threadCount = HTTPServerConfiguration.onlineProcessorCount
+    /// The largest request body answered by the handler; a larger one gets
+    /// the handler's 413 (or evhttp's own 413 above `evhttpBodyLimitBytes`).
+    public var maxBodyBytes = 1_048_576
+    /// The largest request head; evhttp answers a larger one with 400 and
+    /// closes the connection. (evhttp 2.1 counts the header fields, and a
+    /// request line only while it is still incomplete: `maxURIBytes` bounds
+    /// the target of a complete one.)
+    public var maxHeaderBytes = 16_384
+    /// The longest request target; a longer one gets the handler's 414.
+    public var maxURIBytes = 4_096
+    /// How long a connection may stay silent, and how long one request may
+    /// take to arrive from its first byte to its last.
+    public var readTimeoutSeconds = 10.0
+    /// How long a reply may sit unsent because the client does not read.
+    public var writeTimeoutSeconds = 10.0
+    /// After SIGTERM/SIGINT, how long requests in flight may take to finish
+    /// before every remaining connection is closed.
+    public var drainSeconds = 10.0
+
+    public init() {}
+
+    /// The processors this process may run on now (at least 1).
+    public static var onlineProcessorCount: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
+    /// this size is read and then rejected by the handler in the service's
+    /// error shape; a bigger one (declared or chunked) is cut off by evhttp
+    /// with its own 413 page, so memory per connection stays bounded.
+    var evhttpBodyLimitBytes: Int {
+        let doubled = maxBodyBytes.multipliedReportingOverflow(by: 2)
+        let padded = doubled.partialValue.addingReportingOverflow(65_536)
+        return doubled.overflow || padded.overflow ? Int.max : padded.partialValue
+    }
+}

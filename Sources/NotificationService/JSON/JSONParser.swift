@@ -1,0 +1,480 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strict RFC 8259 parser over bytes.
+///
+/// Promises:
+/// - accepts exactly the JSON text grammar of RFC 8259 section 2 (any value at
+///   the top, insignificant whitespace = space, tab, line feed, carriage
+///   return), in well-formed UTF-8 (RFC 3629), and nothing else: no byte order
+///   mark, no comments, no trailing commas, no NaN, no leading zeros;
+/// - rejects a `\u` escape of a surrogate that is not half of a high–low pair
+///   (`.loneSurrogate`), so every parsed string is valid Unicode;
+/// - rejects an object with two members of the same name (`.duplicateName`):
+///   RFC 8259 leaves their meaning open and parsers disagree (first or last
+///   wins), so a shared oracle refuses to guess;
+/// - nests arrays and objects at most `maxDepth` deep (`.nestingTooDeep`), so
+///   the recursion is bounded and can never overflow the stack;
+/// - never traps, whatever the bytes; every error has a byte offset.
+public struct JSONParser {
+    /// Arrays and objects nested deeper than this are refused. A compose
+    /// request needs 4 levels; 64 leaves room for any reasonable client.
+    public static let defaultMaxDepth = 64
+
+    /// Parses one complete JSON text.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            try parse(buffer, maxDepth: maxDepth)
+        }
+    }
+
+    /// Parses one complete JSON text from a buffer the caller keeps alive.
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        // Validating the whole text first gives invalid UTF-8 its own error
+        // (with its offset) wherever it is, and lets string decoding below
+        // rely on well-formed input.
+        if let offset = UTF8Validation.firstInvalidOffset(buffer) {
+            throw JSONParseError(.invalidUTF8, offset: offset, "invalid UTF-8 byte 0x\(hex2(buffer[offset]))")
+        }
+        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+            throw JSONParseError(.syntax, offset: 0, "a byte order mark is not allowed")
+        }
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if parser.index < buffer.count {
+            throw parser.syntaxError("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+        }
+        return value
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxDepth: Int
+    private var index = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else {
+            throw syntaxError("unexpected end of input, expected a value")
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return .object(try parseObject(depth: depth + 1))
+        case UInt8(ascii: "["):
+            return .array(try parseArray(depth: depth + 1))
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            throw syntaxError("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONObject {
+        if depth > maxDepth {
+            throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
+        }
+        index += 1  // {
+        var members: [(name: String, value: JSONValue)] = []
+        // Room for a request object's members without regrowing.
+        members.reserveCapacity(12)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return JSONObject(members: members)
+        }
+        // Small objects (every request object) check names by a linear scan;
+        // large ones switch to a set so a hostile object stays linear.
+        // Names are compared by code points: "é" and "e\u0301" are different names.
+        var names: Set<ExactName>? = nil
+        while true {
+            guard index < bytes.count else {
+                throw syntaxError("unexpected end of input, expected a member name")
+            }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw syntaxError("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let nameOffset = index
+            let name = try parseString()
+            if names == nil, members.count >= 16 {
+                names = Set(members.map { ExactName($0.name) })
+            }
+            let isDuplicate: Bool
+            if names != nil {
+                isDuplicate = !names!.insert(ExactName(name)).inserted
+            } else {
+                // Length and first byte rule out nearly every pair before a memcmp.
+                let count = name.utf8.count
+                let first = name.utf8.first
+                isDuplicate = members.contains {
+                    $0.name.utf8.count == count && $0.name.utf8.first == first && ExactName.sameCodePoints($0.name, name)
+                }
+            }
+            if isDuplicate {
+                throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()), expected ':'" : "unexpected end of input, expected ':'")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append((name, value))
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw syntaxError("unexpected end of input, expected ',' or '}'")
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                skipWhitespace()
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return JSONObject(members: members)
+            } else {
+                throw syntaxError("unexpected \(describeCurrent()), expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
+        if depth > maxDepth {
+            throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
+        }
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return elements
+        }
+        while true {
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw syntaxError("unexpected end of input, expected ',' or ']'")
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                skipWhitespace()
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return elements
+            } else {
+                throw syntaxError("unexpected \(describeCurrent()), expected ',' or ']'")
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote. Strings without escapes
+    /// (the common case) are copied once; escapes are decoded into a string
+    /// allocated once at the raw length, which is never shorter than the result.
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let start = index + 1
+        var cursor = start
+        var hasEscape = false
+        while true {
+            guard cursor < bytes.count else {
+                throw JSONParseError(.syntax, offset: index, "unterminated string")
+            }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                hasEscape = true
+                cursor += 2  // the escaped byte can't end the string; it is checked below
+                continue
+            }
+            if byte < 0x20 {
+                throw JSONParseError(.syntax, offset: cursor, "control character \(describe(byte)) must be escaped in a string")
+            }
+            cursor += 1
+        }
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
+        index = cursor + 1
+        if !hasEscape {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        var failure: JSONParseError? = nil
+        let decoded = String(unsafeUninitializedCapacity: raw.count) { output in
+            do throws(JSONParseError) {
+                return try Self.unescape(raw, baseOffset: start, into: output)
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return decoded
+    }
+
+    /// Decodes the escapes of a string's raw bytes into `output`; returns the length written.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws(JSONParseError) -> Int {
+        var read = 0
+        var written = 0
+        while read < raw.count {
+            let byte = raw[read]
+            if byte != UInt8(ascii: "\\") {
+                output[written] = byte
+                written += 1
+                read += 1
+                continue
+            }
+            let escapeOffset = baseOffset + read
+            guard read + 1 < raw.count else {
+                throw JSONParseError(.syntax, offset: escapeOffset, "unterminated string")
+            }
+            let kind = raw[read + 1]
+            read += 2
+            let simple: UInt8
+            switch kind {
+            case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
+            case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
+            case UInt8(ascii: "u"):
+                var scalar = try hex4(raw, at: read, baseOffset: baseOffset, escapeOffset: escapeOffset)
+                read += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    // A high surrogate must be followed at once by a `\u` low surrogate.
+                    guard read + 6 <= raw.count, raw[read] == UInt8(ascii: "\\"), raw[read + 1] == UInt8(ascii: "u") else {
+                        throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)")
+                    }
+                    let low = try hex4(raw, at: read + 2, baseOffset: baseOffset, escapeOffset: baseOffset + read)
+                    guard low >= 0xDC00 && low <= 0xDFFF else {
+                        throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)")
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    read += 6
+                } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                    throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a low surrogate without a high one)")
+                }
+                written += encodeUTF8(scalar, into: output, at: written)
+                continue
+            default:
+                throw JSONParseError(.syntax, offset: escapeOffset, "invalid escape sequence '\\\(printable(kind))'")
+            }
+            output[written] = simple
+            written += 1
+        }
+        return written
+    }
+
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at position: Int, baseOffset: Int, escapeOffset: Int) throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= raw.count else {
+            throw JSONParseError(.syntax, offset: escapeOffset, "a \\u escape needs 4 hexadecimal digits")
+        }
+        var value: UInt32 = 0
+        for i in position..<(position + 4) {
+            let byte = raw[i]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default:
+                throw JSONParseError(.syntax, offset: escapeOffset, "a \\u escape needs 4 hexadecimal digits")
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private static func encodeUTF8(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        // Every escape is 6 raw bytes (12 for a pair), more than its UTF-8 (≤ 4), so this fits.
+        switch scalar {
+        case 0..<0x80:
+            output[position] = UInt8(scalar)
+            return 1
+        case 0x80..<0x800:
+            output[position] = UInt8(0xC0 | scalar >> 6)
+            output[position + 1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
+        case 0x800..<0x10000:
+            output[position] = UInt8(0xE0 | scalar >> 12)
+            output[position + 1] = UInt8(0x80 | (scalar >> 6) & 0x3F)
+            output[position + 2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
+        default:
+            output[position] = UInt8(0xF0 | scalar >> 18)
+            output[position + 1] = UInt8(0x80 | (scalar >> 12) & 0x3F)
+            output[position + 2] = UInt8(0x80 | (scalar >> 6) & 0x3F)
+            output[position + 3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
+        }
+    }
+
+    // MARK: Numbers and literals
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()) in a number, expected a digit" : "unexpected end of input in a number")
+        }
+        // Accumulate negatively so Int.min parses; overflow only clears the value.
+        var value: Int? = 0
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw syntaxError("a number must not have a leading zero")
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) {
+                if let current = value {
+                    let (times10, o1) = current.multipliedReportingOverflow(by: 10)
+                    let (next, o2) = times10.subtractingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
+                    value = (o1 || o2) ? nil : next
+                }
+                index += 1
+            }
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw syntaxError("a number needs a digit after the decimal point")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw syntaxError("a number needs a digit in its exponent")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let lexeme = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        var integerValue: Int? = nil
+        if isInteger, let value {
+            if negative {
+                integerValue = value
+            } else if value != Int.min {
+                integerValue = -value
+            }
+        }
+        return JSONNumber(lexeme: lexeme, integerValue: integerValue)
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let start = index
+        for expected in UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount) {
+            guard index < bytes.count, bytes[index] == expected else {
+                index = start
+                throw syntaxError("unexpected \(describeCurrent()), expected a value")
+            }
+            index += 1
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private func syntaxError(_ message: String) -> JSONParseError {
+        JSONParseError(.syntax, offset: index, message)
+    }
+
+    private func describeCurrent() -> String {
+        index < bytes.count ? describe(bytes[index]) : "end of input"
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        Self.describe(byte)
+    }
+
+    /// A byte named for an error message: 'x' for visible ASCII, else 0xNN.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex2(byte))"
+    }
+
+    private static func printable(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? String(Character(Unicode.Scalar(byte))) : "\\x\(hex2(byte))"
+    }
+
+    private static func hex4String(_ value: UInt32) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [12, 8, 4, 0].map { digits[Int((value >> UInt32($0)) & 0xF)] }, as: UTF8.self)
+    }
+}
+
+/// Two upper-case hexadecimal digits.
+func hex2(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF".utf8)
+    return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+}
+
+/// A member name hashed and compared by its UTF-8 bytes (code points), not by
+/// Swift's canonical equivalence.
+struct ExactName: Hashable {
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+        sameCodePoints(lhs.value, rhs.value)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var value = value
+        value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Byte equality of two strings' UTF-8: a length check, then one memcmp.
+    static func sameCodePoints(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import NotificationText
+import Synchronization
+
+/// The HTTP service: routes, JSON in and out, problem errors, metrics and the
+/// access log. No sockets and no C: the event-loop adapter calls `handle`
+/// from any of its threads, and tests call it directly.
+///
+/// Routes: `POST /body`, `POST /compose`, `GET /healthz`, `GET /readyz`,
+/// `GET /metrics`, `GET /openapi.yaml` (HEAD is answered for every GET route).
+public final class NotificationTextService: HTTPHandler {
+    public let configuration: ServiceConfiguration
+    let clock: WallClock
+    let accessLog: LogSink
+    let errorLog: LogSink
+    let metrics = ServiceMetrics()
+    let requestIDs = RequestIDGenerator()
+    let startNanosecondsSinceEpoch: Int64
+    private let state = Atomic<UInt8>(ServerState.starting.rawValue)
+    /// The composer; replaceable only by tests (to prove the 500 path).
+    let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
+
+    public convenience init(
+        configuration: ServiceConfiguration = ServiceConfiguration(),
+        clock: WallClock = .system,
+        accessLog: LogSink = .standardOutput,
+        errorLog: LogSink = .standardError
+    ) {
+        self.init(configuration: configuration, clock: clock, accessLog: accessLog, errorLog: errorLog, compose: { Composer.compose($0) })
+    }
+
+    init(
+        configuration: ServiceConfiguration, clock: WallClock, accessLog: LogSink, errorLog: LogSink,
+        compose: @escaping @Sendable (ComposeRequest) throws -> ComposeResponse
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.accessLog = accessLog
+        self.errorLog = errorLog
+        self.compose = compose
+        self.startNanosecondsSinceEpoch = clock.nanosecondsSinceEpoch()
+    }
+
+    // MARK: Life cycle
+
+    /// Sets the state `/readyz` reports (the adapter calls this as it starts and drains).
+    public func setState(_ newState: ServerState) {
+        state.store(newState.rawValue, ordering: .releasing)
+    }
+
+    /// The state `/readyz` reports.
+    public var currentState: ServerState {
+        ServerState(rawValue: state.load(ordering: .acquiring)) ?? .stopped
+    }
+
+    // MARK: HTTPHandler
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
+        defer { metrics.inFlight.wrappingSubtract(1, ordering: .relaxed) }
+
+        let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
+        let route = Route(path: request.path)
+        var response: HTTPResponse
+        do {
+            response = try answer(request, route: route)
+        } catch let problem as Problem {
+            response = Self.problemResponse(problem, route: route)
+        } catch {
+            // Only a bug gets here. One line, without the request's content.
+            errorLog.write(Array("notification-text: internal error on \(route.label), request \(requestID): \(type(of: error))\n".utf8))
+            response = Self.problemResponse(Problem(.internalError, "an unexpected error occurred; the request id identifies it in the server log"), route: route)
+        }
+        response.headers.append(("X-Request-Id", requestID))
+        if request.method == "HEAD" {
+            // The same header fields as GET, without the content (RFC 9110 9.3.2).
+            response.headers.append(("Content-Length", String(response.body.count)))
+            response.body = []
+        }
+        return response
+    }
+
+    public func didRespond(to request: HTTPRequest, with response: HTTPResponse, durationNanoseconds: UInt64) {
+        let route = Route(label: response.route)
+        metrics.record(route: route, status: response.status, durationNanoseconds: durationNanoseconds)
+        guard configuration.accessLogEnabled else { return }
+        let requestID = response.headers.last { $0.name == "X-Request-Id" }?.value ?? "-"
+        accessLog.write(AccessLog.line(
+            timeNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(), method: request.method, route: route.label,
+            status: response.status, bytes: response.body.count, durationNanoseconds: durationNanoseconds,
+            requestID: requestID
+        ))
+    }
+
+    public func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
+        var response = Self.problemResponse(Problem(status: status, code: code, detail: detail), route: Route.unmatched)
+        response.headers.append(("X-Request-Id", requestIDs.next()))
+        return response
+    }
+
+    public func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse {
+        let route = Route(path: request.path)
+        var response = Self.problemResponse(Problem(status: status, code: code, detail: detail), route: route)
+        let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
+        response.headers.append(("X-Request-Id", requestID))
+        return response
+    }
+
+    // MARK: Routing
+
+    private func answer(_ request: HTTPRequest, route: Route) throws -> HTTPResponse {
+        if route == .unmatched {
+            throw Problem(.notFound, "no resource at this path; see GET /openapi.yaml")
+        }
+        let method = request.method
+        if route.acceptsPost {
+            guard method == "POST" else {
+                throw Problem(.methodNotAllowed, "\(route.label) accepts POST only", headers: [("Allow", route.allowHeader)])
+            }
+            try RequestContent.check(request)
+            return route == .body ? try answerBody(request) : try answerCompose(request)
+        }
+        guard method == "GET" || method == "HEAD" else {
+            throw Problem(.methodNotAllowed, "\(route.label) accepts GET and HEAD only", headers: [("Allow", route.allowHeader)])
+        }
+        switch route {
+        case .healthz:
+            var writer = JSONWriter(capacity: 48)
+            writer.beginObject()
+            writer.key("status")
+            writer.string("ok")
+            writer.key("unicodeVersion")
+            writer.string(UnicodeVersion.current)
+            writer.endObject()
+            return Self.json(writer.bytes, route: route)
+        case .readyz:
+            let state = currentState
+            guard state == .running else {
+                throw Problem(.notReady, "the server is \(state.label)")
+            }
+            return Self.json(Array(#"{"status":"running"}"#.utf8), route: route)
+        case .metrics:
+            let snapshot = MetricsExposition.Snapshot(
+                state: currentState,
+                startNanosecondsSinceEpoch: startNanosecondsSinceEpoch,
+                nowNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(),
+                residentMemoryBytes: ProcessStats.residentMemoryBytes(),
+                unicodeVersion: UnicodeVersion.current
+            )
+            return HTTPResponse(status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
+                                body: MetricsExposition.render(metrics, snapshot), route: route.label)
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml")],
+                                body: OpenAPIDocument.bytes, route: route.label)
+        case .body, .compose, .unmatched:
+            preconditionFailure("handled above")
+        }
+    }
+
+    private func answerBody(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let bodyRequest = try BodyRequest.decode(request.body)
+        let rendering = BodyRenderer.render(bodyRequest.text, maxUnits: bodyRequest.maxUnits)
+        if rendering.truncated { metrics.bodiesTruncated.add(1) }
+        if rendering.inputCut { metrics.inputCuts.add(1) }
+        return Self.json(rendering.jsonBody(), route: .body)
+    }
+
+    private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
+        let composeRequest = try ComposeRequest.decode(request.body, serverApp: configuration.appName, now: clock.timestamp)
+        return Self.json(try compose(composeRequest).jsonBody(), route: .compose)
+    }
+
+    // MARK: Responses
+
+    static func json(_ body: [UInt8], route: Route) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body, route: route.label)
+    }
+
+    static func problemResponse(_ problem: Problem, route: Route) -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/problem+json")]
+        headers.append(contentsOf: problem.headers)
+        return HTTPResponse(status: problem.status, headers: headers, body: problem.jsonBody(), route: route.label)
+    }
+}

@@ -1,0 +1,107 @@
+/// Renders `ServiceMetrics` in the Prometheus text exposition format 0.0.4.
+/// Runs per scrape, not per request, so clarity wins over speed here.
+enum MetricsExposition {
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    struct Snapshot {
+        var state: ServerState
+        var startNanosecondsSinceEpoch: Int64
+        var nowNanosecondsSinceEpoch: Int64
+        var residentMemoryBytes: Int?
+        var unicodeVersion: String
+    }
+
+    static func render(_ metrics: ServiceMetrics, _ snapshot: Snapshot) -> [UInt8] {
+        var out = ""
+        out.reserveCapacity(8192)
+        let statuses = ServiceMetrics.statuses
+        let bounds = ServiceMetrics.bucketBoundsNanoseconds
+
+        header(&out, "notification_text_http_requests_total", "counter", "Requests answered, by route and status.")
+        for (r, route) in ServiceMetrics.routeLabels.enumerated() {
+            for s in 0...statuses.count {
+                let value = metrics.requests[r * (statuses.count + 1) + s].value
+                guard value > 0 else { continue }
+                let status = s < statuses.count ? String(statuses[s]) : "other"
+                out += "notification_text_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(value)\n"
+            }
+        }
+
+        header(&out, "notification_text_http_request_duration_seconds", "histogram",
+               "Time from a complete request to its queued reply, by route.")
+        for (r, route) in ServiceMetrics.routeLabels.enumerated() {
+            var cumulative: UInt64 = 0
+            var lines = ""
+            for b in 0...bounds.count {
+                cumulative += metrics.durationBuckets[r * (bounds.count + 1) + b].value
+                let le = b < bounds.count ? seconds(bounds[b]) : "+Inf"
+                lines += "notification_text_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(le)\"} \(cumulative)\n"
+            }
+            // Routes never requested are left out, like the request counter's cells.
+            guard cumulative > 0 else { continue }
+            out += lines
+            out += "notification_text_http_request_duration_seconds_sum{route=\"\(route)\"} \(seconds(metrics.durationSumNanoseconds[r].value))\n"
+            out += "notification_text_http_request_duration_seconds_count{route=\"\(route)\"} \(cumulative)\n"
+        }
+
+        header(&out, "notification_text_http_requests_in_flight", "gauge", "Requests being handled right now.")
+        out += "notification_text_http_requests_in_flight \(metrics.inFlight.load(ordering: .relaxed))\n"
+
+        header(&out, "notification_text_bodies_truncated_total", "counter", "POST /body answers whose body was truncated (ends with an ellipsis).")
+        out += "notification_text_bodies_truncated_total \(metrics.bodiesTruncated.value)\n"
+
+        header(&out, "notification_text_input_cuts_total", "counter", "POST /body answers whose input was cut at 4096 UTF-16 units.")
+        out += "notification_text_input_cuts_total \(metrics.inputCuts.value)\n"
+
+        header(&out, "notification_text_server_state", "gauge", "1 for the server's current life-cycle state.")
+        for state in [ServerState.starting, .running, .draining, .stopped] {
+            out += "notification_text_server_state{state=\"\(state.label)\"} \(state == snapshot.state ? 1 : 0)\n"
+        }
+
+        header(&out, "notification_text_build_info", "gauge", "Always 1; labels describe the build.")
+        out += "notification_text_build_info{unicode_version=\"\(snapshot.unicodeVersion)\"} 1\n"
+
+        if let resident = snapshot.residentMemoryBytes {
+            header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+            out += "process_resident_memory_bytes \(resident)\n"
+        }
+
+        header(&out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.")
+        out += "process_start_time_seconds \(seconds(UInt64(max(0, snapshot.startNanosecondsSinceEpoch))))\n"
+
+        header(&out, "notification_text_uptime_seconds", "gauge", "Seconds since the service started.")
+        out += "notification_text_uptime_seconds \(seconds(UInt64(max(0, snapshot.nowNanosecondsSinceEpoch - snapshot.startNanosecondsSinceEpoch))))\n"
+
+        return Array(out.utf8)
+    }
+
+    private static func header(_ out: inout String, _ name: String, _ type: String, _ help: String) {
+        out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    /// Nanoseconds as decimal seconds, exact, without trailing zeros: `0.00025`, `1`, `12.5`.
+    static func seconds(_ nanoseconds: UInt64) -> String {
+        let whole = nanoseconds / 1_000_000_000
+        var fraction = nanoseconds % 1_000_000_000
+        guard fraction > 0 else { return String(whole) }
+        var digits = 9
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
+    }
+}
+
+extension ServerState {
+    /// The state's name in `/readyz` answers and metrics.
+    public var label: String {
+        switch self {
+        case .starting: "starting"
+        case .running: "running"
+        case .draining: "draining"
+        case .stopped: "stopped"
+        }
+    }
+}

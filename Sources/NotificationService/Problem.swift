@@ -1,0 +1,68 @@
+/// The service's one error type: rendered as RFC 9457 `application/problem+json`
+/// with `type`, `title`, `status`, `detail` and the stable `code` member.
+public struct Problem: Error, Sendable {
+    /// HTTP status; for the service's own codes it is always `code`'s status.
+    public var status: Int
+    /// Stable machine-readable code (`invalid-json`, `out-of-range`, …).
+    public var code: String
+    /// Fixed per code.
+    public var title: String
+    /// This occurrence in words: the field path and what is wrong, never the
+    /// caller's message text.
+    public var detail: String
+    /// Extra response headers (`Allow` for 405).
+    public var headers: [(name: String, value: String)]
+
+    public init(_ code: ProblemCode, _ detail: String, headers: [(name: String, value: String)] = []) {
+        self.status = code.status
+        self.code = code.rawValue
+        self.title = code.title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    /// A problem with a code the adapter chose (for example 408 or 431 from
+    /// the transport); known codes keep their own title.
+    public init(status: Int, code: String, detail: String) {
+        self.status = status
+        self.code = code
+        self.title = ProblemCode(rawValue: code)?.title ?? HTTPStatus.reasonPhrase(status)
+        self.detail = detail
+        self.headers = []
+    }
+
+    /// The problem type URI (see `ProblemCode.typeURI`).
+    public var typeURI: String { ProblemCode.typeURIPrefix + code }
+
+    /// The `application/problem+json` body.
+    public func jsonBody() -> [UInt8] {
+        var writer = JSONWriter(capacity: 160 + detail.utf8.count)
+        writer.beginObject()
+        writer.key("type")
+        writer.string(typeURI)
+        writer.key("title")
+        writer.string(title)
+        writer.key("status")
+        writer.integer(status)
+        writer.key("detail")
+        writer.string(detail)
+        writer.key("code")
+        writer.string(code)
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension Problem {
+    /// Maps a parser error to its problem, keeping the byte offset in the detail.
+    init(_ error: JSONParseError) {
+        let code: ProblemCode = switch error.kind {
+        case .syntax: .invalidJSON
+        case .invalidUTF8: .invalidUTF8
+        case .loneSurrogate: .loneSurrogate
+        case .nestingTooDeep: .nestingTooDeep
+        case .duplicateName: .duplicateMember
+        }
+        self.init(code, "at byte \(error.offset): \(error.message)")
+    }
+}

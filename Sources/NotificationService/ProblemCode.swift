@@ -1,0 +1,71 @@
+/// Every error the service answers with: a stable machine-readable code, its
+/// HTTP status and its fixed title. Clients branch on the code, never on the
+/// title or detail. The README's error table and openapi.yaml list the same set.
+public enum ProblemCode: String, Sendable, CaseIterable {
+    // 400: the body or a field is unacceptable. Checked in this order: bytes
+    // (UTF-8), JSON syntax, then fields in document order.
+    case invalidUTF8 = "invalid-utf8"
+    case invalidJSON = "invalid-json"
+    case loneSurrogate = "lone-surrogate"
+    case nestingTooDeep = "nesting-too-deep"
+    case duplicateMember = "duplicate-member"
+    case invalidType = "invalid-type"
+    case missingField = "missing-field"
+    case outOfRange = "out-of-range"
+    case invalidValue = "invalid-value"
+    case invalidTimestamp = "invalid-timestamp"
+    // Routing and transport (413 and 414 come from the adapter through `rejection`).
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case payloadTooLarge = "payload-too-large"
+    case uriTooLong = "uri-too-long"
+    case unsupportedMediaType = "unsupported-media-type"
+    case internalError = "internal-error"
+    case notReady = "not-ready"
+
+    /// The HTTP status this code is always answered with.
+    public var status: Int {
+        switch self {
+        case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
+             .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp:
+            400
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .payloadTooLarge: 413
+        case .uriTooLong: 414
+        case .unsupportedMediaType: 415
+        case .internalError: 500
+        case .notReady: 503
+        }
+    }
+
+    /// A short summary that never changes between occurrences (RFC 9457 section 3.1.3).
+    public var title: String {
+        switch self {
+        case .invalidUTF8: "The body is not valid UTF-8"
+        case .invalidJSON: "The body is not valid JSON"
+        case .loneSurrogate: "A string escapes a lone surrogate"
+        case .nestingTooDeep: "The JSON nests too deeply"
+        case .duplicateMember: "An object repeats a member name"
+        case .invalidType: "A value has the wrong type"
+        case .missingField: "A required field is missing"
+        case .outOfRange: "A value is out of range"
+        case .invalidValue: "A value is not allowed"
+        case .invalidTimestamp: "A timestamp is not RFC 3339"
+        case .notFound: "No such resource"
+        case .methodNotAllowed: "Method not allowed"
+        case .payloadTooLarge: "The body is too large"
+        case .uriTooLong: "The request target is too long"
+        case .unsupportedMediaType: "Unsupported media type"
+        case .internalError: "Internal error"
+        case .notReady: "Not ready"
+        }
+    }
+
+    /// The problem type URI: a tag URI (RFC 4151), which identifies the
+    /// problem without pretending to be a web page; the README documents each.
+    public var typeURI: String { Self.typeURIPrefix + rawValue }
+
+    /// Every type URI is this prefix followed by the code.
+    public static let typeURIPrefix = "tag:notification-text,2026:problem:"
+}

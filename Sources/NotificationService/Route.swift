@@ -1,0 +1,53 @@
+/// The service's resources. Matching is exact on the raw path: no trailing
+/// slash, no percent-decoding, so `/body/` and `/bod%79` are 404.
+enum Route: CaseIterable, Sendable {
+    case body, compose, healthz, readyz, metrics, openAPI, unmatched
+
+    init(path: String) {
+        switch path {
+        case "/body": self = .body
+        case "/compose": self = .compose
+        case "/healthz": self = .healthz
+        case "/readyz": self = .readyz
+        case "/metrics": self = .metrics
+        case "/openapi.yaml": self = .openAPI
+        default: self = .unmatched
+        }
+    }
+
+    /// The label in metrics, logs and `HTTPResponse.route`.
+    var label: String {
+        switch self {
+        case .body: "/body"
+        case .compose: "/compose"
+        case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
+        case .openAPI: "/openapi.yaml"
+        case .unmatched: "unmatched"
+        }
+    }
+
+    /// The inverse of `label`; unknown labels count as `unmatched`.
+    init(label: String) {
+        self = label == "unmatched" ? .unmatched : Route(path: label)
+    }
+
+    var metricsIndex: Int {
+        switch self {
+        case .body: 0
+        case .compose: 1
+        case .healthz: 2
+        case .readyz: 3
+        case .metrics: 4
+        case .openAPI: 5
+        case .unmatched: 6
+        }
+    }
+
+    /// Whether the route is answered with POST (the rules) or GET and HEAD (the rest).
+    var acceptsPost: Bool { self == .body || self == .compose }
+
+    /// The `Allow` header of a 405.
+    var allowHeader: String { acceptsPost ? "POST" : "GET, HEAD" }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NotificationText
+
+/// The service's only source of time, injected so tests are deterministic.
+public struct WallClock: Sendable {
+    /// Nanoseconds since 1970-01-01T00:00:00Z.
+    public var nanosecondsSinceEpoch: @Sendable () -> Int64
+
+    public init(nanosecondsSinceEpoch: @escaping @Sendable () -> Int64) {
+        self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
+    }
+
+    /// The real clock (CLOCK_REALTIME).
+    public static let system = WallClock {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// A clock stopped at one instant, for tests.
+    public static func fixed(nanosecondsSinceEpoch: Int64) -> WallClock {
+        WallClock { nanosecondsSinceEpoch }
+    }
+
+    /// The current time as a compose `Timestamp` (UTC, nanosecond digits).
+    public func timestamp() -> Timestamp {
+        let text = UTCTime.rfc3339(nanosecondsSinceEpoch: nanosecondsSinceEpoch(), fractionDigits: 9)
+        // Our own formatting always parses; the fallback keeps this total.
+        return Timestamp(rfc3339: text) ?? Timestamp(rfc3339: "1970-01-01T00:00:00Z")!
+    }
+}
+
+/// RFC 3339 formatting in UTC, without Foundation.
+enum UTCTime {
+    /// `YYYY-MM-DDTHH:MM:SS[.fff…]Z` with `fractionDigits` (0…9) fraction digits.
+    static func rfc3339(nanosecondsSinceEpoch: Int64, fractionDigits: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        append(nanosecondsSinceEpoch: nanosecondsSinceEpoch, fractionDigits: fractionDigits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func append(nanosecondsSinceEpoch: Int64, fractionDigits: Int, to bytes: inout [UInt8]) {
+        var seconds = nanosecondsSinceEpoch / 1_000_000_000
+        var nanoseconds = nanosecondsSinceEpoch % 1_000_000_000
+        if nanoseconds < 0 {
+            seconds -= 1
+            nanoseconds += 1_000_000_000
+        }
+        let days = floorDivide(seconds, 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let secondOfDay = Int(seconds - days * 86_400)
+        // Formatted into a stack buffer and appended once: this runs for every access-log line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) {
+                buffer[n] = byte
+                n += 1
+            }
+            func digits(_ value: Int, _ count: Int) {
+                var rest = value
+                for k in stride(from: count - 1, through: 0, by: -1) {
+                    buffer[n + k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                n += count
+            }
+            digits(year, 4)
+            put(UInt8(ascii: "-"))
+            digits(month, 2)
+            put(UInt8(ascii: "-"))
+            digits(day, 2)
+            put(UInt8(ascii: "T"))
+            digits(secondOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            digits(secondOfDay % 60, 2)
+            if fractionDigits > 0 {
+                put(UInt8(ascii: "."))
+                var fraction = Int(nanoseconds)
+                for _ in min(fractionDigits, 9)..<9 { fraction /= 10 }
+                digits(fraction, min(fractionDigits, 9))
+            }
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: n))
+        }
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
+    }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01, by integer
+    /// arithmetic on 400-year eras (146097 days each), so no libc time zone
+    /// machinery (gmtime_r takes a lock) runs on the logging path.
+    static func civilDate(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = daysSinceEpoch + 719_468  // days since 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+}

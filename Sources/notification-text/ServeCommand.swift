@@ -1,0 +1,77 @@
+import EventHTTP
+import NotificationService
+
+/// `serve [options]`: the HTTP service on libevent until SIGTERM or SIGINT.
+///
+/// stdout gets one JSON start line once every event loop accepts, e.g.
+/// `{"event":"start","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"pid":4242}`,
+/// then the access log, then one stop line, e.g.
+/// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
+/// Exit status: 0 after a drain, 64 for a bad setting, 69 when it cannot listen.
+enum ServeCommand {
+    /// sysexits' EX_UNAVAILABLE: the address is taken or not ours to bind.
+    static let unavailable: Int32 = 69
+
+    static func run(_ arguments: [String]) {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            CLI.writeStdout(help)
+            return
+        }
+        let configuration: ServeConfiguration
+        switch ServeConfiguration.load(arguments: arguments) {
+        case .success(let loaded): configuration = loaded
+        case .failure(let error): CLI.fail(error.message, status: CLI.usageError)
+        }
+        raiseOpenFileLimit()
+        let service = NotificationTextService(configuration: configuration.service)
+        let server = HTTPServer(configuration: configuration.server, handler: service) { state in
+            service.setState(state)
+        }
+        do {
+            let report = try server.run(handlingSignals: true) { address in
+                CLI.writeStdout(startLine(address: address, threadCount: configuration.server.threadCount))
+            }
+            CLI.writeStdout(
+                "{\"event\":\"stop\",\"reason\":\"\(report.reason)\",\"drainMilliseconds\":\(report.drainNanoseconds / 1_000_000),"
+                    + "\"forcedCloses\":\(report.forcedCloseCount)}\n")
+        } catch {
+            if case .unresolvableHost = error {
+                CLI.fail("serve: \(error)", status: CLI.usageError)
+            }
+            CLI.fail("serve: \(error)", status: unavailable)
+        }
+    }
+
+    /// The line other scripts parse to find the port (`address` is
+    /// "host:port", an IPv6 host in brackets).
+    static func startLine(address: BoundAddress, threadCount: Int) -> String {
+        "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
+            + "\"threads\":\(threadCount),\"pid\":\(getpid())}\n"
+    }
+
+    /// Each keep-alive connection holds a descriptor; the soft limit (often
+    /// 1024) is raised to the hard one, as far as the system allows.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    static var help: String {
+        var text = "usage: notification-text serve [options]\n\noptions (each also read from its environment variable; the flag wins):\n"
+        let defaults = ServeConfiguration()
+        for option in ServeConfiguration.options {
+            text += "  \(option.flag) \(option.valueName)\n      \(option.meaning); \(option.environmentVariable)\n"
+        }
+        text += "\ndefaults: --host \(defaults.server.host) --port \(defaults.server.port) --threads <cores>"
+            + " --max-body-bytes \(defaults.server.maxBodyBytes)\n"
+        return text
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

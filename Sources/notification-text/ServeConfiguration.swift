@@ -1,0 +1,173 @@
+import EventHTTP
+import NotificationService
+import NotificationText
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything `serve` can be configured with: one struct, a default for every
+/// field, read once at start from the environment and then the command line
+/// (a flag wins over its environment variable).
+struct ServeConfiguration: Equatable {
+    var server = HTTPServerConfiguration()
+    /// App name used in generic compose texts when a request names none.
+    var appName = ComposeRequest.defaultApp
+    /// One access-log line per request on stdout.
+    var accessLogEnabled = true
+
+    /// What the service module needs from this configuration.
+    var service: ServiceConfiguration {
+        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled)
+    }
+
+    /// One setting: its flag, its environment variable, what it means, and
+    /// how a raw value is checked and stored.
+    struct Option: Sendable {
+        let flag: String
+        let environmentVariable: String
+        let valueName: String
+        let meaning: String
+        /// Stores a valid value, or says what is wrong with it.
+        let apply: @Sendable (inout ServeConfiguration, String) -> String?
+    }
+
+    /// Every setting, in the order the README's table lists them.
+    static let options: [Option] = [
+        Option(flag: "--host", environmentVariable: "NOTIFICATION_TEXT_HOST", valueName: "ADDRESS",
+               meaning: "address to listen on") { configuration, raw in
+            guard !raw.isEmpty else { return "must not be empty" }
+            configuration.server.host = raw
+            return nil
+        },
+        Option(flag: "--port", environmentVariable: "NOTIFICATION_TEXT_PORT", valueName: "PORT",
+               meaning: "TCP port (0: any free port)") { configuration, raw in
+            integer(raw, in: 0...65_535) { configuration.server.port = $0 }
+        },
+        Option(flag: "--threads", environmentVariable: "NOTIFICATION_TEXT_THREADS", valueName: "N",
+               meaning: "event-loop threads") { configuration, raw in
+            integer(raw, in: 1...256) { configuration.server.threadCount = $0 }
+        },
+        Option(flag: "--max-body-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_BODY_BYTES", valueName: "BYTES",
+               meaning: "largest request body") { configuration, raw in
+            integer(raw, in: 1_024...1_073_741_824) { configuration.server.maxBodyBytes = $0 }
+        },
+        Option(flag: "--max-header-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_HEADER_BYTES", valueName: "BYTES",
+               meaning: "largest request line plus header fields") { configuration, raw in
+            integer(raw, in: 1_024...1_048_576) { configuration.server.maxHeaderBytes = $0 }
+        },
+        Option(flag: "--max-uri-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_URI_BYTES", valueName: "BYTES",
+               meaning: "longest request target") { configuration, raw in
+            integer(raw, in: 64...1_048_576) { configuration.server.maxURIBytes = $0 }
+        },
+        Option(flag: "--app-name", environmentVariable: "NOTIFICATION_TEXT_APP_NAME", valueName: "NAME",
+               meaning: "app name in generic compose texts") { configuration, raw in
+            guard !raw.isEmpty, raw.count <= 100 else { return "must be 1…100 characters" }
+            guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return "must not contain control characters"
+            }
+            configuration.appName = raw
+            return nil
+        },
+        Option(flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS", valueName: "S",
+               meaning: "idle connection timeout, and the time one request may take to arrive") { configuration, raw in
+            seconds(raw, in: 0.1...3_600) { configuration.server.readTimeoutSeconds = $0 }
+        },
+        Option(flag: "--write-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_WRITE_TIMEOUT_SECONDS", valueName: "S",
+               meaning: "how long a reply may wait for a client that does not read") { configuration, raw in
+            seconds(raw, in: 0.1...3_600) { configuration.server.writeTimeoutSeconds = $0 }
+        },
+        Option(flag: "--drain-seconds", environmentVariable: "NOTIFICATION_TEXT_DRAIN_SECONDS", valueName: "S",
+               meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight") { configuration, raw in
+            seconds(raw, in: 0...3_600) { configuration.server.drainSeconds = $0 }
+        },
+        Option(flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
+               meaning: "one JSON line per request on stdout") { configuration, raw in
+            switch raw {
+            case "on", "true", "1": configuration.accessLogEnabled = true
+            case "off", "false", "0": configuration.accessLogEnabled = false
+            default: return "must be on or off"
+            }
+            return nil
+        },
+    ]
+
+    /// Reads each setting from its flag in `arguments`, else from its
+    /// environment variable, else the default. A bad value is a usage error
+    /// naming the flag or variable it came from; an environment value that a
+    /// flag overrides is not even looked at.
+    static func load(arguments: [String], environment: (String) -> String? = ServeConfiguration.environmentValue)
+        -> Result<ServeConfiguration, UsageError>
+    {
+        var flagValues: [String: String] = [:]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let name: String
+            let raw: String
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                raw = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+                guard options.contains(where: { $0.flag == name }) else {
+                    return .failure(UsageError("serve: unknown argument '\(argument)'"))
+                }
+                guard let value = rest.popFirst() else { return .failure(UsageError("\(name) needs a value")) }
+                raw = value
+            }
+            guard options.contains(where: { $0.flag == name }) else {
+                return .failure(UsageError("serve: unknown argument '\(argument)'"))
+            }
+            flagValues[name] = raw
+        }
+        var configuration = ServeConfiguration()
+        for option in options {
+            let source: String
+            let raw: String
+            if let value = flagValues[option.flag] {
+                (source, raw) = (option.flag, value)
+            } else if let value = environment(option.environmentVariable) {
+                (source, raw) = (option.environmentVariable, value)
+            } else {
+                continue
+            }
+            if let problem = option.apply(&configuration, raw) {
+                return .failure(UsageError("\(source) \(problem), got '\(raw)'"))
+            }
+        }
+        return .success(configuration)
+    }
+
+    struct UsageError: Error, Equatable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func integer(_ raw: String, in range: ClosedRange<Int>, store: (Int) -> Void) -> String? {
+        guard let value = Int(raw), range.contains(value) else {
+            return "must be an integer in \(range.lowerBound)…\(range.upperBound)"
+        }
+        store(value)
+        return nil
+    }
+
+    private static func seconds(_ raw: String, in range: ClosedRange<Double>, store: (Double) -> Void) -> String? {
+        guard let value = Double(raw), value.isFinite, range.contains(value) else {
+            return "must be a number of seconds in \(range.lowerBound.formattedSeconds)…\(range.upperBound.formattedSeconds)"
+        }
+        store(value)
+        return nil
+    }
+}
+
+private extension Double {
+    /// "0.1", "3600" rather than "3600.0".
+    var formattedSeconds: String {
+        self == rounded() ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,44 @@
+import NotificationService
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A handler that shows what the adapter handed it: the method, path and a
+/// test header come back as response headers, the body comes back as the
+/// body. `/readyz` follows the server state; `/slow` takes 300 ms.
+final class EchoHandler: HTTPHandler {
+    private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
+    let respondedCount = Atomic<Int>(0)
+
+    func setState(_ state: ServerState) {
+        stateValue.store(state.rawValue, ordering: .releasing)
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        switch request.path {
+        case "/readyz":
+            let running = stateValue.load(ordering: .acquiring) == ServerState.running.rawValue
+            return HTTPResponse(status: running ? 200 : 503, body: Array((running ? "ready" : "not ready").utf8), route: "/readyz")
+        case "/slow":
+            usleep(300_000)
+            fallthrough
+        default:
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "application/octet-stream"),
+                          ("X-Method", request.method), ("X-Path", request.path),
+                          ("X-Test", request.header("x-test") ?? "-")],
+                body: request.body, route: "/echo")
+        }
+    }
+
+    func didRespond(to request: HTTPRequest, with response: HTTPResponse, durationNanoseconds: UInt64) {
+        respondedCount.add(1, ordering: .relaxed)
+    }
+
+    func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")],
+                     body: Array("{\"code\":\"\(code)\",\"status\":\(status)}".utf8), route: "rejected")
+    }
+}

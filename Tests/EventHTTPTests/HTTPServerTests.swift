@@ -1,0 +1,337 @@
+import Dispatch
+import EventHTTP
+import NotificationService
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live tests: a real `HTTPServer` on 127.0.0.1 port 0, raw sockets as the
+/// client. Timeouts bound every wait; none of them asserts a speed.
+@Suite struct HTTPServerTests {
+    @Test func keepAlive_severalRequestsOnOneConnection_allAnsweredOnIt() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        for index in 0..<5 {
+            try connection.send("POST /echo/\(index) HTTP/1.1\r\nHost: t\r\nX-Test: n\(index)\r\nContent-Length: 5\r\n\r\nhello")
+            let response = try connection.readResponse()
+            #expect(response.status == 200, "request \(index)")
+            #expect(response.header("x-path") == "/echo/\(index)")
+            #expect(response.header("x-test") == "n\(index)")
+            #expect(response.text == "hello")
+            #expect(response.header("connection") != "close")
+        }
+    }
+
+    @Test func pipelinedRequests_areAnsweredInOrder() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /first HTTP/1.1\r\nHost: t\r\n\r\nGET /second HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try connection.readResponse().header("x-path") == "/first")
+        #expect(try connection.readResponse().header("x-path") == "/second")
+    }
+
+    @Test func concurrentClients_eachGetsItsOwnAnswers() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let failures = Mutex<[String]>([])
+        let port = live.port
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            do {
+                let connection = try RawHTTPConnection(port: port)
+                for request in 0..<10 {
+                    let body = "client \(client) request \(request)"
+                    try connection.send("POST /c\(client) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    let response = try connection.readResponse()
+                    if response.status != 200 || response.text != body || response.header("x-path") != "/c\(client)" {
+                        failures.withLock { $0.append("client \(client) request \(request): \(response.status) \(response.text)") }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("client \(client): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+
+    @Test func chunkedRequestBody_reachesHandlerReassembled() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /chunked HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5\r\nhello\r\n1\r\n \r\n6\r\nworld!\r\n0\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "hello world!")
+    }
+
+    @Test func body256KB_realService_isRendered() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.maxBodyBytes = HTTPServerConfiguration().maxBodyBytes
+        let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
+        let live = try LiveServer(configuration: configuration, handler: service) { service.setState($0) }
+        defer { _ = try? live.stop() }
+        let text = String(repeating: "word **bold** `code` ", count: 256 * 1_024 / 21)
+        let body = "{\"text\":\"\(text)\"}"
+        #expect(body.utf8.count > 256 * 1_000)
+        let connection = try RawHTTPConnection(port: live.port, timeoutSeconds: 10)
+        try connection.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let response = try connection.readResponse()
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.text.contains("\"truncated\":true"))
+    }
+
+    @Test func bodyOverLimit_gets413FromHandlerRejection() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let body = String(repeating: "x", count: 4_097)
+        try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 4097\r\n\r\n\(body)")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.header("content-type") == "application/problem+json")
+        #expect(response.text == "{\"code\":\"payload-too-large\",\"status\":413}")
+        // The body was read, so the connection stays usable.
+        try connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try connection.readResponse().header("x-path") == "/after")
+    }
+
+    @Test func expectContinue_withinLimit_gets100ThenTheAnswer() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /continue HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        #expect(try connection.readResponse().status == 100)
+        try connection.send("body")
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "body")
+    }
+
+    @Test func bodyAtLimit_reachesHandler() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /exact HTTP/1.1\r\nHost: t\r\nContent-Length: 4096\r\n\r\n" + String(repeating: "y", count: 4_096))
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.body.count == 4_096)
+    }
+
+    @Test func declaredLengthFarOverLimit_gets413AndClose_withoutSendingTheBody() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /huge HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(connection.isClosedByPeer())
+    }
+
+    @Test func chunkedBodyOverLimit_gets413() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        for size in [5_000, 200_000] {
+            let connection = try RawHTTPConnection(port: live.port)
+            let chunk = String(repeating: "z", count: size)
+            try connection.send("POST /chunks HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(size, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 413, "chunk of \(size) bytes")
+        }
+    }
+
+    @Test func uriOverLimit_gets414FromHandlerRejection() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /" + String(repeating: "u", count: 5_000) + " HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 414)
+        #expect(response.text == "{\"code\":\"uri-too-long\",\"status\":414}")
+    }
+
+    /// Malformed requests by id (the ids keep test output short).
+    static let malformedRequests: [String: String] = [
+        "oversized-header-field": "GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "h", count: 20_000) + "\r\n\r\n",
+        "oversized-request-line": "GET /" + String(repeating: "r", count: 200_000) + " HTTP/1.1\r\nHost: t\r\n\r\n",
+        "garbled-request-line": "THIS IS NOT HTTP\r\n\r\n",
+        "no-spaces-request-line": "GARBAGE\r\n\r\n",
+        "bad-version": "GET / HTTP/9.9\r\nHost: t\r\n\r\n",
+        "header-without-colon": "GET / HTTP/1.1\r\nHost t\r\n\r\n",
+        "bad-content-length": "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 12abc\r\n\r\n",
+        "bad-chunk-size": "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n",
+    ]
+
+    @Test(arguments: malformedRequests.keys.sorted())
+    func malformedRequest_gets4xxOrClose_andServerKeepsServing(id: String) throws {
+        let request = Self.malformedRequests[id]!
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try? connection.send(request)  // the server may close before it has read everything
+        if let response = try? connection.readResponse() {
+            #expect((400...499).contains(response.status), "\(id): status \(response.status)")
+        }
+        #expect(connection.isClosedByPeer(), "\(id): connection left open")
+        let next = try RawHTTPConnection(port: live.port)
+        try next.send("GET /still-serving HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try next.readResponse().status == 200, "\(id)")
+    }
+
+    @Test func slowClient_doesNotBlockOthers_andIsClosedAfterReadTimeout() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.threadCount = 1
+        configuration.readTimeoutSeconds = 1
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let slow = try RawHTTPConnection(port: live.port, timeoutSeconds: 5)
+        try slow.send("POST /slow-upload HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+        // The only event-loop thread still answers someone else.
+        let other = try RawHTTPConnection(port: live.port, timeoutSeconds: 2)
+        try other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try other.readResponse().header("x-path") == "/other")
+        // The stalled request is dropped (within the 5 s read bound of the client).
+        #expect(slow.isClosedByPeer())
+    }
+
+    @Test func tricklingClient_isCutWhenOneRequestTakesLongerThanReadTimeout() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.readTimeoutSeconds = 1
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let trickler = try RawHTTPConnection(port: live.port, timeoutSeconds: 1)
+        // One byte every 200 ms never trips the idle timeout, only the request deadline.
+        var closed = false
+        for byte in "GET /trickle HTTP/1.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n".utf8 {
+            do {
+                try trickler.send([byte])
+            } catch {
+                closed = true
+                break
+            }
+            usleep(200_000)
+        }
+        #expect(closed || trickler.isClosedByPeer())
+    }
+
+    @Test func shutdown_finishesRequestInFlight_closesIdleConnections_refusesNewOnes() throws {
+        let handler = EchoHandler()
+        let states = Mutex<[ServerState]>([])
+        let live = try LiveServer(handler: handler) { state in
+            handler.setState(state)
+            states.withLock { $0.append(state) }
+        }
+        let idle = try RawHTTPConnection(port: live.port)
+        try idle.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        let inFlight = try RawHTTPConnection(port: live.port)
+        try inFlight.send("GET /readyz HTTP/1.1\r\nHost: t\r\n")  // head not finished yet
+        // Bytes the server has not even received yet cannot tell it a request
+        // is coming (that race is inherent in closing idle connections).
+        usleep(100_000)
+
+        live.server.shutdown()
+        #expect(idle.isClosedByPeer(), "an idle keep-alive connection is closed at once")
+        #expect(listenerClosesWithinTwoSeconds(port: live.port))
+
+        try inFlight.send("\r\n")
+        let response = try inFlight.readResponse()
+        #expect(response.status == 503, "readiness says draining")
+        #expect(response.header("connection") == "close")
+        #expect(inFlight.isClosedByPeer())
+
+        let report = try live.waitForStop(timeoutSeconds: 10)
+        #expect(report.reason == "shutdown")
+        #expect(report.forcedCloseCount == 0)
+        #expect(states.withLock { $0 } == [.running, .draining, .stopped])
+    }
+
+    @Test func shutdown_whileHandlerRuns_requestCompletesThenConnectionCloses() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        usleep(100_000)  // the handler is now inside its 300 ms
+        live.server.shutdown()
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.header("x-path") == "/slow")
+        #expect(connection.isClosedByPeer())
+        let report = try live.waitForStop(timeoutSeconds: 10)
+        #expect(report.forcedCloseCount == 0)
+    }
+
+    @Test func shutdown_closesStalledConnectionsAtDrainDeadline() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.drainSeconds = 0.5
+        configuration.readTimeoutSeconds = 30
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        let stalled = try RawHTTPConnection(port: live.port)
+        try stalled.send("POST /never-finished HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\npartial")
+        usleep(100_000)
+        let report = try live.stop(timeoutSeconds: 10)
+        #expect(report.forcedCloseCount == 1)
+        #expect(report.drainNanoseconds >= 400_000_000)
+        #expect(stalled.isClosedByPeer())
+    }
+
+    @Test func boundAddress_bracketsIPv6Hosts() {
+        #expect(BoundAddress(host: "127.0.0.1", port: 8080).description == "127.0.0.1:8080")
+        #expect(BoundAddress(host: "::1", port: 8080).description == "[::1]:8080")
+    }
+
+    @Test func portZero_everyThreadListensOnTheOnePortReported() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.threadCount = 4
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        #expect(live.port > 0)
+        // Many short connections: the kernel spreads them over all four
+        // sockets, and every one of them answers on the reported port.
+        for index in 0..<40 {
+            let connection = try RawHTTPConnection(port: live.port)
+            try connection.send("GET /spread/\(index) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(try connection.readResponse().header("x-path") == "/spread/\(index)")
+        }
+    }
+
+    @Test func start_onAddressInUseWithoutReusePort_throwsListenFailed() throws {
+        // A plain socket (no SO_REUSEPORT) holding a port makes our bind fail.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(holder, $0, length)
+                _ = listen(holder, 1)
+                _ = getsockname(holder, $0, &length)
+            }
+        }
+        var configuration = LiveServer.testConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = Int(UInt16(bigEndian: address.sin_port))
+        let server = HTTPServer(configuration: configuration, handler: EchoHandler())
+        #expect {
+            _ = try server.run(handlingSignals: false) { _ in }
+        } throws: { error in
+            guard case .listenFailed(_, "bind", EADDRINUSE)? = error as? HTTPServerError else { return false }
+            return true
+        }
+    }
+
+    /// Every worker closes its listener when it processes the drain; poll
+    /// until a connect is refused.
+    private func listenerClosesWithinTwoSeconds(port: Int) -> Bool {
+        for _ in 0..<200 {
+            guard (try? RawHTTPConnection(port: port)) != nil else { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A test client on raw sockets: writes exactly the bytes a test gives it and
+/// parses replies itself, so nothing between the test and the server hides
+/// what the server did. Every read has a timeout, so no test can hang.
+final class RawHTTPConnection {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Response {
+        var status: Int
+        var headers: [(name: String, value: String)]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.name == name.lowercased() }?.value
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private(set) var descriptor: Int32
+    private var pending: [UInt8] = []
+
+    init(port: Int, timeoutSeconds: Double = 5) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
+        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw Failure(description: "connect to port \(port) failed: errno \(code)")
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if descriptor >= 0 {
+            Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+            offset += written
+        }
+    }
+
+    /// Reads one response (Content-Length framing, as the server always sends).
+    func readResponse() throws -> Response {
+        let headEnd = try readUntil(separator: Array("\r\n\r\n".utf8))
+        let head = String(decoding: pending[..<headEnd], as: UTF8.self)
+        pending.removeFirst(headEnd + 4)
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line in '\(head)'")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingPrefix(" ").description)
+        }
+        let length = headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
+        while pending.count < length {
+            guard try fill() else { throw Failure(description: "closed after \(pending.count) of \(length) body bytes") }
+        }
+        let body = Array(pending[..<length])
+        pending.removeFirst(length)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server closes (EOF or reset) within the read timeout
+    /// without sending anything more.
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        if count == 0 { return true }
+        if count < 0 { return errno == ECONNRESET }
+        pending.append(byte)
+        return false
+    }
+
+    private func readUntil(separator: [UInt8]) throws -> Int {
+        var searchFrom = 0
+        while true {
+            if pending.count >= separator.count {
+                for start in searchFrom...(pending.count - separator.count)
+                where pending[start..<(start + separator.count)].elementsEqual(separator) {
+                    return start
+                }
+                searchFrom = pending.count - separator.count + 1
+            }
+            guard try fill() else { throw Failure(description: "closed before a full response head") }
+        }
+    }
+
+    /// Reads what is available; false at EOF.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            pending.append(contentsOf: chunk[..<count])
+            return true
+        }
+        if count == 0 { return false }
+        if errno == ECONNRESET { return false }
+        throw Failure(description: "recv failed or timed out: errno \(errno)")
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// The built `notification-text serve` binary as a subprocess: start line,
+/// settings from flags and environment, and the drain on SIGTERM/SIGINT.
+@Suite struct ServeCommandTests {
+    @Test func serve_onSIGTERM_finishesRequestsInFlight_reportsNotReady_exitsZero() throws {
+        let serve = try ServeProcess(arguments: ["--port", "0", "--threads", "2", "--drain-seconds", "5", "--access-log", "off"])
+        defer { serve.terminateIfRunning() }
+        let start = try serve.readStartLine()
+        #expect(start["event"] as? String == "start")
+        #expect(start["address"] as? String == "127.0.0.1:\(serve.port)")
+        #expect(start["threads"] as? Int == 2)
+
+        let body = "{\"text\":\"Hello **world**\"}"
+        let upload = try RawHTTPConnection(port: serve.port)
+        try upload.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            + body.prefix(10))
+        let readiness = try RawHTTPConnection(port: serve.port)
+        try readiness.send("GET /readyz HTTP/1.1\r\nHost: t\r\n")
+        let idle = try RawHTTPConnection(port: serve.port)
+        try idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        usleep(100_000)  // let the server read the partial requests before the signal
+
+        #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
+        #expect(idle.isClosedByPeer(), "idle keep-alive connection closed by the drain")
+
+        try readiness.send("\r\n")
+        let ready = try readiness.readResponse()
+        #expect(ready.status == 503)
+        #expect(ready.text.contains("\"code\":\"not-ready\""))
+
+        try upload.send(String(body.dropFirst(10)))
+        let rendered = try upload.readResponse()
+        #expect(rendered.status == 200)
+        #expect(rendered.text.contains("\"body\":\"Hello world\""))
+        #expect(rendered.header("connection") == "close")
+
+        let status = try serve.waitForExit(timeoutSeconds: 10)
+        #expect(status == 0)
+        let stop = try serve.lastStdoutObject()
+        #expect(stop["event"] as? String == "stop")
+        #expect(stop["reason"] as? String == "SIGTERM")
+        #expect(stop["forcedCloses"] as? Int == 0)
+    }
+
+    @Test func serve_stalledRequest_isClosedAtDrainDeadline_exitZero() throws {
+        let serve = try ServeProcess(arguments: ["--port=0", "--threads=1", "--drain-seconds=0.5", "--access-log=off"])
+        defer { serve.terminateIfRunning() }
+        _ = try serve.readStartLine()
+        let stalled = try RawHTTPConnection(port: serve.port)
+        try stalled.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n{\"te")
+        usleep(100_000)
+        #expect(kill(serve.process.processIdentifier, SIGINT) == 0)
+        #expect(try serve.waitForExit(timeoutSeconds: 5) == 0)
+        #expect(stalled.isClosedByPeer())
+        let stop = try serve.lastStdoutObject()
+        #expect(stop["reason"] as? String == "SIGINT")
+        #expect(stop["forcedCloses"] as? Int == 1)
+    }
+
+    @Test func serve_flagWinsOverEnvironment() throws {
+        let serve = try ServeProcess(
+            arguments: ["--port", "0", "--threads", "1"],
+            environment: ["NOTIFICATION_TEXT_THREADS": "0", "NOTIFICATION_TEXT_ACCESS_LOG": "off"])
+        defer { serve.terminateIfRunning() }
+        let start = try serve.readStartLine()
+        #expect(start["threads"] as? Int == 1)
+        #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
+        #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
+    }
+
+    @Test func serve_environmentSetsWhatNoFlagSets() throws {
+        let serve = try ServeProcess(
+            arguments: ["--access-log", "off"],
+            environment: ["NOTIFICATION_TEXT_PORT": "0", "NOTIFICATION_TEXT_THREADS": "3"])
+        defer { serve.terminateIfRunning() }
+        let start = try serve.readStartLine()
+        #expect(start["threads"] as? Int == 3)
+        #expect(serve.port > 0)
+        #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
+        #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
+    }
+
+    @Test(arguments: [
+        ("bad-port-flag", ["--port", "70000"], [String: String](), "--port must be an integer in 0…65535, got '70000'"),
+        ("bad-threads-env", [], ["NOTIFICATION_TEXT_THREADS": "many"], "NOTIFICATION_TEXT_THREADS must be an integer in 1…256, got 'many'"),
+        ("bad-drain-flag", ["--drain-seconds=-1"], [:], "--drain-seconds must be a number of seconds in 0…3600, got '-1'"),
+        ("unknown-flag", ["--colour", "red"], [:], "serve: unknown argument '--colour'"),
+        ("missing-value", ["--port"], [:], "--port needs a value"),
+        ("bad-body-limit", ["--max-body-bytes", "10"], [:], "--max-body-bytes must be an integer in 1024…1073741824, got '10'"),
+    ])
+    func serve_badSetting_exits64WithMessage(id: String, arguments: [String], environment: [String: String], message: String) throws {
+        let serve = try ServeProcess(arguments: arguments, environment: environment)
+        defer { serve.terminateIfRunning() }
+        #expect(try serve.waitForExit(timeoutSeconds: 10) == 64, "\(id)")
+        #expect(serve.standardError() == "notification-text: \(message)\n", "\(id)")
+    }
+}
+
+/// `notification-text serve …` started from the build directory next to the
+/// test bundle, with its stdout and stderr captured.
+final class ServeProcess {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var stdoutBytes: [UInt8] = []
+    private(set) var port = 0
+
+    init(arguments: [String], environment: [String: String] = [:]) throws {
+        let executable = try Self.executablePath()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["serve"] + arguments
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NOTIFICATION_TEXT_") }
+        inherited.merge(environment) { $1 }
+        process.environment = inherited
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// The binary SwiftPM built beside this test bundle.
+    static func executablePath() throws -> String {
+        let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var directory = URL(fileURLWithPath: bundle).deletingLastPathComponent()
+        while !directory.path.hasSuffix("/debug") && !directory.path.hasSuffix("/release") && directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        let path = directory.appendingPathComponent("notification-text").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw RawHTTPConnection.Failure(description: "no built notification-text at \(path); run swift build first")
+        }
+        return path
+    }
+
+    /// Waits (up to 10 s) for the JSON start line and remembers the port.
+    func readStartLine() throws -> [String: Any] {
+        let line = try readLine(timeoutSeconds: 10)
+        let object = try Self.jsonObject(line)
+        port = object["port"] as? Int ?? 0
+        return object
+    }
+
+    func lastStdoutObject() throws -> [String: Any] {
+        stdoutBytes += Array(output.fileHandleForReading.readDataToEndOfFile())
+        let lines = String(decoding: stdoutBytes, as: UTF8.self).split(separator: "\n")
+        guard let last = lines.last else { throw RawHTTPConnection.Failure(description: "no stdout") }
+        return try Self.jsonObject(String(last))
+    }
+
+    func standardError() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// The exit status, or a failure if the process outlives the timeout.
+    func waitForExit(timeoutSeconds: Double) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while process.isRunning {
+            guard Date() < deadline else {
+                throw RawHTTPConnection.Failure(description: "serve still running after \(timeoutSeconds) s")
+            }
+            usleep(10_000)
+        }
+        guard process.terminationReason == .exit else {
+            throw RawHTTPConnection.Failure(description: "serve died of signal \(process.terminationStatus)")
+        }
+        return process.terminationStatus
+    }
+
+    func terminateIfRunning() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    private func readLine(timeoutSeconds: Double) throws -> String {
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            if let newline = stdoutBytes.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: stdoutBytes[..<newline], as: UTF8.self)
+                stdoutBytes.removeFirst(newline + 1)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw RawHTTPConnection.Failure(description: "no line on stdout within \(timeoutSeconds) s") }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(remaining * 1_000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw RawHTTPConnection.Failure(description: "stdout closed before a line; stderr: \(standardError())") }
+            stdoutBytes += chunk[..<count]
+        }
+    }
+
+    private static func jsonObject(_ line: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw RawHTTPConnection.Failure(description: "not a JSON object: \(line)")
+        }
+        return object
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import NotificationService
+
+@Suite struct JSONWriterTests {
+    private func written(_ build: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter()
+        build(&writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func string_escapesQuoteBackslashAndControls() {
+        #expect(written { $0.string("a\"b\\c\nd\re\tf\u{08}g\u{0C}h\u{0}i\u{1F}j") }
+            == #""a\"b\\c\nd\re\tf\bg\fh\u0000i\u001fj""#)
+    }
+
+    @Test func string_copiesNonASCIIAndSlashAsIs() {
+        #expect(written { $0.string("é/😀\u{2028}\u{7F}") } == "\"é/😀\u{2028}\u{7F}\"")
+    }
+
+    @Test func string_longRunWithoutEscapes_isCopiedWhole() {
+        let text = String(repeating: "abc ", count: 10_000)
+        #expect(written { $0.string(text) } == "\"" + text + "\"")
+    }
+
+    /// A byte-by-byte reference for the word-at-a-time escaper (ASCII text).
+    private func referenceEscaped(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x08: out += "\\b"
+            case 0x0C: out += "\\f"
+            case 0..<0x20: out += "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            default: out.unicodeScalars.append(Unicode.Scalar(byte))  // ASCII inputs only
+            }
+        }
+        return out + "\""
+    }
+
+    @Test func string_escapesAtEveryPositionOfAWord() {
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
+            for position in 0..<20 {
+                let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
+                #expect(written { $0.string(text) } == referenceEscaped(text), "\(special.debugDescription) at \(position)")
+            }
+        }
+    }
+
+    @Test func string_highBytesNeverLookLikeEscapes() {
+        // U+00A2 (C2 A2), U+5C5C-ish lead bytes, U+22xx: bytes with 0x22/0x5C in the low 7 bits.
+        let text = "\u{A2}\u{DC}\u{E2}\u{2222}\u{5C5C}\u{1F5C}é😀" + String(repeating: "\u{A2}", count: 9)
+        #expect(written { $0.string(text) } == "\"" + text + "\"")
+    }
+
+    @Test func writer_placesCommasBetweenMembersAndElements() {
+        let json = written { w in
+            w.beginObject()
+            w.key("a")
+            w.beginArray()
+            w.integer(1)
+            w.null()
+            w.bool(true)
+            w.beginObject()
+            w.endObject()
+            w.endArray()
+            w.key("b")
+            w.string(nil as String?)
+            w.endObject()
+        }
+        #expect(json == #"{"a":[1,null,true,{}],"b":null}"#)
+    }
+
+    @Test(arguments: [0, 7, -7, 10, 4096, Int.max, Int.min])
+    func integer_writesDecimal(_ value: Int) {
+        #expect(written { $0.integer(value) } == String(value))
+    }
+
+    @Test(arguments: [
+        "", "plain", "\u{0}\u{1}\u{1F} \"\\/", "é\u{301}😀", String(repeating: "\u{7}x", count: 300),
+    ])
+    func string_roundTripsThroughTheParser(_ text: String) throws {
+        let bytes = written { $0.string(text) }
+        let parsed = try JSONParser.parse(Array(bytes.utf8))
+        #expect(parsed == .string(text))
+    }
+
+    @Test func value_writesParsedDocumentBackCompactly() throws {
+        let text = #"{ "a" : [ 1.50 , -0, 2e3, "x\u00e9" ], "b": { "c": null, "d": false } }"#
+        let value = try JSONParser.parse(Array(text.utf8))
+        #expect(written { $0.value(value) } == #"{"a":[1.50,-0,2e3,"xé"],"b":{"c":null,"d":false}}"#)
+    }
+}
