@@ -3,7 +3,7 @@
 ///
 /// - Important: the token is never printed: `description` is redacted, and
 ///   the service never writes request headers to its logs or metrics.
-public struct BearerToken: Sendable, CustomStringConvertible {
+public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
     private let bytes: [UInt8]
 
     /// Why a token file was refused at start. The message never quotes the file.
@@ -35,6 +35,8 @@ public struct BearerToken: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "BearerToken(redacted)" }
+
+    public static func == (lhs: BearerToken, rhs: BearerToken) -> Bool { lhs.matches(rhs.bytes) }
 
     /// What a request's `Authorization` header fields say about this token.
     public enum Verdict: Equatable, Sendable {
