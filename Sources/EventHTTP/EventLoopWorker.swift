@@ -246,8 +246,17 @@ final class EventLoopWorker: @unchecked Sendable {
 
     /// evhttp's hook for a new connection's bufferevent: we create it so we
     /// can set its read and write timeouts and track the connection.
+    ///
+    /// The bufferevent owns the socket (`BEV_OPT_CLOSE_ON_FREE`), so the
+    /// descriptor is closed only when the last reference goes, ours included.
+    /// Without it evhttp closes the descriptor itself when it frees the
+    /// connection, while our reference keeps the bufferevent, and its still
+    /// registered read event, alive until the next sweep: a new connection
+    /// accepted on the reused descriptor number then had bytes of its request
+    /// read away by the dead bufferevent (seen as oversized heads answered 200
+    /// and requests closed unanswered when garbled requests ran alongside).
     private func makeBufferEvent(_ base: OpaquePointer) -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, 0) else { return nil }
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
