@@ -47,7 +47,7 @@ openapi-embed:
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-test: swift-test check-openapi check-deploy
+test: swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
@@ -66,4 +66,72 @@ oracle: deps
 	.venv/bin/python bench/peer/diff_oracle.py --cli .build/release/notification-text
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
+
+.PHONY: fuzz fuzz-build fuzz-short sanitize sanitize-address sanitize-thread resilience resilience-short python3
+
+# Fuzzing (fuzz/README.md): libFuzzer targets built by the toolchain's swiftc
+# with AddressSanitizer, cached in .build-fuzz/ and rebuilt when a source changes.
+SWIFTC ?= swiftc
+FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 12
+FUZZ_TARGETS := render compose
+FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld
+TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/null)
+
+.build-fuzz/fuzz-render: fuzz/FuzzRender.swift $(TEXT_SOURCES)
+	@mkdir -p .build-fuzz
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
+
+# The decoding target links the service sources against a NotificationText
+# module built with the same flags (the service imports it as a module).
+SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
+FUZZ_MODULES := .build-fuzz/modules
+
+$(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
+	@mkdir -p $(FUZZ_MODULES)
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText -emit-library -static \
+	  -emit-module -emit-module-path $(FUZZ_MODULES)/NotificationText.swiftmodule $^ -o $@
+
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
+
+fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SECONDS) || exit 1; done
+
+# The short pass inside `make test`.
+fuzz-short: fuzz-build
+	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SHORT_SECONDS) || exit 1; done
+
+# The test suite under AddressSanitizer and ThreadSanitizer, each in its own
+# scratch path so neither invalidates the other's (or the plain) build cache.
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+	LSAN_OPTIONS="suppressions=$(CURDIR)/tests/sanitizers/lsan.supp $${LSAN_OPTIONS:-}" \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+
+# Resilience (tests/resilience/resilience.py): slow clients, SIGTERM under load,
+# malformed requests, mid-body resets and a soak against a live server on
+# 127.0.0.1. `make test` runs the short version against the debug build.
+SOAK_SECONDS ?= 120
+
+python3:
+	@command -v python3 >/dev/null 2>&1 || { \
+	  echo "installing python3 with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null; }
+
+resilience: release python3
+	python3 tests/resilience/resilience.py --soak-seconds $(SOAK_SECONDS) \
+	  --binary "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+resilience-short: build python3
+	python3 tests/resilience/resilience.py --quick \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"

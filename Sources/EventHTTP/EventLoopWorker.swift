@@ -145,11 +145,14 @@ final class EventLoopWorker: @unchecked Sendable {
 
         evhttp_set_max_headers_size(http, configuration.maxHeaderBytes)
         evhttp_set_max_body_size(http, configuration.evhttpBodyLimitBytes)
-        // Every method reaches the handler, which answers 405 in its own shape.
+        // These methods reach the handler, which answers 405 in its own shape.
+        // TRACE and CONNECT do not: evhttp never reads their bodies, so a body
+        // would be parsed as the next request on a keep-alive connection;
+        // evhttp answers them 501 and closes the connection instead.
         evhttp_set_allowed_methods(http, UInt16(truncatingIfNeeded:
             EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-            | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue | EVHTTP_REQ_PATCH.rawValue))
+            | EVHTTP_REQ_PATCH.rawValue))
         // The handler sets Content-Type itself; evhttp must not add text/html.
         evhttp_set_default_content_type(http, nil)
         evhttp_set_gencb(http, { request, argument in
@@ -243,8 +246,17 @@ final class EventLoopWorker: @unchecked Sendable {
 
     /// evhttp's hook for a new connection's bufferevent: we create it so we
     /// can set its read and write timeouts and track the connection.
+    ///
+    /// The bufferevent owns the socket (`BEV_OPT_CLOSE_ON_FREE`), so the
+    /// descriptor is closed only when the last reference goes, ours included.
+    /// Without it evhttp closes the descriptor itself when it frees the
+    /// connection, while our reference keeps the bufferevent, and its still
+    /// registered read event, alive until the next sweep: a new connection
+    /// accepted on the reused descriptor number then had bytes of its request
+    /// read away by the dead bufferevent (seen as oversized heads answered 200
+    /// and requests closed unanswered when garbled requests ran alongside).
     private func makeBufferEvent(_ base: OpaquePointer) -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, 0) else { return nil }
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)

@@ -38,6 +38,8 @@ public final class NotificationTextService: HTTPHandler {
         self.errorLog = errorLog
         self.compose = compose
         self.startNanosecondsSinceEpoch = clock.nanosecondsSinceEpoch()
+        // Computed once per process (~30 ms); here rather than in the first health probe.
+        _ = UnicodeVersion.current
     }
 
     // MARK: Life cycle
@@ -55,6 +57,22 @@ public final class NotificationTextService: HTTPHandler {
     // MARK: HTTPHandler
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        handle(request, on: .main)
+    }
+
+    /// Which listener a request came in on.
+    enum Listener: Sendable {
+        /// Every route; the token is checked when one is configured.
+        case main
+        /// `serve --metrics-port`: `/metrics` and the probes only, no token.
+        case metrics
+    }
+
+    /// The handler for the separate metrics listener: `GET /metrics`,
+    /// `/healthz` and `/readyz` without a token, 404 for anything else.
+    public var metricsListenerHandler: any HTTPHandler { MetricsListenerHandler(service: self) }
+
+    func handle(_ request: HTTPRequest, on listener: Listener) -> HTTPResponse {
         metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
         defer { metrics.inFlight.wrappingSubtract(1, ordering: .relaxed) }
 
@@ -62,6 +80,14 @@ public final class NotificationTextService: HTTPHandler {
         let route = Route(path: request.path)
         var response: HTTPResponse
         do {
+            switch listener {
+            case .main:
+                try authenticate(request, route: route)
+            case .metrics:
+                guard route.isServedOnMetricsListener else {
+                    throw Problem(.notFound, "the metrics listener serves GET /metrics, /healthz and /readyz only")
+                }
+            }
             response = try answer(request, route: route)
         } catch let problem as Problem {
             response = Self.problemResponse(problem, route: route)
@@ -103,6 +129,26 @@ public final class NotificationTextService: HTTPHandler {
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
         response.headers.append(("X-Request-Id", requestID))
         return response
+    }
+
+    // MARK: Access
+
+    /// With a configured token, every route but the probes needs it; unknown
+    /// paths too, so strangers learn nothing about what exists. The header's
+    /// value is never logged or echoed.
+    private func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
+        guard let token = configuration.authToken, !route.isOpenWithoutToken else { return }
+        let values = request.headers.filter { $0.name == "authorization" }.map(\.value)
+        switch token.verdict(authorizationValues: values) {
+        case .authorized:
+            return
+        case .missing:
+            throw Problem(.unauthorized, "this resource needs an Authorization: Bearer token",
+                          headers: [("WWW-Authenticate", #"Bearer realm="notification-text""#)])
+        case .invalid:
+            throw Problem(.unauthorized, "the bearer token is not valid",
+                          headers: [("WWW-Authenticate", #"Bearer realm="notification-text", error="invalid_token""#)])
+        }
     }
 
     // MARK: Routing

@@ -37,12 +37,22 @@ info:
     member; `type` is `tag:notification-text,2026:problem:` followed by the
     code. Every response carries `X-Request-Id`. Every GET operation also
     answers HEAD (same status and header fields, no content).
+
+    Access control is off by default. A server started with
+    `--auth-token-file` requires `Authorization: Bearer <token>` on every
+    request except `GET /healthz` and `GET /readyz` (unknown paths included),
+    and answers 401 `unauthorized` otherwise. A server started with
+    `--metrics-port` also serves `/metrics`, `/healthz` and `/readyz`,
+    without a token, on that port (127.0.0.1 by default).
   license:
     name: Proprietary
     identifier: LicenseRef-Proprietary
 servers:
   - url: http://127.0.0.1:8080
     description: a local `notification-text serve`
+security:
+  - {}
+  - bearerAuth: []
 tags:
   - name: rules
     description: The notification texts.
@@ -91,6 +101,8 @@ paths:
                   value: {body: See the docs and code, units: 21, truncated: false, inputCut: false}
                 capped:
                   value: {body: Deploy finished, units: 15, truncated: false, inputCut: false}
+        '401':
+          $ref: '#/components/responses/Unauthorized'
         '400':
           $ref: '#/components/responses/BadRequest'
         '405':
@@ -191,6 +203,8 @@ paths:
                     shown: []
                     dropped: []
                     displayed: []
+        '401':
+          $ref: '#/components/responses/Unauthorized'
         '400':
           $ref: '#/components/responses/BadRequest'
         '405':
@@ -205,6 +219,7 @@ paths:
           $ref: '#/components/responses/InternalError'
   /healthz:
     get:
+      security: []
       tags: [operations]
       operationId: health
       summary: Liveness
@@ -231,6 +246,7 @@ paths:
           $ref: '#/components/responses/URITooLong'
   /readyz:
     get:
+      security: []
       tags: [operations]
       operationId: ready
       summary: Readiness
@@ -273,7 +289,7 @@ paths:
         Text exposition format 0.0.4. Series:
         `notification_text_http_requests_total{route,status}` (counter; routes
         `/body`, `/compose`, `/healthz`, `/readyz`, `/metrics`,
-        `/openapi.yaml`, `unmatched`; statuses 200, 400, 404, 405, 408, 411,
+        `/openapi.yaml`, `unmatched`; statuses 200, 400, 401, 404, 405, 408, 411,
         413, 414, 415, 431, 500, 501, 503, 505 or `other`; only non-zero
         cells are listed),
         `notification_text_http_request_duration_seconds{route}` (histogram,
@@ -298,6 +314,8 @@ paths:
                 # HELP notification_text_http_requests_total Requests answered, by route and status.
                 # TYPE notification_text_http_requests_total counter
                 notification_text_http_requests_total{route="/body",status="200"} 12
+        '401':
+          $ref: '#/components/responses/Unauthorized'
         '405':
           $ref: '#/components/responses/MethodNotAllowedGet'
         '414':
@@ -315,11 +333,21 @@ paths:
               $ref: '#/components/headers/X-Request-Id'
           content:
             application/yaml: {}
+        '401':
+          $ref: '#/components/responses/Unauthorized'
         '405':
           $ref: '#/components/responses/MethodNotAllowedGet'
         '414':
           $ref: '#/components/responses/URITooLong'
 components:
+  securitySchemes:
+    bearerAuth:
+      type: http
+      scheme: bearer
+      description: |
+        Only when the server runs with `--auth-token-file`: the file's
+        contents (trailing newline removed), an RFC 6750 b64token. Compared in
+        constant time; never logged.
   headers:
     X-Request-Id:
       description: |
@@ -538,11 +566,12 @@ components:
             Stable, machine-readable:
             `invalid-utf8`, `invalid-json`, `lone-surrogate`, `nesting-too-deep`,
             `duplicate-member`, `invalid-type`, `missing-field`, `out-of-range`,
-            `invalid-value`, `invalid-timestamp` (400); `not-found` (404);
+            `invalid-value`, `invalid-timestamp` (400); `unauthorized` (401);
+            `not-found` (404);
             `method-not-allowed` (405); `payload-too-large` (413);
             `uri-too-long` (414); `unsupported-media-type` (415);
             `internal-error` (500); `not-ready` (503).
-          enum: [invalid-utf8, invalid-json, lone-surrogate, nesting-too-deep, duplicate-member, invalid-type, missing-field, out-of-range, invalid-value, invalid-timestamp, not-found, method-not-allowed, payload-too-large, uri-too-long, unsupported-media-type, internal-error, not-ready]
+          enum: [invalid-utf8, invalid-json, lone-surrogate, nesting-too-deep, duplicate-member, invalid-type, missing-field, out-of-range, invalid-value, invalid-timestamp, unauthorized, not-found, method-not-allowed, payload-too-large, uri-too-long, unsupported-media-type, internal-error, not-ready]
   responses:
     BadRequest:
       description: The body or a field is unacceptable; checked in order UTF-8, JSON syntax, then fields in document order.
@@ -574,6 +603,22 @@ components:
               value: {type: 'tag:notification-text,2026:problem:invalid-value', title: A value is not allowed, status: 400, detail: "notifications[1].source must not contain ':'", code: invalid-value}
             invalid-timestamp:
               value: {type: 'tag:notification-text,2026:problem:invalid-timestamp', title: A timestamp is not RFC 3339, status: 400, detail: 'notifications[3].timestamp must be an RFC 3339 date-time such as "2026-05-04T10:00:00Z", got "yesterday"', code: invalid-timestamp}
+    Unauthorized:
+      description: |
+        The server requires a bearer token (`--auth-token-file`) and the request
+        has none, another scheme, a wrong token, or several `Authorization`
+        fields. Returned before routing, so unknown paths get it too.
+      headers:
+        WWW-Authenticate:
+          description: '`Bearer realm="notification-text"`, plus `, error="invalid_token"` when a bearer token was sent but is wrong.'
+          schema: {type: string}
+        X-Request-Id:
+          $ref: '#/components/headers/X-Request-Id'
+      content:
+        application/problem+json:
+          schema:
+            $ref: '#/components/schemas/Problem'
+          example: {type: 'tag:notification-text,2026:problem:unauthorized', title: Authentication required, status: 401, detail: 'this resource needs an Authorization: Bearer token', code: unauthorized}
     NotFound:
       description: No resource at this path.
       headers:
@@ -609,15 +654,22 @@ components:
             $ref: '#/components/schemas/Problem'
           example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /healthz accepts GET and HEAD only, code: method-not-allowed}
     PayloadTooLarge:
-      description: The body is larger than the server's limit (`--max-body-bytes`, 1 MiB by default).
+      description: |
+        The body is larger than the server's limit (`--max-body-bytes`, 1 MiB
+        by default). A body more than twice the limit (plus 64 KiB) is cut off
+        by libevent itself, which answers with its own `text/html` page and
+        closes the connection.
       headers:
         X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
+          description: Sent with the problem+json answer.
+          schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
       content:
         application/problem+json:
           schema:
             $ref: '#/components/schemas/Problem'
           example: {type: 'tag:notification-text,2026:problem:payload-too-large', title: The body is too large, status: 413, detail: the request body is larger than 1048576 bytes, code: payload-too-large}
+        text/html:
+          schema: {type: string}
     URITooLong:
       description: The request target is longer than the server's limit (`--max-uri-bytes`).
       headers:

@@ -15,6 +15,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case invalidValue = "invalid-value"
     case invalidTimestamp = "invalid-timestamp"
     // Routing and transport (413 and 414 come from the adapter through `rejection`).
+    case unauthorized = "unauthorized"
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case payloadTooLarge = "payload-too-large"
@@ -29,6 +30,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
              .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp:
             400
+        case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
@@ -52,6 +54,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .outOfRange: "A value is out of range"
         case .invalidValue: "A value is not allowed"
         case .invalidTimestamp: "A timestamp is not RFC 3339"
+        case .unauthorized: "Authentication required"
         case .notFound: "No such resource"
         case .methodNotAllowed: "Method not allowed"
         case .payloadTooLarge: "The body is too large"

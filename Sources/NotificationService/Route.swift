@@ -48,6 +48,13 @@ enum Route: CaseIterable, Sendable {
     /// Whether the route is answered with POST (the rules) or GET and HEAD (the rest).
     var acceptsPost: Bool { self == .body || self == .compose }
 
+    /// Probes stay open when a token is required: orchestrators call them
+    /// without secrets, and they reveal nothing but liveness.
+    var isOpenWithoutToken: Bool { self == .healthz || self == .readyz }
+
+    /// What the separate metrics listener (`serve --metrics-port`) answers.
+    var isServedOnMetricsListener: Bool { self == .metrics || self == .healthz || self == .readyz }
+
     /// The `Allow` header of a 405.
     var allowHeader: String { acceptsPost ? "POST" : "GET, HEAD" }
 }

@@ -7,9 +7,13 @@ public struct ServiceConfiguration: Sendable {
     public var appName: String
     /// Whether `didRespond` writes one access-log line per request to stdout.
     public var accessLogEnabled: Bool
+    /// When set, every request except `/healthz` and `/readyz` must carry
+    /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
+    public var authToken: BearerToken?
 
-    public init(appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true) {
+    public init(appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
+        self.authToken = authToken
     }
 }

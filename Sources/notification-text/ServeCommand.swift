@@ -7,6 +7,8 @@ import NotificationService
 /// `{"event":"start","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"pid":4242}`,
 /// then the access log, then one stop line, e.g.
 /// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
+/// With `--metrics-port` the start line also names the metrics listener
+/// (`"metricsAddress":"127.0.0.1:9464","metricsPort":9464`).
 /// Exit status: 0 after a drain, 64 for a bad setting, 69 when it cannot listen.
 enum ServeCommand {
     /// sysexits' EX_UNAVAILABLE: the address is taken or not ours to bind.
@@ -28,8 +30,14 @@ enum ServeCommand {
             service.setState(state)
         }
         do {
+            // Bound first, so a taken metrics port stops the start before the main port is open.
+            let metricsListener = try configuration.metricsServer.map { metrics throws(HTTPServerError) in
+                try MetricsListener(configuration: metrics, handler: service.metricsListenerHandler)
+            }
+            defer { metricsListener?.stop() }
             let report = try server.run(handlingSignals: true) { address in
-                CLI.writeStdout(startLine(address: address, threadCount: configuration.server.threadCount))
+                CLI.writeStdout(startLine(address: address, threadCount: configuration.server.threadCount,
+                                          metricsAddress: metricsListener?.address))
             }
             CLI.writeStdout(
                 "{\"event\":\"stop\",\"reason\":\"\(report.reason)\",\"drainMilliseconds\":\(report.drainNanoseconds / 1_000_000),"
@@ -44,9 +52,11 @@ enum ServeCommand {
 
     /// The line other scripts parse to find the port (`address` is
     /// "host:port", an IPv6 host in brackets).
-    static func startLine(address: BoundAddress, threadCount: Int) -> String {
-        "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
-            + "\"threads\":\(threadCount),\"pid\":\(getpid())}\n"
+    /// With `--metrics-port`, the line also has `metricsAddress` and `metricsPort`.
+    static func startLine(address: BoundAddress, threadCount: Int, metricsAddress: BoundAddress? = nil) -> String {
+        let metrics = metricsAddress.map { ",\"metricsAddress\":\"\($0)\",\"metricsPort\":\($0.port)" } ?? ""
+        return "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
+            + "\"threads\":\(threadCount)\(metrics),\"pid\":\(getpid())}\n"
     }
 
     /// Each keep-alive connection holds a descriptor; the soft limit (often

@@ -16,10 +16,26 @@ struct ServeConfiguration: Equatable {
     var appName = ComposeRequest.defaultApp
     /// One access-log line per request on stdout.
     var accessLogEnabled = true
+    /// Read once at start from `--auth-token-file`; nil leaves access open.
+    var authToken: BearerToken?
+    /// The separate `/metrics` listener's port; nil serves metrics on the main port only.
+    var metricsPort: Int?
+    /// The separate `/metrics` listener's address: loopback, so only the node scrapes it.
+    var metricsHost = "127.0.0.1"
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
-        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled)
+        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken)
+    }
+
+    /// The metrics listener's settings: one event loop, the main port's limits.
+    var metricsServer: HTTPServerConfiguration? {
+        guard let metricsPort else { return nil }
+        var metrics = server
+        metrics.host = metricsHost
+        metrics.port = metricsPort
+        metrics.threadCount = 1
+        return metrics
     }
 
     /// One setting: its flag, its environment variable, what it means, and
@@ -82,6 +98,29 @@ struct ServeConfiguration: Equatable {
                meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight") { configuration, raw in
             seconds(raw, in: 0...3_600) { configuration.server.drainSeconds = $0 }
         },
+        Option(flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
+               meaning: "file holding the bearer token every request but /healthz and /readyz must carry") { configuration, raw in
+            guard !raw.isEmpty else { return "must not be empty" }
+            guard let contents = readSmallFile(raw, maxBytes: maxTokenFileBytes) else {
+                return "cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"
+            }
+            do {
+                configuration.authToken = try BearerToken(fileContents: contents)
+            } catch {
+                return "is not usable: \(error)"
+            }
+            return nil
+        },
+        Option(flag: "--metrics-port", environmentVariable: "NOTIFICATION_TEXT_METRICS_PORT", valueName: "PORT",
+               meaning: "also serve /metrics (and the probes) without a token on this port (0: any free port)") { configuration, raw in
+            integer(raw, in: 0...65_535) { configuration.metricsPort = $0 }
+        },
+        Option(flag: "--metrics-host", environmentVariable: "NOTIFICATION_TEXT_METRICS_HOST", valueName: "ADDRESS",
+               meaning: "address of the --metrics-port listener") { configuration, raw in
+            guard !raw.isEmpty else { return "must not be empty" }
+            configuration.metricsHost = raw
+            return nil
+        },
         Option(flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
                meaning: "one JSON line per request on stdout") { configuration, raw in
             switch raw {
@@ -137,6 +176,19 @@ struct ServeConfiguration: Equatable {
             }
         }
         return .success(configuration)
+    }
+
+    /// A token is short; a bigger file is a mistake (the wrong path).
+    static let maxTokenFileBytes = 4_096
+
+    /// The whole file at `path`, or nil when it cannot be read or holds more than `maxBytes`.
+    static func readSmallFile(_ path: String, maxBytes: Int) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var contents = [UInt8](repeating: 0, count: maxBytes + 1)
+        let count = contents.withUnsafeMutableBytes { fread($0.baseAddress, 1, maxBytes + 1, file) }
+        guard ferror(file) == 0, count <= maxBytes else { return nil }
+        return Array(contents[..<count])
     }
 
     struct UsageError: Error, Equatable {

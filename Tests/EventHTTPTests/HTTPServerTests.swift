@@ -182,6 +182,56 @@ import Glibc
         #expect(try next.readResponse().status == 200, "\(id)")
     }
 
+    @Test(arguments: ["TRACE", "CONNECT"])
+    func unroutedMethodWithBody_gets501AndClose_soItsBodyIsNeverReadAsARequest(method: String) throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+        try? connection.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
+        let response = try connection.readResponse()
+        #expect(response.status == 501)
+        #expect(connection.isClosedByPeer(), "the connection stayed open after \(method)")
+        let next = try RawHTTPConnection(port: live.port)
+        try next.send("GET /still-serving HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try next.readResponse().status == 200)
+    }
+
+    /// Garbled requests make evhttp free their connections while other
+    /// clients connect; a new connection often gets a freed descriptor's
+    /// number. Its bytes must all reach its own request.
+    @Test func garbledRequests_amongValidOnes_everyValidOneIsAnsweredWhole() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.maxBodyBytes = 200_000
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        // Large enough to arrive in several reads.
+        let body = String(repeating: "0123456789", count: 10_000)
+        let port = live.port
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { client in
+            for round in 0..<30 {
+                do {
+                    if (round + client) % 2 == 0 {
+                        let garbled = try RawHTTPConnection(port: port, timeoutSeconds: 2)
+                        try? garbled.send("GARBAGE\r\n\r\n")
+                        _ = try? garbled.readResponse()
+                        continue
+                    }
+                    let valid = try RawHTTPConnection(port: port, timeoutSeconds: 2)
+                    try valid.send("POST /c\(client)/\(round) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    let response = try valid.readResponse()
+                    if response.status != 200 || response.text != body {
+                        failures.withLock { $0.append("client \(client) round \(round): status \(response.status), \(response.body.count) body bytes") }
+                    }
+                } catch {
+                    failures.withLock { $0.append("client \(client) round \(round): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+
     @Test func slowClient_doesNotBlockOthers_andIsClosedAfterReadTimeout() throws {
         var configuration = LiveServer.testConfiguration()
         configuration.threadCount = 1

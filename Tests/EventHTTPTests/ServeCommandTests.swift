@@ -83,6 +83,40 @@ import Testing
         #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
     }
 
+    @Test func serve_withTokenAndMetricsPort_guardsMainPort_servesMetricsOnItsOwnListener() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-token-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token")
+        try Data("live-Token_7\n".utf8).write(to: tokenFile)
+        let serve = try ServeProcess(arguments: ["--port", "0", "--threads", "1", "--metrics-port", "0",
+                                                 "--auth-token-file", tokenFile.path])
+        defer { serve.terminateIfRunning() }
+        let start = try serve.readStartLine()
+        let metricsPort = try #require(start["metricsPort"] as? Int)
+        #expect(start["metricsAddress"] as? String == "127.0.0.1:\(metricsPort)")
+        #expect(metricsPort != serve.port)
+
+        let main = try RawHTTPConnection(port: serve.port)
+        try main.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
+        let refused = try main.readResponse()
+        #expect(refused.status == 401)
+        #expect(refused.header("www-authenticate") == #"Bearer realm="notification-text""#)
+        try main.send("GET /metrics HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer live-Token_7\r\n\r\n")
+        #expect(try main.readResponse().status == 200)
+
+        let metrics = try RawHTTPConnection(port: metricsPort)
+        try metrics.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
+        let scrape = try metrics.readResponse()
+        #expect(scrape.status == 200)
+        #expect(scrape.text.contains(#"notification_text_http_requests_total{route="/metrics",status="401"} 1"#))
+        try metrics.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 12\r\n\r\n{\"text\":\"a\"}")
+        #expect(try metrics.readResponse().status == 404)
+
+        #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
+        #expect(try serve.waitForExit(timeoutSeconds: 15) == 0)
+    }
+
     @Test(arguments: [
         ("bad-port-flag", ["--port", "70000"], [String: String](), "--port must be an integer in 0…65535, got '70000'"),
         ("bad-threads-env", [], ["NOTIFICATION_TEXT_THREADS": "many"], "NOTIFICATION_TEXT_THREADS must be an integer in 1…256, got 'many'"),
@@ -90,6 +124,11 @@ import Testing
         ("unknown-flag", ["--colour", "red"], [:], "serve: unknown argument '--colour'"),
         ("missing-value", ["--port"], [:], "--port needs a value"),
         ("bad-body-limit", ["--max-body-bytes", "10"], [:], "--max-body-bytes must be an integer in 1024…1073741824, got '10'"),
+        ("token-file-missing", ["--auth-token-file", "/nonexistent/token"], [:],
+         "--auth-token-file cannot be read (missing, unreadable, or larger than 4096 bytes), got '/nonexistent/token'"),
+        ("token-file-empty", [], ["NOTIFICATION_TEXT_AUTH_TOKEN_FILE": "/dev/null"],
+         "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"),
+        ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
     ])
     func serve_badSetting_exits64WithMessage(id: String, arguments: [String], environment: [String: String], message: String) throws {
         let serve = try ServeProcess(arguments: arguments, environment: environment)

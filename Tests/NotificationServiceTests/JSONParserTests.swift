@@ -111,6 +111,16 @@ import Testing
         #expect(error?.offset == 2)
     }
 
+    @Test func parse_specialByteAtEveryPositionOfAWord_isFound() throws {
+        for position in 0..<20 {
+            let before = String(repeating: "a", count: position), after = String(repeating: "b", count: 19 - position)
+            #expect(try parse("\"\(before)\\n\(after)\"") == .string(before + "\n" + after), "escape at \(position)")
+            #expect(try parse("\"\(before)\"") == .string(before), "end at \(position)")
+            let error = parseError([UInt8(ascii: "\"")] + Array(before.utf8) + [0x01] + Array(after.utf8) + [UInt8(ascii: "\"")])
+            #expect(error?.offset == position + 1, "control byte at \(position)")
+        }
+    }
+
     @Test func parse_deleteCharacter_isAllowedUnescaped() throws {
         #expect(try JSONParser.parse([0x22, 0x7F, 0x22]) == .string("\u{7F}"))
     }

@@ -185,9 +185,10 @@ public struct JSONWriter {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether any byte of `word` is below 0x20, a quote or a backslash.
+    /// Whether any byte of `word` is below 0x20, a quote or a backslash: the
+    /// bytes a JSON string escapes (writer) or that end a plain run (parser).
     @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
+    static func needsEscape(_ word: UInt64) -> Bool {
         let control = (word &- ones &* 0x20) & ~word
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)

@@ -1,0 +1,23 @@
+/// What the separate metrics listener (`serve --metrics-port`) answers: the
+/// service's own `/metrics`, `/healthz` and `/readyz`, without a token (the
+/// listener is on loopback unless the operator binds it elsewhere); anything
+/// else is 404. Requests are counted in the same metrics as the main port's.
+struct MetricsListenerHandler: HTTPHandler {
+    let service: NotificationTextService
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        service.handle(request, on: .metrics)
+    }
+
+    func didRespond(to request: HTTPRequest, with response: HTTPResponse, durationNanoseconds: UInt64) {
+        service.didRespond(to: request, with: response, durationNanoseconds: durationNanoseconds)
+    }
+
+    func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
+        service.rejection(status: status, code: code, detail: detail)
+    }
+
+    func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse {
+        service.rejection(to: request, status: status, code: code, detail: detail)
+    }
+}

@@ -1,0 +1,102 @@
+// libFuzzer target for request decoding and composing: raw body bytes → the
+// service's handler for `POST /body` and `POST /compose` (UTF-8 check, JSON
+// parser, field decoding, renderer, composer, JSON writer), and the decoder
+// and composer called directly.
+//
+// Built by `make fuzz` into .build-fuzz/fuzz-compose, compiled in one module
+// with the NotificationService sources against a NotificationText module built
+// with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
+
+import NotificationText
+
+func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
+    if !condition() {
+        fatalError("service promise broken: \(promise())")
+    }
+}
+
+/// 2026-01-01T00:00:00Z: a fixed clock keeps every run deterministic.
+let fixedNanoseconds: Int64 = 1_767_225_600 * 1_000_000_000
+
+/// The service under test. Its error log traps: the only thing ever written
+/// there is an internal error, which input must never cause.
+let service = NotificationTextService(
+    configuration: ServiceConfiguration(accessLogEnabled: false),
+    clock: .fixed(nanosecondsSinceEpoch: fixedNanoseconds),
+    accessLog: .discard,
+    errorLog: LogSink { _ in fatalError("service promise broken: an input reached the internal-error path") }
+)
+
+func units(_ text: String?) -> Int { text?.utf16.count ?? 0 }
+
+/// The handler answers 200 with JSON or 400 with problem+json, never anything
+/// else for a POST of a JSON body of any bytes, and its body always parses.
+func checkHandler(path: String, body: [UInt8]) -> JSONValue? {
+    let response = service.handle(HTTPRequest(method: "POST", path: path, body: body))
+    require(response.status == 200 || response.status == 400, "\(path) answers 200 or 400, got \(response.status)")
+    let contentType = response.headers.first { $0.name == "Content-Type" }?.value
+    require(contentType == (response.status == 200 ? "application/json" : "application/problem+json"), "\(path) content type")
+    let document: JSONValue
+    do {
+        document = try JSONParser.parse(response.body)
+    } catch {
+        fatalError("service promise broken: \(path) answered JSON that does not parse")
+    }
+    guard case .object(let object) = document else { fatalError("service promise broken: \(path) answered a non-object") }
+    if response.status == 400 {
+        let code = object.members.first { $0.0 == "code" }?.1
+        if case .string(let text)? = code {
+            require(ProblemCode(rawValue: text)?.status == 400, "a 400 carries a 400 problem code, got \(text)")
+        } else {
+            fatalError("service promise broken: a problem without a code")
+        }
+        return nil
+    }
+    return document
+}
+
+func checkBody(_ bytes: [UInt8]) {
+    let answered = checkHandler(path: "/body", body: bytes)
+    let decoded = try? BodyRequest.decode(bytes)
+    require((answered != nil) == (decoded != nil), "/body answers 200 iff the request decodes")
+    guard let request = decoded else { return }
+    let rendering = BodyRenderer.render(request.text, maxUnits: request.maxUnits)
+    require(rendering.units <= request.maxUnits, "/body fits maxUnits")
+    let again = try? JSONParser.parse(rendering.jsonBody())
+    require(again == answered, "/body answers the rendering's JSON")
+}
+
+func checkCompose(_ bytes: [UInt8]) {
+    let answered = checkHandler(path: "/compose", body: bytes)
+    let decoded = try? ComposeRequest.decode(bytes, serverApp: ComposeRequest.defaultApp,
+                                             now: { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() })
+    require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
+    guard let request = decoded else { return }
+    let response = Composer.compose(request)
+    require(response == Composer.compose(request), "composing is deterministic")
+    let content = response.notification
+    require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
+    require(content.subtitle.map { !$0.isEmpty && units($0) <= 256 } ?? true, "subtitle is null or non-empty, at most 256 units")
+    require(units(content.body) <= request.maxUnits, "body fits maxUnits")
+    require(response.displayed.count <= ComposeRequest.maxDisplayedOutput, "displayed holds at most 1000 entries")
+    // Keys are compared by code points, not canonical equivalence (`String ==`).
+    require(Set(response.displayed.map { Array($0.key.unicodeScalars.map(\.value)) }).count == response.displayed.count,
+            "displayed has one entry per key")
+    if request.fetch == .ok {
+        require(response.shown.count + response.dropped.count == request.notifications.count,
+                "every notification is either shown or dropped")
+    } else {
+        require(response.kind == .fallback && response.shown.isEmpty, "a failed fetch is a fallback showing nothing")
+    }
+    require((response.kind == .fallback) == response.shown.isEmpty, "only a fallback shows nothing")
+    let again = try? JSONParser.parse(response.jsonBody())
+    require(again == answered, "/compose answers the response's JSON")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCompose(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    checkBody(bytes)
+    checkCompose(bytes)
+    return 0
+}

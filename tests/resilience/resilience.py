@@ -1,0 +1,773 @@
+#!/usr/bin/env python3
+"""Resilience suite: hostile input, faults and load against a live server.
+
+Starts `notification-text serve --port 0` on 127.0.0.1 (one fresh server per
+scenario), reads its JSON start line for the port and pid, and checks that it
+keeps serving and loses nothing:
+
+  slow-clients   100 clients sending a byte a second; normal clients still served
+  sigterm        SIGTERM under load; every request sent before it is answered
+  malformed      >= 1000 malformed requests of >= 30 kinds; each gets its 4xx
+                 (or a closed connection where evhttp documents that), and the
+                 server keeps serving
+  resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
+  access         --auth-token-file (401/200, probes open) and --metrics-port
+  soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
+
+Every scenario also checks that no message text ever reaches the server's
+stdout or stderr (the texts carry a marker that must never be logged).
+
+Only 127.0.0.1; every loop is bounded in count and time. Standard library only.
+
+    tests/resilience/resilience.py --binary .build/release/notification-text [--quick]
+        [--soak-seconds N] [--only slow-clients,sigterm,...]
+
+Exit status 0 when every check passed; figures are printed either way.
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+HOST = "127.0.0.1"
+MARKER = "SECRET-7f3a-must-never-be-logged"
+START_TIMEOUT_SECONDS = 20.0
+
+
+# ---------------------------------------------------------------- plumbing
+
+class Failure(Exception):
+    pass
+
+
+class Report:
+    """Collects checks and figures of one run."""
+
+    def __init__(self):
+        self.failures = []
+        self.figures = {}
+
+    def check(self, condition, what):
+        status = "ok  " if condition else "FAIL"
+        print(f"  [{status}] {what}", flush=True)
+        if not condition:
+            self.failures.append(what)
+
+    def figure(self, scenario, name, value):
+        self.figures.setdefault(scenario, {})[name] = value
+        print(f"  {name}: {value}", flush=True)
+
+
+class Server:
+    """One `serve` process on 127.0.0.1, port 0, with its output captured."""
+
+    def __init__(self, binary, extra=(), env=None):
+        arguments = [binary, "serve", "--host", HOST, "--port", "0", *extra]
+        self.process = subprocess.Popen(
+            arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, **(env or {})})
+        self.stdout_lines = []
+        self.stderr_bytes = bytearray()
+        self.started = threading.Event()
+        self.start_line = None
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        if not self.started.wait(START_TIMEOUT_SECONDS) or self.start_line is None:
+            self.kill()
+            raise Failure("server printed no start line: " + bytes(self.stderr_bytes).decode(errors="replace")[-500:])
+        self.port = self.start_line["port"]
+        self.pid = self.start_line["pid"]
+        if self.pid != self.process.pid:
+            raise Failure(f"start line pid {self.pid} is not the child's pid {self.process.pid}")
+
+    def _read_stdout(self):
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", errors="replace")
+            self.stdout_lines.append(line)
+            if self.start_line is None:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if event.get("event") == "start":
+                    self.start_line = event
+                    self.started.set()
+        self.started.set()
+
+    def _read_stderr(self):
+        while True:
+            chunk = self.process.stderr.read1(65536) if hasattr(self.process.stderr, "read1") else self.process.stderr.read(65536)
+            if not chunk:
+                return
+            self.stderr_bytes += chunk
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def rss_kib(self):
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    def fd_count(self):
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def stop(self, timeout=20.0):
+        if self.alive():
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+    def output_text(self):
+        return "".join(self.stdout_lines) + bytes(self.stderr_bytes).decode("utf-8", errors="replace")
+
+    def stop_event(self):
+        for line in self.stdout_lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if event.get("event") == "stop":
+                return event
+        return None
+
+
+def read_response(sock, deadline):
+    """Reads one HTTP/1.1 response; returns (status, headers, body) or raises."""
+    buffer = bytearray()
+    while b"\r\n\r\n" not in buffer:
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before a complete response head" if buffer else "closed without a response")
+        buffer += chunk
+        if len(buffer) > 1 << 20:
+            raise ConnectionError("response head too large")
+    head, _, rest = bytes(buffer).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/"):
+        raise ConnectionError("not an HTTP response: " + lines[0][:80])
+    status = int(parts[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    body = bytearray(rest)
+    if "content-length" in headers:
+        length = int(headers["content-length"])
+        while len(body) < length:
+            sock.settimeout(max(0.05, deadline - time.monotonic()))
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed in the middle of a response body")
+            body += chunk
+        body = body[:length]
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        raise ConnectionError("chunked responses are not expected from this server")
+    else:
+        while True:
+            sock.settimeout(max(0.05, deadline - time.monotonic()))
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+    return status, headers, bytes(body)
+
+
+def request_bytes(method, path, body=b"", headers=None, keep_alive=True):
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}"]
+    all_headers = {"Content-Type": "application/json"} if body else {}
+    all_headers.update(headers or {})
+    if body or method == "POST":
+        all_headers.setdefault("Content-Length", str(len(body)))
+    if not keep_alive:
+        all_headers["Connection"] = "close"
+    lines += [f"{name}: {value}" for name, value in all_headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def connect(port, timeout=5.0):
+    sock = socket.create_connection((HOST, port), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def one_request(port, method, path, body=b"", headers=None, timeout=10.0):
+    """A request on a fresh connection; (status, headers, body)."""
+    with connect(port, timeout) as sock:
+        sock.sendall(request_bytes(method, path, body, headers, keep_alive=False))
+        return read_response(sock, time.monotonic() + timeout)
+
+
+def body_request(index):
+    text = f"**{MARKER}** message {index} with [a link](https://x.io/{index}) and `code`"
+    return json.dumps({"text": text}).encode()
+
+
+def compose_request(index, count=50):
+    notifications = [{
+        "id": f"n{index}-{n}", "source": "chat", "type": "message",
+        "timestamp": "2026-11-29T11:59:%02dZ" % (n % 60), "thread": "t1",
+        "sender": {"id": f"u{n % 7}", "name": f"{MARKER} sender {n % 7}"},
+        "text": f"{MARKER} hello **{n}**",
+    } for n in range(count)]
+    return json.dumps({"now": "2026-11-29T12:00:00Z", "notifications": notifications}).encode()
+
+
+def check_no_marker(report, server, scenario):
+    report.check(MARKER not in server.output_text(), f"{scenario}: no message text or name in the server's logs")
+
+
+# ---------------------------------------------------------------- scenarios
+
+def scenario_slow_clients(binary, report, quick):
+    """100 clients sending one byte a second must not stop normal clients."""
+    print("slow-clients", flush=True)
+    slow_count = 100
+    seconds = 6.0 if quick else 15.0
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        slow_request = request_bytes("POST", "/body", body_request(0))
+        slow = []
+        for _ in range(slow_count):
+            sock = connect(server.port)
+            sock.setblocking(False)
+            slow.append(sock)
+        # How each slow client ended: still open, answered (with its status), or closed.
+        outcome = {}
+        normal = {"ok": 0, "failed": 0, "latencies": []}
+        stop = threading.Event()
+
+        def normal_client():
+            index = 0
+            while not stop.is_set():
+                index += 1
+                started = time.monotonic()
+                try:
+                    status, _, _ = one_request(server.port, "POST", "/body", body_request(index), timeout=5.0)
+                    if status == 200:
+                        normal["ok"] += 1
+                        normal["latencies"].append(time.monotonic() - started)
+                    else:
+                        normal["failed"] += 1
+                except (OSError, ConnectionError):
+                    normal["failed"] += 1
+                time.sleep(0.02)
+
+        workers = [threading.Thread(target=normal_client) for _ in range(4)]
+        for worker in workers:
+            worker.start()
+        begin = time.monotonic()
+        sent = 0
+        while time.monotonic() - begin < seconds and sent < len(slow_request):
+            for index, sock in enumerate(slow):
+                if index in outcome:
+                    continue
+                try:
+                    sock.send(slow_request[sent:sent + 1])
+                except OSError:
+                    outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
+                    continue
+                try:
+                    data = sock.recv(4096)
+                    if not data:
+                        outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
+                    else:
+                        outcome[index] = "answered " + data.split(b" ", 2)[1].decode(errors="replace")
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    outcome[index] = f"closed after {round(time.monotonic() - begin)} s"
+            sent += 1
+            time.sleep(1.0)
+        stop.set()
+        for worker in workers:
+            worker.join(15)
+        for index, sock in enumerate(slow):
+            if index not in outcome:
+                outcome[index] = "still open"
+            sock.close()
+        latencies = sorted(normal["latencies"])
+        summary = {}
+        for value in outcome.values():
+            summary[value] = summary.get(value, 0) + 1
+        report.figure("slow-clients", "duration_seconds", round(seconds, 1))
+        report.figure("slow-clients", "slow_client_outcomes", summary)
+        report.figure("slow-clients", "normal_requests_ok", normal["ok"])
+        report.figure("slow-clients", "normal_requests_failed", normal["failed"])
+        if latencies:
+            report.figure("slow-clients", "normal_latency_ms_p50_p99_max", [
+                round(latencies[len(latencies) // 2] * 1000, 1),
+                round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 1),
+                round(latencies[-1] * 1000, 1)])
+        report.check(normal["ok"] >= 20 and normal["failed"] == 0,
+                     f"slow-clients: normal clients served while {slow_count} slow clients trickle (ok {normal['ok']}, failed {normal['failed']})")
+        report.check(server.alive(), "slow-clients: server still running")
+        check_no_marker(report, server, "slow-clients")
+    finally:
+        server.stop()
+
+
+def scenario_sigterm(binary, report, quick):
+    """SIGTERM under load: every request fully sent before the signal gets a complete response."""
+    print("sigterm", flush=True)
+    rounds = 2 if quick else 5
+    totals = {"sent_before": 0, "answered_before": 0, "lost": 0, "after_answered": 0, "after_refused": 0}
+    for round_index in range(rounds):
+        server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", "10"])
+        signalled_at = [None]
+        records = []  # (sent_at, outcome) per request
+        lock = threading.Lock()
+        stop = threading.Event()
+
+        def client(worker):
+            sock = None
+            index = 0
+            while not stop.is_set():
+                index += 1
+                heavy = (index + worker) % 3 == 0
+                payload = compose_request(index, 400) if heavy else body_request(index)
+                data = request_bytes("POST", "/compose" if heavy else "/body", payload)
+                try:
+                    if sock is None:
+                        sock = connect(server.port)
+                    sock.sendall(data)
+                except OSError:
+                    if sock is not None:
+                        sock.close()
+                    sock = None
+                    with lock:
+                        records.append((time.monotonic(), "refused"))
+                    if signalled_at[0] is not None:
+                        return
+                    continue
+                sent_at = time.monotonic()
+                try:
+                    status, headers, _ = read_response(sock, sent_at + 20)
+                    outcome = f"status {status}"
+                    if headers.get("connection", "").lower() == "close":
+                        sock.close()
+                        sock = None
+                except (OSError, ConnectionError) as error:
+                    outcome = f"lost: {error}"
+                    sock.close()
+                    sock = None
+                with lock:
+                    records.append((sent_at, outcome))
+                if signalled_at[0] is not None and time.monotonic() - signalled_at[0] > 1.0:
+                    break
+            if sock is not None:
+                sock.close()
+
+        workers = [threading.Thread(target=client, args=(n,)) for n in range(12)]
+        for worker in workers:
+            worker.start()
+        time.sleep(1.0 + 0.37 * round_index)
+        signalled_at[0] = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            exit_code = server.process.wait(25)
+        except subprocess.TimeoutExpired:
+            exit_code = None
+        stop.set()
+        for worker in workers:
+            worker.join(25)
+        server.kill()
+        cutoff = signalled_at[0]
+        before = [outcome for sent_at, outcome in records if sent_at < cutoff and outcome != "refused"]
+        after = [outcome for sent_at, outcome in records if sent_at >= cutoff]
+        lost = [outcome for outcome in before if outcome != "status 200"]
+        lost_lead_ms = sorted(round((cutoff - sent_at) * 1000, 1) for sent_at, outcome in records
+                              if sent_at < cutoff and outcome not in ("refused", "status 200"))
+        totals["sent_before"] += len(before)
+        totals["answered_before"] += len(before) - len(lost)
+        totals["lost"] += len(lost)
+        totals["after_answered"] += sum(1 for outcome in after if outcome.startswith("status"))
+        totals["after_refused"] += sum(1 for outcome in after if not outcome.startswith("status"))
+        stop_event = server.stop_event()
+        report.check(exit_code == 0, f"sigterm round {round_index + 1}: exit status 0 after draining (got {exit_code})")
+        report.check(stop_event is not None and stop_event.get("reason") == "SIGTERM",
+                     f"sigterm round {round_index + 1}: stop line names SIGTERM ({stop_event})")
+        report.check(not lost, f"sigterm round {round_index + 1}: {len(before)} requests sent before SIGTERM, "
+                               f"{len(lost)} without a complete 200 {sorted(set(lost))[:3]}"
+                               + (f", sent {lost_lead_ms[:8]} ms before the signal" if lost else ""))
+        check_no_marker(report, server, f"sigterm round {round_index + 1}")
+    report.figure("sigterm", "rounds", rounds)
+    for name, value in totals.items():
+        report.figure("sigterm", name, value)
+
+
+def malformed_kinds():
+    """(name, raw request bytes, expectation). Expectations:
+    an int: exactly that status; "4xx": any 4xx; "4xx-or-close": a 4xx or the
+    connection closed without a response (evhttp's documented answer to a
+    request head it cannot parse or that exceeds --max-header-bytes);
+    a (status, code) pair: that status with that problem+json code."""
+    body = b'{"text":"x"}'
+    post = lambda path, payload, headers=None: request_bytes("POST", path, payload, headers)
+    big_header = "X-Fill: " + "a" * 20000
+    kinds = [
+        ("garbage-request-line", b"GARBAGE\r\n\r\n", "4xx-or-close"),
+        ("request-line-no-target", b"GET HTTP/1.1\r\n\r\n", "4xx-or-close"),
+        ("bad-http-version", b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", "4xx-or-close"),
+        ("http-version-garbage", b"GET /healthz HTTX/1.1\r\nHost: x\r\n\r\n", "4xx-or-close"),
+        ("nul-in-request-line", b"GET /heal\x00thz HTTP/1.1\r\nHost: x\r\n\r\n", "4xx-or-close"),
+        ("oversized-header", f"GET /healthz HTTP/1.1\r\nHost: x\r\n{big_header}\r\n\r\n".encode(), "4xx-or-close"),
+        ("many-headers", ("GET /healthz HTTP/1.1\r\n" + "".join(f"X-H{n}: v\r\n" for n in range(3000)) + "\r\n").encode(), "4xx-or-close"),
+        ("header-without-colon", b"GET /healthz HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n", "4xx-or-close"),
+        ("content-length-not-a-number", b"POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n" + body, "4xx-or-close"),
+        ("content-length-negative", b"POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n" + body, "4xx-or-close"),
+        ("chunk-size-garbage", b"POST /body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", "4xx-or-close"),
+        ("body-too-large", post("/body", b'{"text":"' + b"a" * 1_100_000 + b'"}'), (413, "payload-too-large")),
+        ("uri-too-long", f"GET /{'a' * 5000} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), "4xx-or-close"),
+        ("unknown-path", request_bytes("GET", "/nope"), (404, "not-found")),
+        ("trailing-slash", request_bytes("GET", "/healthz/"), (404, "not-found")),
+        ("get-body", request_bytes("GET", "/body"), (405, "method-not-allowed")),
+        ("post-healthz", post("/healthz", body), (405, "method-not-allowed")),
+        ("delete-compose", request_bytes("DELETE", "/compose"), (405, "method-not-allowed")),
+        ("text-plain", post("/body", body, {"Content-Type": "text/plain"}), (415, "unsupported-media-type")),
+        ("gzip-encoding", post("/body", body, {"Content-Encoding": "gzip"}), (415, "unsupported-media-type")),
+        ("latin1-charset", post("/body", body, {"Content-Type": "application/json; charset=latin1"}), (415, "unsupported-media-type")),
+        ("invalid-utf8", post("/body", b'{"text":"\xff\xfe"}'), (400, "invalid-utf8")),
+        ("overlong-utf8", post("/body", b'{"text":"\xc0\xaf"}'), (400, "invalid-utf8")),
+        ("truncated-json", post("/body", b'{"text":"ab'), (400, "invalid-json")),
+        ("empty-body", post("/body", b""), (400, "invalid-json")),
+        ("trailing-garbage", post("/body", b'{"text":"a"} x'), (400, "invalid-json")),
+        ("lone-surrogate", post("/body", b'{"text":"\\ud800"}'), (400, "lone-surrogate")),
+        ("deep-nesting", post("/body", b"[" * 100_000), (400, "nesting-too-deep")),
+        ("duplicate-member", post("/body", b'{"text":"a","text":"b"}'), (400, "duplicate-member")),
+        ("text-wrong-type", post("/body", b'{"text":5}'), (400, "invalid-type")),
+        ("top-level-array", post("/body", b'["text"]'), (400, "invalid-type")),
+        ("missing-text", post("/body", b'{}'), (400, "missing-field")),
+        ("max-units-too-small", post("/body", b'{"text":"a","maxUnits":10}'), (400, "out-of-range")),
+        ("max-units-fraction", post("/body", b'{"text":"a","maxUnits":300.5}'), "4xx"),
+        ("compose-bad-timestamp", post("/compose", b'{"now":"2026-02-30T00:00:00Z","notifications":[]}'), (400, "invalid-timestamp")),
+        ("compose-notifications-object", post("/compose", b'{"notifications":{}}'), (400, "invalid-type")),
+        ("compose-missing-id", post("/compose", b'{"notifications":[{"type":"message","timestamp":"2026-11-29T12:00:00Z"}]}'), (400, "missing-field")),
+        ("compose-bad-fetch", post("/compose", b'{"fetch":"maybe"}'), (400, "invalid-value")),
+        ("compose-too-many", post("/compose", json.dumps({"notifications": [
+            {"id": str(n), "type": "x", "timestamp": "2026-11-29T12:00:00Z"} for n in range(1001)]}).encode()), (400, "out-of-range")),
+        ("compose-max-age-negative", post("/compose", b'{"notifications":[],"maxAgeSeconds":-1}'), (400, "out-of-range")),
+    ]
+    return kinds
+
+
+def classify(port, raw, timeout=10.0, half_close=False):
+    """Sends raw bytes on a fresh connection; ("status", n, headers, body) or ("close", reason)."""
+    try:
+        with connect(port, timeout) as sock:
+            try:
+                sock.sendall(raw)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the server may answer and close before reading everything
+            if half_close:
+                try:
+                    sock.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+            status, headers, body = read_response(sock, time.monotonic() + timeout)
+            return ("status", status, headers, body)
+    except (ConnectionError, OSError) as error:
+        return ("close", str(error))
+
+
+def scenario_malformed(binary, report, quick):
+    """A thousand malformed requests of >= 30 kinds; each its 4xx; the server keeps serving."""
+    print("malformed", flush=True)
+    total = 1000
+    kinds = malformed_kinds()
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        results = {name: {} for name, _, _ in kinds}
+        wrong = []
+        lock = threading.Lock()
+        counter = iter(range(total))
+
+        def worker():
+            for index in counter:
+                name, raw, expectation = kinds[index % len(kinds)]
+                outcome = classify(server.port, raw)
+                label = f"{outcome[1]}" if outcome[0] == "status" else "close"
+                good = False
+                if outcome[0] == "status":
+                    status = outcome[1]
+                    if isinstance(expectation, tuple):
+                        try:
+                            problem = json.loads(outcome[3])
+                        except ValueError:
+                            problem = {}
+                        good = (status == expectation[0]
+                                and outcome[2].get("content-type") == "application/problem+json"
+                                and problem.get("code") == expectation[1])
+                        label = f"{status} {problem.get('code')}"
+                    elif expectation in ("4xx", "4xx-or-close"):
+                        good = 400 <= status < 500
+                    else:
+                        good = status == expectation
+                else:
+                    good = expectation == "4xx-or-close"
+                with lock:
+                    results[name][label] = results[name].get(label, 0) + 1
+                    if not good:
+                        wrong.append((name, label, expectation))
+
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        elapsed = time.monotonic() - started
+        report.figure("malformed", "requests", total)
+        report.figure("malformed", "kinds", len(kinds))
+        report.figure("malformed", "seconds", round(elapsed, 1))
+        report.figure("malformed", "outcomes", {name: outcome for name, outcome in results.items()})
+        report.check(len(kinds) >= 30, f"malformed: at least 30 kinds ({len(kinds)})")
+        report.check(not wrong, f"malformed: every request got its expected answer ({len(wrong)} did not: {sorted(set(map(str, wrong)))[:5]})")
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "malformed: server still serves afterwards")
+        check_no_marker(report, server, "malformed")
+    finally:
+        server.stop()
+
+
+def scenario_resets(binary, report, quick):
+    """Clients that reset the connection mid-body leave no descriptor behind."""
+    print("resets", flush=True)
+    count = 200 if quick else 1000
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        one_request(server.port, "GET", "/healthz")
+        time.sleep(0.3)
+        fds_before = server.fd_count()
+        payload = body_request(1)
+        linger = struct.pack("ii", 1, 0)
+        for index in range(count):
+            sock = connect(server.port)
+            head = request_bytes("POST", "/body", b"", {"Content-Length": str(len(payload) + 10_000)})
+            sock.sendall(head + payload[: (index % len(payload)) + 1])
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+            sock.close()  # SO_LINGER 0: an RST instead of a FIN
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(2))
+        deadline = time.monotonic() + 5
+        fds_after = server.fd_count()
+        while fds_after > fds_before and time.monotonic() < deadline:
+            time.sleep(0.1)
+            fds_after = server.fd_count()
+        report.figure("resets", "resets", count)
+        report.figure("resets", "fds_before_after", [fds_before, fds_after])
+        report.check(status == 200 and server.alive(), "resets: server still serves after mid-body resets")
+        report.check(fds_after <= fds_before, f"resets: descriptors back to {fds_before} (now {fds_after})")
+    finally:
+        server.stop()
+
+
+def scenario_soak(binary, report, quick, soak_seconds):
+    """Mixed traffic for a bounded time; RSS, descriptors and errors before and after."""
+    print("soak", flush=True)
+    server = Server(binary, ["--threads", "2"])
+    try:
+        # Warm up so that one-time allocations (caches, buffers, thread stacks) are in the baseline.
+        for index in range(200):
+            one_request(server.port, "POST", "/body", body_request(index))
+            one_request(server.port, "POST", "/compose", compose_request(index, 20))
+        time.sleep(0.3)
+        before = {"rss_kib": server.rss_kib(), "fds": server.fd_count()}
+        counts = {"requests": 0, "errors": 0, "malformed": 0, "resets": 0}
+        samples = []
+        lock = threading.Lock()
+        stop = threading.Event()
+        kinds = malformed_kinds()
+
+        def keep_alive_client(worker):
+            sock = None
+            index = 0
+            while not stop.is_set():
+                index += 1
+                heavy = index % 5 == 0
+                data = request_bytes("POST", "/compose" if heavy else "/body",
+                                     compose_request(index, 100) if heavy else body_request(index))
+                try:
+                    if sock is None:
+                        sock = connect(server.port)
+                    sock.sendall(data)
+                    status, _, _ = read_response(sock, time.monotonic() + 10)
+                    ok = status == 200
+                except (OSError, ConnectionError):
+                    ok = False
+                    if sock is not None:
+                        sock.close()
+                    sock = None
+                with lock:
+                    counts["requests"] += 1
+                    counts["errors"] += 0 if ok else 1
+                if index % 50 == 0 and sock is not None:
+                    sock.close()
+                    sock = None
+            if sock is not None:
+                sock.close()
+
+        def hostile_client():
+            index = 0
+            linger = struct.pack("ii", 1, 0)
+            while not stop.is_set():
+                index += 1
+                name, raw, _ = kinds[index % len(kinds)]
+                if name in ("body-too-large", "deep-nesting", "compose-too-many"):
+                    continue  # large bodies are covered by `malformed`; keep the soak about churn
+                classify(server.port, raw, timeout=5)
+                with lock:
+                    counts["malformed"] += 1
+                try:
+                    sock = connect(server.port)
+                    sock.sendall(request_bytes("POST", "/body", b"", {"Content-Length": "5000"}) + b'{"te')
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                    sock.close()
+                    with lock:
+                        counts["resets"] += 1
+                except OSError:
+                    pass
+                time.sleep(0.005)
+
+        threads = [threading.Thread(target=keep_alive_client, args=(n,)) for n in range(4)]
+        threads.append(threading.Thread(target=hostile_client))
+        for thread in threads:
+            thread.start()
+        started = time.monotonic()
+        while time.monotonic() - started < soak_seconds:
+            time.sleep(min(5.0, soak_seconds / 4))
+            samples.append((round(time.monotonic() - started), server.rss_kib(), server.fd_count()))
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        time.sleep(0.5)
+        after = {"rss_kib": server.rss_kib(), "fds": server.fd_count()}
+        report.figure("soak", "seconds", soak_seconds)
+        report.figure("soak", "counts", counts)
+        report.figure("soak", "before", before)
+        report.figure("soak", "after", after)
+        report.figure("soak", "samples_seconds_rss_kib_fds", samples)
+        report.check(counts["errors"] == 0, f"soak: no errors on well-formed requests ({counts['errors']} of {counts['requests']})")
+        report.check(after["fds"] <= before["fds"], f"soak: descriptors back to {before['fds']} (now {after['fds']})")
+        # A leak of even 100 bytes per request would show as many megabytes here;
+        # allocator caches settle within the first samples.
+        growth_kib = after["rss_kib"] - before["rss_kib"]
+        report.check(growth_kib < 64 * 1024, f"soak: resident memory grew {growth_kib} KiB (< 64 MiB)")
+        check_no_marker(report, server, "soak")
+    finally:
+        code = server.stop()
+        report.check(code == 0, f"soak: clean exit after SIGTERM (status {code})")
+
+
+def scenario_access(binary, report, quick):
+    """--auth-token-file and --metrics-port on the real binary."""
+    print("access", flush=True)
+    import tempfile
+    token = "tok-" + os.urandom(12).hex()
+    with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
+        file.write(token + "\n")
+        token_path = file.name
+    try:
+        server = Server(binary, ["--threads", "1", "--auth-token-file", token_path, "--metrics-port", "0"])
+        try:
+            port = server.port
+            metrics_port = server.start_line.get("metricsPort")
+            report.check(isinstance(metrics_port, int) and metrics_port != port,
+                         f"access: start line names the metrics listener ({server.start_line.get('metricsAddress')})")
+            body = body_request(1)
+            status, headers, _ = one_request(port, "POST", "/body", body)
+            report.check(status == 401 and headers.get("www-authenticate", "").startswith("Bearer"),
+                         f"access: no token → 401 with WWW-Authenticate: Bearer (got {status})")
+            status, headers, answer = one_request(port, "POST", "/body", body, {"Authorization": "Bearer wrong-" + token})
+            code = json.loads(answer or b"{}").get("code")
+            report.check(status == 401 and code == "unauthorized" and "invalid_token" in headers.get("www-authenticate", ""),
+                         f"access: wrong token → 401 unauthorized, error=invalid_token (got {status} {code})")
+            status, _, _ = one_request(port, "POST", "/body", body, {"Authorization": "Bearer " + token})
+            report.check(status == 200, f"access: right token → 200 (got {status})")
+            status, _, _ = one_request(port, "GET", "/nope")
+            report.check(status == 401, f"access: unknown path without token → 401, not 404 (got {status})")
+            for path in ("/healthz", "/readyz"):
+                status, _, _ = one_request(port, "GET", path)
+                report.check(status == 200, f"access: {path} needs no token (got {status})")
+            status, _, _ = one_request(port, "GET", "/metrics")
+            report.check(status == 401, f"access: /metrics on the main port needs the token (got {status})")
+            if isinstance(metrics_port, int):
+                status, headers, text = one_request(metrics_port, "GET", "/metrics")
+                report.check(status == 200 and b"notification_text" in text,
+                             f"access: /metrics on the metrics port without a token → 200 (got {status})")
+                report.check(token.encode() not in text, "access: the token is not in the metrics")
+                status, _, _ = one_request(metrics_port, "POST", "/body", body, {"Authorization": "Bearer " + token})
+                report.check(status == 404, f"access: the metrics port serves nothing else (POST /body → {status})")
+            report.check(server.alive(), "access: server still running")
+        finally:
+            server.stop()
+        report.check(token not in server.output_text(), "access: the token never appears in the server's output")
+        check_no_marker(report, server, "access")
+        with open(token_path, "w"):
+            pass
+        failed = subprocess.run([binary, "serve", "--port", "0", "--auth-token-file", token_path],
+                                capture_output=True, timeout=20)
+        report.check(failed.returncode == 64 and b"empty" in failed.stderr,
+                     f"access: an empty token file stops the start with 64 (got {failed.returncode})")
+    finally:
+        os.unlink(token_path)
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--quick", action="store_true", help="the short version run by `make test`")
+    parser.add_argument("--soak-seconds", type=float,
+                        default=float(os.environ.get("SOAK_SECONDS", "0") or 0) or None)
+    parser.add_argument("--only", default=",".join(SCENARIOS))
+    parser.add_argument("--json", help="write the figures to this file")
+    arguments = parser.parse_args()
+    soak_seconds = arguments.soak_seconds or (10.0 if arguments.quick else 120.0)
+    report = Report()
+    for name in arguments.only.split(","):
+        try:
+            if name == "slow-clients":
+                scenario_slow_clients(arguments.binary, report, arguments.quick)
+            elif name == "sigterm":
+                scenario_sigterm(arguments.binary, report, arguments.quick)
+            elif name == "malformed":
+                scenario_malformed(arguments.binary, report, arguments.quick)
+            elif name == "resets":
+                scenario_resets(arguments.binary, report, arguments.quick)
+            elif name == "access":
+                scenario_access(arguments.binary, report, arguments.quick)
+            elif name == "soak":
+                scenario_soak(arguments.binary, report, arguments.quick, soak_seconds)
+            else:
+                raise Failure(f"unknown scenario {name}")
+        except Failure as failure:
+            report.check(False, f"{name}: {failure}")
+    if arguments.json:
+        with open(arguments.json, "w") as output:
+            json.dump(report.figures, output, indent=1)
+    print(f"resilience: {len(report.failures)} failed check(s)" if report.failures else "resilience: all checks passed")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
