@@ -172,3 +172,48 @@ import Testing
         #expect(body(text) == "a")
     }
 }
+
+@Suite struct CharacterBoundaryTests {
+    /// The largest Character boundary at or before each scalar offset, by walking Characters.
+    private func expectedBoundaries(_ text: String) -> [Int: Int] {
+        var boundaries = [0]
+        var offset = 0
+        for character in text {
+            offset += character.utf8.count
+            boundaries.append(offset)
+        }
+        var expected: [Int: Int] = [:]
+        var scalarOffset = 0
+        for scalar in text.unicodeScalars {
+            expected[scalarOffset] = boundaries.last { $0 <= scalarOffset }!
+            scalarOffset += String(scalar).utf8.count
+        }
+        expected[scalarOffset] = scalarOffset
+        return expected
+    }
+
+    @Test func roundDown_agreesWithCharacterWalk_onMixedTexts() {
+        let pieces = ["a", " ", "\u{0301}", "\u{0308}", "\u{200D}", "\u{FE0F}", "\u{20DD}", "\r", "\n", "\r\n", "\t",
+                      "\u{1F468}", "\u{1F469}", "\u{1F1EB}", "\u{1F1F7}", "\u{1F3FD}", "é", "\u{200B}", "\u{0600}", "\u{05B0}", "x"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...24, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let bytes = Array(text.utf8)
+            let expected = expectedBoundaries(text)
+            bytes.withUnsafeBufferPointer { buffer in
+                for (offset, boundary) in expected {
+                    let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
+                    #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
+                }
+            }
+        }
+    }
+
+    @Test func roundDown_insideLongRunOfMarks_fallsBackToTheBase() {
+        let text = "xy" + String(repeating: "\u{0301}", count: 3000)
+        let bytes = Array(text.utf8)
+        let boundary = bytes.withUnsafeBufferPointer { CharacterBoundary.roundDown($0, offset: 4000) { text } }
+        #expect(boundary == 1)
+    }
+}
