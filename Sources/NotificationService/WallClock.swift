@@ -52,7 +52,7 @@ enum UTCTime {
             nanoseconds += 1_000_000_000
         }
         let days = floorDivide(seconds, 86_400)
-        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let (year, month, day) = Timestamp.civil(daysSinceEpoch: Int(days))
         let secondOfDay = Int(seconds - days * 86_400)
         // Formatted into a stack buffer and appended once: this runs for every access-log line.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
@@ -94,20 +94,4 @@ enum UTCTime {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : (a - b + 1) / b
     }
-
-    /// The proleptic Gregorian date of a day count from 1970-01-01, by integer
-    /// arithmetic on 400-year eras (146097 days each), so no libc time zone
-    /// machinery (gmtime_r takes a lock) runs on the logging path.
-    static func civilDate(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = daysSinceEpoch + 719_468  // days since 0000-03-01
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
 }

@@ -136,8 +136,11 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The inverse of `daysSinceEpoch` (civil_from_days).
-    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The inverse of `daysSinceEpoch` (civil_from_days): the proleptic
+    /// Gregorian date of a day count from 1970-01-01, by integer arithmetic on
+    /// 400-year eras. The service's log clock uses it too (no libc time zone
+    /// machinery, whose gmtime_r takes a lock, on the logging path).
+    public static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
