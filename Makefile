@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench clean openapi-embed check-openapi check-deploy
+.PHONY: deps build release run test swift-test bench bench-rules clean openapi-embed check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -56,6 +56,10 @@ check-deploy: deps
 # Benchmarks, separate from `make test` and bounded (about 5 minutes): the
 # renderer, the CLI, HTTP side by side with a C reference and a Python peer, a
 # short soak. See bench/README.md for the knobs.
+# The rules in process: median time per render and per compose.
+bench-rules: release
+	$(SWIFT) run -c release notification-bench
+
 bench: deps
 	SWIFT=$(SWIFT) bench/run.sh
 
