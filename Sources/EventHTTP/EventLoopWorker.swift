@@ -22,11 +22,11 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Connections closed because the drain deadline passed or a second signal came.
     let forcedCloseCount = Atomic<Int>(0)
     /// Events the control thread may activate, present while the loop runs.
-    private let wakeups = Mutex<Wakeups?>(nil)
+    private let wakeups = Locked<Wakeups?>(nil)
     private let drainDeadlineNanoseconds = Atomic<UInt64>(0)
     private let started = DispatchSemaphore(value: 0)
-    private let startError = Mutex<HTTPServerError?>(nil)
-    private let thread = Mutex<pthread_t?>(nil)
+    private let startError = Locked<HTTPServerError?>(nil)
+    private let thread = Locked<pthread_t?>(nil)
 
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
@@ -484,7 +484,7 @@ final class EventLoopWorker: @unchecked Sendable {
 /// Finds the worker for a listener's error callback, whose argument is the
 /// `evhttp` (evhttp owns the listener's callback argument).
 private enum ListenerErrorRoute {
-    private static let workers = Mutex<[UInt: Unmanaged<EventLoopWorker>]>([:])
+    private static let workers = Locked<[UInt: Unmanaged<EventLoopWorker>]>([:])
 
     static func register(http: OpaquePointer, worker: EventLoopWorker) {
         workers.withLock { $0[UInt(bitPattern: http)] = Unmanaged.passUnretained(worker) }

@@ -20,7 +20,7 @@ public final class HTTPServer: Sendable {
     private let stateDidChange: @Sendable (ServerState) -> Void
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The control loop's stop event while `run` is inside its loop.
-    private let stopEvent = Mutex<EventPointer?>(nil)
+    private let stopEvent = Locked<EventPointer?>(nil)
     private let stopRequested = Atomic<Bool>(false)
 
     /// How the server came to stop, for the caller's stop line.

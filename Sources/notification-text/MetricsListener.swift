@@ -1,7 +1,6 @@
 import Dispatch
 import EventHTTP
 import NotificationService
-import Synchronization
 
 /// The `--metrics-port` listener: a second `HTTPServer` (one event loop) on a
 /// background thread, answering only `/metrics` and the probes. It does not
@@ -16,7 +15,7 @@ final class MetricsListener: Sendable {
         let server = HTTPServer(configuration: configuration, handler: handler)
         let started = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<BoundAddress, HTTPServerError>?>(nil)
+        let outcome = Locked<Result<BoundAddress, HTTPServerError>?>(nil)
         DispatchQueue(label: "notification-text.metrics-listener").async {
             do throws(HTTPServerError) {
                 _ = try server.run(handlingSignals: false) { address in

@@ -1,7 +1,6 @@
 import Dispatch
 import EventHTTP
 import NotificationService
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +36,7 @@ import Glibc
     @Test func concurrentClients_eachGetsItsOwnAnswers() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let port = live.port
         DispatchQueue.concurrentPerform(iterations: 8) { client in
             do {
@@ -208,7 +207,7 @@ import Glibc
         // Large enough to arrive in several reads.
         let body = String(repeating: "0123456789", count: 10_000)
         let port = live.port
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { client in
             for round in 0..<30 {
                 do {
@@ -270,7 +269,7 @@ import Glibc
 
     @Test func shutdown_finishesRequestInFlight_closesIdleConnections_refusesNewOnes() throws {
         let handler = EchoHandler()
-        let states = Mutex<[ServerState]>([])
+        let states = Locked<[ServerState]>([])
         let live = try LiveServer(handler: handler) { state in
             handler.setState(state)
             states.withLock { $0.append(state) }

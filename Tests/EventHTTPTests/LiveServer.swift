@@ -12,7 +12,7 @@ final class LiveServer: Sendable {
 
     /// What the server thread reports back.
     private final class Outcome: Sendable {
-        let result = Mutex<Result<HTTPServer.StopReport, HTTPServerError>?>(nil)
+        let result = Locked<Result<HTTPServer.StopReport, HTTPServerError>?>(nil)
         let port = Atomic<Int>(0)
     }
 

@@ -1,12 +1,11 @@
 import Foundation
 import NotificationText
-import Synchronization
 import Testing
 @testable import NotificationService
 
 /// Collects log lines written through a `LogSink`.
 final class LogCapture: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     var sink: LogSink {
         LogSink { bytes in self.storage.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
