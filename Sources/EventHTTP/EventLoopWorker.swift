@@ -502,18 +502,5 @@ private enum ListenerErrorRoute {
 
 /// One line to stdout with a single write(2), so lines from threads never interleave.
 func writeLogLine(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    bytes.withUnsafeMutableBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let written = write(1, raw.baseAddress! + offset, raw.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
-    }
+    LogSink.writeLine(Array((line + "\n").utf8), to: 1)
 }

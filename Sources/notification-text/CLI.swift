@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NotificationService
 
 /// What every subcommand shares: exit codes, stdin, stdout, errors.
 enum CLI {
@@ -22,20 +23,7 @@ enum CLI {
 
     /// Writes every byte with write(2), retrying short writes and EINTR.
     static func writeAll(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        LogSink.writeLine(Array(text.utf8), to: descriptor)
     }
 
     /// All of stdin as bytes.

@@ -22,7 +22,8 @@ public struct LogSink: Sendable {
 
     /// One write(2) for the line; a short write (only possible past the pipe's
     /// atomic size) or EINTR continues with the rest instead of losing it.
-    private static func writeLine(_ line: [UInt8], to descriptor: Int32) {
+    /// The adapter's and the CLI's output go through it too.
+    public static func writeLine(_ line: [UInt8], to descriptor: Int32) {
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
