@@ -42,6 +42,7 @@ CASES = [
     ("link-unclosed-destination", "no ) at all", "[a](b", "[a](b", False, False, None),
     ("code-span-hides-bracket", "a code span in a label is atomic while matching ]", "[a `]` b](u)", "a ] b", False, False, None),
     ("code-span-closer-past-label", "a backtick run whose closer lies past every ] hides them", "[a `b](u) c`", "[a b](u) c", False, False, None),
+    ("unclosed-backtick-in-label-skipped-alone", "a backtick run with no closer is skipped alone while matching ]", "[a `b](u) c", "a `b c", False, False, None),
     ("code-span-in-label-closer-inside", "the label's own code span ends before ]", "[x `y](u)` z](v)", "x y](u) z", False, False, None),
     ("bang-escaped", "an escaped ! is literal and the link still renders", "\\![a](b)", "\\!a", False, False, None),
     ("image-fails-then-link", "a failed image leaves ![ literal", "![a] [b](c)", "![a] b", False, False, None),
