@@ -6,8 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-// `notification-bench [filter]`: median wall time per operation for each case,
-// over repeated samples. Build with `-c release`; figures from debug builds mean nothing.
+// `notification-bench [--iterations N] [filter]`: median wall time per
+// operation for each case, over repeated samples. Build with `-c release`;
+// figures from debug builds mean nothing. With `--iterations N` each matching
+// case instead runs exactly N times, untimed: for callgrind, whose instruction
+// counts divided by N give instructions per operation.
+// `NOTIFICATION_BENCH_PAYLOADS` names the directory of the HTTP payloads
+// (default `bench/payloads`, from the project root).
 
 /// Times `benchCase`: calibrates a batch to about 2 ms, then takes `samples`
 /// batches and returns the median nanoseconds per operation.
@@ -33,10 +38,25 @@ func medianNanoseconds(_ benchCase: BenchCase, samples: Int = 31) -> (median: Do
 // The service's malloc settings, so figures match what it pays per request.
 MallocTuning.keepFreedMemory()
 
-let filter = CommandLine.arguments.dropFirst().first
+var arguments = Array(CommandLine.arguments.dropFirst())
+var iterations: Int? = nil
+if arguments.first == "--iterations", arguments.count >= 2, let count = Int(arguments[1]), count > 0 {
+    iterations = count
+    arguments.removeFirst(2)
+}
+let filter = arguments.first
 var cases = bodyBenchCases()
 cases += composeBenchCases()
+let payloads = getenv("NOTIFICATION_BENCH_PAYLOADS").map { String(cString: $0) } ?? "bench/payloads"
+cases += serviceBenchCases(payloads: payloads)
 var sink = 0
+if let iterations {
+    for benchCase in cases where filter.map({ benchCase.name.contains($0) }) ?? true {
+        for _ in 0..<iterations { sink &+= benchCase.run() }
+        print("\(benchCase.name): \(iterations) runs")
+    }
+    exit(sink == 42 ? 1 : 0)
+}
 func padded(_ text: String) -> String { text + String(repeating: " ", count: max(1, 58 - text.count)) }
 print(padded("case") + "median per operation")
 for benchCase in cases where filter.map({ benchCase.name.contains($0) }) ?? true {

@@ -1,0 +1,49 @@
+import NotificationService
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The service's share of one HTTP request, without sockets: the bench
+/// payloads of `bench/payloads/` through `NotificationTextService.handle`
+/// (routing, content checks, JSON decoding, the rules, the JSON reply) and
+/// `didRespond` (metrics). The adapter's and libevent's share is measured by
+/// `bench/instructions.py` against the live server.
+func serviceBenchCases(payloads directory: String) -> [BenchCase] {
+    let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
+    service.setState(.running)
+    let routes: [(name: String, path: String, file: String)] = [
+        ("service POST /body, typical message", "/body", "body-typical.json"),
+        ("service POST /compose, 20 pending", "/compose", "compose-20.json"),
+    ]
+    return routes.compactMap { route in
+        guard let body = readFile(directory + "/" + route.file) else { return nil }
+        let request = HTTPRequest(
+            method: "POST", path: route.path,
+            headers: [("host", "127.0.0.1"), ("content-type", "application/json"), ("content-length", String(body.count))],
+            body: body
+        )
+        return BenchCase(name: route.name) {
+            let response = service.handle(request)
+            precondition(response.status == 200, "the bench payload \(route.file) was refused: \(response.status)")
+            service.didRespond(to: request, with: response, durationNanoseconds: 1000)
+            return response.body.count
+        }
+    }
+}
+
+/// The whole file at `path` (a bench payload), or nil when it cannot be read.
+private func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        contents += chunk[..<count]
+        if count < chunk.count { break }
+    }
+    return ferror(file) == 0 ? contents : nil
+}
