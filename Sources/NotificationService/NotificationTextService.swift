@@ -203,11 +203,15 @@ public final class NotificationTextService: HTTPHandler {
     }
 
     private func answerBody(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let bodyRequest = try BodyRequest.decode(request.body)
-        let rendering = BodyRenderer.render(bodyRequest.text, maxUnits: bodyRequest.maxUnits)
-        if rendering.truncated { metrics.bodiesTruncated.add(1) }
-        if rendering.inputCut { metrics.inputCuts.add(1) }
-        return Self.json(rendering.jsonBody(), route: .body)
+        let fields = try BodyRequest.Fields.decode(request.body)
+        let json = fields.tape.withStringBytes(fields.text) { utf8 in
+            BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
+                if rendering.truncated { metrics.bodiesTruncated.add(1) }
+                if rendering.inputCut { metrics.inputCuts.add(1) }
+                return rendering.jsonBody()
+            }
+        }
+        return Self.json(json, route: .body)
     }
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {

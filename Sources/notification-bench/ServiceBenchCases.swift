@@ -1,4 +1,5 @@
 import NotificationService
+import NotificationText
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,17 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
         ("service POST /body, typical message", "/body", "body-typical.json"),
         ("service POST /compose, 20 pending", "/compose", "compose-20.json"),
     ]
-    return routes.compactMap { route in
+    var cases: [BenchCase] = []
+    if let compose = readFile(directory + "/compose-20.json") {
+        let now = Timestamp(rfc3339: "2026-11-29T18:00:00Z")!
+        cases.append(BenchCase(name: "service parse only, compose-20.json") {
+            (try? JSONParser.tape(compose).count(JSONTape.root)) ?? -1
+        })
+        cases.append(BenchCase(name: "service decode only, compose-20.json") {
+            (try? ComposeRequest.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
+        })
+    }
+    return cases + routes.compactMap { route in
         guard let body = readFile(directory + "/" + route.file) else { return nil }
         let request = HTTPRequest(
             method: "POST", path: route.path,

@@ -5,7 +5,7 @@ import Testing
 @Suite struct InputCutTests {
     private func keptText(_ text: String) -> (String, Bool) {
         let bytes = Array(text.utf8)
-        let kept = bytes.withUnsafeBufferPointer { InputCut.keptByteCount($0, text: text) }
+        let kept = bytes.withUnsafeBufferPointer { InputCut.keptByteCount($0, text: { text }) }
         return (String(decoding: bytes[0..<kept.count], as: UTF8.self), kept.inputCut)
     }
 

@@ -12,52 +12,80 @@ public struct BodyRequest: Sendable, Equatable {
 
     /// Decodes and validates a request body; the problem says what and where.
     public static func decode(_ bytes: [UInt8]) throws(Problem) -> BodyRequest {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            throw Problem(error)
-        }
-        return try decode(document)
+        let fields = try Fields.decode(bytes)
+        return BodyRequest(text: fields.tape.string(fields.text), maxUnits: fields.maxUnits)
     }
 
-    static func decode(_ document: JSONValue) throws(Problem) -> BodyRequest {
-        guard case .object(let object) = document else {
-            throw Problem(.invalidType, "the request body must be a JSON object, got \(document.typeName)")
-        }
-        var text: String? = nil
-        var maxUnits = BodyRenderer.defaultMaxUnits
-        for (name, value) in object.members {
-            switch name {
-            case "text":
-                if case .null = value { continue }
-                text = try FieldDecoding.string(value, at: "text")
-            case "maxUnits":
-                if case .null = value { continue }
-                maxUnits = try FieldDecoding.integer(value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
-            default:
-                continue  // unknown members are ignored
+    /// A validated request on its tape: the service renders the text from the
+    /// request's own bytes, without a `String` of it.
+    struct Fields {
+        let tape: JSONTape
+        /// The entry of the `text` string.
+        let text: Int
+        let maxUnits: Int
+
+        static func decode(_ bytes: [UInt8]) throws(Problem) -> Fields {
+            let tape: JSONTape
+            do {
+                tape = try JSONParser.tape(bytes)
+            } catch {
+                throw Problem(error)
             }
+            let root = JSONTape.root
+            guard tape.kind(root) == .object else {
+                throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))")
+            }
+            var text: Int? = nil
+            var maxUnits = BodyRenderer.defaultMaxUnits
+            for (name, value) in tape.members(root) {
+                if tape.kind(value) == .null { continue }
+                if tape.isName(name, "text") {
+                    guard tape.kind(value) == .string else {
+                        throw FieldDecoding.typeMismatch("text", expected: "a string", got: tape.typeName(value))
+                    }
+                    text = value
+                } else if tape.isName(name, "maxUnits") {
+                    maxUnits = try FieldDecoding.integer(tape, value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                }
+                // Unknown members are ignored.
+            }
+            guard let text else { throw FieldDecoding.missing("text") }
+            return Fields(tape: tape, text: text, maxUnits: maxUnits)
         }
-        guard let text else { throw FieldDecoding.missing("text") }
-        return BodyRequest(text: text, maxUnits: maxUnits)
     }
 }
 
 extension BodyRendering {
     /// `{"body","units","truncated","inputCut"}`, compact.
     func jsonBody() -> [UInt8] {
-        var writer = JSONWriter(capacity: body.utf8.count + 64)
-        writer.beginObject()
-        writer.key("body")
-        writer.string(body)
-        writer.key("units")
-        writer.integer(units)
-        writer.key("truncated")
-        writer.bool(truncated)
-        writer.key("inputCut")
-        writer.bool(inputCut)
-        writer.endObject()
-        return writer.bytes
+        var body = body
+        return body.withUTF8 { utf8 in
+            RenderedJSON.body(utf8, ellipsis: false, units: units, truncated: truncated, inputCut: inputCut)
+        }
+    }
+}
+
+extension RenderedBytes {
+    /// `{"body","units","truncated","inputCut"}`, compact: the same bytes as
+    /// `BodyRendering.jsonBody()` for the same rendering.
+    func jsonBody() -> [UInt8] {
+        RenderedJSON.body(text, ellipsis: ellipsis, units: units, truncated: truncated, inputCut: inputCut)
+    }
+}
+
+/// The `/body` reply, written in one buffer sized up front.
+enum RenderedJSON {
+    static func body(_ text: UnsafeBufferPointer<UInt8>, ellipsis: Bool, units: Int, truncated: Bool, inputCut: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        // Escapes rarely grow a body by more than a few bytes; the rest is 64 at most.
+        output.reserveCapacity(text.count + text.count / 8 + 72)
+        output.append(contentsOf: #"{"body":""#.utf8)
+        JSONWriter.appendEscaped(text, to: &output)
+        if ellipsis { output.append(contentsOf: [0xE2, 0x80, 0xA6]) }
+        output.append(contentsOf: #"","units":"#.utf8)
+        JSONWriter.appendDecimal(units, to: &output)
+        output.append(contentsOf: truncated ? #","truncated":true"#.utf8 : #","truncated":false"#.utf8)
+        output.append(contentsOf: inputCut ? #","inputCut":true}"#.utf8 : #","inputCut":false}"#.utf8)
+        return output
     }
 }

@@ -10,18 +10,19 @@ extension ComposeRequest {
     /// - Throws: the first problem in document order; a missing required field
     ///   is reported after the members of its object were checked.
     public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeRequest {
-        let document: JSONValue
+        let tape: JSONTape
         do {
-            document = try JSONParser.parse(bytes)
+            tape = try JSONParser.tape(bytes)
         } catch {
             throw Problem(error)
         }
-        return try decode(document, serverApp: serverApp, now: now)
+        return try decode(tape, serverApp: serverApp, now: now)
     }
 
-    static func decode(_ document: JSONValue, serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeRequest {
-        guard case .object(let object) = document else {
-            throw Problem(.invalidType, "the request body must be a JSON object, got \(document.typeName)")
+    static func decode(_ tape: JSONTape, serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeRequest {
+        let root = JSONTape.root
+        guard tape.kind(root) == .object else {
+            throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))")
         }
         var notifications: [PendingNotification]? = nil
         var displayed: [DisplayedEntry] = []
@@ -31,43 +32,41 @@ extension ComposeRequest {
         var app: String? = nil
         var recipient: String? = nil
         var fetch = FetchOutcome.ok
-        for (name, value) in object.members {
-            if case .null = value { continue }
-            switch name {
-            case "notifications":
-                let elements = try FieldDecoding.array(value, maxCount: ComposeRequest.maxNotifications, at: "notifications")
+        for (name, value) in tape.members(root) {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "notifications") {
+                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxNotifications, at: "notifications")
                 var decoded: [PendingNotification] = []
-                decoded.reserveCapacity(elements.count)
+                decoded.reserveCapacity(tape.count(value))
                 for (index, element) in elements.enumerated() {
-                    decoded.append(try PendingNotification.decode(element, at: "notifications[\(index)]"))
+                    decoded.append(try PendingNotification.decode(tape, element, at: "notifications[\(index)]"))
                 }
                 notifications = decoded
-            case "displayed":
-                let elements = try FieldDecoding.array(value, maxCount: ComposeRequest.maxDisplayedEntries, at: "displayed")
-                displayed.reserveCapacity(elements.count)
+            } else if tape.isName(name, "displayed") {
+                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxDisplayedEntries, at: "displayed")
+                displayed.reserveCapacity(tape.count(value))
                 for (index, element) in elements.enumerated() {
-                    displayed.append(try DisplayedEntry.decode(element, at: "displayed[\(index)]"))
+                    displayed.append(try DisplayedEntry.decode(tape, element, at: "displayed[\(index)]"))
                 }
-            case "now":
-                now = try timestamp(value, at: "now")
-            case "maxAgeSeconds":
-                maxAgeSeconds = try FieldDecoding.integer(value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
-            case "maxUnits":
-                maxUnits = try FieldDecoding.integer(value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
-            case "app":
-                app = try FieldDecoding.string(value, at: "app")
-            case "recipient":
-                recipient = try FieldDecoding.string(value, at: "recipient")
-            case "fetch":
-                let raw = try FieldDecoding.string(value, at: "fetch")
+            } else if tape.isName(name, "now") {
+                now = try timestamp(tape, value, at: "now")
+            } else if tape.isName(name, "maxAgeSeconds") {
+                maxAgeSeconds = try FieldDecoding.integer(tape, value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+            } else if tape.isName(name, "maxUnits") {
+                maxUnits = try FieldDecoding.integer(tape, value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+            } else if tape.isName(name, "app") {
+                app = try FieldDecoding.string(tape, value, at: "app")
+            } else if tape.isName(name, "recipient") {
+                recipient = try FieldDecoding.string(tape, value, at: "recipient")
+            } else if tape.isName(name, "fetch") {
+                let raw = try FieldDecoding.string(tape, value, at: "fetch")
                 // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
                 guard let outcome = FetchOutcome(rawValue: raw) else {
                     throw Problem(.invalidValue, "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(raw))")
                 }
                 fetch = outcome
-            default:
-                continue  // unknown members are ignored
             }
+            // Unknown members are ignored.
         }
         if fetch == .ok && notifications == nil {
             throw Problem(.missingField, "notifications is required when fetch is \"ok\"")
@@ -86,8 +85,8 @@ extension ComposeRequest {
     }
 
     /// An RFC 3339 date-time string, as `Timestamp` accepts it.
-    static func timestamp(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> Timestamp {
-        let raw = try FieldDecoding.string(value, at: path())
+    static func timestamp(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> Timestamp {
+        let raw = try FieldDecoding.string(tape, value, at: path())
         guard let timestamp = Timestamp(rfc3339: raw) else {
             throw Problem(.invalidTimestamp, "\(path()) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))")
         }
@@ -96,8 +95,8 @@ extension ComposeRequest {
 }
 
 extension PendingNotification {
-    static func decode(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> PendingNotification {
-        let object = try FieldDecoding.object(value, at: path())
+    static func decode(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> PendingNotification {
+        let members = try FieldDecoding.object(tape, value, at: path())
         var id: String? = nil
         var source: String? = nil
         var type: String? = nil
@@ -109,38 +108,37 @@ extension PendingNotification {
         var text: String? = nil
         var defaultText: String? = nil
         var url: String? = nil
-        for (name, value) in object.members {
-            if case .null = value { continue }
-            switch name {
-            case "id":
-                id = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "source":
-                let raw = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            // The path is built only for an error.
+            func at(_ field: String) -> String { FieldDecoding.path(path(), field) }
+            if tape.isName(name, "id") {
+                id = try FieldDecoding.string(tape, value, at: at("id"))
+            } else if tape.isName(name, "source") {
+                let raw = try FieldDecoding.string(tape, value, at: at("source"))
                 // The key is `source:id`; a colon in the source would make keys ambiguous.
                 if raw.utf8.contains(UInt8(ascii: ":")) {
-                    throw Problem(.invalidValue, "\(FieldDecoding.path(path(), name)) must not contain ':'")
+                    throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
                 }
                 source = raw
-            case "type":
-                type = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "timestamp":
-                timestamp = try ComposeRequest.timestamp(value, at: FieldDecoding.path(path(), name))
-            case "read":
-                read = try FieldDecoding.bool(value, at: FieldDecoding.path(path(), name))
-            case "thread":
-                thread = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "threadTitle":
-                threadTitle = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "sender":
-                sender = try Sender.decode(value, at: FieldDecoding.path(path(), name))
-            case "text":
-                text = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "defaultText":
-                defaultText = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "url":
-                url = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            default:
-                continue
+            } else if tape.isName(name, "type") {
+                type = try FieldDecoding.string(tape, value, at: at("type"))
+            } else if tape.isName(name, "timestamp") {
+                timestamp = try ComposeRequest.timestamp(tape, value, at: at("timestamp"))
+            } else if tape.isName(name, "read") {
+                read = try FieldDecoding.bool(tape, value, at: at("read"))
+            } else if tape.isName(name, "thread") {
+                thread = try FieldDecoding.string(tape, value, at: at("thread"))
+            } else if tape.isName(name, "threadTitle") {
+                threadTitle = try FieldDecoding.string(tape, value, at: at("threadTitle"))
+            } else if tape.isName(name, "sender") {
+                sender = try Sender.decode(tape, value, at: at("sender"))
+            } else if tape.isName(name, "text") {
+                text = try FieldDecoding.string(tape, value, at: at("text"))
+            } else if tape.isName(name, "defaultText") {
+                defaultText = try FieldDecoding.string(tape, value, at: at("defaultText"))
+            } else if tape.isName(name, "url") {
+                url = try FieldDecoding.string(tape, value, at: at("url"))
             }
         }
         guard let id else { throw FieldDecoding.missing(FieldDecoding.path(path(), "id")) }
@@ -155,15 +153,15 @@ extension PendingNotification {
 }
 
 extension PendingNotification.Sender {
-    static func decode(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> PendingNotification.Sender {
-        let object = try FieldDecoding.object(value, at: path())
+    static func decode(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> PendingNotification.Sender {
+        let members = try FieldDecoding.object(tape, value, at: path())
         var sender = PendingNotification.Sender()
-        for (name, value) in object.members {
-            if case .null = value { continue }
-            switch name {
-            case "id": sender.id = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "name": sender.name = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            default: continue
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "id") {
+                sender.id = try FieldDecoding.string(tape, value, at: FieldDecoding.path(path(), "id"))
+            } else if tape.isName(name, "name") {
+                sender.name = try FieldDecoding.string(tape, value, at: FieldDecoding.path(path(), "name"))
             }
         }
         return sender
@@ -171,16 +169,16 @@ extension PendingNotification.Sender {
 }
 
 extension DisplayedEntry {
-    static func decode(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> DisplayedEntry {
-        let object = try FieldDecoding.object(value, at: path())
+    static func decode(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> DisplayedEntry {
+        let members = try FieldDecoding.object(tape, value, at: path())
         var key: String? = nil
         var timestamp: Timestamp? = nil
-        for (name, value) in object.members {
-            if case .null = value { continue }
-            switch name {
-            case "key": key = try FieldDecoding.string(value, at: FieldDecoding.path(path(), name))
-            case "timestamp": timestamp = try ComposeRequest.timestamp(value, at: FieldDecoding.path(path(), name))
-            default: continue
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "key") {
+                key = try FieldDecoding.string(tape, value, at: FieldDecoding.path(path(), "key"))
+            } else if tape.isName(name, "timestamp") {
+                timestamp = try ComposeRequest.timestamp(tape, value, at: FieldDecoding.path(path(), "timestamp"))
             }
         }
         guard let key else { throw FieldDecoding.missing(FieldDecoding.path(path(), "key")) }

@@ -9,61 +9,54 @@
 ///   or `2.56e2`): anything else is `invalid-type`;
 /// - unknown members are ignored (after the whole body was parsed as JSON).
 enum FieldDecoding {
-    static func object(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> JSONObject {
-        guard case .object(let object) = value else { throw typeMismatch(path(), expected: "an object", got: value) }
-        return object
+    static func object(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> JSONTape.Members {
+        guard tape.kind(value) == .object else { throw typeMismatch(path(), expected: "an object", got: tape.typeName(value)) }
+        return tape.members(value)
     }
 
-    static func array(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> [JSONValue] {
-        guard case .array(let elements) = value else { throw typeMismatch(path(), expected: "an array", got: value) }
-        return elements
+    static func string(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> String {
+        guard tape.kind(value) == .string else { throw typeMismatch(path(), expected: "a string", got: tape.typeName(value)) }
+        return tape.string(value)
     }
 
-    static func string(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> String {
-        guard case .string(let string) = value else { throw typeMismatch(path(), expected: "a string", got: value) }
-        return string
-    }
-
-    /// A string, or nil for `null`.
-    static func optionalString(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> String? {
-        if case .null = value { return nil }
-        return try string(value, at: path())
-    }
-
-    static func bool(_ value: JSONValue, at path: @autoclosure () -> String) throws(Problem) -> Bool {
-        guard case .bool(let bool) = value else { throw typeMismatch(path(), expected: "a boolean", got: value) }
-        return bool
+    static func bool(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> Bool {
+        switch tape.kind(value) {
+        case .true: return true
+        case .false: return false
+        default: throw typeMismatch(path(), expected: "a boolean", got: tape.typeName(value))
+        }
     }
 
     /// An integer written without fraction or exponent, within `range`.
-    static func integer(_ value: JSONValue, in range: ClosedRange<Int>, at path: @autoclosure () -> String) throws(Problem) -> Int {
-        guard case .number(let number) = value else {
-            throw typeMismatch(path(), expected: "an integer", got: value)
+    static func integer(_ tape: JSONTape, _ value: Int, in range: ClosedRange<Int>, at path: @autoclosure () -> String) throws(Problem) -> Int {
+        guard tape.kind(value) == .number else {
+            throw typeMismatch(path(), expected: "an integer", got: tape.typeName(value))
         }
-        guard number.isIntegerLexeme else {
-            throw Problem(.invalidType, "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(number))")
+        guard tape.isIntegerLexeme(value) else {
+            throw Problem(.invalidType, "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(tape.lexeme(value)))")
         }
-        guard let integer = number.integerValue, range.contains(integer) else {
-            throw Problem(.outOfRange, "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(number))")
+        guard let integer = tape.integerValue(value), range.contains(integer) else {
+            throw Problem(.outOfRange, "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(tape.lexeme(value)))")
         }
         return integer
     }
 
-    /// An array of at most `maxCount` elements.
-    static func array(_ value: JSONValue, maxCount: Int, at path: @autoclosure () -> String) throws(Problem) -> [JSONValue] {
-        let elements = try array(value, at: path())
-        guard elements.count <= maxCount else {
-            throw Problem(.outOfRange, "\(path()) has \(elements.count) items, at most \(maxCount) are allowed")
+    /// The elements of an array of at most `maxCount` elements.
+    static func array(_ tape: JSONTape, _ value: Int, maxCount: Int, at path: @autoclosure () -> String) throws(Problem) -> JSONTape.Elements {
+        guard tape.kind(value) == .array else { throw typeMismatch(path(), expected: "an array", got: tape.typeName(value)) }
+        let count = tape.count(value)
+        guard count <= maxCount else {
+            throw Problem(.outOfRange, "\(path()) has \(count) items, at most \(maxCount) are allowed")
         }
-        return elements
+        return tape.elements(value)
     }
 
     static func missing(_ path: String) -> Problem {
         Problem(.missingField, "\(path) is required")
     }
 
-    static func typeMismatch(_ path: String, expected: String, got value: JSONValue) -> Problem {
-        Problem(.invalidType, "\(path) must be \(expected), got \(value.typeName)")
+    static func typeMismatch(_ path: String, expected: String, got typeName: String) -> Problem {
+        Problem(.invalidType, "\(path) must be \(expected), got \(typeName)")
     }
 
     /// A path to a member: `name` at the top, `parent.name` below.
@@ -72,10 +65,10 @@ enum FieldDecoding {
     }
 
     /// A number as written, shortened so a huge lexeme cannot bloat a detail.
-    private static func boundedLexeme(_ number: JSONNumber) -> String {
+    private static func boundedLexeme(_ lexeme: String) -> String {
         let maxLength = 32
-        let utf8 = number.lexeme.utf8
-        guard utf8.count > maxLength else { return number.lexeme }
+        let utf8 = lexeme.utf8
+        guard utf8.count > maxLength else { return lexeme }
         return String(decoding: utf8.prefix(maxLength), as: UTF8.self) + "…"
     }
 }

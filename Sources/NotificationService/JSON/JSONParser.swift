@@ -24,15 +24,26 @@ public struct JSONParser {
     /// request needs 4 levels; 64 leaves room for any reasonable client.
     public static let defaultMaxDepth = 64
 
-    /// Parses one complete JSON text.
+    /// Parses one complete JSON text into a tree of values.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            try parse(buffer, maxDepth: maxDepth)
-        }
+        try tape(bytes, maxDepth: maxDepth).value(at: 0)
     }
 
-    /// Parses one complete JSON text from a buffer the caller keeps alive.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    /// Parses one complete JSON text into a flat tape: the same checks and
+    /// errors as `parse`, without a `String` or an array per value, so a
+    /// decoder can read the fields it needs straight from the bytes.
+    public static func tape(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONTape {
+        let entries = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> [JSONTape.Entry] in
+            try tapeEntries(buffer, maxDepth: maxDepth)
+        }
+        return JSONTape(bytes: bytes, entries: entries)
+    }
+
+    private static func tapeEntries(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> [JSONTape.Entry] {
+        // Offsets are stored in 32 bits; request bodies are limited far below.
+        guard buffer.count < Int(UInt32.max) else {
+            throw JSONParseError(.syntax, offset: 0, "a JSON text of 4 GiB or more is not accepted")
+        }
         // Validating the whole text first gives invalid UTF-8 its own error
         // (with its offset) wherever it is, and lets string decoding below
         // rely on well-formed input.
@@ -44,69 +55,85 @@ public struct JSONParser {
             throw JSONParseError(.syntax, offset: 0, "a byte order mark is not allowed")
         }
         parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
+        try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         if parser.index < buffer.count {
             throw parser.syntaxError("unexpected \(parser.describeCurrent()) after the end of the JSON value")
         }
-        return value
+        return parser.entries
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
+    private var entries: [JSONTape.Entry] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        // A value or member name takes at least 2 bytes with its separator.
+        entries.reserveCapacity(min(bytes.count / 6 + 4, 1 << 16))
     }
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONParseError) {
         guard index < bytes.count else {
             throw syntaxError("unexpected end of input, expected a value")
         }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return .object(try parseObject(depth: depth + 1))
+            try parseObject(depth: depth + 1)
         case UInt8(ascii: "["):
-            return .array(try parseArray(depth: depth + 1))
+            try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""):
-            return .string(try parseString())
+            try parseString()
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            return .bool(true)
+            appendScalar(.true, start: index - 4, end: index)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            return .bool(false)
+            appendScalar(.false, start: index - 5, end: index)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            return .null
+            appendScalar(.null, start: index - 4, end: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return .number(try parseNumber())
+            try parseNumber()
         default:
             throw syntaxError("unexpected \(describeCurrent()), expected a value")
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONObject {
+    @inline(__always)
+    private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
+        entries.append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entries.count + 1)))
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
+        let objectEntry = entries.count
+        entries.append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // {
-        var members: [(name: String, value: JSONValue)] = []
-        // Room for a request object's members without regrowing.
-        members.reserveCapacity(12)
+        var memberCount = 0
+        defer {
+            entries[objectEntry].end = UInt32(memberCount)
+            entries[objectEntry].next = UInt32(entries.count)
+        }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return JSONObject(members: members)
+            return
         }
-        // Small objects (every request object) check names by a linear scan;
-        // large ones switch to a set so a hostile object stays linear.
-        // Names are compared by code points: "é" and "e\u0301" are different names.
-        var names: Set<ExactName>? = nil
+        // Small objects (every request object) check names by a linear scan
+        // of the members before; large ones switch to a set so a hostile
+        // object stays linear. Names are compared by code points: "é" and
+        // "e\u0301" are different names, "a" and "\u0061" the same.
+        var names: Set<[UInt8]>? = nil
+        // One bit per name fingerprint seen in this object: a new name whose
+        // bit is clear cannot repeat one, so most names skip the scan.
+        var seenFingerprints: UInt64 = 0
         while true {
             guard index < bytes.count else {
                 throw syntaxError("unexpected end of input, expected a member name")
@@ -115,20 +142,15 @@ public struct JSONParser {
                 throw syntaxError("unexpected \(describeCurrent()), expected a member name in double quotes")
             }
             let nameOffset = index
-            let name = try parseString()
-            if names == nil, members.count >= 16 {
-                names = Set(members.map { ExactName($0.name) })
-            }
-            let isDuplicate: Bool
-            if names != nil {
-                isDuplicate = !names!.insert(ExactName(name)).inserted
-            } else {
-                // The length rules out most pairs before a memcmp.
-                let count = name.utf8.count
-                isDuplicate = members.contains { $0.name.utf8.count == count && ExactName.sameCodePoints($0.name, name) }
-            }
-            if isDuplicate {
-                throw JSONParseError(.duplicateName, offset: nameOffset, "duplicate member name \(JSONWriter.quotedForMessage(name))")
+            let nameEntry = entries.count
+            try parseString()
+            let fingerprint: UInt64 = 1 << (JSONTape.fingerprint(entries[nameEntry], in: bytes) & 63)
+            let mayRepeat = seenFingerprints & fingerprint != 0 || memberCount >= 16
+            seenFingerprints |= fingerprint
+            if mayRepeat, isDuplicateName(nameEntry, objectEntry: objectEntry, memberCount: memberCount, names: &names) {
+                let name = JSONTape.decodedBytes(entries[nameEntry], in: bytes)
+                throw JSONParseError(.duplicateName, offset: nameOffset,
+                                     "duplicate member name \(JSONWriter.quotedForMessage(String(decoding: name, as: UTF8.self)))")
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -136,8 +158,8 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
-            members.append((name, value))
+            try parseValue(depth: depth)
+            memberCount += 1
             skipWhitespace()
             guard index < bytes.count else {
                 throw syntaxError("unexpected end of input, expected ',' or '}'")
@@ -147,26 +169,58 @@ public struct JSONParser {
                 skipWhitespace()
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return JSONObject(members: members)
+                return
             } else {
                 throw syntaxError("unexpected \(describeCurrent()), expected ',' or '}'")
             }
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
+    /// Whether the name at `nameEntry` repeats one of the object's first `memberCount` names.
+    private func isDuplicateName(
+        _ nameEntry: Int, objectEntry: Int, memberCount: Int, names: inout Set<[UInt8]>?
+    ) -> Bool {
+        let name = entries[nameEntry]
+        if memberCount >= 16 {
+            if names == nil {
+                var set = Set<[UInt8]>(minimumCapacity: 2 * memberCount)
+                var member = objectEntry + 1
+                for _ in 0..<memberCount {
+                    set.insert(JSONTape.decodedBytes(entries[member], in: bytes))
+                    member = Int(entries[member + 1].next)
+                }
+                names = set
+            }
+            return !names!.insert(JSONTape.decodedBytes(name, in: bytes)).inserted
+        }
+        var member = objectEntry + 1
+        for _ in 0..<memberCount {
+            if JSONTape.sameName(entries[member], name, in: bytes) { return true }
+            member = Int(entries[member + 1].next)
+        }
+        return false
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
+        let arrayEntry = entries.count
+        entries.append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // [
-        var elements: [JSONValue] = []
+        var elementCount = 0
+        defer {
+            entries[arrayEntry].end = UInt32(elementCount)
+            entries[arrayEntry].next = UInt32(entries.count)
+        }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return elements
+            return
         }
         while true {
-            elements.append(try parseValue(depth: depth))
+            try parseValue(depth: depth)
+            elementCount += 1
             skipWhitespace()
             guard index < bytes.count else {
                 throw syntaxError("unexpected end of input, expected ',' or ']'")
@@ -176,7 +230,7 @@ public struct JSONParser {
                 skipWhitespace()
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return elements
+                return
             } else {
                 throw syntaxError("unexpected \(describeCurrent()), expected ',' or ']'")
             }
@@ -185,18 +239,24 @@ public struct JSONParser {
 
     // MARK: Strings
 
-    /// Parses a string starting at its opening quote. Strings without escapes
-    /// (the common case) are copied once; escapes are decoded into a string
-    /// allocated once at the raw length, which is never shorter than the result.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    /// Parses a string starting at its opening quote into one entry: the
+    /// bytes between the quotes, flagged when they hold escapes. Escapes are
+    /// checked here (decoded into a scratch buffer and dropped), so the tape
+    /// only ever holds strings that decode.
+    private mutating func parseString() throws(JSONParseError) {
         let start = index + 1
         var cursor = start
         var hasEscape = false
         let base = bytes.baseAddress!  // non-nil: the opening quote is in the buffer
         while true {
-            // Plain bytes 8 at a time, until a quote, a backslash or a control byte.
-            while cursor + 8 <= bytes.count,
-                  !JSONWriter.needsEscape(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)) {
+            // Plain bytes 8 at a time, then straight to the first quote,
+            // backslash or control byte among them.
+            while cursor + 8 <= bytes.count {
+                let mask = JSONByteClass.escapeMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+                if mask != 0 {
+                    cursor += mask.trailingZeroBitCount >> 3
+                    break
+                }
                 cursor += 8
             }
             guard cursor < bytes.count else {
@@ -216,24 +276,16 @@ public struct JSONParser {
         }
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
         index = cursor + 1
-        if !hasEscape {
-            return String(decoding: raw, as: UTF8.self)
-        }
-        var failure: JSONParseError? = nil
-        let decoded = String(unsafeUninitializedCapacity: raw.count) { output in
-            do throws(JSONParseError) {
-                return try Self.unescape(raw, baseOffset: start, into: output)
-            } catch {
-                failure = error
-                return 0
+        if hasEscape {
+            _ = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { (output) throws(JSONParseError) -> Int in
+                try Self.unescape(raw, baseOffset: start, into: output)
             }
         }
-        if let failure { throw failure }
-        return decoded
+        appendScalar(.string, flag: hasEscape, start: start, end: cursor)
     }
 
     /// Decodes the escapes of a string's raw bytes into `output`; returns the length written.
-    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws(JSONParseError) -> Int {
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws(JSONParseError) -> Int {
         var read = 0
         var written = 0
         while read < raw.count {
@@ -335,32 +387,21 @@ public struct JSONParser {
     // MARK: Numbers and literals
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+    private mutating func parseNumber() throws(JSONParseError) {
         let start = index
-        var negative = false
         if bytes[index] == UInt8(ascii: "-") {
-            negative = true
             index += 1
         }
         guard index < bytes.count, isDigit(bytes[index]) else {
             throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()) in a number, expected a digit" : "unexpected end of input in a number")
         }
-        // Accumulate negatively so Int.min parses; overflow only clears the value.
-        var value: Int? = 0
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) {
                 throw syntaxError("a number must not have a leading zero")
             }
         } else {
-            while index < bytes.count, isDigit(bytes[index]) {
-                if let current = value {
-                    let (times10, o1) = current.multipliedReportingOverflow(by: 10)
-                    let (next, o2) = times10.subtractingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
-                    value = (o1 || o2) ? nil : next
-                }
-                index += 1
-            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         var isInteger = true
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -382,16 +423,7 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let lexeme = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        var integerValue: Int? = nil
-        if isInteger, let value {
-            if negative {
-                integerValue = value
-            } else if value != Int.min {
-                integerValue = -value
-            }
-        }
-        return JSONNumber(lexeme: lexeme, integerValue: integerValue)
+        appendScalar(.number, flag: isInteger, start: start, end: index)
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {

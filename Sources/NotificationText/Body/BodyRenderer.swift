@@ -14,38 +14,61 @@ public enum BodyRenderer {
     /// - Precondition: `maxUnits` is in `maxUnitsRange` (callers validate it).
     /// - Important: never throws; markup it cannot match is literal text.
     public static func render(_ text: String, maxUnits: Int = defaultMaxUnits) -> BodyRendering {
-        withRenderedBytes(text) { bytes, inputCut in
-            BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
+        withUTF8(text) { utf8 in
+            withRenderedBytes(utf8, text: { text }) { bytes, inputCut in
+                BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
+            }
+        }
+    }
+
+    /// Sections 1 to 7 over UTF-8 that the caller holds (the service: a JSON
+    /// string's bytes), without making a `String` of the input or the body.
+    /// `body` gets the rendering; its bytes are valid only during the call.
+    /// - Precondition: `utf8` is well-formed UTF-8; `maxUnits` is in `maxUnitsRange`.
+    public static func withRendering<Result>(
+        utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int, _ body: (RenderedBytes) -> Result
+    ) -> Result {
+        withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in
+            let cap = BodyCap.cut(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
+            return body(RenderedBytes(
+                text: UnsafeBufferPointer(rebasing: bytes[0..<cap.kept]), ellipsis: cap.truncated,
+                units: cap.units, inputCut: inputCut
+            ))
         }
     }
 
     /// Sections 1 to 6: the rendered text before the cap, and whether the input was cut.
     public static func renderUncapped(_ text: String) -> (text: String, inputCut: Bool) {
-        withRenderedBytes(text) { bytes, inputCut in
-            (String(decoding: bytes, as: UTF8.self), inputCut)
+        withUTF8(text) { utf8 in
+            withRenderedBytes(utf8, text: { text }) { bytes, inputCut in
+                (String(decoding: bytes, as: UTF8.self), inputCut)
+            }
         }
     }
 
-    /// Runs sections 1 to 6 over `text`'s UTF-8 and hands the rendered bytes to `body`.
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Runs sections 1 to 6 over `utf8` and hands the rendered bytes to `body`.
+    /// `text` makes the input a `String`, for the rare cut that needs the
+    /// standard library's grapheme breaking.
     private static func withRenderedBytes<Result>(
-        _ text: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
+        _ utf8: UnsafeBufferPointer<UInt8>, text: () -> String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
     ) -> Result {
-        func run(_ utf8: UnsafeBufferPointer<UInt8>) -> Result {
-            let cut = InputCut.keptByteCount(utf8, text: text)
-            let input = UnsafeBufferPointer(rebasing: utf8[0..<cut.count])
-            // Scratch space for the normalised source and the output, both bounded
-            // by the cut input; small ones live on the stack.
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * input.count + 2) { scratch in
-                let sourceCount = normalizeLineEndings(input, into: scratch.baseAddress!)
-                let source = UnsafeBufferPointer(start: scratch.baseAddress!, count: sourceCount)
-                let output = UnsafeMutableBufferPointer(start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
-                var writer = BodyWriter(buffer: output)
-                renderBlocks(source, into: &writer)
-                return body(writer.trimmed, cut.inputCut)
-            }
+        let cut = InputCut.keptByteCount(utf8, text: text)
+        let input = UnsafeBufferPointer(rebasing: utf8[0..<cut.count])
+        // Scratch space for the normalised source and the output, both bounded
+        // by the cut input; small ones live on the stack.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * input.count + 2) { scratch in
+            let sourceCount = normalizeLineEndings(input, into: scratch.baseAddress!)
+            let source = UnsafeBufferPointer(start: scratch.baseAddress!, count: sourceCount)
+            let output = UnsafeMutableBufferPointer(start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
+            var writer = BodyWriter(buffer: output)
+            renderBlocks(source, into: &writer)
+            return body(writer.trimmed, cut.inputCut)
         }
-        if let result = text.utf8.withContiguousStorageIfAvailable(run) { return result }
-        return Array(text.utf8).withUnsafeBufferPointer(run)
     }
 
     /// Sections 3 to 6 over the normalised source: lines become fenced

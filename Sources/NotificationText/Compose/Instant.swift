@@ -18,9 +18,16 @@ public struct Instant: Hashable, Comparable, Sendable {
         precondition((0..<1_000_000_000).contains(nanoseconds), "nanoseconds out of range")
         self.epochSeconds = epochSeconds
         self.nanoseconds = nanoseconds
-        var digits = Substring(subnanosecondDigits)
-        while digits.last == "0" { digits.removeLast() }
-        self.subnanosecondDigits = String(digits)
+        // Nearly always empty: then there is nothing to trim or copy.
+        let utf8 = subnanosecondDigits.utf8
+        var trailingZeros = 0
+        for byte in utf8.reversed() {
+            guard byte == UInt8(ascii: "0") else { break }
+            trailingZeros += 1
+        }
+        self.subnanosecondDigits = trailingZeros == 0
+            ? subnanosecondDigits
+            : String(decoding: utf8.dropLast(trailingZeros), as: UTF8.self)
     }
 
     /// This instant shifted by a whole number of seconds (fractions unchanged).

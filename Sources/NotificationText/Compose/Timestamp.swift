@@ -27,14 +27,18 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses an RFC 3339 date-time; `nil` when `rfc3339` is not one (see the type's rules).
     public init?(rfc3339: String) {
-        var parser = Parser(bytes: Array(rfc3339.utf8))
-        guard let instant = parser.parse() else { return nil }
-        self.raw = rfc3339
+        var text = rfc3339
+        let parsed = text.withUTF8 { utf8 in
+            var parser = Parser(bytes: utf8)
+            return parser.parse()
+        }
+        guard let instant = parsed else { return nil }
+        self.raw = text
         self.instant = instant
     }
 
     private struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         mutating func parse() -> Instant? {
@@ -56,13 +60,13 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
                 let start = index
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
                 guard index > start else { return nil }
-                let fraction = bytes[start..<index]
+                let fractionCount = index - start
                 for position in 0..<9 {
-                    let digit = position < fraction.count ? Int32(fraction[start + position] - UInt8(ascii: "0")) : 0
+                    let digit = position < fractionCount ? Int32(bytes[start + position] - UInt8(ascii: "0")) : 0
                     nanoseconds = nanoseconds * 10 + digit
                 }
-                if fraction.count > 9 {
-                    subnanosecondDigits = String(decoding: fraction[(start + 9)...], as: UTF8.self)
+                if fractionCount > 9 {
+                    subnanosecondDigits = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 9)..<index]), as: UTF8.self)
                 }
             }
 
@@ -102,7 +106,8 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         mutating func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }
             var value = 0
-            for byte in bytes[index..<(index + count)] {
+            for position in index..<(index + count) {
+                let byte = bytes[position]
                 guard isDigit(byte) else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }

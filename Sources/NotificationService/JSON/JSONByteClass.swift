@@ -1,0 +1,21 @@
+/// Byte tests on 8 bytes at once (SWAR), for the runs of plain bytes that
+/// make up nearly all of a JSON string.
+enum JSONByteClass {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of every byte of `word` (little-endian: lowest byte
+    /// first) that is below 0x20, a quote or a backslash: the bytes a JSON
+    /// string escapes. Bits above the lowest may be spurious (a borrow
+    /// carries into the next byte), so only the lowest is exact:
+    /// `trailingZeroBitCount >> 3` is the index of the first such byte.
+    @inline(__always)
+    static func escapeMask(_ word: UInt64) -> UInt64 {
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        return (control | quoteZero | backslashZero) & highs
+    }
+}

@@ -1,0 +1,262 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON text that `JSONParser` accepted, laid out flat: one entry per value
+/// and per member name, in document order, each pointing into the text.
+///
+/// Decoders read the fields they need straight from it and skip the rest,
+/// so a request costs one pass over its bytes, one array of entries and the
+/// `String`s of the fields kept: no tree of values, no `String` per name.
+///
+/// Layout: an object's entry is followed by its members, each a name entry
+/// (a string) and then its value's entries; an array's by its elements.
+/// Every entry knows the index just past its value, so any value is skipped
+/// in one step.
+public struct JSONTape: Sendable {
+    public enum Kind: UInt8, Sendable {
+        case null, `false`, `true`, number, string, array, object
+    }
+
+    public struct Entry: Sendable {
+        public var kind: Kind
+        /// A string with escapes; a number written as an integer (`-?digits`).
+        var flag: Bool
+        /// Strings: the first byte after the opening quote; other values: their first byte.
+        var start: UInt32
+        /// Strings: the closing quote; numbers and literals: just past their
+        /// last byte; arrays and objects: their number of elements or members.
+        var end: UInt32
+        /// The index of the entry after this value and everything in it.
+        var next: UInt32
+    }
+
+    /// The JSON text.
+    let bytes: [UInt8]
+    let entries: [Entry]
+
+    init(bytes: [UInt8], entries: [Entry]) {
+        self.bytes = bytes
+        self.entries = entries
+    }
+
+    /// The top-level value.
+    public static let root = 0
+
+    // MARK: Reading
+
+    @inline(__always)
+    public func kind(_ index: Int) -> Kind { entries[index].kind }
+
+    /// The JSON type name used in error details ("string", "object", …).
+    public func typeName(_ index: Int) -> String {
+        switch entries[index].kind {
+        case .null: "null"
+        case .false, .true: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The number of elements of an array or members of an object.
+    public func count(_ index: Int) -> Int {
+        let entry = entries[index]
+        precondition(entry.kind == .array || entry.kind == .object, "count of a scalar")
+        return Int(entry.end)
+    }
+
+    /// The members of the object at `index` as (name entry, value entry) pairs, in document order.
+    public func members(_ index: Int) -> Members {
+        precondition(entries[index].kind == .object, "members of a non-object")
+        return Members(entries: entries, first: index + 1, count: Int(entries[index].end))
+    }
+
+    /// The element entries of the array at `index`, in document order.
+    public func elements(_ index: Int) -> Elements {
+        precondition(entries[index].kind == .array, "elements of a non-array")
+        return Elements(entries: entries, first: index + 1, count: Int(entries[index].end))
+    }
+
+    public struct Members: Sequence {
+        let entries: [Entry]
+        let first: Int
+        let count: Int
+
+        public struct Iterator: IteratorProtocol {
+            let entries: [Entry]
+            var position: Int
+            var remaining: Int
+
+            public mutating func next() -> (name: Int, value: Int)? {
+                guard remaining > 0 else { return nil }
+                remaining -= 1
+                let name = position
+                position = Int(entries[name + 1].next)
+                return (name, name + 1)
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(entries: entries, position: first, remaining: count) }
+    }
+
+    public struct Elements: Sequence {
+        let entries: [Entry]
+        let first: Int
+        let count: Int
+
+        public struct Iterator: IteratorProtocol {
+            let entries: [Entry]
+            var position: Int
+            var remaining: Int
+
+            public mutating func next() -> Int? {
+                guard remaining > 0 else { return nil }
+                remaining -= 1
+                let element = position
+                position = Int(entries[element].next)
+                return element
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(entries: entries, position: first, remaining: count) }
+    }
+
+    /// Whether the string at `index` (a member name) is exactly `name`.
+    /// `name` is plain ASCII without characters JSON escapes.
+    @inline(__always)
+    public func isName(_ index: Int, _ name: StaticString) -> Bool {
+        let entry = entries[index]
+        let length = name.utf8CodeUnitCount
+        if entry.flag {
+            return withStringBytes(index) { $0.count == length && memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
+        }
+        guard Int(entry.end - entry.start) == length else { return false }
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(entry.start), name.utf8Start, length) == 0 }
+    }
+
+    /// The string at `index`, decoded.
+    public func string(_ index: Int) -> String {
+        withStringBytes(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the decoded UTF-8 of the string at `index`: the
+    /// text's own bytes when it has no escapes, a decoded copy otherwise.
+    /// The bytes are well-formed UTF-8 and valid only during `body`.
+    public func withStringBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let entry = entries[index]
+        precondition(entry.kind == .string, "string bytes of a non-string")
+        return try bytes.withUnsafeBufferPointer { text in
+            let raw = UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)])
+            guard entry.flag else { return try body(raw) }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
+                // Cannot fail: the parser decoded these escapes before.
+                let count = (try? JSONParser.unescape(raw, baseOffset: Int(entry.start), into: output)) ?? 0
+                return try body(UnsafeBufferPointer(rebasing: output[0..<count]))
+            }
+        }
+    }
+
+    /// The number at `index` exactly as written.
+    public func lexeme(_ index: Int) -> String {
+        let entry = entries[index]
+        precondition(entry.kind == .number, "lexeme of a non-number")
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether the number at `index` is written as an integer (`-?digits`), even one too large for `Int`.
+    public func isIntegerLexeme(_ index: Int) -> Bool {
+        entries[index].kind == .number && entries[index].flag
+    }
+
+    /// The value of the number at `index` when it is written as an integer
+    /// that fits in `Int`; nil otherwise (so `256.0` and `2.56e2` are not integers).
+    public func integerValue(_ index: Int) -> Int? {
+        let entry = entries[index]
+        guard entry.kind == .number, entry.flag else { return nil }
+        return bytes.withUnsafeBufferPointer { text -> Int? in
+            var position = Int(entry.start)
+            let end = Int(entry.end)
+            let negative = text[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            // Accumulate negatively so Int.min parses; overflow means no value.
+            var value = 0
+            while position < end {
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.subtractingReportingOverflow(Int(text[position] &- UInt8(ascii: "0")))
+                if o1 || o2 { return nil }
+                value = next
+                position += 1
+            }
+            if negative { return value }
+            return value == Int.min ? nil : -value
+        }
+    }
+
+    // MARK: The tree
+
+    /// The value at `index` as a tree (tests and tools; decoders read the tape).
+    public func value(at index: Int) -> JSONValue {
+        switch entries[index].kind {
+        case .null:
+            return .null
+        case .false:
+            return .bool(false)
+        case .true:
+            return .bool(true)
+        case .number:
+            return .number(JSONNumber(lexeme: lexeme(index), integerValue: integerValue(index)))
+        case .string:
+            return .string(string(index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count(index))
+            for element in self.elements(index) { elements.append(value(at: element)) }
+            return .array(elements)
+        case .object:
+            var members: [(name: String, value: JSONValue)] = []
+            members.reserveCapacity(count(index))
+            for member in self.members(index) { members.append((string(member.name), value(at: member.value))) }
+            return .object(JSONObject(members: members))
+        }
+    }
+
+    // MARK: Names, for the parser's duplicate check
+
+    /// The decoded bytes of a string entry of `text`.
+    static func decodedBytes(_ entry: Entry, in text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let raw = UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)])
+        guard entry.flag else { return Array(raw) }
+        return [UInt8](unsafeUninitializedCapacity: raw.count) { output, count in
+            count = (try? JSONParser.unescape(raw, baseOffset: Int(entry.start), into: output)) ?? 0
+        }
+    }
+
+    /// A cheap hash of a name's decoded bytes (its length and its first and
+    /// last bytes): equal names have equal fingerprints.
+    @inline(__always)
+    static func fingerprint(_ entry: Entry, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard !entry.flag else {
+            let name = decodedBytes(entry, in: text)
+            return UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
+        }
+        let count = Int(entry.end - entry.start)
+        guard count > 0 else { return 0 }
+        return UInt64(count) &* 31 &+ UInt64(text[Int(entry.start)]) &* 7 &+ UInt64(text[Int(entry.end) - 1])
+    }
+
+    /// Whether two string entries of `text` decode to the same code points.
+    static func sameName(_ a: Entry, _ b: Entry, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !a.flag && !b.flag {
+            let count = Int(a.end - a.start)
+            guard count == Int(b.end - b.start) else { return false }
+            return count == 0 || memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), count) == 0
+        }
+        return decodedBytes(a, in: text) == decodedBytes(b, in: text)
+    }
+}
