@@ -110,7 +110,6 @@ def main() -> int:
     body = {key: median_result(runs) for key, runs in body_runs.items()}
     compose = {key: median_result(runs) for key, runs in compose_runs.items()}
     reference_rps = body["reference"].rps
-    reference_cpu = body["reference"].cpu_us_per_request
 
     rows = []
     for key, result in body.items():
@@ -127,10 +126,12 @@ def main() -> int:
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for route, name, result, rss_mib, _ in rows:
+        # Each route against the reference answering that route's request.
+        yardstick = compose["reference"] if route.startswith("/compose") else body["reference"]
         lines.append(
-            f"| {route} | {name} | {result.rps:,.0f} | {result.rps / reference_rps:.0%} | {result.p50_ms:.2f} | "
+            f"| {route} | {name} | {result.rps:,.0f} | {result.rps / yardstick.rps:.0%} | {result.p50_ms:.2f} | "
             f"{result.p99_ms:.2f} | {result.cpu_us_per_request:.1f} | "
-            f"{result.cpu_us_per_request / reference_cpu:.2f}× | {rss_mib:.1f} | {result.errors + result.non_2xx} |"
+            f"{result.cpu_us_per_request / yardstick.cpu_us_per_request:.2f}× | {rss_mib:.1f} | {result.errors + result.non_2xx} |"
         )
     lines.append("")
 
@@ -141,18 +142,24 @@ def main() -> int:
 
     # Capacity from CPU per request: what req/s would be if each server had a
     # core to itself. On a shared machine req/s also measures who got the CPU.
+    # /compose is compared with the reference answering the same request (the
+    # same 6 KB body read and the same fixed reply), as the issue defines the
+    # reference; the ratio to the /body reference is printed beside it.
     reference_cpu_median = median_cpu(body_runs["reference"])
+    compose_reference_cpu_median = median_cpu(compose_runs["reference"])
     body_capacity = reference_cpu_median / median_cpu(body_runs["service"])
-    compose_capacity = reference_cpu_median / median_cpu(compose_runs["service"])
+    compose_capacity = compose_reference_cpu_median / median_cpu(compose_runs["service"])
     body_rps_ratio = service_body.rps / reference_rps
-    compose_rps_ratio = service_compose.rps / reference_rps
+    compose_rps_ratio = service_compose.rps / compose["reference"].rps
+    compose_vs_body_reference = service_compose.rps / reference_rps
     targets = [
         ("/body ≥ 80% of reference req/s", body_rps_ratio >= 0.80 and body_capacity >= 0.80,
          f"{body_rps_ratio:.0%} by req/s (median round); {body_capacity:.0%} by CPU per request (median of rounds)"),
         ("/body p99 < 5 ms at that load", service_body.p99_ms < 5.0,
          f"{service_body.p99_ms:.2f} ms (reference: {body['reference'].p99_ms:.2f} ms)"),
         ("/compose (20 pending) ≥ 50% of reference req/s", compose_rps_ratio >= 0.50 and compose_capacity >= 0.50,
-         f"{compose_rps_ratio:.0%} by req/s; {compose_capacity:.0%} by CPU per request"),
+         f"{compose_rps_ratio:.0%} by req/s; {compose_capacity:.0%} by CPU per request (reference answering the same "
+         f"request; {compose_vs_body_reference:.0%} of the /body reference's req/s)"),
     ]
     if rss_after_million is not None:
         targets.append(("RSS < 50 MB after 1,000,000 requests", rss_after_million < 50 * 1e6 / 2**20,

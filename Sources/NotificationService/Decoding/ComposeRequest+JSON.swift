@@ -117,7 +117,7 @@ extension PendingNotification {
             } else if tape.isName(name, "source") {
                 let raw = try FieldDecoding.string(tape, value, at: at("source"))
                 // The key is `source:id`; a colon in the source would make keys ambiguous.
-                if raw.utf8.contains(UInt8(ascii: ":")) {
+                if tape.withStringBytes(value, { $0.contains(UInt8(ascii: ":")) }) {
                     throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
                 }
                 source = raw

@@ -33,24 +33,39 @@ public struct JSONParser {
     /// errors as `parse`, without a `String` or an array per value, so a
     /// decoder can read the fields it needs straight from the bytes.
     public static func tape(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONTape {
-        let entries = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> [JSONTape.Entry] in
-            try tapeEntries(buffer, maxDepth: maxDepth)
+        // Offsets are stored in 32 bits; request bodies are limited far below.
+        guard bytes.count < Int(UInt32.max) else {
+            throw JSONParseError(.syntax, offset: 0, "a JSON text of 4 GiB or more is not accepted")
         }
+        // Every entry takes at least one byte of its own and every entry after
+        // the first follows a ',' or ':', so n bytes hold at most n/2 + 1
+        // entries: the tape is written without a capacity check per entry.
+        var failure: JSONParseError? = nil
+        let entries = bytes.withUnsafeBufferPointer { buffer in
+            [JSONTape.Entry](unsafeUninitializedCapacity: buffer.count / 2 + 1) { storage, count in
+                do throws(JSONParseError) {
+                    count = try tapeEntries(buffer, into: storage.baseAddress!, maxDepth: maxDepth)
+                } catch {
+                    failure = error
+                    count = 0
+                }
+            }
+        }
+        if let failure { throw failure }
         return JSONTape(bytes: bytes, entries: entries)
     }
 
-    private static func tapeEntries(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> [JSONTape.Entry] {
-        // Offsets are stored in 32 bits; request bodies are limited far below.
-        guard buffer.count < Int(UInt32.max) else {
-            throw JSONParseError(.syntax, offset: 0, "a JSON text of 4 GiB or more is not accepted")
-        }
+    /// Parses `buffer` into `storage`; returns the number of entries written.
+    private static func tapeEntries(
+        _ buffer: UnsafeBufferPointer<UInt8>, into storage: UnsafeMutablePointer<JSONTape.Entry>, maxDepth: Int
+    ) throws(JSONParseError) -> Int {
         // Validating the whole text first gives invalid UTF-8 its own error
         // (with its offset) wherever it is, and lets string decoding below
         // rely on well-formed input.
         if let offset = UTF8Validation.firstInvalidOffset(buffer) {
             throw JSONParseError(.invalidUTF8, offset: offset, "invalid UTF-8 byte 0x\(hex2(buffer[offset]))")
         }
-        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+        var parser = JSONParser(bytes: buffer, entries: storage, maxDepth: maxDepth)
         if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
             throw JSONParseError(.syntax, offset: 0, "a byte order mark is not allowed")
         }
@@ -60,19 +75,20 @@ public struct JSONParser {
         if parser.index < buffer.count {
             throw parser.syntaxError("unexpected \(parser.describeCurrent()) after the end of the JSON value")
         }
-        return parser.entries
+        return parser.entryCount
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
-    private var entries: [JSONTape.Entry] = []
+    /// The tape being written, with room for every entry the text can hold.
+    private let entries: UnsafeMutablePointer<JSONTape.Entry>
+    private var entryCount = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeMutablePointer<JSONTape.Entry>, maxDepth: Int) {
         self.bytes = bytes
+        self.entries = entries
         self.maxDepth = maxDepth
-        // A value or member name takes at least 2 bytes with its separator.
-        entries.reserveCapacity(min(bytes.count / 6 + 4, 1 << 16))
     }
 
     // MARK: Values
@@ -106,20 +122,27 @@ public struct JSONParser {
 
     @inline(__always)
     private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
-        entries.append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entries.count + 1)))
+        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
+    }
+
+    @inline(__always)
+    private mutating func append(_ entry: JSONTape.Entry) {
+        assert(entryCount <= bytes.count / 2, "more entries than the text can hold")
+        (entries + entryCount).initialize(to: entry)
+        entryCount += 1
     }
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
-        let objectEntry = entries.count
-        entries.append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
+        let objectEntry = entryCount
+        append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // {
         var memberCount = 0
         defer {
             entries[objectEntry].end = UInt32(memberCount)
-            entries[objectEntry].next = UInt32(entries.count)
+            entries[objectEntry].next = UInt32(entryCount)
         }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -142,7 +165,7 @@ public struct JSONParser {
                 throw syntaxError("unexpected \(describeCurrent()), expected a member name in double quotes")
             }
             let nameOffset = index
-            let nameEntry = entries.count
+            let nameEntry = entryCount
             try parseString()
             let fingerprint: UInt64 = 1 << (JSONTape.fingerprint(entries[nameEntry], in: bytes) & 63)
             let mayRepeat = seenFingerprints & fingerprint != 0 || memberCount >= 16
@@ -205,13 +228,13 @@ public struct JSONParser {
         if depth > maxDepth {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
-        let arrayEntry = entries.count
-        entries.append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
+        let arrayEntry = entryCount
+        append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // [
         var elementCount = 0
         defer {
             entries[arrayEntry].end = UInt32(elementCount)
-            entries[arrayEntry].next = UInt32(entries.count)
+            entries[arrayEntry].next = UInt32(entryCount)
         }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {

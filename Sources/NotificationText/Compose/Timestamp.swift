@@ -97,12 +97,14 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
             return Instant(epochSeconds: epochSeconds, nanoseconds: nanoseconds, subnanosecondDigits: subnanosecondDigits)
         }
 
+        @inline(__always)
         mutating func expect(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
 
+        @inline(__always)
         mutating func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }
             var value = 0
