@@ -462,7 +462,10 @@ public struct JSONParser {
 
     // MARK: Helpers
 
+    @inline(__always)
     private mutating func skipWhitespace() {
+        // Compact JSON has none: one test and out.
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -475,10 +478,12 @@ public struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    @inline(never)
     private func syntaxError(_ message: String) -> JSONParseError {
         JSONParseError(.syntax, offset: index, message)
     }
 
+    @inline(never)
     private func describeCurrent() -> String {
         index < bytes.count ? describe(bytes[index]) : "end of input"
     }
