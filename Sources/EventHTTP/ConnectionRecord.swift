@@ -50,9 +50,11 @@ final class ConnectionRecord {
         return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
     }
 
-    func noteReceived(byteCount: Int, at nanoseconds: UInt64) {
+    /// Reads the clock only for a request's first bytes: the input buffer
+    /// changes many times per request (each header line evhttp drains is one).
+    func noteReceived(byteCount: Int) {
         guard byteCount > 0 else { return }
-        if receivedBytesSinceReply == 0 { requestStartNanoseconds = nanoseconds }
+        if receivedBytesSinceReply == 0 { requestStartNanoseconds = MonotonicClock.nanoseconds() }
         receivedBytesSinceReply += byteCount
     }
 
@@ -65,11 +67,11 @@ final class ConnectionRecord {
 
     /// Called when a reply has been written out; bytes of a pipelined request
     /// may already be waiting in the input buffer.
-    func noteReplyWritten(at nanoseconds: UInt64) {
+    func noteReplyWritten() {
         isHandlingRequest = false
         receivedBytesSinceReply = 0
         requestStartNanoseconds = nil
-        noteReceived(byteCount: evbuffer_get_length(bufferevent_get_input(bufferEvent)), at: nanoseconds)
+        noteReceived(byteCount: evbuffer_get_length(bufferevent_get_input(bufferEvent)))
     }
 
     /// Drops our callback and our reference; the record is unusable afterwards.
