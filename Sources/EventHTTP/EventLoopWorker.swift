@@ -263,14 +263,7 @@ final class EventLoopWorker: @unchecked Sendable {
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
         bufferevent_incref(bufferEvent)
         let record = ConnectionRecord(bufferEvent: bufferEvent)
-        record.inputCallback = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { _, info, argument in
-            // Most calls are evhttp draining the lines it parsed: nothing to note.
-            guard let info, info.pointee.n_added > 0, let argument else { return }
-            // release() removes this callback before the record can go: no retain needed.
-            Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-                $0.noteReceived(byteCount: info.pointee.n_added)
-            }
-        }, Unmanaged.passUnretained(record).toOpaque())
+        record.watchInput()
         connections[UInt(bitPattern: bufferEvent)] = record
         return bufferEvent
     }
