@@ -408,6 +408,7 @@ final class EventLoopWorker: @unchecked Sendable {
         let status = (100...599).contains(response.status) ? response.status : 500
         if let headers = evhttp_request_get_output_headers(request) {
             var hasFraming = false
+            var hasDate = false
             for header in response.headers {
                 // withCString lends a native string's own bytes; passing the
                 // String straight to C would copy it into a new array each time.
@@ -417,11 +418,20 @@ final class EventLoopWorker: @unchecked Sendable {
                         _ = evhttp_add_header(headers, name, value)
                     }
                 }
-                hasFraming = hasFraming || Self.isFramingField(header.name)
+                // Fields evhttp would add are not added twice. Most names
+                // differ in length from these and need no lowercasing.
+                switch header.name.utf8.count {
+                case 4: hasDate = hasDate || header.name.lowercased() == "date"
+                case 14: hasFraming = hasFraming || header.name.lowercased() == "content-length"
+                case 17: hasFraming = hasFraming || header.name.lowercased() == "transfer-encoding"
+                default: break
+                }
             }
             // Added here so evhttp does not: it formats both with snprintf per reply.
-            dateField.withCurrentValue { date in
-                if let date { _ = evhttp_add_header(headers, "Date", date) }
+            if !hasDate {
+                dateField.withCurrentValue { date in
+                    if let date { _ = evhttp_add_header(headers, "Date", date) }
+                }
             }
             // Where evhttp would add Content-Length (a reply that has content),
             // and also for HTTP/1.0 without keep-alive, where it is harmless.
@@ -443,14 +453,6 @@ final class EventLoopWorker: @unchecked Sendable {
         reason.utf8Start.withMemoryRebound(to: CChar.self, capacity: reason.utf8CodeUnitCount + 1) {
             evhttp_send_reply(request, Int32(status), $0, nil)
         }
-    }
-
-    /// Content-Length or Transfer-Encoding, which evhttp must not add again.
-    private static func isFramingField(_ name: String) -> Bool {
-        let byteCount = name.utf8.count
-        guard byteCount == 14 || byteCount == 17 else { return false }
-        let lowercased = name.lowercased()
-        return lowercased == "content-length" || lowercased == "transfer-encoding"
     }
 
     /// `value` in decimal, NUL-terminated, without snprintf.

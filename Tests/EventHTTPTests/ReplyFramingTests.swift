@@ -41,7 +41,7 @@ import Testing
         #expect(try connection.readResponse().header("x-path") == "/after")
     }
 
-    @Test func headReply_keepsOnlyTheHandlersContentLength() throws {
+    @Test func headReply_keepsOnlyTheHandlersContentLengthAndDate() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
@@ -49,6 +49,7 @@ import Testing
         let response = try connection.readResponse(isBodyless: true)
         #expect(response.status == 200)
         #expect(response.headers.filter { $0.name == "content-length" }.map(\.value) == ["5"])
+        #expect(response.headers.filter { $0.name == "date" }.map(\.value) == ["Sun, 06 Nov 1994 08:49:37 GMT"])
         try connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().header("x-path") == "/after")
     }
