@@ -13,15 +13,16 @@ import Glibc
 /// Confined to its worker's thread.
 final class ConnectionRecord {
     let bufferEvent: OpaquePointer
-    /// Our callback on the input buffer; removed before the reference is dropped.
-    var inputCallback: OpaquePointer?
+    /// Our callback on the input buffer, present only while waiting for a
+    /// request's first bytes: evhttp changes the buffer many times per
+    /// request (it drains each line it parses), only the first arrival
+    /// matters, and any callback on the buffer makes every change dearer.
+    private var inputCallback: OpaquePointer?
     /// True from the moment the handler got a request until its reply is
     /// written out (or the connection dies).
     var isHandlingRequest = false
-    /// Bytes received since the last reply was written out: a connection with
-    /// none is idle (waiting between requests), otherwise a request is arriving.
-    var receivedBytesSinceReply = 0
-    /// When the first byte of the request now arriving came in.
+    /// When the first bytes since the last reply came in: set while a request
+    /// is arriving, nil while the connection is idle or being answered.
     var requestStartNanoseconds: UInt64?
 
     init(bufferEvent: OpaquePointer) {
@@ -43,41 +44,67 @@ final class ConnectionRecord {
     /// Waiting between requests: nothing received, nothing being answered,
     /// and nothing waiting in the kernel that libevent has not read yet.
     var isIdle: Bool {
-        guard !isHandlingRequest && receivedBytesSinceReply == 0 else { return false }
+        guard !isHandlingRequest && requestStartNanoseconds == nil else { return false }
         let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return true }
         var unreadByteCount: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
     }
 
-    func noteReceived(byteCount: Int, at nanoseconds: UInt64) {
-        guard byteCount > 0 else { return }
-        if receivedBytesSinceReply == 0 { requestStartNanoseconds = nanoseconds }
-        receivedBytesSinceReply += byteCount
+    /// Starts watching the input buffer for a request's first bytes.
+    func watchInput() {
+        guard inputCallback == nil else { return }
+        inputCallback = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { _, info, argument in
+            guard let info, info.pointee.n_added > 0, let argument else { return }
+            // The record removes this callback before it can go: no retain needed.
+            Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+                $0.noteReceived(byteCount: info.pointee.n_added)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if inputCallback == nil {
+            // Out of memory: count the request as arriving from now, so the
+            // sweep still closes the connection if no request completes.
+            requestStartNanoseconds = MonotonicClock.nanoseconds()
+        }
+    }
+
+    /// Bytes came in: the first since the last reply start a request's clock.
+    private func noteReceived(byteCount: Int) {
+        guard byteCount > 0, requestStartNanoseconds == nil, !isHandlingRequest else { return }
+        requestStartNanoseconds = MonotonicClock.nanoseconds()
+        // Removing itself from within the callback is safe: libevent reads
+        // the next entry before calling this one.
+        unwatchInput()
     }
 
     /// Called when the handler got a complete request.
     func noteRequestComplete() {
         isHandlingRequest = true
-        receivedBytesSinceReply = 0
         requestStartNanoseconds = nil
     }
 
     /// Called when a reply has been written out; bytes of a pipelined request
     /// may already be waiting in the input buffer.
-    func noteReplyWritten(at nanoseconds: UInt64) {
+    func noteReplyWritten() {
         isHandlingRequest = false
-        receivedBytesSinceReply = 0
         requestStartNanoseconds = nil
-        noteReceived(byteCount: evbuffer_get_length(bufferevent_get_input(bufferEvent)), at: nanoseconds)
+        let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent))
+        if pendingByteCount > 0 {
+            requestStartNanoseconds = MonotonicClock.nanoseconds()
+        } else {
+            watchInput()
+        }
+    }
+
+    private func unwatchInput() {
+        guard let inputCallback else { return }
+        evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
+        self.inputCallback = nil
     }
 
     /// Drops our callback and our reference; the record is unusable afterwards.
     func release() {
-        if let inputCallback {
-            evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
-            self.inputCallback = nil
-        }
+        unwatchInput()
         bufferevent_decref(bufferEvent)
     }
 }

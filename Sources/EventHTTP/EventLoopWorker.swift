@@ -54,6 +54,7 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Keyed by the bufferevent's address (kept valid by the record's reference).
     private var connections: [UInt: ConnectionRecord] = [:]
     private var isDraining = false
+    private var dateField = DateField()
 
     private struct Wakeups: @unchecked Sendable {
         let drain: OpaquePointer
@@ -275,11 +276,7 @@ final class EventLoopWorker: @unchecked Sendable {
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
         bufferevent_incref(bufferEvent)
         let record = ConnectionRecord(bufferEvent: bufferEvent)
-        record.inputCallback = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { _, info, argument in
-            guard let info, let argument else { return }
-            Unmanaged<ConnectionRecord>.fromOpaque(argument).takeUnretainedValue()
-                .noteReceived(byteCount: info.pointee.n_added, at: MonotonicClock.nanoseconds())
-        }, Unmanaged.passUnretained(record).toOpaque())
+        record.watchInput()
         connections[UInt(bitPattern: bufferEvent)] = record
         return bufferEvent
     }
@@ -377,11 +374,12 @@ final class EventLoopWorker: @unchecked Sendable {
         let completedAt = MonotonicClock.nanoseconds()
         if let record = record(for: request) {
             record.noteRequestComplete()
-            evhttp_request_set_on_complete_cb(request, { request, argument in
-                guard let request, let argument else { return }
-                let worker = Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue()
-                worker.record(for: request)?.noteReplyWritten(at: MonotonicClock.nanoseconds())
-            }, Unmanaged.passUnretained(self).toOpaque())
+            // The record outlives this callback: it leaves `connections` only
+            // once evhttp has freed the connection, and the request with it.
+            evhttp_request_set_on_complete_cb(request, { _, argument in
+                guard let argument else { return }
+                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
+            }, Unmanaged.passUnretained(record).toOpaque())
         }
         let (value, response) = respond(to: request)
         send(response, for: request)
@@ -411,8 +409,9 @@ final class EventLoopWorker: @unchecked Sendable {
                 detail: "the request body is larger than \(configuration.maxBodyBytes) bytes"))
         }
         if bodyByteCount > 0 {
+            // Copied, not removed: evhttp frees the buffer with the request.
             value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
-                count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, bodyByteCount)))
+                count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, bodyByteCount)))
             }
         }
         return (value, handler.handle(value))
@@ -421,9 +420,37 @@ final class EventLoopWorker: @unchecked Sendable {
     private func send(_ response: HTTPResponse, for request: OpaquePointer) {
         let status = (100...599).contains(response.status) ? response.status : 500
         if let headers = evhttp_request_get_output_headers(request) {
+            var hasFraming = false
+            var hasDate = false
             for header in response.headers {
-                // evhttp refuses names and values with CR or LF (no header injection).
-                _ = evhttp_add_header(headers, header.name, header.value)
+                // withCString lends a native string's own bytes; passing the
+                // String straight to C would copy it into a new array each time.
+                header.name.withCString { name in
+                    header.value.withCString { value in
+                        // evhttp refuses names and values with CR or LF (no header injection).
+                        _ = evhttp_add_header(headers, name, value)
+                    }
+                }
+                // Fields evhttp would add are not added twice. Most names
+                // differ in length from these and need no lowercasing.
+                switch header.name.utf8.count {
+                case 4: hasDate = hasDate || header.name.lowercased() == "date"
+                case 14: hasFraming = hasFraming || header.name.lowercased() == "content-length"
+                case 17: hasFraming = hasFraming || header.name.lowercased() == "transfer-encoding"
+                default: break
+                }
+            }
+            // Added here so evhttp does not: it formats both with snprintf per reply.
+            if !hasDate {
+                dateField.withCurrentValue { date in
+                    if let date { _ = evhttp_add_header(headers, "Date", date) }
+                }
+            }
+            // Where evhttp would add Content-Length (a reply that has content),
+            // and also for HTTP/1.0 without keep-alive, where it is harmless.
+            if !hasFraming && status >= 200 && status != 204 && status != 304
+                && evhttp_request_get_command(request) != EVHTTP_REQ_HEAD {
+                Self.withDecimal(response.body.count) { _ = evhttp_add_header(headers, "Content-Length", $0) }
             }
             if isDraining {
                 _ = evhttp_remove_header(headers, "Connection")
@@ -435,7 +462,25 @@ final class EventLoopWorker: @unchecked Sendable {
                 _ = evbuffer_add(output, bytes.baseAddress, bytes.count)
             }
         }
-        evhttp_send_reply(request, Int32(status), ReasonPhrase.forStatus(status), nil)
+        let reason = ReasonPhrase.forStatus(status)
+        reason.utf8Start.withMemoryRebound(to: CChar.self, capacity: reason.utf8CodeUnitCount + 1) {
+            evhttp_send_reply(request, Int32(status), $0, nil)
+        }
+    }
+
+    /// `value` in decimal, NUL-terminated, without snprintf.
+    private static func withDecimal<Result>(_ value: Int, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { digits in
+            var remaining = UInt(max(0, value))
+            var index = 23
+            digits[index] = 0
+            repeat {
+                index -= 1
+                digits[index] = CChar(0x30 + remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            return body(UnsafePointer(digits.baseAddress! + index))
+        }
     }
 
     private static func methodName(_ command: evhttp_cmd_type) -> String {

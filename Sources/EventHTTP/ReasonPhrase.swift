@@ -1,7 +1,8 @@
 /// Reason phrases for the status line (RFC 9110 names); evhttp's own table
-/// stops at 417 and predates 9110's names.
+/// stops at 417 and predates 9110's names. Static strings: evhttp gets the
+/// bytes without a per-reply conversion.
 enum ReasonPhrase {
-    static func forStatus(_ status: Int) -> String {
+    static func forStatus(_ status: Int) -> StaticString {
         switch status {
         case 200: "OK"
         case 201: "Created"

@@ -6,7 +6,9 @@ import Glibc
 
 /// A handler that shows what the adapter handed it: the method, path and a
 /// test header come back as response headers, the body comes back as the
-/// body. `/readyz` follows the server state; `/slow` takes 300 ms.
+/// body. `/readyz` follows the server state; `/slow` takes 300 ms;
+/// `/no-content` is a 204; `/framed` sets its own `Content-Length` (as the
+/// service does for HEAD) and `Date`, and sends no body.
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     let respondedCount = Atomic<Int>(0)
@@ -20,6 +22,11 @@ final class EchoHandler: HTTPHandler {
         case "/readyz":
             let running = stateValue.load(ordering: .acquiring) == ServerState.running.rawValue
             return HTTPResponse(status: running ? 200 : 503, body: Array((running ? "ready" : "not ready").utf8), route: "/readyz")
+        case "/no-content":
+            return HTTPResponse(status: 204, route: "/no-content")
+        case "/framed":
+            return HTTPResponse(status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
+                                route: "/framed")
         case "/slow":
             usleep(300_000)
             fallthrough

@@ -267,6 +267,50 @@ import Glibc
         #expect(closed || trickler.isClosedByPeer())
     }
 
+    /// The first bytes of every request on a connection start its clock, not
+    /// only those of the first one.
+    @Test func tricklingClient_afterAnsweredRequestOnSameConnection_isCut() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.readTimeoutSeconds = 1
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let trickler = try RawHTTPConnection(port: live.port, timeoutSeconds: 1)
+        try trickler.send("GET /first HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try trickler.readResponse().header("x-path") == "/first")
+        var closed = false
+        // About 3 s of trickle: several times the read timeout.
+        for byte in "GET /trickle HTTP".utf8 {
+            do {
+                try trickler.send([byte])
+            } catch {
+                closed = true
+                break
+            }
+            usleep(200_000)
+        }
+        #expect(closed || trickler.isClosedByPeer())
+    }
+
+    /// A second request begun on a connection before the drain is not taken
+    /// for an idle connection: it is answered, then the connection closes.
+    @Test func shutdown_secondRequestArrivingOnAnsweredConnection_isFinished() throws {
+        let handler = EchoHandler()
+        let live = try LiveServer(handler: handler) { handler.setState($0) }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        try connection.send("GET /second HTTP/1.1\r\nHost: t\r\n")  // head not finished yet
+        usleep(100_000)
+        live.server.shutdown()
+        usleep(100_000)
+        try connection.send("\r\n")
+        let response = try connection.readResponse()
+        #expect(response.header("x-path") == "/second")
+        #expect(response.header("connection") == "close")
+        #expect(connection.isClosedByPeer())
+        #expect(try live.waitForStop(timeoutSeconds: 10).forcedCloseCount == 0)
+    }
+
     @Test func shutdown_finishesRequestInFlight_closesIdleConnections_refusesNewOnes() throws {
         let handler = EchoHandler()
         let states = Locked<[ServerState]>([])

@@ -67,8 +67,9 @@ final class RawHTTPConnection {
         }
     }
 
-    /// Reads one response (Content-Length framing, as the server always sends).
-    func readResponse() throws -> Response {
+    /// Reads one response (Content-Length framing, as the server always sends);
+    /// `isBodyless` for replies that have none whatever their header says (HEAD, 204).
+    func readResponse(isBodyless: Bool = false) throws -> Response {
         let headEnd = try readUntil(separator: Array("\r\n\r\n".utf8))
         let head = String(decoding: pending[..<headEnd], as: UTF8.self)
         pending.removeFirst(headEnd + 4)
@@ -81,7 +82,7 @@ final class RawHTTPConnection {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingPrefix(" ").description)
         }
-        let length = headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
+        let length = isBodyless ? 0 : headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
         while pending.count < length {
             guard try fill() else { throw Failure(description: "closed after \(pending.count) of \(length) body bytes") }
         }
