@@ -20,8 +20,10 @@ release: deps
 # The service on 127.0.0.1:8080 (the defaults) until Ctrl-C; settings come
 # from NOTIFICATION_TEXT_* variables or SERVE_FLAGS, e.g. SERVE_FLAGS='--port 9090'.
 SERVE_FLAGS ?=
+# glibc malloc's per-thread cache, as the deploy files set it (docs/adr/0006).
+MALLOC_TUNABLES ?= glibc.malloc.tcache_count=64
 run: build
-	"$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
+	GLIBC_TUNABLES="$(MALLOC_TUNABLES)" "$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
 
 swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -24,14 +24,19 @@ WRK_SCRIPT = BENCH / "wrk" / "post.lua"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+SERVICE_MALLOC_TUNABLES = "glibc.malloc.tcache_count=64"
+
+
 def service_command(threads: int = 1, access_log: bool = False) -> list[str]:
     """The Swift service, kernel-chosen port, access log off unless asked; SERVICE_CMD overrides."""
     override = os.environ.get("SERVICE_CMD")
     if override:
         return shlex.split(override)
     binary = REPO / ".build" / "release" / "notification-text"
-    return [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--threads", str(threads),
-            "--access-log", "on" if access_log else "off"]
+    # As deployed (deploy/Dockerfile, the systemd unit): glibc malloc's deeper
+    # per-thread cache. `env` execs the service, so the pid is the service's.
+    return ["env", f"GLIBC_TUNABLES={SERVICE_MALLOC_TUNABLES}", str(binary), "serve", "--host", "127.0.0.1",
+            "--port", "0", "--threads", str(threads), "--access-log", "on" if access_log else "off"]
 
 
 def reference_command() -> list[str]:
@@ -86,8 +91,11 @@ class Server:
         OUT.mkdir(exist_ok=True)
         self.log_path = OUT / f"server-{re.sub(r'[^a-z0-9]+', '-', self.name.lower()).strip('-')[:40]}.log"
         with open(self.log_path, "wb") as log:
+            # Its own process group: a wrapper such as valgrind may run the
+            # server as a child, and stop() must reach that child too.
             self.process = subprocess.Popen(
-                self.command, stdout=log, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=REPO
+                self.command, stdout=log, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=REPO,
+                start_new_session=True,
             )
         deadline = time.monotonic() + timeout_seconds
         while time.monotonic() < deadline:
@@ -136,14 +144,23 @@ class Server:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            self._signal_group(signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self._signal_group(signal.SIGKILL)
                 self.process.wait(timeout=5)
+        if self.process is not None:
+            # Whatever the group still holds (a wrapper's child) goes too.
+            self._signal_group(signal.SIGKILL)
         if self.log_path is not None and self.log_path.exists() and self.log_path.stat().st_size > (8 << 20):
             self.log_path.unlink()  # an access log of the load: only its size matters
+
+    def _signal_group(self, signum: int) -> None:
+        try:
+            os.killpg(self.process.pid, signum)
+        except ProcessLookupError:
+            pass
 
     def __enter__(self) -> "Server":
         return self.start()
