@@ -28,7 +28,15 @@ SECONDS = float(os.environ.get("INSTR_SECONDS", "5"))
 
 
 def callgrind(command: list[str], out_file: Path) -> list[str]:
-    return ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", "--dump-instr=no"] + command
+    # `env VAR=value program …`: the variables go before valgrind, so the
+    # program itself runs under it (callgrind does not follow an exec).
+    prefix: list[str] = []
+    if command and command[0] == "env":
+        prefix = ["env"]
+        command = command[1:]
+        while command and "=" in command[0]:
+            prefix.append(command.pop(0))
+    return prefix + ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", "--dump-instr=no"] + command
 
 
 def total_ir(dump_prefix: Path) -> int:

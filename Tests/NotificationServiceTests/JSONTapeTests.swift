@@ -114,8 +114,12 @@ import NotificationText
         for (text, maxUnits) in inputs {
             let expected = BodyRenderer.render(text, maxUnits: maxUnits)
             let bytes = Array(text.utf8)
-            let (json, body) = bytes.withUnsafeBufferPointer { utf8 in
-                BodyRenderer.withRendering(utf8: utf8, maxUnits: maxUnits) { ($0.jsonBody(), $0.body) }
+            var body: [UInt8] = []
+            let json = bytes.withUnsafeBufferPointer { utf8 in
+                BodyRenderer.withRendering(utf8: utf8, maxUnits: maxUnits) { rendering in
+                    body = rendering.body
+                    return rendering.jsonBody()
+                }
             }
             #expect(json == expected.jsonBody(), "\(text.prefix(40))")
             #expect(String(decoding: body, as: UTF8.self) == expected.body)

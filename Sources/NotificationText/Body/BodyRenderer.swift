@@ -23,11 +23,14 @@ public enum BodyRenderer {
 
     /// Sections 1 to 7 over UTF-8 that the caller holds (the service: a JSON
     /// string's bytes), without making a `String` of the input or the body.
-    /// `body` gets the rendering; its bytes are valid only during the call.
+    /// `body` gets the rendering, valid only during the call, and returns the
+    /// bytes the caller makes of it (the service: its JSON reply). Not generic:
+    /// called from another module, a generic would be run unspecialised, with
+    /// a type-metadata lookup on every call.
     /// - Precondition: `utf8` is well-formed UTF-8; `maxUnits` is in `maxUnitsRange`.
-    public static func withRendering<Result>(
-        utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int, _ body: (RenderedBytes) -> Result
-    ) -> Result {
+    public static func withRendering(
+        utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int, _ body: (RenderedBytes) -> [UInt8]
+    ) -> [UInt8] {
         withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in
             let cap = BodyCap.cut(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
             return body(RenderedBytes(
