@@ -46,6 +46,19 @@ import NotificationText
         #expect(lexemes == [true, true, true, true, true, true, false, false])
     }
 
+    /// A text denser than the first tape's room (one entry per 8 bytes) is
+    /// parsed again with room for all: same values, same errors.
+    @Test func denseText_outgrowingTheFirstTape_isParsedWhole() throws {
+        let zeros = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
+        let tape = try tape(zeros)
+        #expect(tape.count(JSONTape.root) == 1000)
+        #expect(Array(tape.elements(JSONTape.root)).allSatisfy { tape.integerValue($0) == 0 })
+        let broken = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + ",]"
+        #expect(parseError(broken)?.offset == broken.utf8.count - 1)
+        let duplicate = "[" + Array(repeating: "{}", count: 500).joined(separator: ",") + #",{"a":1,"a":2}]"#
+        #expect(parseError(duplicate)?.kind == .duplicateName)
+    }
+
     // MARK: Duplicate names, whatever their spelling
 
     @Test(arguments: [

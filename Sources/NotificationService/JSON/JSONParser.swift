@@ -39,55 +39,71 @@ public struct JSONParser {
         }
         // Every entry takes at least one byte of its own and every entry after
         // the first follows a ',' or ':', so n bytes hold at most n/2 + 1
-        // entries: the tape is written without a capacity check per entry.
+        // entries. Requests hold far fewer (about one per 10 bytes): the tape
+        // is first sized for one per 8, which keeps a small request's tape in
+        // malloc's per-thread cache; a denser text is parsed again with room
+        // for the most it can hold. Either way a single allocation.
+        let bound = bytes.count / 2 + 1
+        if let tape = try tape(bytes, capacity: min(bound, bytes.count / 8 + 16), maxDepth: maxDepth) {
+            return tape
+        }
+        return try tape(bytes, capacity: bound, maxDepth: maxDepth)!
+    }
+
+    /// The tape of `bytes` in at most `capacity` entries, or nil when it needs more.
+    private static func tape(_ bytes: [UInt8], capacity: Int, maxDepth: Int) throws(JSONParseError) -> JSONTape? {
         var failure: JSONParseError? = nil
+        var isFull = false
         let entries = bytes.withUnsafeBufferPointer { buffer in
-            [JSONTape.Entry](unsafeUninitializedCapacity: buffer.count / 2 + 1) { storage, count in
+            [JSONTape.Entry](unsafeUninitializedCapacity: capacity) { storage, count in
+                var parser = JSONParser(bytes: buffer, entries: storage.baseAddress!, capacity: capacity, maxDepth: maxDepth)
                 do throws(JSONParseError) {
-                    count = try tapeEntries(buffer, into: storage.baseAddress!, maxDepth: maxDepth)
+                    try parser.parseText()
                 } catch {
                     failure = error
-                    count = 0
+                    isFull = parser.isFull
                 }
+                count = failure == nil ? parser.entryCount : 0
             }
         }
+        if isFull { return nil }
         if let failure { throw failure }
         return JSONTape(bytes: bytes, entries: entries)
     }
 
-    /// Parses `buffer` into `storage`; returns the number of entries written.
-    private static func tapeEntries(
-        _ buffer: UnsafeBufferPointer<UInt8>, into storage: UnsafeMutablePointer<JSONTape.Entry>, maxDepth: Int
-    ) throws(JSONParseError) -> Int {
+    /// Parses the whole text into the tape.
+    private mutating func parseText() throws(JSONParseError) {
         // Validating the whole text first gives invalid UTF-8 its own error
         // (with its offset) wherever it is, and lets string decoding below
         // rely on well-formed input.
-        if let offset = UTF8Validation.firstInvalidOffset(buffer) {
-            throw JSONParseError(.invalidUTF8, offset: offset, "invalid UTF-8 byte 0x\(hex2(buffer[offset]))")
+        if let offset = UTF8Validation.firstInvalidOffset(bytes) {
+            throw JSONParseError(.invalidUTF8, offset: offset, "invalid UTF-8 byte 0x\(hex2(bytes[offset]))")
         }
-        var parser = JSONParser(bytes: buffer, entries: storage, maxDepth: maxDepth)
-        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw JSONParseError(.syntax, offset: 0, "a byte order mark is not allowed")
         }
-        parser.skipWhitespace()
-        try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.index < buffer.count {
-            throw parser.syntaxError("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+        skipWhitespace()
+        try parseValue(depth: 0)
+        skipWhitespace()
+        if index < bytes.count {
+            throw syntaxError("unexpected \(describeCurrent()) after the end of the JSON value")
         }
-        return parser.entryCount
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
-    /// The tape being written, with room for every entry the text can hold.
+    /// The tape being written, with room for `capacity` entries.
     private let entries: UnsafeMutablePointer<JSONTape.Entry>
+    private let capacity: Int
     private var entryCount = 0
+    /// The tape ran out of room: parsing stopped there, and starts again with more.
+    private var isFull = false
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeMutablePointer<JSONTape.Entry>, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeMutablePointer<JSONTape.Entry>, capacity: Int, maxDepth: Int) {
         self.bytes = bytes
         self.entries = entries
+        self.capacity = capacity
         self.maxDepth = maxDepth
     }
 
@@ -106,13 +122,13 @@ public struct JSONParser {
             try parseString()
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            appendScalar(.true, start: index - 4, end: index)
+            try appendScalar(.true, start: index - 4, end: index)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            appendScalar(.false, start: index - 5, end: index)
+            try appendScalar(.false, start: index - 5, end: index)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            appendScalar(.null, start: index - 4, end: index)
+            try appendScalar(.null, start: index - 4, end: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try parseNumber()
         default:
@@ -121,15 +137,22 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
-        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
+    private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) throws(JSONParseError) {
+        try append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
     }
 
     @inline(__always)
-    private mutating func append(_ entry: JSONTape.Entry) {
-        assert(entryCount <= bytes.count / 2, "more entries than the text can hold")
+    private mutating func append(_ entry: JSONTape.Entry) throws(JSONParseError) {
+        guard entryCount < capacity else { throw tapeFull() }
         (entries + entryCount).initialize(to: entry)
         entryCount += 1
+    }
+
+    /// Stops the parse: `tape` starts again with room for every entry.
+    @inline(never)
+    private mutating func tapeFull() -> JSONParseError {
+        isFull = true
+        return JSONParseError(.syntax, offset: index, "the tape is full")
     }
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) {
@@ -137,7 +160,7 @@ public struct JSONParser {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let objectEntry = entryCount
-        append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
+        try append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // {
         var memberCount = 0
         defer {
@@ -229,7 +252,7 @@ public struct JSONParser {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let arrayEntry = entryCount
-        append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
+        try append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // [
         var elementCount = 0
         defer {
@@ -304,7 +327,7 @@ public struct JSONParser {
                 try Self.unescape(raw, baseOffset: start, into: output)
             }
         }
-        appendScalar(.string, flag: hasEscape, start: start, end: cursor)
+        try appendScalar(.string, flag: hasEscape, start: start, end: cursor)
     }
 
     /// Decodes the escapes of a string's raw bytes into `output`; returns the length written.
@@ -446,7 +469,7 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        appendScalar(.number, flag: isInteger, start: start, end: index)
+        try appendScalar(.number, flag: isInteger, start: start, end: index)
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
