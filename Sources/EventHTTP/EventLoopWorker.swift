@@ -408,10 +408,17 @@ final class EventLoopWorker: @unchecked Sendable {
                 to: value, status: 413, code: ProblemCode.payloadTooLarge.rawValue,
                 detail: "the request body is larger than \(configuration.maxBodyBytes) bytes"))
         }
+        // Copied, not removed: evhttp frees the buffer with the request. A
+        // body in one piece (a small one) is copied straight into a new array;
+        // Array(unsafeUninitializedCapacity:) looks up its storage type's
+        // metadata at run time, which costs more than the copy.
         if bodyByteCount > 0 {
-            // Copied, not removed: evhttp frees the buffer with the request.
-            value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
-                count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, bodyByteCount)))
+            if evbuffer_get_contiguous_space(input) >= bodyByteCount, let contiguous = evbuffer_pullup(input, bodyByteCount) {
+                value.body = Array(UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
+            } else {
+                value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
+                    count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, bodyByteCount)))
+                }
             }
         }
         return (value, handler.handle(value))

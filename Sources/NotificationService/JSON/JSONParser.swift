@@ -52,23 +52,25 @@ public struct JSONParser {
 
     /// The tape of `bytes` in at most `capacity` entries, or nil when it needs more.
     private static func tape(_ bytes: [UInt8], capacity: Int, maxDepth: Int) throws(JSONParseError) -> JSONTape? {
-        var failure: JSONParseError? = nil
-        var isFull = false
-        let entries = bytes.withUnsafeBufferPointer { buffer in
-            [JSONTape.Entry](unsafeUninitializedCapacity: capacity) { storage, count in
-                var parser = JSONParser(bytes: buffer, entries: storage.baseAddress!, capacity: capacity, maxDepth: maxDepth)
-                do throws(JSONParseError) {
-                    try parser.parseText()
-                } catch {
-                    failure = error
-                    isFull = parser.isFull
-                }
-                count = failure == nil ? parser.entryCount : 0
+        let storage = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: capacity)
+        var outcome: (count: Int, isFull: Bool, failure: JSONParseError?) = (0, false, nil)
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, entries: storage, capacity: capacity, maxDepth: maxDepth)
+            do throws(JSONParseError) {
+                try parser.parseText()
+            } catch {
+                outcome.failure = error
             }
+            outcome.count = parser.entryCount
+            outcome.isFull = parser.isFull
         }
-        if isFull { return nil }
-        if let failure { throw failure }
-        return JSONTape(bytes: bytes, entries: entries)
+        if let failure = outcome.failure {
+            storage.deinitialize(count: outcome.count)
+            storage.deallocate()
+            if outcome.isFull { return nil }
+            throw failure
+        }
+        return JSONTape(bytes: bytes, entries: storage, count: outcome.count)
     }
 
     /// Parses the whole text into the tape.

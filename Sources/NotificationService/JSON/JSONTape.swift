@@ -15,7 +15,7 @@ import Darwin
 /// (a string) and then its value's entries; an array's by its elements.
 /// Every entry knows the index just past its value, so any value is skipped
 /// in one step.
-public struct JSONTape: Sendable {
+public struct JSONTape {
     public enum Kind: UInt8, Sendable {
         case null, `false`, `true`, number, string, array, object
     }
@@ -35,11 +35,30 @@ public struct JSONTape: Sendable {
 
     /// The JSON text.
     let bytes: [UInt8]
-    let entries: [Entry]
+    /// The entries; `storage` owns them, so they live as long as this value.
+    let entries: UnsafeBufferPointer<Entry>
+    private let storage: Storage
 
-    init(bytes: [UInt8], entries: [Entry]) {
+    /// Takes ownership of `count` initialised entries at `entries`.
+    init(bytes: [UInt8], entries: UnsafeMutablePointer<Entry>, count: Int) {
         self.bytes = bytes
-        self.entries = entries
+        self.entries = UnsafeBufferPointer(start: entries, count: count)
+        self.storage = Storage(entries: entries, count: count)
+    }
+
+    /// The entries, in memory of their own: an `Array` made with
+    /// `init(unsafeUninitializedCapacity:)` looked up its storage type's
+    /// metadata at run time on every request.
+    private final class Storage {
+        let entries: UnsafeMutablePointer<Entry>
+        let count: Int
+
+        init(entries: UnsafeMutablePointer<Entry>, count: Int) {
+            self.entries = entries
+            self.count = count
+        }
+
+        deinit { entries.deallocate() }
     }
 
     /// The top-level value.
@@ -81,13 +100,15 @@ public struct JSONTape: Sendable {
         return Elements(entries: entries, first: index + 1, count: Int(entries[index].end))
     }
 
+    /// Iterates over the tape's entries without holding the tape: use it
+    /// while the tape is alive (as every decoder does, within one call).
     public struct Members: Sequence {
-        let entries: [Entry]
+        let entries: UnsafeBufferPointer<Entry>
         let first: Int
         let count: Int
 
         public struct Iterator: IteratorProtocol {
-            let entries: [Entry]
+            let entries: UnsafeBufferPointer<Entry>
             var position: Int
             var remaining: Int
 
@@ -103,13 +124,15 @@ public struct JSONTape: Sendable {
         public func makeIterator() -> Iterator { Iterator(entries: entries, position: first, remaining: count) }
     }
 
+    /// Iterates over the tape's entries without holding the tape: use it
+    /// while the tape is alive (as every decoder does, within one call).
     public struct Elements: Sequence {
-        let entries: [Entry]
+        let entries: UnsafeBufferPointer<Entry>
         let first: Int
         let count: Int
 
         public struct Iterator: IteratorProtocol {
-            let entries: [Entry]
+            let entries: UnsafeBufferPointer<Entry>
             var position: Int
             var remaining: Int
 
