@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    /// The byte-level scan decodes only four lead bytes: every other scalar must not be white space.
+    @Test func whiteSpaceLength_agreesWithTheWhiteSpacePropertyForEveryScalar() {
+        var mismatches: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let utf8 = Array(String(scalar).utf8)
+            let length = utf8.withUnsafeBufferPointer { PlainText.whiteSpaceLength($0, at: 0) }
+            if length != (scalar.properties.isWhitespace ? utf8.count : 0) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { String($0, radix: 16) })")
+    }
+
+    @Test func normalised_fastAndCopyingPathsAgreeAroundNonASCII() {
+        // Already normal (returned as is), and needing a copy, with neighbours
+        // of the decoded lead bytes that are not white space.
+        #expect(PlainText.normalised("\u{A9} \u{1681}\u{2010}\u{3001}") == "\u{A9} \u{1681}\u{2010}\u{3001}")
+        #expect(PlainText.normalised("\u{A9}\u{A0}\u{1681}\u{2028} \u{3001}\u{3000}") == "\u{A9} \u{1681} \u{3001}")
+        #expect(PlainText.normalised("Eve\u{A0}Park") == "Eve Park")
+        #expect(PlainText.normalised("caf\u{E9}  \u{1F600}") == "caf\u{E9} \u{1F600}")
+    }
+
     @Test func normalised_whenOnlyWhiteSpaceOrNil_isNil() {
         #expect(PlainText.normalised(nil) == nil)
         #expect(PlainText.normalised("") == nil)
@@ -78,9 +99,35 @@ import Testing
         #expect(CodePoints.equal("\u{E9}", "\u{E9}"))
     }
 
-    @Test func exactString_canonicallyEquivalentKeysAreDistinctInASet() {
-        let keys: Set = [ExactString("caf\u{E9}"), ExactString("cafe\u{301}"), ExactString("caf\u{E9}")]
-        #expect(keys.count == 2)
+    @Test func distinctStrings_canonicallyEquivalentStringsAreDistinct() {
+        var strings = DistinctStrings(capacity: 3)
+        #expect(strings.insert("caf\u{E9}"))
+        #expect(strings.insert("cafe\u{301}"))
+        #expect(!strings.insert("caf\u{E9}"))
+        #expect(strings.values == ["caf\u{E9}", "cafe\u{301}"])
+    }
+
+    @Test func distinctStrings_beyondItsCapacity_growsAndKeepsInsertionOrder() {
+        var strings = DistinctStrings(capacity: 1)
+        for round in 0..<2 {
+            for i in 0..<100 { #expect(strings.insert("n\(i)") == (round == 0), "n\(i)") }
+        }
+        #expect(strings.values == (0..<100).map { "n\($0)" })
+    }
+
+    @Test func keyHash_matchesSipHashReferenceVectors() {
+        // SipHash-2-4 vectors of the reference implementation (key 00…0f,
+        // message 00 01 02 … of each length): the same code runs 1-3 rounds.
+        let hash = KeyHash(k0: 0x0706_0504_0302_0100, k1: 0x0f0e_0d0c_0b0a_0908)
+        let message: [UInt8] = Array(0..<15)
+        let expected: [Int: UInt64] = [
+            0: 0x726f_db47_dd0e_0e31, 1: 0x74f8_39c5_93dc_67fd, 7: 0xab02_00f5_8b01_d137,
+            8: 0x93f5_f579_9a93_2462, 15: 0xa129_ca61_49be_45e5,
+        ]
+        for (length, value) in expected {
+            let actual = message.prefix(length).withUnsafeBufferPointer { hash.sipHash($0, compressionRounds: 2, finalizationRounds: 4) }
+            #expect(actual == value, "length \(length)")
+        }
     }
 
     // MARK: model

@@ -26,8 +26,9 @@ public enum BodyRenderer {
         }
     }
 
-    /// Runs sections 1 to 6 over `text`'s UTF-8 and hands the rendered bytes to `body`.
-    private static func withRenderedBytes<Result>(
+    /// Runs sections 1 to 6 over `text`'s UTF-8 and hands the rendered bytes to
+    /// `body` (compose's bundle writes them into its body without a String).
+    static func withRenderedBytes<Result>(
         _ text: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
     ) -> Result {
         func run(_ utf8: UnsafeBufferPointer<UInt8>) -> Result {
