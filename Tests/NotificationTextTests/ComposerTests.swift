@@ -240,6 +240,45 @@ import Testing
         }
     }
 
+    @Test func newestFirst_agreesWithAReferenceSortInEveryShape() {
+        var generator = SplitMix64(seed: 11)
+        for count in [0, 1, 2, 3, 19, 32, 33, 200] {
+            let base = (0..<count).map { Int64($0) }
+            var shapes: [[Int64]] = [base, base.reversed(), base.map { $0 / 3 }, base.map { -$0 / 2 }]
+            var nearly = base
+            if count > 3 { nearly.swapAt(1, count / 2) }
+            shapes.append(nearly)
+            shapes.append(nearly.reversed())
+            shapes.append(base.map { _ in Int64.random(in: 0..<8, using: &generator) })
+            for seconds in shapes {
+                let instants = seconds.map { Instant(epochSeconds: $0) }
+                let keys = (0..<count).map { "k\(($0 * 7) % 5)-\($0)" }
+                let order = NewestFirst.order(count: count, instant: { instants[$0] }, key: { keys[$0] })
+                let expected = (0..<count).sorted { a, b in
+                    instants[a] != instants[b] ? instants[b] < instants[a] : CodePoints.less(keys[a], keys[b])
+                }
+                #expect(order == expected, "\(seconds)")
+            }
+        }
+    }
+
+    @Test func compose_keysOfCanonicallyEquivalentSourcesStayDistinct() {
+        func from(_ source: String, _ id: String, _ seconds: Int) -> PendingNotification {
+            var n = message(id, seconds)
+            n.source = source
+            return n
+        }
+        let request = ComposeRequest(
+            notifications: [from("caf\u{E9}", "1", -1), from("cafe\u{301}", "1", -2), from("caf\u{E9}", "2", -3), from("caf\u{E9}", "1", -4)],
+            now: now
+        )
+        let response = Composer.compose(request)
+        // Compared as bytes: Swift's == would take the two sources as equal.
+        #expect(response.shown.map { Array($0.utf8) } == ["caf\u{E9}:1", "cafe\u{301}:1", "caf\u{E9}:2"].map { Array($0.utf8) })
+        #expect(response.dropped.map { Array($0.key.utf8) } == [Array("caf\u{E9}:1".utf8)])
+        #expect(response.dropped.map(\.reason) == [.duplicate])
+    }
+
     @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {
         let displayed = (0..<ComposeRequest.maxDisplayedEntries).map { DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600))) }
         let notifications = (0..<ComposeRequest.maxNotifications).map { message("d\($0 * 20)", -1) }

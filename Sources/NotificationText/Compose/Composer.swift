@@ -47,8 +47,19 @@ public enum Composer {
         // Kept notifications, with their positions in `notifications`.
         var kept: [NewestFirst.Record] = []
         kept.reserveCapacity(notifications.count)
+        // Notifications of one source share its "source:" prefix, made once.
+        var lastSource: String?
+        var sourcePrefix = ""
         for index in notifications.indices {
-            keys.append(PendingNotification.key(source: notifications[index].source, id: notifications[index].id))
+            if let source = notifications[index].source, !source.isEmpty {
+                if lastSource.map({ !CodePoints.equal($0, source) }) ?? true {
+                    lastSource = source
+                    sourcePrefix = source + ":"
+                }
+                keys.append(sourcePrefix + notifications[index].id)
+            } else {
+                keys.append(notifications[index].id)
+            }
             let claim = displayed.claim(index, of: keys)
             let reason: ComposeResponse.DropReason?
             if case .duplicate = claim {
@@ -100,10 +111,12 @@ public enum Composer {
         var shown: [String] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(keys[Int(record.index)]) }
-        let next = displayed.next(shownCount: kept.count, freshFrom: freshFrom) { position in
-            let index = Int(kept[position].index)
-            return (notifications[index].timestamp, keys[index])
-        }
+        let next = displayed.next(
+            shownCount: kept.count, freshFrom: freshFrom,
+            shownInstant: { notifications[Int(kept[$0].index)].timestamp.instant },
+            shownKey: { keys[Int(kept[$0].index)] },
+            shownEntry: { DisplayedEntry(key: keys[Int(kept[$0].index)], timestamp: notifications[Int(kept[$0].index)].timestamp) }
+        )
         return ComposeResponse(
             kind: kind, reason: nil, notification: content,
             shown: shown, dropped: dropped, displayed: next

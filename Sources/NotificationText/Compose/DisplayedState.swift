@@ -95,59 +95,66 @@ struct DisplayedState {
     /// `ComposeRequest.maxDisplayedOutput` entries.
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
     func next(shown: [DisplayedEntry], freshFrom: Instant) -> [DisplayedEntry] {
-        next(shownCount: shown.count, freshFrom: freshFrom) { (shown[$0].timestamp, shown[$0].key) }
+        next(
+            shownCount: shown.count, freshFrom: freshFrom,
+            shownInstant: { shown[$0].timestamp.instant }, shownKey: { shown[$0].key }, shownEntry: { shown[$0] }
+        )
     }
 
     /// `next(shown:freshFrom:)` with the shown entries given by position, so
-    /// compose need not build them: `shown(i)` is the i-th one's timestamp and key.
-    func next(shownCount: Int, freshFrom: Instant, shown: (Int) -> (Timestamp, String)) -> [DisplayedEntry] {
+    /// compose builds only those that are kept: `shownEntry(i)` is the i-th,
+    /// `shownInstant(i)` and `shownKey(i)` its parts.
+    func next(
+        shownCount: Int, freshFrom: Instant,
+        shownInstant: (Int) -> Instant, shownKey: (Int) -> String, shownEntry: (Int) -> DisplayedEntry
+    ) -> [DisplayedEntry] {
         let limit = ComposeRequest.maxDisplayedOutput
         var fresh: [NewestFirst.Record] = []
         fresh.reserveCapacity(displayedSlots.count)
-        for slot in displayedSlots {
-            let index = Int(slots[Int(slot)].entry)
-            if !(entries[index].timestamp.instant < freshFrom) { fresh.append(.init(entries[index].timestamp.instant, index: index)) }
+        entries.withUnsafeBufferPointer { entries in
+            for slot in displayedSlots {
+                let index = Int(slots[Int(slot)].entry)
+                if !(entries[index].timestamp.instant < freshFrom) { fresh.append(.init(entries[index].timestamp.instant, index: index)) }
+            }
         }
         var added: [NewestFirst.Record] = []
         added.reserveCapacity(shownCount)
-        for index in 0..<shownCount { added.append(.init(shown(index).0.instant, index: index)) }
-        // Both are usually newest first already: the caller sends back the
-        // state compose returned, and compose passes its shown notifications in
-        // order. Then two checks and a merge replace a sort.
-        NewestFirst.sortUnlessOrdered(&fresh, limit: limit) { a, b in
+        for index in 0..<shownCount { added.append(.init(shownInstant(index), index: index)) }
+        // Both are usually newest first already (the caller sends back the
+        // state compose returned; compose passes its shown notifications in
+        // order), which `sort` checks first: then a merge is all it takes.
+        NewestFirst.sort(&fresh, limit: limit) { a, b in
             NewestFirst.tieOrder(entries[a].timestamp.instant, entries[a].key, entries[b].timestamp.instant, entries[b].key)
         }
-        NewestFirst.sortUnlessOrdered(&added, limit: limit) { a, b in
-            let (x, y) = (shown(a), shown(b))
-            return NewestFirst.tieOrder(x.0.instant, x.1, y.0.instant, y.1)
+        NewestFirst.sort(&added, limit: limit) { a, b in
+            NewestFirst.tieOrder(shownInstant(a), shownKey(a), shownInstant(b), shownKey(b))
         }
 
-        var next: [DisplayedEntry] = []
-        next.reserveCapacity(min(limit, fresh.count + added.count))
-        var f = 0, a = 0
-        while next.count < limit {
-            let takesFresh: Bool
-            if f == fresh.count {
-                guard a < added.count else { break }
-                takesFresh = false
-            } else if a == added.count {
-                takesFresh = true
-            } else if fresh[f].time != added[a].time {
-                takesFresh = added[a].time < fresh[f].time
-            } else {
-                let x = entries[Int(fresh[f].index)], y = shown(Int(added[a].index))
-                takesFresh = NewestFirst.tieOrder(x.timestamp.instant, x.key, y.0.instant, y.1)
-            }
-            if takesFresh {
-                next.append(entries[Int(fresh[f].index)])
-                f += 1
-            } else {
-                let (timestamp, key) = shown(Int(added[a].index))
-                next.append(DisplayedEntry(key: key, timestamp: timestamp))
-                a += 1
+        let count = min(limit, fresh.count + added.count)
+        return [DisplayedEntry](unsafeUninitializedCapacity: count) { next, initializedCount in
+            var f = 0, a = 0
+            for position in 0..<count {
+                let takesFresh: Bool
+                if f == fresh.count {
+                    takesFresh = false
+                } else if a == added.count {
+                    takesFresh = true
+                } else if fresh[f].time != added[a].time {
+                    takesFresh = added[a].time < fresh[f].time
+                } else {
+                    let x = Int(fresh[f].index), y = Int(added[a].index)
+                    takesFresh = NewestFirst.tieOrder(entries[x].timestamp.instant, entries[x].key, shownInstant(y), shownKey(y))
+                }
+                if takesFresh {
+                    (next.baseAddress! + position).initialize(to: entries[Int(fresh[f].index)])
+                    f += 1
+                } else {
+                    (next.baseAddress! + position).initialize(to: shownEntry(Int(added[a].index)))
+                    a += 1
+                }
+                initializedCount = position + 1
             }
         }
-        return next
     }
 
     /// The slot holding `key`, or the empty slot where it would go (linear

@@ -9,6 +9,7 @@ enum NewestFirst {
         let time: Time
         let index: Int32
 
+        @inline(__always)
         init(_ instant: Instant, index: Int) {
             time = Time(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds)
             self.index = Int32(truncatingIfNeeded: index)
@@ -30,7 +31,19 @@ enum NewestFirst {
             let oldestKept = kthNewest(records, k: limit)
             records.removeAll { $0.time < oldestKept }
         }
-        records.sort { $1.time < $0.time }
+        let (increases, decreases) = timeSteps(records)
+        if decreases == records.count - 1 || increases == records.count - 1 {
+            // Strictly ordered either way (notifications are often fetched
+            // oldest first): no equal times to break ties between.
+            if decreases < increases { records.reverse() }
+            if records.count > limit { records.removeLast(records.count - limit) }
+            return
+        }
+        if records.count <= 32 {
+            insertionSortNewestFirst(&records, mostlyOldestFirst: decreases < increases)
+        } else {
+            records.sort { $1.time < $0.time }
+        }
         let end = min(records.count, limit)
         var runStart = 0
         while runStart < end {
@@ -44,23 +57,34 @@ enum NewestFirst {
         if records.count > limit { records.removeLast(records.count - limit) }
     }
 
-    /// `sort`, after a linear check that finds most inputs already strictly
-    /// newest first (no equal times), which then are only cut to `limit`.
-    static func sortUnlessOrdered(_ records: inout [Record], limit: Int = .max, tieOrder: (Int, Int) -> Bool) {
-        var ordered = true
-        var index = 1
-        while index < records.count {
-            if !(records[index].time < records[index - 1].time) {
-                ordered = false
-                break
+    /// How many neighbouring records step to a later and to an earlier time.
+    static func timeSteps(_ records: [Record]) -> (increases: Int, decreases: Int) {
+        records.withUnsafeBufferPointer { records in
+            var increases = 0, decreases = 0
+            for index in records.indices.dropFirst() {
+                let (earlier, later) = (records[index - 1].time, records[index].time)
+                if earlier < later { increases += 1 } else if later < earlier { decreases += 1 }
             }
-            index += 1
+            return (increases, decreases)
         }
-        if ordered {
-            if records.count > limit { records.removeLast(records.count - limit) }
-        } else {
-            sort(&records, limit: limit, tieOrder: tieOrder)
+    }
+
+    /// Orders a few records by time, newest first: the stdlib's sort calls its
+    /// comparison out of line, which costs more than the sorting itself here.
+    /// Inserting in the direction the records mostly run in moves few of them.
+    static func insertionSortNewestFirst(_ records: inout [Record], mostlyOldestFirst: Bool) {
+        records.withUnsafeMutableBufferPointer { records in
+            for end in records.indices.dropFirst() {
+                let record = records[end]
+                var position = end
+                while position > 0 && (mostlyOldestFirst ? record.time < records[position - 1].time : records[position - 1].time < record.time) {
+                    records[position] = records[position - 1]
+                    position -= 1
+                }
+                records[position] = record
+            }
         }
+        if mostlyOldestFirst { records.reverse() }
     }
 
     /// Whether item `a` goes before item `b` among items whose whole

@@ -57,38 +57,8 @@ public struct PendingNotification: Hashable, Sendable {
 
     /// `source:id`, or `id` when there is no source (an empty source counts as none).
     public var key: String {
-        Self.key(source: source, id: id)
-    }
-
-    /// The key of a notification with this `source` and `id`. Compose passes
-    /// the two fields: calling `key` on a notification read in place makes the
-    /// compiler copy the whole notification (a dozen strings) around the call.
-    static func key(source: String?, id: String) -> String {
         guard let source, !source.isEmpty else { return id }
-        let count = source.utf8.count + 1 + id.utf8.count
-        // A key that fits in a small (inline) string is cheapest by appending;
-        // a longer one is written once into a buffer and allocated once.
-        guard count > 15 else { return source + ":" + id }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            let colon = copyUTF8(source, into: buffer, at: 0)
-            buffer[colon] = UInt8(ascii: ":")
-            let end = copyUTF8(id, into: buffer, at: colon + 1)
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<end]), as: UTF8.self)
-        }
-    }
-
-    /// Copies `text`'s UTF-8 into `buffer` from `offset`; the offset after it.
-    private static func copyUTF8(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: utf8)
-        }
-        if let copied { return offset + copied }
-        var end = offset
-        for byte in text.utf8 {
-            buffer[end] = byte
-            end += 1
-        }
-        return end
+        return source + ":" + id
     }
 
     /// Whether `type` is one of `messageTypes` (exact, case-sensitive).
