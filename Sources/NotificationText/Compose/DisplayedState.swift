@@ -10,8 +10,9 @@
 /// `KeyHash`es, randomly keyed per process, so crafted keys cannot force collisions.
 struct DisplayedState {
     private let entries: [DisplayedEntry]
-    /// Power-of-two table, at most half full.
-    private var slots: [Slot]
+    /// Power-of-two table of `slotCount` slots, at most half full.
+    private let slots: SlotTable
+    private let slotCount: Int
     /// Slots holding a displayed key: per key, its latest entry; at equal
     /// instants the first in request order, so the persisted text does not
     /// change between calls.
@@ -31,6 +32,11 @@ struct DisplayedState {
         static let empty = Slot(hash: 0, entry: -1, notification: -1)
     }
 
+    /// The slots in one allocation of a concrete class: an `Array` of them made
+    /// with `Array(repeating:count:)` looks up its generic metadata at run time
+    /// on every call (some 300 instructions).
+    private final class SlotTable: ManagedBuffer<Void, Slot> {}
+
     /// What `claim` found for a notification's key.
     enum Claim {
         /// An earlier notification of the request has the key.
@@ -45,13 +51,15 @@ struct DisplayedState {
         self.notificationCount = notificationCount
         var capacity = 16
         while capacity < 2 * (entries.count + notificationCount) { capacity *= 2 }
-        var slots = Array(repeating: Slot.empty, count: capacity)
+        let slots = unsafeDowncast(SlotTable.create(minimumCapacity: capacity) { _ in }, to: SlotTable.self)
         var displayedSlots: [Int32] = []
         displayedSlots.reserveCapacity(entries.count)
         let hasher = self.hasher
         // Through buffers: no uniqueness or bounds checks per probe.
         entries.withUnsafeBufferPointer { entries in
-            slots.withUnsafeMutableBufferPointer { slots in
+            slots.withUnsafeMutablePointerToElements { base in
+                let slots = UnsafeMutableBufferPointer(start: base, count: capacity)
+                slots.initialize(repeating: .empty)
                 for index in entries.indices {
                     let hash = hasher.hash(entries[index].key)
                     let slot = Self.find(entries[index].key, hash: hash, in: slots, entries: entries) { _ in "" }
@@ -65,6 +73,7 @@ struct DisplayedState {
                 }
             }
         }
+        self.slotCount = capacity
         self.slots = slots
         self.displayedSlots = displayedSlots
     }
@@ -77,16 +86,18 @@ struct DisplayedState {
         // Keeps the table at most half full, so probing always ends.
         precondition(position < notificationCount, "more notification keys than the table was sized for")
         let hash = hasher.hash(keys[position])
-        let slot = entries.withUnsafeBufferPointer { entries in
-            slots.withUnsafeMutableBufferPointer { slots in
-                Self.find(keys[position], hash: hash, in: slots, entries: entries) { keys[$0] }
+        let slotCount = self.slotCount
+        return entries.withUnsafeBufferPointer { entries in
+            slots.withUnsafeMutablePointerToElements { base in
+                let slots = UnsafeMutableBufferPointer(start: base, count: slotCount)
+                let slot = Self.find(keys[position], hash: hash, in: slots, entries: entries) { keys[$0] }
+                if slots[slot].notification >= 0 { return .duplicate }
+                let displayed = slots[slot].entry >= 0
+                slots[slot].hash = hash
+                slots[slot].notification = Int32(truncatingIfNeeded: position)
+                return .first(displayed: displayed)
             }
         }
-        if slots[slot].notification >= 0 { return .duplicate }
-        let displayed = slots[slot].entry >= 0
-        slots[slot].hash = hash
-        slots[slot].notification = Int32(truncatingIfNeeded: position)
-        return .first(displayed: displayed)
     }
 
     /// The next state: each key's latest entry when still fresh
@@ -112,9 +123,11 @@ struct DisplayedState {
         var fresh: [NewestFirst.Record] = []
         fresh.reserveCapacity(displayedSlots.count)
         entries.withUnsafeBufferPointer { entries in
-            for slot in displayedSlots {
-                let index = Int(slots[Int(slot)].entry)
-                if !(entries[index].timestamp.instant < freshFrom) { fresh.append(.init(entries[index].timestamp.instant, index: index)) }
+            slots.withUnsafeMutablePointerToElements { slots in
+                for slot in displayedSlots {
+                    let index = Int(slots[Int(slot)].entry)
+                    if !(entries[index].timestamp.instant < freshFrom) { fresh.append(.init(entries[index].timestamp.instant, index: index)) }
+                }
             }
         }
         var added: [NewestFirst.Record] = []

@@ -73,8 +73,12 @@ public enum PlainText {
         guard index + length <= utf8.count else { return 0 }
         var value = UInt32(byte & (byte == 0xC2 ? 0x1F : 0x0F))
         for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
-        guard let scalar = Unicode.Scalar(value), scalar.properties.isWhitespace else { return 0 }
-        return length
+        // The White_Space scalars after those lead bytes, listed rather than
+        // looked up in the property table (a test checks every scalar against it).
+        switch value {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return length
+        default: return 0
+        }
     }
 
     /// `text` capped at `titleMaxUnits` by the body cap rule (`BodyCap.apply`).
@@ -89,20 +93,35 @@ public enum PlainText {
         switch names.count {
         case 0: return nil
         case 1: return names[0]
-        case 2: return names[0] + " and " + names[1]
         default:
-            var list = names[0]
-            list.reserveCapacity(names[0].utf8.count + names[1].utf8.count + 16 + (names.count == 3 ? names[2].utf8.count : 0))
-            list += ", "
-            list += names[1]
-            list += " and "
-            if names.count == 3 {
-                list += names[2]
-            } else {
-                list += String(names.count - 2)
-                list += " others"
+            // Written into one buffer: each `+` or interpolated part would grow a string.
+            let shown = names.count > 3 ? 2 : names.count
+            var byteCount = 40  // ", ", " and ", up to 20 digits, " others"
+            for index in 0..<shown { byteCount += names[index].utf8.count }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in
+                var written = 0
+                func write(_ text: String) {
+                    for byte in text.utf8 {
+                        buffer[written] = byte
+                        written += 1
+                    }
+                }
+                write(names[0])
+                if names.count == 2 {
+                    write(" and ")
+                    write(names[1])
+                } else {
+                    write(", ")
+                    write(names[1])
+                    write(" and ")
+                    if names.count == 3 {
+                        write(names[2])
+                    } else {
+                        written = Composer.writeCount(names.count - 2, "others", "others", into: buffer, at: written)
+                    }
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
             }
-            return list
         }
     }
 }
