@@ -10,14 +10,14 @@ extension ComposeResponse {
         return JSONWriter.exactBytes({ write(to: &$0) }, { write(to: &$0) })
     }
 
-    /// At least the length of the JSON when only the texts need escapes (keys
-    /// and URLs almost never do; timestamps never), from the strings' lengths.
+    /// The length of the JSON when no string needs escapes, plus room for a
+    /// few (a bundle body's line break needs one byte more). Only the strings'
+    /// lengths are read; more escapes than that make `jsonBody` count exactly.
     func estimatedJSONCount() -> Int {
-        // The longest fixed parts: kind, reason, member names, nulls, brackets.
-        var count = 200
-        count += JSONWriter.withUTF8(notification.title) { JSONWriter.escapedCount($0) }
-        if let subtitle = notification.subtitle { count += JSONWriter.withUTF8(subtitle) { JSONWriter.escapedCount($0) } }
-        count += JSONWriter.withUTF8(notification.body) { JSONWriter.escapedCount($0) }
+        // The longest fixed parts (kind, reason, member names, nulls,
+        // brackets), and room for escapes.
+        var count = 200 + 64
+        count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0) + notification.body.utf8.count
         count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.

@@ -358,12 +358,39 @@ extension JSONWriter {
             }
         }
 
-        /// The rare string that needs escapes, escaped as `appendEscaped` does.
+        /// A string that needs escapes (a body's line breaks), escaped as
+        /// `appendEscaped` does, straight into the buffer.
         private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
-            guard JSONWriter.escapedCount(utf8) <= capacity - count else { return overflowed = true }
-            var escaped: [UInt8] = []
-            JSONWriter.appendEscaped(utf8, to: &escaped)
-            escaped.withUnsafeBufferPointer { copy($0) }
+            var runStart = 0
+            for index in utf8.indices {
+                let value = utf8[index]
+                let short: UInt8
+                switch value {
+                case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+                case 0x0A: short = UInt8(ascii: "n")
+                case 0x0D: short = UInt8(ascii: "r")
+                case 0x09: short = UInt8(ascii: "t")
+                case 0x08: short = UInt8(ascii: "b")
+                case 0x0C: short = UInt8(ascii: "f")
+                case 0..<0x20: short = 0
+                default: continue
+                }
+                copy(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                byte(UInt8(ascii: "\\"))
+                if short != 0 {
+                    byte(short)
+                } else {
+                    let digits: StaticString = "0123456789abcdef"
+                    byte(UInt8(ascii: "u"))
+                    byte(UInt8(ascii: "0"))
+                    byte(UInt8(ascii: "0"))
+                    byte(digits.utf8Start[Int(value >> 4)])
+                    byte(digits.utf8Start[Int(value & 0xF)])
+                }
+                runStart = index + 1
+            }
+            copy(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
     }
 
