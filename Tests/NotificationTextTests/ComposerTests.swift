@@ -99,6 +99,19 @@ import Testing
         #expect(CodePoints.equal("\u{E9}", "\u{E9}"))
     }
 
+    @Test func codePointsEqual_findsADifferenceAtEveryPositionOfEveryShortLength() {
+        for length in 0..<40 {
+            let plain = String(repeating: "a", count: length)
+            #expect(CodePoints.equal(plain, String(repeating: "a", count: length)), "length \(length)")
+            #expect(!CodePoints.equal(plain, plain + "a"))
+            for position in 0..<length {
+                var bytes = Array(plain.utf8)
+                bytes[position] = UInt8(ascii: "b")
+                #expect(!CodePoints.equal(plain, String(decoding: bytes, as: UTF8.self)), "at \(position) of \(length)")
+            }
+        }
+    }
+
     @Test func distinctStrings_canonicallyEquivalentStringsAreDistinct() {
         var strings = DistinctStrings(capacity: 3)
         let inserted = ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"].map { strings.insert($0) }
