@@ -50,6 +50,20 @@ import Testing
         }
     }
 
+    @Test func needsNoEscape_findsAnEscapeAtEveryPositionOfEveryShortLength() {
+        for length in 0..<40 {
+            let plain = Array(repeating: UInt8(ascii: "a"), count: length)
+            #expect(plain.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) }, "length \(length)")
+            for position in 0..<length {
+                for special in [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x1F] {
+                    var bytes = plain
+                    bytes[position] = special
+                    #expect(!bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) }, "\(special) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func string_highBytesNeverLookLikeEscapes() {
         // U+00A2 (C2 A2), U+5C5C-ish lead bytes, U+22xx: bytes with 0x22/0x5C in the low 7 bits.
         let text = "\u{A2}\u{DC}\u{E2}\u{2222}\u{5C5C}\u{1F5C}é😀" + String(repeating: "\u{A2}", count: 9)

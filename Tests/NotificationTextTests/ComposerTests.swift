@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    /// The byte-level scan decodes only four lead bytes: every other scalar must not be white space.
+    @Test func whiteSpaceLength_agreesWithTheWhiteSpacePropertyForEveryScalar() {
+        var mismatches: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let utf8 = Array(String(scalar).utf8)
+            let length = utf8.withUnsafeBufferPointer { PlainText.whiteSpaceLength($0, at: 0) }
+            if length != (scalar.properties.isWhitespace ? utf8.count : 0) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { String($0, radix: 16) })")
+    }
+
+    @Test func normalised_fastAndCopyingPathsAgreeAroundNonASCII() {
+        // Already normal (returned as is), and needing a copy, with neighbours
+        // of the decoded lead bytes that are not white space.
+        #expect(PlainText.normalised("\u{A9} \u{1681}\u{2010}\u{3001}") == "\u{A9} \u{1681}\u{2010}\u{3001}")
+        #expect(PlainText.normalised("\u{A9}\u{A0}\u{1681}\u{2028} \u{3001}\u{3000}") == "\u{A9} \u{1681} \u{3001}")
+        #expect(PlainText.normalised("Eve\u{A0}Park") == "Eve Park")
+        #expect(PlainText.normalised("caf\u{E9}  \u{1F600}") == "caf\u{E9} \u{1F600}")
+    }
+
     @Test func normalised_whenOnlyWhiteSpaceOrNil_isNil() {
         #expect(PlainText.normalised(nil) == nil)
         #expect(PlainText.normalised("") == nil)
@@ -78,9 +99,50 @@ import Testing
         #expect(CodePoints.equal("\u{E9}", "\u{E9}"))
     }
 
-    @Test func exactString_canonicallyEquivalentKeysAreDistinctInASet() {
-        let keys: Set = [ExactString("caf\u{E9}"), ExactString("cafe\u{301}"), ExactString("caf\u{E9}")]
-        #expect(keys.count == 2)
+    @Test func codePointsEqual_findsADifferenceAtEveryPositionOfEveryShortLength() {
+        for length in 0..<40 {
+            let plain = String(repeating: "a", count: length)
+            #expect(CodePoints.equal(plain, String(repeating: "a", count: length)), "length \(length)")
+            #expect(!CodePoints.equal(plain, plain + "a"))
+            for position in 0..<length {
+                var bytes = Array(plain.utf8)
+                bytes[position] = UInt8(ascii: "b")
+                #expect(!CodePoints.equal(plain, String(decoding: bytes, as: UTF8.self)), "at \(position) of \(length)")
+            }
+        }
+    }
+
+    @Test func distinctStrings_canonicallyEquivalentStringsAreDistinct() {
+        var strings = DistinctStrings(capacity: 3)
+        let inserted = ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"].map { strings.insert($0) }
+        #expect(inserted == [true, true, false])
+        #expect(strings.values == ["caf\u{E9}", "cafe\u{301}"])
+    }
+
+    @Test func distinctStrings_beyondItsCapacity_growsAndKeepsInsertionOrder() {
+        var strings = DistinctStrings(capacity: 1)
+        for round in 0..<2 {
+            for i in 0..<100 {
+                let inserted = strings.insert("n\(i)")
+                #expect(inserted == (round == 0), "n\(i)")
+            }
+        }
+        #expect(strings.values == (0..<100).map { "n\($0)" })
+    }
+
+    @Test func keyHash_matchesSipHashReferenceVectors() {
+        // SipHash-2-4 vectors of the reference implementation (key 00…0f,
+        // message 00 01 02 … of each length): the same code runs 1-3 rounds.
+        let hash = KeyHash(k0: 0x0706_0504_0302_0100, k1: 0x0f0e_0d0c_0b0a_0908)
+        let message: [UInt8] = Array(0..<15)
+        let expected: [Int: UInt64] = [
+            0: 0x726f_db47_dd0e_0e31, 1: 0x74f8_39c5_93dc_67fd, 7: 0xab02_00f5_8b01_d137,
+            8: 0x93f5_f579_9a93_2462, 15: 0xa129_ca61_49be_45e5,
+        ]
+        for (length, value) in expected {
+            let actual = message.prefix(length).withUnsafeBufferPointer { hash.sipHash($0, compressionRounds: 2, finalizationRounds: 4) }
+            #expect(actual == value, "length \(length)")
+        }
     }
 
     // MARK: model
@@ -189,6 +251,45 @@ import Testing
                 #expect(instants[a] > instants[b] || (instants[a] == instants[b] && !CodePoints.less(keys[b], keys[a])))
             }
         }
+    }
+
+    @Test func newestFirst_agreesWithAReferenceSortInEveryShape() {
+        var generator = SplitMix64(seed: 11)
+        for count in [0, 1, 2, 3, 19, 32, 33, 200] {
+            let base = (0..<count).map { Int64($0) }
+            var shapes: [[Int64]] = [base, base.reversed(), base.map { $0 / 3 }, base.map { -$0 / 2 }]
+            var nearly = base
+            if count > 3 { nearly.swapAt(1, count / 2) }
+            shapes.append(nearly)
+            shapes.append(nearly.reversed())
+            shapes.append(base.map { _ in Int64.random(in: 0..<8, using: &generator) })
+            for seconds in shapes {
+                let instants = seconds.map { Instant(epochSeconds: $0) }
+                let keys = (0..<count).map { "k\(($0 * 7) % 5)-\($0)" }
+                let order = NewestFirst.order(count: count, instant: { instants[$0] }, key: { keys[$0] })
+                let expected = (0..<count).sorted { a, b in
+                    instants[a] != instants[b] ? instants[b] < instants[a] : CodePoints.less(keys[a], keys[b])
+                }
+                #expect(order == expected, "\(seconds)")
+            }
+        }
+    }
+
+    @Test func compose_keysOfCanonicallyEquivalentSourcesStayDistinct() {
+        func from(_ source: String, _ id: String, _ seconds: Int) -> PendingNotification {
+            var n = message(id, seconds)
+            n.source = source
+            return n
+        }
+        let request = ComposeRequest(
+            notifications: [from("caf\u{E9}", "1", -1), from("cafe\u{301}", "1", -2), from("caf\u{E9}", "2", -3), from("caf\u{E9}", "1", -4)],
+            now: now
+        )
+        let response = Composer.compose(request)
+        // Compared as bytes: Swift's == would take the two sources as equal.
+        #expect(response.shown.map { Array($0.utf8) } == ["caf\u{E9}:1", "cafe\u{301}:1", "caf\u{E9}:2"].map { Array($0.utf8) })
+        #expect(response.dropped.map { Array($0.key.utf8) } == [Array("caf\u{E9}:1".utf8)])
+        #expect(response.dropped.map(\.reason) == [.duplicate])
     }
 
     @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {

@@ -233,3 +233,208 @@ public struct JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+/// Where a response of fixed shape writes its JSON, so the same writing code
+/// can count bytes (`JSONWriter.ByteCounter`) or copy them into a buffer
+/// allocated once (`JSONWriter.ByteCopier`): nothing is checked, grown or
+/// copied per append.
+public protocol JSONOutput {
+    /// Bytes that are already JSON (punctuation, member names, fixed values).
+    mutating func raw(_ text: StaticString)
+    /// `value` as a quoted, escaped JSON string.
+    mutating func quoted(_ value: String)
+}
+
+extension JSONOutput {
+    /// A quoted string, or `null` when there is none.
+    public mutating func quoted(_ value: String?) {
+        if let value { quoted(value) } else { raw("null") }
+    }
+}
+
+extension JSONWriter {
+    /// The bytes `write` produces, written once into an array of `capacity`
+    /// bytes; `nil` when they do not fit.
+    public static func bytes(capacity: Int, _ write: (inout ByteCopier) -> Void) -> [UInt8]? {
+        var fits = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+            var copier = ByteCopier(buffer)
+            write(&copier)
+            fits = !copier.overflowed
+            initializedCount = fits ? copier.count : 0
+        }
+        return fits ? bytes : nil
+    }
+
+    /// The bytes `write` produces, in an array of exactly their size: `write`
+    /// runs twice, first counting.
+    /// - Important: `write` must produce the same output each time it is called.
+    public static func exactBytes(_ write: (inout ByteCounter) -> Void, _ writeAgain: (inout ByteCopier) -> Void) -> [UInt8] {
+        var counter = ByteCounter()
+        write(&counter)
+        let bytes = Self.bytes(capacity: counter.count, writeAgain)
+        // Not fitting, or a different count, would be a bug in `write`.
+        precondition(bytes?.count == counter.count, "JSON written twice differently")
+        return bytes ?? []
+    }
+
+    /// Counts the bytes a `JSONOutput` would receive.
+    public struct ByteCounter: JSONOutput {
+        public private(set) var count = 0
+
+        public init() {}
+
+        @inline(__always)
+        public mutating func raw(_ text: StaticString) {
+            count += text.utf8CodeUnitCount
+        }
+
+        @inline(__always)
+        public mutating func quoted(_ value: String) {
+            count += 2 + JSONWriter.withUTF8(value) { JSONWriter.escapedCount($0) }
+        }
+    }
+
+    /// Writes the bytes into a buffer of fixed size; past its end it stops
+    /// and reports `overflowed`.
+    public struct ByteCopier: JSONOutput {
+        private let base: UnsafeMutablePointer<UInt8>
+        private let capacity: Int
+        public private(set) var count = 0
+        public private(set) var overflowed = false
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+            // An empty buffer may have no address; nothing is written then.
+            base = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+            capacity = buffer.count
+        }
+
+        @inline(__always)
+        public mutating func raw(_ text: StaticString) {
+            copy(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        @inline(__always)
+        public mutating func quoted(_ value: String) {
+            byte(UInt8(ascii: "\""))
+            JSONWriter.withUTF8(value) { utf8 in
+                if JSONWriter.needsNoEscape(utf8) {
+                    copy(utf8)
+                } else {
+                    escape(utf8)
+                }
+            }
+            byte(UInt8(ascii: "\""))
+        }
+
+        @inline(__always)
+        private mutating func byte(_ value: UInt8) {
+            guard count < capacity else { return overflowed = true }
+            base[count] = value
+            count += 1
+        }
+
+        @inline(__always)
+        private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let length = bytes.count
+            guard length <= capacity - count else { return overflowed = true }
+            guard let source = bytes.baseAddress else { return }
+            let target = base + count
+            count += length
+            // Most strings here are short: two overlapping word moves beat a memcpy call.
+            switch length {
+            case 8...16:
+                UnsafeMutableRawPointer(target).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                UnsafeMutableRawPointer(target + length - 8).storeBytes(
+                    of: UnsafeRawPointer(source + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            case 4..<8:
+                UnsafeMutableRawPointer(target).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                UnsafeMutableRawPointer(target + length - 4).storeBytes(
+                    of: UnsafeRawPointer(source + length - 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+            case 0..<4:
+                for offset in 0..<length { target[offset] = source[offset] }
+            default:
+                target.initialize(from: source, count: length)
+            }
+        }
+
+        /// A string that needs escapes (a body's line breaks), escaped as
+        /// `appendEscaped` does, straight into the buffer.
+        private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
+            var runStart = 0
+            for index in utf8.indices {
+                let value = utf8[index]
+                let short: UInt8
+                switch value {
+                case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+                case 0x0A: short = UInt8(ascii: "n")
+                case 0x0D: short = UInt8(ascii: "r")
+                case 0x09: short = UInt8(ascii: "t")
+                case 0x08: short = UInt8(ascii: "b")
+                case 0x0C: short = UInt8(ascii: "f")
+                case 0..<0x20: short = 0
+                default: continue
+                }
+                copy(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                byte(UInt8(ascii: "\\"))
+                if short != 0 {
+                    byte(short)
+                } else {
+                    let digits: StaticString = "0123456789abcdef"
+                    byte(UInt8(ascii: "u"))
+                    byte(UInt8(ascii: "0"))
+                    byte(UInt8(ascii: "0"))
+                    byte(digits.utf8Start[Int(value >> 4)])
+                    byte(digits.utf8Start[Int(value & 0xF)])
+                }
+                runStart = index + 1
+            }
+            copy(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+    }
+
+    /// Runs `body` over `value`'s UTF-8 without copying a native string.
+    @inline(__always)
+    static func withUTF8<Result>(_ value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = value.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(value.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Whether no byte of `utf8` needs escaping: a word at a time, the last
+    /// (partial) word read overlapping the one before it.
+    @inline(__always)
+    static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count >= 4, let base = UnsafeRawPointer(utf8.baseAddress) else {
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            return true
+        }
+        if count < 8 {
+            let low = UInt64(base.loadUnaligned(as: UInt32.self))
+            let high = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return !needsEscape(low | high &<< 32)
+        }
+        var escapes = needsEscape(base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        var offset = 0
+        while offset &+ 8 < count {
+            escapes = escapes || needsEscape(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset &+= 8
+        }
+        return !escapes
+    }
+
+    /// The length of `utf8` once escaped (without quotes).
+    static func escapedCount(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        if needsNoEscape(utf8) { return utf8.count }
+        var count = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 2
+            case 0..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
+    }
+}

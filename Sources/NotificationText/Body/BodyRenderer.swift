@@ -54,6 +54,14 @@ public enum BodyRenderer {
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
+    /// Runs sections 1 to 6 over `text`'s UTF-8 and hands the rendered bytes to
+    /// `body` (compose's bundle writes them into its body without a String).
+    static func withRenderedBytes<Result>(
+        _ text: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
+    ) -> Result {
+        withUTF8(text) { utf8 in withRenderedBytes(utf8, text: { text }, body) }
+    }
+
     /// Runs sections 1 to 6 over `utf8` and hands the rendered bytes to `body`.
     /// `text` makes the input a `String`, for the rare cut that needs the
     /// standard library's grapheme breaking.

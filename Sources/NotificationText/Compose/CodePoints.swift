@@ -26,31 +26,31 @@ public enum CodePoints {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1)
     }
 
+    /// Whether `a` is exactly the bytes of `literal` (an ASCII constant).
+    static func equal(_ a: String, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard a.utf8.count == count else { return false }
+        let b = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        if let result = a.utf8.withContiguousStorageIfAvailable({ compareBytes($0, b) == 0 }) { return result }
+        return a.utf8.elementsEqual(b)
+    }
+
     static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(x.count, y.count)
         var i = 0
+        if let xBase = x.baseAddress, let yBase = y.baseAddress {
+            // Eight bytes at a time: as big-endian integers, words order like their bytes.
+            while i + 8 <= common {
+                let a = UInt64(bigEndian: UnsafeRawPointer(xBase + i).loadUnaligned(as: UInt64.self))
+                let b = UInt64(bigEndian: UnsafeRawPointer(yBase + i).loadUnaligned(as: UInt64.self))
+                if a != b { return a < b ? -1 : 1 }
+                i += 8
+            }
+        }
         while i < common {
             if x[i] != y[i] { return Int(x[i]) - Int(y[i]) }
             i += 1
         }
         return x.count - y.count
-    }
-}
-
-/// A string hashed and compared by its code points, for Set and Dictionary keys.
-struct ExactString: Hashable {
-    let value: String
-
-    init(_ value: String) { self.value = value }
-
-    static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-        CodePoints.equal(lhs.value, rhs.value)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if hashed == nil {
-            for byte in value.utf8 { hasher.combine(byte) }
-        }
     }
 }

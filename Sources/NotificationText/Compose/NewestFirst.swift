@@ -1,55 +1,108 @@
 /// Step 3's order, shared by the shown notifications and the next `displayed`
 /// state: newest instant first, equal instants by key in code-point order.
 enum NewestFirst {
-    /// The first `limit` positions of the permutation of `0..<count` that puts
-    /// the items newest first.
+    /// An item to order: its whole seconds and nanoseconds, and its position.
     ///
-    /// Works on small trivial records (seconds, nanoseconds, index), never on
-    /// the items, so no string is retained or moved while sorting. When
-    /// `count > limit`, a min-heap of the `limit` newest times (O(n log limit),
-    /// with no input that degrades it) first finds the oldest time that can
-    /// still be among the first `limit`; only items at or after it are sorted.
-    /// `instant` is consulted again only for digits beyond nanoseconds, `key`
-    /// only for items whose times tie.
-    static func order(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String) -> [Int] {
-        var records: [Record] = []
-        records.reserveCapacity(count)
-        for index in 0..<count {
-            let i = instant(index)
-            records.append(Record(
-                time: Time(epochSeconds: i.epochSeconds, nanoseconds: i.nanoseconds),
-                hasSubnanoseconds: !i.subnanosecondDigits.isEmpty, index: Int32(truncatingIfNeeded: index)
-            ))
+    /// Sorting moves only these small trivial records, never the items, so no
+    /// string is retained or moved while sorting.
+    struct Record {
+        let time: Time
+        let index: Int32
+
+        @inline(__always)
+        init(_ instant: Instant, index: Int) {
+            time = Time(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds)
+            self.index = Int32(truncatingIfNeeded: index)
         }
-        if count > limit, limit > 0 {
+    }
+
+    /// Sorts `records` newest first and keeps the first `limit`.
+    ///
+    /// Records are sorted by whole nanoseconds alone; only runs of equal
+    /// nanoseconds (rare) consult `tieOrder(a, b)`, which says whether item `a`
+    /// goes before item `b`: by the digits beyond nanoseconds, newest first,
+    /// then by key in code-point order. When `records.count > limit`, a
+    /// min-heap of the `limit` newest times (O(n log limit), with no input that
+    /// degrades it) first finds the oldest time that can still be among the
+    /// first `limit`; only records at or after it are sorted.
+    static func sort(_ records: inout [Record], limit: Int = .max, tieOrder: (Int, Int) -> Bool) {
+        if records.count > limit {
+            guard limit > 0 else { return records.removeAll() }
             let oldestKept = kthNewest(records, k: limit)
             records.removeAll { $0.time < oldestKept }
         }
-        // The survivors' keys, as UTF-8 in one buffer, so ties compare bytes
-        // without retaining a string per comparison.
-        var keyBytes: [UInt8] = []
-        keyBytes.reserveCapacity(records.count * 24)
-        var keyRanges: [Range<Int>] = []
-        keyRanges.reserveCapacity(count)
-        for index in records.indices {
-            let start = keyBytes.count
-            keyBytes.append(contentsOf: key(Int(records[index].index)).utf8)
-            records[index].keyRange = keyRanges.count
-            keyRanges.append(start..<keyBytes.count)
+        let (increases, decreases) = timeSteps(records)
+        if decreases == records.count - 1 || increases == records.count - 1 {
+            // Strictly ordered either way (notifications are often fetched
+            // oldest first): no equal times to break ties between.
+            if decreases < increases { records.reverse() }
+            if records.count > limit { records.removeLast(records.count - limit) }
+            return
         }
-        keyBytes.withUnsafeBufferPointer { bytes in
-            records.sort { a, b in
-                if a.time != b.time { return b.time < a.time }
-                if a.hasSubnanoseconds || b.hasSubnanoseconds {
-                    let x = instant(Int(a.index)), y = instant(Int(b.index))
-                    if x != y { return x > y }
+        if records.count <= 32 {
+            insertionSortNewestFirst(&records, mostlyOldestFirst: decreases < increases)
+        } else {
+            records.sort { $1.time < $0.time }
+        }
+        let end = min(records.count, limit)
+        var runStart = 0
+        while runStart < end {
+            var runEnd = runStart + 1
+            while runEnd < records.count && records[runEnd].time == records[runStart].time { runEnd += 1 }
+            if runEnd - runStart > 1 {
+                records[runStart..<runEnd].sort { tieOrder(Int($0.index), Int($1.index)) }
+            }
+            runStart = runEnd
+        }
+        if records.count > limit { records.removeLast(records.count - limit) }
+    }
+
+    /// How many neighbouring records step to a later and to an earlier time.
+    static func timeSteps(_ records: [Record]) -> (increases: Int, decreases: Int) {
+        records.withUnsafeBufferPointer { records in
+            var increases = 0, decreases = 0
+            for index in records.indices.dropFirst() {
+                let (earlier, later) = (records[index - 1].time, records[index].time)
+                if earlier < later { increases += 1 } else if later < earlier { decreases += 1 }
+            }
+            return (increases, decreases)
+        }
+    }
+
+    /// Orders a few records by time, newest first: the stdlib's sort calls its
+    /// comparison out of line, which costs more than the sorting itself here.
+    /// Inserting in the direction the records mostly run in moves few of them.
+    static func insertionSortNewestFirst(_ records: inout [Record], mostlyOldestFirst: Bool) {
+        records.withUnsafeMutableBufferPointer { records in
+            for end in records.indices.dropFirst() {
+                let record = records[end]
+                var position = end
+                while position > 0 && (mostlyOldestFirst ? record.time < records[position - 1].time : records[position - 1].time < record.time) {
+                    records[position] = records[position - 1]
+                    position -= 1
                 }
-                let x = UnsafeBufferPointer(rebasing: bytes[keyRanges[a.keyRange]])
-                let y = UnsafeBufferPointer(rebasing: bytes[keyRanges[b.keyRange]])
-                return CodePoints.compareBytes(x, y) < 0
+                records[position] = record
             }
         }
-        return records.prefix(limit).map { Int($0.index) }
+        if mostlyOldestFirst { records.reverse() }
+    }
+
+    /// Whether item `a` goes before item `b` among items whose whole
+    /// nanoseconds are equal: the later instant first, then the smaller key.
+    @inline(__always)
+    static func tieOrder(_ a: Instant, _ aKey: String, _ b: Instant, _ bKey: String) -> Bool {
+        if !(a.subnanosecondDigits.isEmpty && b.subnanosecondDigits.isEmpty), a != b { return b < a }
+        return CodePoints.less(aKey, bKey)
+    }
+
+    /// The first `limit` positions of the permutation of `0..<count` that puts
+    /// the items newest first (`sort` over records of `instant(i)`).
+    static func order(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String) -> [Int] {
+        var records: [Record] = []
+        records.reserveCapacity(count)
+        for index in 0..<count { records.append(Record(instant(index), index: index)) }
+        sort(&records, limit: limit) { tieOrder(instant($0), key($0), instant($1), key($1)) }
+        return records.map { Int($0.index) }
     }
 
     /// The k-th newest time (1-based) among `records`, with a min-heap of size k.
@@ -92,13 +145,5 @@ enum NewestFirst {
         static func < (a: Time, b: Time) -> Bool {
             a.epochSeconds != b.epochSeconds ? a.epochSeconds < b.epochSeconds : a.nanoseconds < b.nanoseconds
         }
-    }
-
-    struct Record {
-        let time: Time
-        let hasSubnanoseconds: Bool
-        let index: Int32
-        /// Position in `keyRanges`, set once the survivors are known.
-        var keyRange = 0
     }
 }

@@ -64,7 +64,8 @@ public struct PendingNotification: Hashable, Sendable {
     /// Whether `type` is one of `messageTypes` (exact, case-sensitive).
     public var isMessage: Bool {
         switch type.utf8.count {
-        case 5, 7: return CodePoints.equal(type, "reply") || CodePoints.equal(type, "message") || CodePoints.equal(type, "mention")
+        case 5: return CodePoints.equal(type, "reply" as StaticString)
+        case 7: return CodePoints.equal(type, "message" as StaticString) || CodePoints.equal(type, "mention" as StaticString)
         default: return false
         }
     }

@@ -8,38 +8,77 @@ public enum PlainText {
     public static func normalised(_ text: String?) -> String? {
         guard let text else { return nil }
         // Most names are already normal (single inner spaces only): return them as they are.
-        var previousWasSpace = true
-        var alreadyNormal = true
-        for scalar in text.unicodeScalars {
-            if isWhiteSpace(scalar) {
-                if previousWasSpace || scalar != " " { alreadyNormal = false; break }
-                previousWasSpace = true
-            } else {
-                previousWasSpace = false
-            }
-        }
-        if alreadyNormal && !previousWasSpace { return text }
+        if text.utf8.withContiguousStorageIfAvailable(isNormal) ?? false { return text }
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var spacePending = false
-        for scalar in text.unicodeScalars {
-            if isWhiteSpace(scalar) {
-                spacePending = !bytes.isEmpty
-            } else {
-                if spacePending {
-                    bytes.append(UInt8(ascii: " "))
-                    spacePending = false
-                }
-                bytes.append(contentsOf: UTF8.encode(scalar)!)
-            }
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        if let result = text.utf8.withContiguousStorageIfAvailable(normalisedCopy) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(normalisedCopy)
     }
 
-    /// The `White_Space` property; ASCII needs no table lookup (TAB…CR and SPACE).
-    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+    /// `utf8` normalised into a new string; `nil` when nothing is left.
+    static func normalisedCopy(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        // The result is never longer than the input.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { output in
+            var written = 0
+            var spacePending = false
+            var index = 0
+            while index < utf8.count {
+                let length = whiteSpaceLength(utf8, at: index)
+                if length > 0 {
+                    spacePending = written > 0
+                    index += length
+                    continue
+                }
+                if spacePending {
+                    output[written] = UInt8(ascii: " ")
+                    written += 1
+                    spacePending = false
+                }
+                output[written] = utf8[index]
+                written += 1
+                index += 1
+            }
+            return written == 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: output[..<written]), as: UTF8.self)
+        }
+    }
+
+    /// Whether normalising `utf8` would return it unchanged: not empty, no
+    /// `White_Space` scalar but single inner spaces.
+    static func isNormal(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previousWasSpace = true
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: " ") {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            } else {
+                if whiteSpaceLength(utf8, at: index) > 0 { return false }
+                previousWasSpace = false
+            }
+            index += 1
+        }
+        return !previousWasSpace
+    }
+
+    /// The UTF-8 length of the `White_Space` scalar at `index` of valid UTF-8,
+    /// or 0 when the byte there does not start one. Only four lead bytes can
+    /// start a non-ASCII `White_Space` scalar (U+0085 and U+00A0 after 0xC2,
+    /// U+1680 after 0xE1, U+2000…U+205F after 0xE2, U+3000 after 0xE3), so
+    /// nothing else is decoded.
+    @inline(__always)
+    static func whiteSpaceLength(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let byte = utf8[index]
+        if byte < 0x80 { return byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) ? 1 : 0 }
+        guard byte == 0xC2 || (0xE1...0xE3).contains(byte) else { return 0 }
+        let length = byte == 0xC2 ? 2 : 3
+        guard index + length <= utf8.count else { return 0 }
+        var value = UInt32(byte & (byte == 0xC2 ? 0x1F : 0x0F))
+        for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+        // The White_Space scalars after those lead bytes, listed rather than
+        // looked up in the property table (a test checks every scalar against it).
+        switch value {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return length
+        default: return 0
+        }
     }
 
     /// `text` capped at `titleMaxUnits` by the body cap rule (`BodyCap.apply`).
@@ -54,9 +93,35 @@ public enum PlainText {
         switch names.count {
         case 0: return nil
         case 1: return names[0]
-        case 2: return "\(names[0]) and \(names[1])"
-        case 3: return "\(names[0]), \(names[1]) and \(names[2])"
-        default: return "\(names[0]), \(names[1]) and \(names.count - 2) others"
+        default:
+            // Written into one buffer: each `+` or interpolated part would grow a string.
+            let shown = names.count > 3 ? 2 : names.count
+            var byteCount = 40  // ", ", " and ", up to 20 digits, " others"
+            for index in 0..<shown { byteCount += names[index].utf8.count }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in
+                var written = 0
+                func write(_ text: String) {
+                    for byte in text.utf8 {
+                        buffer[written] = byte
+                        written += 1
+                    }
+                }
+                write(names[0])
+                if names.count == 2 {
+                    write(" and ")
+                    write(names[1])
+                } else {
+                    write(", ")
+                    write(names[1])
+                    write(" and ")
+                    if names.count == 3 {
+                        write(names[2])
+                    } else {
+                        written = Composer.writeCount(names.count - 2, "others", "others", into: buffer, at: written)
+                    }
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
+            }
         }
     }
 }

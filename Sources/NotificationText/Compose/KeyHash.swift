@@ -1,0 +1,102 @@
+/// Hashes of keys and names by their UTF-8 bytes (code points, not canonical
+/// equivalence), for compose's open-addressing tables.
+///
+/// SipHash-1-3, the function behind the stdlib's `Hasher`, keyed by a value
+/// drawn once per process from `Hasher`'s randomly seeded state: crafted keys
+/// cannot force collisions, exactly as with `Hasher`. It is written out here
+/// because a short key then costs about a third of `Hasher`'s
+/// `combine(bytes:)` plus `finalize()`, and compose hashes every key it sees.
+struct KeyHash {
+    private let k0: UInt64
+    private let k1: UInt64
+
+    /// The process's key, so every table of a run agrees (and
+    /// `SWIFT_DETERMINISTIC_HASHING` makes runs reproducible, as for `Hasher`).
+    private static let processKey: (UInt64, UInt64) = {
+        var first = Hasher()
+        first.combine(UInt64(0x6b65_7968_6173_6830))
+        var second = Hasher()
+        second.combine(UInt64(0x6b65_7968_6173_6831))
+        return (UInt64(UInt(bitPattern: first.finalize())), UInt64(UInt(bitPattern: second.finalize())))
+    }()
+
+    init() {
+        (k0, k1) = Self.processKey
+    }
+
+    /// A fixed key, for testing against published vectors.
+    init(k0: UInt64, k1: UInt64) {
+        self.k0 = k0
+        self.k1 = k1
+    }
+
+    func hash(_ text: String) -> UInt64 {
+        if let hash = text.utf8.withContiguousStorageIfAvailable({ sipHash($0, compressionRounds: 1, finalizationRounds: 3) }) {
+            return hash
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { sipHash($0, compressionRounds: 1, finalizationRounds: 3) }
+    }
+
+    /// SipHash-c-d of `bytes` (Aumasson and Bernstein, 2012).
+    @inline(__always)
+    func sipHash(_ bytes: UnsafeBufferPointer<UInt8>, compressionRounds c: Int, finalizationRounds d: Int) -> UInt64 {
+        var state = State(
+            v0: k0 ^ 0x736f_6d65_7073_6575, v1: k1 ^ 0x646f_7261_6e64_6f6d,
+            v2: k0 ^ 0x6c79_6765_6e65_7261, v3: k1 ^ 0x7465_6462_7974_6573
+        )
+        let count = bytes.count
+        var offset = 0
+        if let base = bytes.baseAddress {
+            while offset + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+                state.compress(word, rounds: c)
+                offset += 8
+            }
+        }
+        // The last block: the remaining bytes, little-endian, and the length's low byte on top.
+        var last = UInt64(truncatingIfNeeded: count) &<< 56
+        if let base = bytes.baseAddress {
+            var shift: UInt64 = 0
+            if count - offset >= 4 {
+                last |= UInt64(UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
+                shift = 32
+                offset += 4
+            }
+            while offset < count {
+                last |= UInt64(base[offset]) &<< shift
+                shift += 8
+                offset += 1
+            }
+        }
+        state.compress(last, rounds: c)
+        state.v2 ^= 0xff
+        for _ in 0..<d { state.round() }
+        return state.v0 ^ state.v1 ^ state.v2 ^ state.v3
+    }
+
+    private struct State {
+        var v0, v1, v2, v3: UInt64
+
+        @inline(__always)
+        mutating func compress(_ word: UInt64, rounds: Int) {
+            v3 ^= word
+            for _ in 0..<rounds { round() }
+            v0 ^= word
+        }
+
+        @inline(__always)
+        mutating func round() {
+            v0 &+= v1; v1 = v1.rotatedLeft(13); v1 ^= v0; v0 = v0.rotatedLeft(32)
+            v2 &+= v3; v3 = v3.rotatedLeft(16); v3 ^= v2
+            v0 &+= v3; v3 = v3.rotatedLeft(21); v3 ^= v0
+            v2 &+= v1; v1 = v1.rotatedLeft(17); v1 ^= v2; v2 = v2.rotatedLeft(32)
+        }
+    }
+}
+
+extension UInt64 {
+    @inline(__always)
+    fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 {
+        (self &<< count) | (self &>> (64 - count))
+    }
+}
