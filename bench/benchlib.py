@@ -163,7 +163,8 @@ class Server:
             pass
 
     def __enter__(self) -> "Server":
-        return self.start()
+        # `with Server(...).start(timeout_seconds=…) as server` must not start a second one.
+        return self if self.process is not None else self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
