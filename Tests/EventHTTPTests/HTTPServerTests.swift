@@ -254,17 +254,20 @@ import Glibc
         defer { _ = try? live.stop() }
         let trickler = try RawHTTPConnection(port: live.port, timeoutSeconds: 1)
         // One byte every 200 ms never trips the idle timeout, only the request deadline.
-        var closed = false
-        for byte in "GET /trickle HTTP/1.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n".utf8 {
+        #expect(Self.isCut(trickling: "GET /trickle HTTP/1.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", to: trickler))
+    }
+
+    /// Sends `text` one byte every 200 ms; whether the server closed the connection meanwhile.
+    private static func isCut(trickling text: String, to connection: RawHTTPConnection) -> Bool {
+        for byte in text.utf8 {
             do {
-                try trickler.send([byte])
+                try connection.send([byte])
             } catch {
-                closed = true
-                break
+                return true
             }
             usleep(200_000)
         }
-        #expect(closed || trickler.isClosedByPeer())
+        return connection.isClosedByPeer()
     }
 
     /// The first bytes of every request on a connection start its clock, not
@@ -277,18 +280,8 @@ import Glibc
         let trickler = try RawHTTPConnection(port: live.port, timeoutSeconds: 1)
         try trickler.send("GET /first HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try trickler.readResponse().header("x-path") == "/first")
-        var closed = false
         // About 3 s of trickle: several times the read timeout.
-        for byte in "GET /trickle HTTP".utf8 {
-            do {
-                try trickler.send([byte])
-            } catch {
-                closed = true
-                break
-            }
-            usleep(200_000)
-        }
-        #expect(closed || trickler.isClosedByPeer())
+        #expect(Self.isCut(trickling: "GET /trickle HTTP", to: trickler))
     }
 
     /// A second request begun on a connection before the drain is not taken

@@ -182,19 +182,11 @@ public struct JSONWriter {
         }
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
-
     /// Whether any byte of `word` is below 0x20, a quote or a backslash: the
-    /// bytes a JSON string escapes (writer) or that end a plain run (parser).
+    /// bytes a JSON string escapes.
     @inline(__always)
     static func needsEscape(_ word: UInt64) -> Bool {
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let quoteZero = (quote &- ones) & ~quote
-        let backslashZero = (backslash &- ones) & ~backslash
-        return (control | quoteZero | backslashZero) & highs != 0
+        JSONByteClass.escapeMask(word) != 0
     }
 
     /// Appends the decimal digits of `value`.
