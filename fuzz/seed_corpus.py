@@ -41,6 +41,9 @@ HOSTILE_TEXTS = {
 
 HOSTILE_REQUESTS = {
     "deep-nesting": '{"text":' + "[" * 200 + "]" * 200 + "}",
+    # Found by the fuzzer: an unclosed prefix holds more values than a complete
+    # text of its length could, so the JSON tape must grow past that bound.
+    "unclosed-nesting": '{"text":' + "[" * 61 + "Z" + "[" * 15 + "]]]]Y]]]]]]]}",
     "lone-surrogate": '{"text":"a\\ud800b"}',
     "escaped-pair": '{"text":"\\ud83d\\ude00 \\u0000 \\/"}',
     "duplicate-member": '{"text":"a","text":"b"}',

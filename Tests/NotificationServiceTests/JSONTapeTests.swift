@@ -46,8 +46,8 @@ import NotificationText
         #expect(lexemes == [true, true, true, true, true, true, false, false])
     }
 
-    /// A text denser than the first tape's room (one entry per 8 bytes) is
-    /// parsed again with room for all: same values, same errors.
+    /// A text denser than the first tape's room (one entry per 8 bytes)
+    /// grows the tape: same values, same errors.
     @Test func denseText_outgrowingTheFirstTape_isParsedWhole() throws {
         let zeros = "[" + Array(repeating: "0", count: 1000).joined(separator: ",") + "]"
         let tape = try tape(zeros)
@@ -57,6 +57,17 @@ import NotificationText
         #expect(parseError(broken)?.offset == broken.utf8.count - 1)
         let duplicate = "[" + Array(repeating: "{}", count: 500).joined(separator: ",") + #",{"a":1,"a":2}]"#
         #expect(parseError(duplicate)?.kind == .duplicateName)
+    }
+
+    /// Found by the fuzzer: an unclosed prefix holds more entries than a
+    /// complete text of its length could (every `[` is one); the tape grows.
+    @Test func unclosedNesting_growsTheTape_andGetsItsSyntaxError() {
+        let text = #"{"text":"# + String(repeating: "[", count: 61) + "Z" + String(repeating: "[", count: 20) + "]]]]]}"
+        let error = parseError(text)
+        #expect(error?.kind == .syntax)
+        #expect(error?.offset == 8 + 61)
+        #expect(parseError(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)) == nil)
+        #expect(parseError(String(repeating: "[", count: 65) + String(repeating: "]", count: 65))?.kind == .nestingTooDeep)
     }
 
     // MARK: Duplicate names, whatever their spelling

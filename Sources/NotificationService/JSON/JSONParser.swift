@@ -37,40 +37,26 @@ public struct JSONParser {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONParseError(.syntax, offset: 0, "a JSON text of 4 GiB or more is not accepted")
         }
-        // Every entry takes at least one byte of its own and every entry after
-        // the first follows a ',' or ':', so n bytes hold at most n/2 + 1
-        // entries. Requests hold far fewer (about one per 10 bytes): the tape
-        // is first sized for one per 8, which keeps a small request's tape in
-        // malloc's per-thread cache; a denser text is parsed again with room
-        // for the most it can hold. Either way a single allocation.
-        let bound = bytes.count / 2 + 1
-        if let tape = try tape(bytes, capacity: min(bound, bytes.count / 8 + 16), maxDepth: maxDepth) {
-            return tape
-        }
-        return try tape(bytes, capacity: bound, maxDepth: maxDepth)!
-    }
-
-    /// The tape of `bytes` in at most `capacity` entries, or nil when it needs more.
-    private static func tape(_ bytes: [UInt8], capacity: Int, maxDepth: Int) throws(JSONParseError) -> JSONTape? {
-        let storage = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: capacity)
-        var outcome: (count: Int, isFull: Bool, failure: JSONParseError?) = (0, false, nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, entries: storage, capacity: capacity, maxDepth: maxDepth)
+        // Requests hold about one entry per 10 bytes: the tape starts with
+        // room for one per 8, which keeps a small request's tape in malloc's
+        // per-thread cache, and doubles when a denser text needs more. Every
+        // entry starts at a byte of its own, so it never outgrows n entries.
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<(UnsafeMutablePointer<JSONTape.Entry>, Int), JSONParseError> in
+            var parser = JSONParser(bytes: buffer, capacity: min(buffer.count + 1, buffer.count / 8 + 16), maxDepth: maxDepth)
             do throws(JSONParseError) {
                 try parser.parseText()
+                return .success((parser.entries, parser.entryCount))
             } catch {
-                outcome.failure = error
+                parser.freeEntries()
+                return .failure(error)
             }
-            outcome.count = parser.entryCount
-            outcome.isFull = parser.isFull
         }
-        if let failure = outcome.failure {
-            storage.deinitialize(count: outcome.count)
-            storage.deallocate()
-            if outcome.isFull { return nil }
-            throw failure
+        switch parsed {
+        case .success(let (entries, count)):
+            return JSONTape(bytes: bytes, entries: entries, count: count)
+        case .failure(let error):
+            throw error
         }
-        return JSONTape(bytes: bytes, entries: storage, count: outcome.count)
     }
 
     /// Parses the whole text into the tape.
@@ -95,18 +81,23 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
-    /// The tape being written, with room for `capacity` entries.
-    private let entries: UnsafeMutablePointer<JSONTape.Entry>
-    private let capacity: Int
+    /// The tape being written: `entryCount` entries, room for `capacity`.
+    /// The tape takes ownership when the parse succeeds.
+    private var entries: UnsafeMutablePointer<JSONTape.Entry>
+    private var capacity: Int
     private var entryCount = 0
-    /// The tape ran out of room: parsing stopped there, and starts again with more.
-    private var isFull = false
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeMutablePointer<JSONTape.Entry>, capacity: Int, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, capacity: Int, maxDepth: Int) {
         self.bytes = bytes
-        self.entries = entries
+        self.entries = .allocate(capacity: capacity)
         self.capacity = capacity
         self.maxDepth = maxDepth
+    }
+
+    /// Frees the tape of a parse that failed.
+    private func freeEntries() {
+        entries.deinitialize(count: entryCount)
+        entries.deallocate()
     }
 
     // MARK: Values
@@ -124,13 +115,13 @@ public struct JSONParser {
             try parseString()
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            try appendScalar(.true, start: index - 4, end: index)
+            appendScalar(.true, start: index - 4, end: index)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            try appendScalar(.false, start: index - 5, end: index)
+            appendScalar(.false, start: index - 5, end: index)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            try appendScalar(.null, start: index - 4, end: index)
+            appendScalar(.null, start: index - 4, end: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try parseNumber()
         default:
@@ -139,22 +130,24 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) throws(JSONParseError) {
-        try append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
+    private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
+        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
     }
 
     @inline(__always)
-    private mutating func append(_ entry: JSONTape.Entry) throws(JSONParseError) {
-        guard entryCount < capacity else { throw tapeFull() }
+    private mutating func append(_ entry: JSONTape.Entry) {
+        if entryCount == capacity { growEntries() }
         (entries + entryCount).initialize(to: entry)
         entryCount += 1
     }
 
-    /// Stops the parse: `tape` starts again with room for every entry.
     @inline(never)
-    private mutating func tapeFull() -> JSONParseError {
-        isFull = true
-        return JSONParseError(.syntax, offset: index, "the tape is full")
+    private mutating func growEntries() {
+        let larger = UnsafeMutablePointer<JSONTape.Entry>.allocate(capacity: 2 * capacity)
+        larger.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = larger
+        capacity *= 2
     }
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) {
@@ -162,7 +155,7 @@ public struct JSONParser {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let objectEntry = entryCount
-        try append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
+        append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // {
         var memberCount = 0
         defer {
@@ -254,7 +247,7 @@ public struct JSONParser {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let arrayEntry = entryCount
-        try append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
+        append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
         index += 1  // [
         var elementCount = 0
         defer {
@@ -329,7 +322,7 @@ public struct JSONParser {
                 try Self.unescape(raw, baseOffset: start, into: output)
             }
         }
-        try appendScalar(.string, flag: hasEscape, start: start, end: cursor)
+        appendScalar(.string, flag: hasEscape, start: start, end: cursor)
     }
 
     /// Decodes the escapes of a string's raw bytes into `output`; returns the length written.
@@ -471,7 +464,7 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        try appendScalar(.number, flag: isInteger, start: start, end: index)
+        appendScalar(.number, flag: isInteger, start: start, end: index)
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
