@@ -91,37 +91,14 @@ public struct JSONTape {
     /// The members of the object at `index` as (name entry, value entry) pairs, in document order.
     public func members(_ index: Int) -> Members {
         precondition(entries[index].kind == .object, "members of a non-object")
-        return Members(entries: entries, first: index + 1, count: Int(entries[index].end))
+        // Each member is skipped through its value, the entry after its name.
+        return Members(names: Elements(entries: entries, first: index + 1, count: Int(entries[index].end), skipOffset: 1))
     }
 
     /// The element entries of the array at `index`, in document order.
     public func elements(_ index: Int) -> Elements {
         precondition(entries[index].kind == .array, "elements of a non-array")
-        return Elements(entries: entries, first: index + 1, count: Int(entries[index].end))
-    }
-
-    /// Iterates over the tape's entries without holding the tape: use it
-    /// while the tape is alive (as every decoder does, within one call).
-    public struct Members: Sequence {
-        let entries: UnsafeBufferPointer<Entry>
-        let first: Int
-        let count: Int
-
-        public struct Iterator: IteratorProtocol {
-            let entries: UnsafeBufferPointer<Entry>
-            var position: Int
-            var remaining: Int
-
-            public mutating func next() -> (name: Int, value: Int)? {
-                guard remaining > 0 else { return nil }
-                remaining -= 1
-                let name = position
-                position = Int(entries[name + 1].next)
-                return (name, name + 1)
-            }
-        }
-
-        public func makeIterator() -> Iterator { Iterator(entries: entries, position: first, remaining: count) }
+        return Elements(entries: entries, first: index + 1, count: Int(entries[index].end), skipOffset: 0)
     }
 
     /// Iterates over the tape's entries without holding the tape: use it
@@ -130,22 +107,43 @@ public struct JSONTape {
         let entries: UnsafeBufferPointer<Entry>
         let first: Int
         let count: Int
+        /// Where, from an item, the entry whose `next` passes the item is.
+        let skipOffset: Int
 
         public struct Iterator: IteratorProtocol {
             let entries: UnsafeBufferPointer<Entry>
+            let skipOffset: Int
             var position: Int
             var remaining: Int
 
             public mutating func next() -> Int? {
                 guard remaining > 0 else { return nil }
                 remaining -= 1
-                let element = position
-                position = Int(entries[element].next)
-                return element
+                let item = position
+                position = Int(entries[item + skipOffset].next)
+                return item
             }
         }
 
-        public func makeIterator() -> Iterator { Iterator(entries: entries, position: first, remaining: count) }
+        public func makeIterator() -> Iterator {
+            Iterator(entries: entries, skipOffset: skipOffset, position: first, remaining: count)
+        }
+    }
+
+    /// An object's members: the name entries, each followed by its value's.
+    public struct Members: Sequence {
+        let names: Elements
+
+        public struct Iterator: IteratorProtocol {
+            var names: Elements.Iterator
+
+            public mutating func next() -> (name: Int, value: Int)? {
+                guard let name = names.next() else { return nil }
+                return (name, name + 1)
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(names: names.makeIterator()) }
     }
 
     /// Whether the string at `index` (a member name) is exactly `name`.
