@@ -249,7 +249,9 @@ extension JSONWriter {
     /// bytes; `nil` when they do not fit.
     public static func bytes(capacity: Int, _ write: (inout ByteCopier) -> Void) -> [UInt8]? {
         var fits = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+        // Never 0: Array(unsafeUninitializedCapacity: 0) stores its count into
+        // the shared empty-array singleton, a write other threads race with.
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initializedCount in
             var copier = ByteCopier(buffer)
             write(&copier)
             fits = !copier.overflowed

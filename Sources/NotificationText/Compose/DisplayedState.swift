@@ -144,6 +144,9 @@ struct DisplayedState {
         }
 
         let count = min(limit, fresh.count + added.count)
+        // Array(unsafeUninitializedCapacity: 0) stores its count into the
+        // shared empty-array singleton, a write other threads race with.
+        guard count > 0 else { return [] }
         return [DisplayedEntry](unsafeUninitializedCapacity: count) { next, initializedCount in
             var f = 0, a = 0
             for position in 0..<count {
