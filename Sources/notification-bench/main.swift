@@ -55,7 +55,8 @@ if let iterations {
         for _ in 0..<iterations { sink &+= benchCase.run() }
         print("\(benchCase.name): \(iterations) runs")
     }
-    exit(sink == 42 ? 1 : 0)
+    if sink == 42 { print("") }  // keeps every result observable
+    exit(0)
 }
 func padded(_ text: String) -> String { text + String(repeating: " ", count: max(1, 58 - text.count)) }
 print(padded("case") + "median per operation")

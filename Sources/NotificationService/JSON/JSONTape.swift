@@ -8,7 +8,7 @@ import Darwin
 /// and per member name, in document order, each pointing into the text.
 ///
 /// Decoders read the fields they need straight from it and skip the rest,
-/// so a request costs one pass over its bytes, one array of entries and the
+/// so a request costs one pass over its bytes, one block of entries and the
 /// `String`s of the fields kept: no tree of values, no `String` per name.
 ///
 /// Layout: an object's entry is followed by its members, each a name entry
@@ -43,7 +43,7 @@ public struct JSONTape {
     init(bytes: [UInt8], entries: UnsafeMutablePointer<Entry>, count: Int) {
         self.bytes = bytes
         self.entries = UnsafeBufferPointer(start: entries, count: count)
-        self.storage = Storage(entries: entries, count: count)
+        self.storage = Storage(entries: entries)
     }
 
     /// The entries, in memory of their own: an `Array` made with
@@ -51,11 +51,9 @@ public struct JSONTape {
     /// metadata at run time on every request.
     private final class Storage {
         let entries: UnsafeMutablePointer<Entry>
-        let count: Int
 
-        init(entries: UnsafeMutablePointer<Entry>, count: Int) {
+        init(entries: UnsafeMutablePointer<Entry>) {
             self.entries = entries
-            self.count = count
         }
 
         deinit { entries.deallocate() }
