@@ -112,22 +112,34 @@ import Testing
         }
     }
 
+    /// Inserts `values` into a `DistinctStrings` (views of one joined buffer);
+    /// what each insert returned and the values kept.
+    private func distinct(_ values: [String], capacity: Int) -> (inserted: [Bool], kept: [String]) {
+        let joined = Array(values.joined().utf8)
+        return joined.withUnsafeBufferPointer { all in
+            var strings = DistinctStrings(capacity: capacity)
+            var offset = 0
+            var inserted: [Bool] = []
+            for value in values {
+                let count = value.utf8.count
+                inserted.append(strings.insert(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])))
+                offset += count
+            }
+            return (inserted, strings.values.map { String(decoding: $0, as: UTF8.self) })
+        }
+    }
+
     @Test func distinctStrings_canonicallyEquivalentStringsAreDistinct() {
-        var strings = DistinctStrings(capacity: 3)
-        let inserted = ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"].map { strings.insert($0) }
+        let (inserted, kept) = distinct(["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"], capacity: 3)
         #expect(inserted == [true, true, false])
-        #expect(strings.values == ["caf\u{E9}", "cafe\u{301}"])
+        #expect(kept.map { Array($0.utf8) } == ["caf\u{E9}", "cafe\u{301}"].map { Array($0.utf8) })
     }
 
     @Test func distinctStrings_beyondItsCapacity_growsAndKeepsInsertionOrder() {
-        var strings = DistinctStrings(capacity: 1)
-        for round in 0..<2 {
-            for i in 0..<100 {
-                let inserted = strings.insert("n\(i)")
-                #expect(inserted == (round == 0), "n\(i)")
-            }
-        }
-        #expect(strings.values == (0..<100).map { "n\($0)" })
+        let names = (0..<100).map { "n\($0)" }
+        let (inserted, kept) = distinct(names + names, capacity: 1)
+        #expect(inserted == Array(repeating: true, count: 100) + Array(repeating: false, count: 100))
+        #expect(kept == names)
     }
 
     @Test func keyHash_matchesSipHashReferenceVectors() {
@@ -202,7 +214,6 @@ import Testing
     // MARK: next displayed state
 
     @Test func nextDisplayed_prunesStaleMergesByLatestAndOrders() {
-        let freshFrom = now.instant.adding(seconds: -600)
         let previous = [
             DisplayedEntry(key: "a", timestamp: at(-100)),
             DisplayedEntry(key: "gone", timestamp: at(-601)),
@@ -211,17 +222,19 @@ import Testing
             DisplayedEntry(key: "b", timestamp: Timestamp(rfc3339: "2026-11-29T13:59:50+02:00")!),
             DisplayedEntry(key: "b", timestamp: at(-10)),
         ]
-        let shown = [DisplayedEntry(key: "c", timestamp: at(-10))]
-        let next = DisplayedState(previous).next(shown: shown, freshFrom: freshFrom)
+        let response = Composer.compose(ComposeRequest(notifications: [message("c", -10)], displayed: previous, now: now))
+        let next = response.displayed
+        #expect(response.shown == ["c"])
         #expect(next.map(\.key) == ["a", "b", "c", "edge"])
         #expect(next[0].timestamp == at(-10))
         // Equal instants for one key: the first written stays.
         #expect(next[1].timestamp.raw == "2026-11-29T13:59:50+02:00")
+        #expect(next[2].timestamp == at(-10))
     }
 
     @Test func nextDisplayed_keepsTheNewest1000() {
         let previous = (0..<3000).map { DisplayedEntry(key: "k\($0)", timestamp: at(-($0 % 500))) }
-        let next = DisplayedState(previous.reversed()).next(shown: [], freshFrom: now.instant.adding(seconds: -600))
+        let next = Composer.compose(ComposeRequest(displayed: previous.reversed(), now: now, fetch: .failed)).displayed
         #expect(next.count == ComposeRequest.maxDisplayedOutput)
         #expect(next.allSatisfy { $0.timestamp.instant >= at(-166).instant })
         let keys = next.map(\.key)

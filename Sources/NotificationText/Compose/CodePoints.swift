@@ -26,13 +26,10 @@ public enum CodePoints {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1)
     }
 
-    /// Whether `a` is exactly the bytes of `literal` (an ASCII constant).
-    static func equal(_ a: String, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard a.utf8.count == count else { return false }
-        let b = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-        if let result = a.utf8.withContiguousStorageIfAvailable({ compareBytes($0, b) == 0 }) { return result }
-        return a.utf8.elementsEqual(b)
+    /// Whether two UTF-8 texts are the same bytes.
+    @inline(__always)
+    static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        x.count == y.count && compareBytes(x, y) == 0
     }
 
     static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {

@@ -4,6 +4,9 @@
 ///
 /// O(n log n) in the number of notifications and displayed entries: keys are
 /// looked up in hash sets compared by code points, and only sorting is n log n.
+///
+/// The rules run over `ComposeInput` (UTF-8 ranges of one buffer);
+/// `compose(_: ComposeRequest)` converts `String`s to it and back.
 public enum Composer {
     /// Body of a single message with no text, default text or rendering.
     public static let newMessageText = "New message"
@@ -15,62 +18,59 @@ public enum Composer {
     /// Composes the notification and the next `displayed` state.
     /// - Precondition: `request` satisfies `ComposeRequest`'s limits (the decoder checks them).
     public static func compose(_ request: ComposeRequest) -> ComposeResponse {
-        let app = PlainText.normalised(request.app) ?? PlainText.normalised(request.serverApp) ?? ComposeRequest.defaultApp
-        // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
-        let freshFrom = request.now.instant.adding(seconds: -Int64(request.maxAgeSeconds))
-        // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
-        let futureAfter = request.now.instant.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
+        let input = ComposeInput(request)
+        return ComposeResponse(compose(input), input: input, request: request)
+    }
 
-        guard request.fetch == .ok else {
-            let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let displayed = DisplayedState(request.displayed)
-            return fallback(reason: reason, app: app, request: request, dropped: [], next: displayed.next(shown: [], freshFrom: freshFrom))
-        }
-
-        // Fields are read in place through the buffer: copying a notification
-        // out of the array would retain a dozen strings.
-        return request.notifications.withUnsafeBufferPointer { notifications in
-            composeOK(request, notifications, app: app, freshFrom: freshFrom, futureAfter: futureAfter)
+    /// Composes from ranges of the input's bytes: the rules `compose(_:)`
+    /// runs for a `ComposeRequest`, without a `String` per field.
+    /// - Precondition: `input` satisfies `ComposeRequest`'s limits.
+    public static func compose(_ input: ComposeInput) -> ComposeOutcome {
+        input.bytes.withUnsafeBufferPointer { bytes in
+            input.notifications.withUnsafeBufferPointer { notifications in
+                input.displayed.withUnsafeBufferPointer { displayed in
+                    compose(input, bytes: bytes, notifications: notifications, displayed: displayed)
+                }
+            }
         }
     }
 
-    /// Steps 2 to 7, for a fetch that went well.
-    private static func composeOK(
-        _ request: ComposeRequest, _ notifications: UnsafeBufferPointer<PendingNotification>,
-        app: String, freshFrom: Instant, futureAfter: Instant
-    ) -> ComposeResponse {
+    private static func compose(
+        _ input: ComposeInput, bytes: UnsafeBufferPointer<UInt8>,
+        notifications: UnsafeBufferPointer<ComposeInput.Notification>, displayed entries: UnsafeBufferPointer<ComposeInput.Displayed>
+    ) -> ComposeOutcome {
+        let app = PlainText.normalisedString(bytes[input.app]) ?? PlainText.normalised(input.serverApp) ?? ComposeRequest.defaultApp
+        // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
+        let freshFrom = input.now.adding(seconds: -Int64(input.maxAgeSeconds))
+        // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
+        let futureAfter = input.now.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
+
+        guard input.fetch == .ok else {
+            let reason: ComposeResponse.FallbackReason = input.fetch == .failed ? .failed : .timeout
+            let state = DisplayedState(bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
+            return fallback(reason: reason, app: app, maxUnits: input.maxUnits, dropped: [], next: state.next(shown: [], freshFrom: freshFrom))
+        }
+
         // Step 2: drop, in input order, with the first reason that applies.
-        var displayed = DisplayedState(request.displayed, notificationCount: notifications.count)
-        var keys: [String] = []
-        keys.reserveCapacity(notifications.count)
-        var dropped: [ComposeResponse.Drop] = []
+        var state = DisplayedState(bytes: bytes, entries: entries, notifications: notifications)
+        var dropped: [ComposeOutcome.Drop] = []
         // Kept notifications, with their positions in `notifications`.
         var kept: [NewestFirst.Record] = []
         kept.reserveCapacity(notifications.count)
-        // Notifications of one source share its "source:" prefix, made once.
-        var lastSource: String?
-        var sourcePrefix = ""
+        let recipient = bytes[input.recipient]
         for index in notifications.indices {
-            if let source = notifications[index].source, !source.isEmpty {
-                if lastSource.map({ !CodePoints.equal($0, source) }) ?? true {
-                    lastSource = source
-                    sourcePrefix = source + ":"
-                }
-                keys.append(sourcePrefix + notifications[index].id)
-            } else {
-                keys.append(notifications[index].id)
-            }
-            let claim = displayed.claim(index, of: keys)
+            let notification = notifications[index]
+            let claim = state.claim(index)
             let reason: ComposeResponse.DropReason?
             if case .duplicate = claim {
                 reason = .duplicate
-            } else if notifications[index].read {
+            } else if notification.read {
                 reason = .read
-            } else if let recipient = request.recipient, let senderID = notifications[index].sender?.id, CodePoints.equal(senderID, recipient) {
+            } else if let recipient, let senderID = bytes[notification.senderID], CodePoints.equalBytes(senderID, recipient) {
                 reason = .own
-            } else if notifications[index].timestamp.instant < freshFrom {
+            } else if Moment.less(notification.moment, freshFrom, in: bytes) {
                 reason = .stale
-            } else if futureAfter < notifications[index].timestamp.instant {
+            } else if Moment.less(futureAfter, notification.moment, in: bytes) {
                 reason = .future
             } else if case .first(displayed: true) = claim {
                 reason = .displayed
@@ -79,119 +79,132 @@ public enum Composer {
             }
             if let reason {
                 if dropped.isEmpty { dropped.reserveCapacity(notifications.count - index) }
-                dropped.append(.init(key: keys[index], reason: reason))
+                dropped.append(.init(key: notification.key, reason: reason))
             } else {
-                kept.append(.init(notifications[index].timestamp.instant, index: index))
+                kept.append(.init(notification.moment, index: index))
             }
         }
 
         // Step 3: newest first, equal instants by key in code-point order.
         NewestFirst.sort(&kept) { a, b in
-            NewestFirst.tieOrder(notifications[a].timestamp.instant, keys[a], notifications[b].timestamp.instant, keys[b])
+            NewestFirst.tieOrder(notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
         }
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
         switch kept.count {
         case 0:
-            return fallback(reason: .empty, app: app, request: request, dropped: dropped, next: displayed.next(shown: [], freshFrom: freshFrom))
+            return fallback(reason: .empty, app: app, maxUnits: input.maxUnits, dropped: dropped, next: state.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
-            let index = Int(kept[0].index)
-            content = single(notifications[index], key: keys[index], app: app, maxUnits: request.maxUnits)
+            content = single(notifications[Int(kept[0].index)], bytes: bytes, app: app, maxUnits: input.maxUnits)
         default:
-            if let thread = sharedMessageThread(notifications, kept) {
+            if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
-                content = bundle(notifications, kept, thread: thread, app: app, maxUnits: request.maxUnits)
+                content = bundle(notifications, kept, thread: thread, bytes: bytes, app: app, maxUnits: input.maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, maxUnits: request.maxUnits)
+                content = summary(count: kept.count, app: app, maxUnits: input.maxUnits)
             }
         }
-        var shown: [String] = []
+        var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
-        for record in kept { shown.append(keys[Int(record.index)]) }
-        let next = displayed.next(
-            shownCount: kept.count, freshFrom: freshFrom,
-            shownInstant: { notifications[Int(kept[$0].index)].timestamp.instant },
-            shownKey: { keys[Int(kept[$0].index)] },
-            shownEntry: { DisplayedEntry(key: keys[Int(kept[$0].index)], timestamp: notifications[Int(kept[$0].index)].timestamp) }
-        )
-        return ComposeResponse(
+        for record in kept { shown.append(notifications[Int(record.index)].key) }
+        return ComposeOutcome(
             kind: kind, reason: nil, notification: content,
-            shown: shown, dropped: dropped, displayed: next
+            shown: shown, dropped: dropped, displayed: state.next(shown: kept, freshFrom: freshFrom)
         )
     }
 
     // MARK: Step 5: one notification
 
-    static func single(_ notification: PendingNotification, key: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
+    static func single(_ notification: ComposeInput.Notification, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
         var subtitle: String?
         var body = ""
         if isMessage {
-            let threadTitle = PlainText.normalised(notification.threadTitle)
-            if let name = PlainText.normalised(notification.sender?.name) {
+            let threadTitle = PlainText.normalisedString(bytes[notification.threadTitle])
+            if let name = PlainText.normalisedString(bytes[notification.senderName]) {
                 title = name
                 subtitle = threadTitle
             } else {
                 title = threadTitle ?? app
             }
-            if let text = notification.text {
-                body = BodyRenderer.render(text, maxUnits: maxUnits).body
+            if let text = bytes[notification.text] {
+                body = BodyRenderer.renderedBody(utf8: text, maxUnits: maxUnits)
             }
         } else {
             title = app
         }
-        if body.isEmpty, let defaultText = notification.defaultText {
-            body = BodyRenderer.render(defaultText, maxUnits: maxUnits).body
+        if body.isEmpty, let defaultText = bytes[notification.defaultText] {
+            body = BodyRenderer.renderedBody(utf8: defaultText, maxUnits: maxUnits)
         }
         if body.isEmpty {
             body = isMessage ? newMessageText : newNotificationText
         }
-        let thread = notification.thread ?? ""
+        let thread = notification.thread.count > 0 ? notification.thread : notification.key
         return .init(
             title: PlainText.capped(title),
             subtitle: subtitle.map(PlainText.capped),
             body: body,
-            threadIdentifier: thread.isEmpty ? key : thread,
-            url: notification.url
+            threadIdentifier: String(decoding: bytes[present: thread], as: UTF8.self),
+            url: bytes[notification.url].map { String(decoding: $0, as: UTF8.self) }
         )
     }
 
     // MARK: Step 6: a bundle of one thread's messages
 
     /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
-    static func sharedMessageThread(_ notifications: UnsafeBufferPointer<PendingNotification>, _ kept: [NewestFirst.Record]) -> String? {
-        guard let thread = notifications[Int(kept[0].index)].thread, !thread.isEmpty else { return nil }
+    static func sharedMessageThread(
+        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record], bytes: UnsafeBufferPointer<UInt8>
+    ) -> UnsafeBufferPointer<UInt8>? {
+        guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
         for record in kept {
-            let index = Int(record.index)
-            guard notifications[index].isMessage, let other = notifications[index].thread,
-                  CodePoints.equal(other, thread)
-            else { return nil }
+            let notification = notifications[Int(record.index)]
+            guard notification.isMessage, let other = bytes[notification.thread], CodePoints.equalBytes(other, thread) else { return nil }
         }
         return thread
     }
 
     /// `kept`: positions in `notifications`, newest first.
-    static func bundle(_ notifications: UnsafeBufferPointer<PendingNotification>, _ kept: [NewestFirst.Record], thread: String, app: String, maxUnits: Int) -> ComposeResponse.Content {
+    static func bundle(
+        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record],
+        thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
+    ) -> ComposeResponse.Content {
         var title: String?
+        for record in kept where title == nil {
+            title = PlainText.normalisedString(bytes[notifications[Int(record.index)].threadTitle])
+        }
+        // Names that are not normal already are normalised into one block
+        // (never longer than the names), which the name list points into.
+        var scratch: UnsafeMutableBufferPointer<UInt8>? = nil
+        var scratchUsed = 0
+        defer { scratch?.deallocate() }
         var names = DistinctStrings(capacity: kept.count)
-        var newestName: String?
+        var newestName: UnsafeBufferPointer<UInt8>?
         for (position, record) in kept.enumerated() {
-            let index = Int(record.index)
-            if title == nil { title = PlainText.normalised(notifications[index].threadTitle) }
-            if let name = PlainText.normalised(notifications[index].sender?.name) {
-                if position == 0 { newestName = name }
-                names.insert(name)
+            guard let raw = bytes[notifications[Int(record.index)].senderName] else { continue }
+            var name = raw
+            if !PlainText.isNormal(raw) {
+                if scratch == nil {
+                    var total = 0
+                    for record in kept { total += Int(max(0, notifications[Int(record.index)].senderName.count)) }
+                    scratch = .allocate(capacity: total)
+                }
+                let written = PlainText.normalise(raw, into: scratch!.baseAddress! + scratchUsed)
+                guard written > 0 else { continue }
+                name = UnsafeBufferPointer(start: scratch!.baseAddress! + scratchUsed, count: written)
+                scratchUsed += written
             }
+            if position == 0 { newestName = name }
+            names.insert(name)
         }
 
-        let newest = Int(kept[0].index)
+        let newest = notifications[Int(kept[0].index)]
         let body: String
-        if let text = notifications[newest].text {
-            body = BodyRenderer.withRenderedBytes(text) { preview, inputCut in
+        if let text = bytes[newest.text] {
+            body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
                 bundleBody(count: kept.count, name: newestName, preview: preview, inputCut: inputCut, maxUnits: maxUnits)
             }
         } else {
@@ -199,31 +212,29 @@ public enum Composer {
         }
         return .init(
             title: PlainText.capped(title ?? app),
-            subtitle: PlainText.senderList(names.values).map(PlainText.capped),
+            subtitle: PlainText.senderList(utf8: names.values).map(PlainText.capped),
             body: body,
-            threadIdentifier: thread,
-            url: notifications[newest].url
+            threadIdentifier: String(decoding: thread, as: UTF8.self),
+            url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
         )
     }
 
     /// `N new messages`, then (when `preview` is not empty) a line break,
     /// `name: ` and `preview`, capped as one body.
-    static func bundleBody(count n: Int, name: String?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool, maxUnits: Int) -> String {
+    static func bundleBody(count n: Int, name: UnsafeBufferPointer<UInt8>?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool, maxUnits: Int) -> String {
         guard !preview.isEmpty else { return count(n, "new message", "new messages") }
-        var name = name ?? ""
-        return name.withUTF8 { name in
-            // "1000 new messages\n" is at most 18 bytes.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18 + name.count + 2 + preview.count) { buffer in
-                var written = writeCount(n, "new message", "new messages", into: buffer, at: 0)
-                written = write("\n", into: buffer, at: written)
-                if !name.isEmpty {
-                    written = write(name, into: buffer, at: written)
-                    written = write(": ", into: buffer, at: written)
-                }
-                written = write(preview, into: buffer, at: written)
-                let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
-                return BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil).body
+        let nameCount = name?.count ?? 0
+        // "1000 new messages\n" is at most 18 bytes.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18 + nameCount + 2 + preview.count) { buffer in
+            var written = writeCount(n, "new message", "new messages", into: buffer, at: 0)
+            written = write("\n", into: buffer, at: written)
+            if let name, !name.isEmpty {
+                written = write(name, into: buffer, at: written)
+                written = write(": ", into: buffer, at: written)
             }
+            written = write(preview, into: buffer, at: written)
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
+            return BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil).body
         }
     }
 
@@ -240,20 +251,17 @@ public enum Composer {
     }
 
     static func fallback(
-        reason: ComposeResponse.FallbackReason, app: String, request: ComposeRequest,
-        dropped: [ComposeResponse.Drop], next: [DisplayedEntry]
-    ) -> ComposeResponse {
+        reason: ComposeResponse.FallbackReason, app: String, maxUnits: Int,
+        dropped: [ComposeOutcome.Drop], next: [ComposeOutcome.Entry]
+    ) -> ComposeOutcome {
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
             subtitle: nil,
-            body: BodyCap.apply("There might be new activity on " + app + ".", maxUnits: request.maxUnits, inputCut: false).body,
+            body: BodyCap.apply("There might be new activity on " + app + ".", maxUnits: maxUnits, inputCut: false).body,
             threadIdentifier: nil,
             url: nil
         )
-        return ComposeResponse(
-            kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped,
-            displayed: next
-        )
+        return ComposeOutcome(kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
     }
 
     // MARK: Texts written as bytes, without interpolation

@@ -8,8 +8,13 @@
 /// beside it, rather than a `Dictionary` of strings: nothing is retained per
 /// key, and keys are compared byte-wise only when full hashes match. Hashes are
 /// `KeyHash`es, randomly keyed per process, so crafted keys cannot force collisions.
+///
+/// It reads the input through buffer pointers: use it only within the call
+/// that lent them (`Composer.compose`).
 struct DisplayedState {
-    private let entries: [DisplayedEntry]
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let entries: UnsafeBufferPointer<ComposeInput.Displayed>
+    private let notifications: UnsafeBufferPointer<ComposeInput.Notification>
     /// Power-of-two table of `slotCount` slots, at most half full.
     private let slots: SlotTable
     private let slotCount: Int
@@ -18,7 +23,6 @@ struct DisplayedState {
     /// change between calls.
     private let displayedSlots: [Int32]
     private let hasher = KeyHash()
-    private let notificationCount: Int
 
     /// One key: the position of its kept `displayed` entry and of its first
     /// notification in the request, each -1 when there is none. A slot with
@@ -45,31 +49,33 @@ struct DisplayedState {
         case first(displayed: Bool)
     }
 
-    /// - Parameter notificationCount: how many notification keys `claim` will be given.
-    init(_ entries: [DisplayedEntry], notificationCount: Int = 0) {
+    /// Indexes `entries`; `notifications` are the ones `claim` will be asked about.
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeInput.Displayed>,
+        notifications: UnsafeBufferPointer<ComposeInput.Notification>
+    ) {
+        self.bytes = bytes
         self.entries = entries
-        self.notificationCount = notificationCount
+        self.notifications = notifications
         var capacity = 16
-        while capacity < 2 * (entries.count + notificationCount) { capacity *= 2 }
+        while capacity < 2 * (entries.count + notifications.count) { capacity *= 2 }
         let slots = unsafeDowncast(SlotTable.create(minimumCapacity: capacity) { _ in }, to: SlotTable.self)
         var displayedSlots: [Int32] = []
         displayedSlots.reserveCapacity(entries.count)
         let hasher = self.hasher
-        // Through buffers: no uniqueness or bounds checks per probe.
-        entries.withUnsafeBufferPointer { entries in
-            slots.withUnsafeMutablePointerToElements { base in
-                let slots = UnsafeMutableBufferPointer(start: base, count: capacity)
-                slots.initialize(repeating: .empty)
-                for index in entries.indices {
-                    let hash = hasher.hash(entries[index].key)
-                    let slot = Self.find(entries[index].key, hash: hash, in: slots, entries: entries) { _ in "" }
-                    let kept = slots[slot].entry
-                    if kept < 0 {
-                        slots[slot] = Slot(hash: hash, entry: Int32(truncatingIfNeeded: index), notification: -1)
-                        displayedSlots.append(Int32(truncatingIfNeeded: slot))
-                    } else if entries[Int(kept)].timestamp.instant < entries[index].timestamp.instant {
-                        slots[slot].entry = Int32(truncatingIfNeeded: index)
-                    }
+        slots.withUnsafeMutablePointerToElements { base in
+            let slots = UnsafeMutableBufferPointer(start: base, count: capacity)
+            slots.initialize(repeating: .empty)
+            for index in entries.indices {
+                let key = bytes[present: entries[index].key]
+                let hash = hasher.hash(key)
+                let slot = Self.find(key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+                let kept = slots[slot].entry
+                if kept < 0 {
+                    slots[slot] = Slot(hash: hash, entry: Int32(truncatingIfNeeded: index), notification: -1)
+                    displayedSlots.append(Int32(truncatingIfNeeded: slot))
+                } else if Moment.less(entries[Int(kept)].moment, entries[index].moment, in: bytes) {
+                    slots[slot].entry = Int32(truncatingIfNeeded: index)
                 }
             }
         }
@@ -78,25 +84,20 @@ struct DisplayedState {
         self.displayedSlots = displayedSlots
     }
 
-    /// Looks up `keys[position]`, the key of the request's notification at
-    /// `position`, and records it as seen.
-    /// - Precondition: positions are claimed in increasing order, fewer than
-    ///   `notificationCount` of them; `keys` holds every claimed key.
-    mutating func claim(_ position: Int, of keys: [String]) -> Claim {
-        // Keeps the table at most half full, so probing always ends.
-        precondition(position < notificationCount, "more notification keys than the table was sized for")
-        let hash = hasher.hash(keys[position])
-        let slotCount = self.slotCount
-        return entries.withUnsafeBufferPointer { entries in
-            slots.withUnsafeMutablePointerToElements { base in
-                let slots = UnsafeMutableBufferPointer(start: base, count: slotCount)
-                let slot = Self.find(keys[position], hash: hash, in: slots, entries: entries) { keys[$0] }
-                if slots[slot].notification >= 0 { return .duplicate }
-                let displayed = slots[slot].entry >= 0
-                slots[slot].hash = hash
-                slots[slot].notification = Int32(truncatingIfNeeded: position)
-                return .first(displayed: displayed)
-            }
+    /// Looks up the key of the notification at `position` and records it as seen.
+    /// - Precondition: each position is claimed once, in increasing order.
+    mutating func claim(_ position: Int) -> Claim {
+        let key = bytes[present: notifications[position].key]
+        let hash = hasher.hash(key)
+        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
+        return slots.withUnsafeMutablePointerToElements { base in
+            let slots = UnsafeMutableBufferPointer(start: base, count: slotCount)
+            let slot = Self.find(key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+            if slots[slot].notification >= 0 { return .duplicate }
+            let displayed = slots[slot].entry >= 0
+            slots[slot].hash = hash
+            slots[slot].notification = Int32(truncatingIfNeeded: position)
+            return .first(displayed: displayed)
         }
     }
 
@@ -104,81 +105,60 @@ struct DisplayedState {
     /// (`timestamp ≥ now − maxAgeSeconds`, the negation of `stale`), plus every
     /// shown notification; newest first, equal instants by key; at most
     /// `ComposeRequest.maxDisplayedOutput` entries.
+    /// - Parameter shown: the shown notifications, newest first (step 3's order).
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: [DisplayedEntry], freshFrom: Instant) -> [DisplayedEntry] {
-        next(
-            shownCount: shown.count, freshFrom: freshFrom,
-            shownInstant: { shown[$0].timestamp.instant }, shownKey: { shown[$0].key }, shownEntry: { shown[$0] }
-        )
-    }
-
-    /// `next(shown:freshFrom:)` with the shown entries given by position, so
-    /// compose builds only those that are kept: `shownEntry(i)` is the i-th,
-    /// `shownInstant(i)` and `shownKey(i)` its parts.
-    func next(
-        shownCount: Int, freshFrom: Instant,
-        shownInstant: (Int) -> Instant, shownKey: (Int) -> String, shownEntry: (Int) -> DisplayedEntry
-    ) -> [DisplayedEntry] {
+    func next(shown: [NewestFirst.Record], freshFrom: Moment) -> [ComposeOutcome.Entry] {
         let limit = ComposeRequest.maxDisplayedOutput
+        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
         var fresh: [NewestFirst.Record] = []
         fresh.reserveCapacity(displayedSlots.count)
-        entries.withUnsafeBufferPointer { entries in
-            slots.withUnsafeMutablePointerToElements { slots in
-                for slot in displayedSlots {
-                    let index = Int(slots[Int(slot)].entry)
-                    if !(entries[index].timestamp.instant < freshFrom) { fresh.append(.init(entries[index].timestamp.instant, index: index)) }
-                }
+        slots.withUnsafeMutablePointerToElements { slots in
+            for slot in displayedSlots {
+                let index = Int(slots[Int(slot)].entry)
+                if !Moment.less(entries[index].moment, freshFrom, in: bytes) { fresh.append(.init(entries[index].moment, index: index)) }
             }
         }
-        var added: [NewestFirst.Record] = []
-        added.reserveCapacity(shownCount)
-        for index in 0..<shownCount { added.append(.init(shownInstant(index), index: index)) }
-        // Both are usually newest first already (the caller sends back the
-        // state compose returned; compose passes its shown notifications in
-        // order), which `sort` checks first: then a merge is all it takes.
+        // Usually newest first already (the caller sends back the state
+        // compose returned), which `sort` checks first: then a merge is all it takes.
         NewestFirst.sort(&fresh, limit: limit) { a, b in
-            NewestFirst.tieOrder(entries[a].timestamp.instant, entries[a].key, entries[b].timestamp.instant, entries[b].key)
-        }
-        NewestFirst.sort(&added, limit: limit) { a, b in
-            NewestFirst.tieOrder(shownInstant(a), shownKey(a), shownInstant(b), shownKey(b))
+            NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
         }
 
-        let count = min(limit, fresh.count + added.count)
-        // Array(unsafeUninitializedCapacity: 0) stores its count into the
-        // shared empty-array singleton, a write other threads race with.
-        guard count > 0 else { return [] }
-        return [DisplayedEntry](unsafeUninitializedCapacity: count) { next, initializedCount in
-            var f = 0, a = 0
-            for position in 0..<count {
-                let takesFresh: Bool
-                if f == fresh.count {
-                    takesFresh = false
-                } else if a == added.count {
-                    takesFresh = true
-                } else if fresh[f].time != added[a].time {
-                    takesFresh = added[a].time < fresh[f].time
-                } else {
-                    let x = Int(fresh[f].index), y = Int(added[a].index)
-                    takesFresh = NewestFirst.tieOrder(entries[x].timestamp.instant, entries[x].key, shownInstant(y), shownKey(y))
-                }
-                if takesFresh {
-                    (next.baseAddress! + position).initialize(to: entries[Int(fresh[f].index)])
-                    f += 1
-                } else {
-                    (next.baseAddress! + position).initialize(to: shownEntry(Int(added[a].index)))
-                    a += 1
-                }
-                initializedCount = position + 1
+        let count = min(limit, fresh.count + shown.count)
+        var next: [ComposeOutcome.Entry] = []
+        next.reserveCapacity(count)
+        var f = 0, s = 0
+        while next.count < count {
+            let takesFresh: Bool
+            if f == fresh.count {
+                takesFresh = false
+            } else if s == shown.count {
+                takesFresh = true
+            } else if fresh[f].time != shown[s].time {
+                takesFresh = shown[s].time < fresh[f].time
+            } else {
+                let x = Int(fresh[f].index), y = Int(shown[s].index)
+                takesFresh = NewestFirst.tieOrder(entries[x].moment, entries[x].key, notifications[y].moment, notifications[y].key, in: bytes)
+            }
+            if takesFresh {
+                let index = Int(fresh[f].index)
+                next.append(.init(key: entries[index].key, timestamp: entries[index].timestamp, origin: Int32(truncatingIfNeeded: index)))
+                f += 1
+            } else {
+                let index = Int(shown[s].index)
+                next.append(.init(key: notifications[index].key, timestamp: notifications[index].timestamp, origin: -1 - Int32(truncatingIfNeeded: index)))
+                s += 1
             }
         }
+        return next
     }
 
-    /// The slot holding `key`, or the empty slot where it would go (linear
-    /// probing). `notificationKey(i)` is the key of the notification at `i`.
+    /// The slot holding `key`, or the empty slot where it would go (linear probing).
     @inline(__always)
     private static func find(
-        _ key: String, hash: UInt64, in slots: UnsafeMutableBufferPointer<Slot>,
-        entries: UnsafeBufferPointer<DisplayedEntry>, notificationKey: (Int) -> String
+        _ key: UnsafeBufferPointer<UInt8>, hash: UInt64, in slots: UnsafeMutableBufferPointer<Slot>,
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeInput.Displayed>,
+        notifications: UnsafeBufferPointer<ComposeInput.Notification>
     ) -> Int {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -186,10 +166,8 @@ struct DisplayedState {
             let candidate = slots[slot]
             if candidate.isEmpty { return slot }
             if candidate.hash == hash {
-                let same = candidate.entry >= 0
-                    ? CodePoints.equal(entries[Int(candidate.entry)].key, key)
-                    : CodePoints.equal(notificationKey(Int(candidate.notification)), key)
-                if same { return slot }
+                let other = candidate.entry >= 0 ? entries[Int(candidate.entry)].key : notifications[Int(candidate.notification)].key
+                if CodePoints.equalBytes(bytes[present: other], key) { return slot }
             }
             slot = (slot + 1) & mask
         }

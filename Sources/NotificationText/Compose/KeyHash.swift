@@ -30,11 +30,9 @@ struct KeyHash {
         self.k1 = k1
     }
 
-    func hash(_ text: String) -> UInt64 {
-        if let hash = text.utf8.withContiguousStorageIfAvailable({ sipHash($0, compressionRounds: 1, finalizationRounds: 3) }) {
-            return hash
-        }
-        return Array(text.utf8).withUnsafeBufferPointer { sipHash($0, compressionRounds: 1, finalizationRounds: 3) }
+    @inline(__always)
+    func hash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        sipHash(utf8, compressionRounds: 1, finalizationRounds: 3)
     }
 
     /// SipHash-c-d of `bytes` (Aumasson and Bernstein, 2012).

@@ -14,6 +14,12 @@ enum NewestFirst {
             time = Time(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds)
             self.index = Int32(truncatingIfNeeded: index)
         }
+
+        @inline(__always)
+        init(_ moment: Moment, index: Int) {
+            time = Time(epochSeconds: moment.epochSeconds, nanoseconds: moment.nanoseconds)
+            self.index = Int32(truncatingIfNeeded: index)
+        }
     }
 
     /// Sorts `records` newest first and keeps the first `limit`.
@@ -93,6 +99,16 @@ enum NewestFirst {
     static func tieOrder(_ a: Instant, _ aKey: String, _ b: Instant, _ bKey: String) -> Bool {
         if !(a.subnanosecondDigits.isEmpty && b.subnanosecondDigits.isEmpty), a != b { return b < a }
         return CodePoints.less(aKey, bKey)
+    }
+
+    /// `tieOrder` for moments and keys that are ranges of `bytes`.
+    @inline(__always)
+    static func tieOrder(_ a: Moment, _ aKey: TextRange, _ b: Moment, _ bKey: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.extraDigits.count != 0 || b.extraDigits.count != 0 {
+            if Moment.extraLess(b, a, in: bytes) { return true }
+            if Moment.extraLess(a, b, in: bytes) { return false }
+        }
+        return CodePoints.compareBytes(bytes[present: aKey], bytes[present: bKey]) < 0
     }
 
     /// The first `limit` positions of the permutation of `0..<count` that puts

@@ -63,9 +63,19 @@ public struct PendingNotification: Hashable, Sendable {
 
     /// Whether `type` is one of `messageTypes` (exact, case-sensitive).
     public var isMessage: Bool {
-        switch type.utf8.count {
-        case 5: return CodePoints.equal(type, "reply" as StaticString)
-        case 7: return CodePoints.equal(type, "message" as StaticString) || CodePoints.equal(type, "mention" as StaticString)
+        var type = type
+        return type.withUTF8 { Self.isMessageType($0) }
+    }
+
+    /// Whether the UTF-8 `type` is one of `messageTypes`; false when absent.
+    static func isMessageType(_ type: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let type else { return false }
+        func equals(_ literal: StaticString) -> Bool {
+            CodePoints.equalBytes(type, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        switch type.count {
+        case 5: return equals("reply")
+        case 7: return equals("message") || equals("mention")
         default: return false
         }
     }

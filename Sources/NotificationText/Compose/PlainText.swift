@@ -16,29 +16,44 @@ public enum PlainText {
 
     /// `utf8` normalised into a new string; `nil` when nothing is left.
     static func normalisedCopy(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !utf8.isEmpty else { return nil }
         // The result is never longer than the input.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { output in
-            var written = 0
-            var spacePending = false
-            var index = 0
-            while index < utf8.count {
-                let length = whiteSpaceLength(utf8, at: index)
-                if length > 0 {
-                    spacePending = written > 0
-                    index += length
-                    continue
-                }
-                if spacePending {
-                    output[written] = UInt8(ascii: " ")
-                    written += 1
-                    spacePending = false
-                }
-                output[written] = utf8[index]
-                written += 1
-                index += 1
-            }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { output in
+            let written = normalise(utf8, into: output.baseAddress!)
             return written == 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: output[..<written]), as: UTF8.self)
         }
+    }
+
+    /// `utf8` (absent: `nil`) normalised as a string; `nil` when nothing is left.
+    static func normalisedString(_ utf8: UnsafeBufferPointer<UInt8>?) -> String? {
+        guard let utf8 else { return nil }
+        if isNormal(utf8) { return String(decoding: utf8, as: UTF8.self) }
+        return normalisedCopy(utf8)
+    }
+
+    /// Writes `utf8` normalised at `output` (room for `utf8.count` bytes: the
+    /// result is never longer); the number of bytes written, 0 when nothing is left.
+    static func normalise(_ utf8: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var written = 0
+        var spacePending = false
+        var index = 0
+        while index < utf8.count {
+            let length = whiteSpaceLength(utf8, at: index)
+            if length > 0 {
+                spacePending = written > 0
+                index += length
+                continue
+            }
+            if spacePending {
+                output[written] = UInt8(ascii: " ")
+                written += 1
+                spacePending = false
+            }
+            output[written] = utf8[index]
+            written += 1
+            index += 1
+        }
+        return written
     }
 
     /// Whether normalising `utf8` would return it unchanged: not empty, no
@@ -90,32 +105,39 @@ public enum PlainText {
     /// `A, B and N others` (N = count − 2); `nil` for no names.
     /// - Precondition: `names` are distinct (the caller dedupes by code points).
     public static func senderList(_ names: [String]) -> String? {
+        let joined = Array(names.joined().utf8)
+        return joined.withUnsafeBufferPointer { all in
+            var offset = 0
+            let views = names.map { name in
+                let count = name.utf8.count
+                defer { offset += count }
+                return UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])
+            }
+            return senderList(utf8: views)
+        }
+    }
+
+    /// `senderList` of UTF-8 names.
+    static func senderList(utf8 names: [UnsafeBufferPointer<UInt8>]) -> String? {
         switch names.count {
         case 0: return nil
-        case 1: return names[0]
+        case 1: return String(decoding: names[0], as: UTF8.self)
         default:
             // Written into one buffer: each `+` or interpolated part would grow a string.
             let shown = names.count > 3 ? 2 : names.count
             var byteCount = 40  // ", ", " and ", up to 20 digits, " others"
-            for index in 0..<shown { byteCount += names[index].utf8.count }
+            for index in 0..<shown { byteCount += names[index].count }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in
-                var written = 0
-                func write(_ text: String) {
-                    for byte in text.utf8 {
-                        buffer[written] = byte
-                        written += 1
-                    }
-                }
-                write(names[0])
+                var written = Composer.write(names[0], into: buffer, at: 0)
                 if names.count == 2 {
-                    write(" and ")
-                    write(names[1])
+                    written = Composer.write(" and ", into: buffer, at: written)
+                    written = Composer.write(names[1], into: buffer, at: written)
                 } else {
-                    write(", ")
-                    write(names[1])
-                    write(" and ")
+                    written = Composer.write(", ", into: buffer, at: written)
+                    written = Composer.write(names[1], into: buffer, at: written)
+                    written = Composer.write(" and ", into: buffer, at: written)
                     if names.count == 3 {
-                        write(names[2])
+                        written = Composer.write(names[2], into: buffer, at: written)
                     } else {
                         written = Composer.writeCount(names.count - 2, "others", "others", into: buffer, at: written)
                     }

@@ -28,20 +28,36 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
     /// Parses an RFC 3339 date-time; `nil` when `rfc3339` is not one (see the type's rules).
     public init?(rfc3339: String) {
         var text = rfc3339
-        let parsed = text.withUTF8 { utf8 in
-            var parser = Parser(bytes: utf8)
-            return parser.parse()
+        let instant = text.withUTF8 { utf8 -> Instant? in
+            guard let parts = Self.parse(utf8) else { return nil }
+            let extra = parts.extraDigits.isEmpty ? "" : String(decoding: UnsafeBufferPointer(rebasing: utf8[parts.extraDigits]), as: UTF8.self)
+            return Instant(epochSeconds: parts.epochSeconds, nanoseconds: parts.nanoseconds, subnanosecondDigits: extra)
         }
-        guard let instant = parsed else { return nil }
+        guard let instant else { return nil }
         self.raw = text
         self.instant = instant
+    }
+
+    /// What a date-time denotes: whole seconds, nanoseconds, and where its
+    /// digits after the ninth are (trailing zeros excluded; usually none).
+    struct Parts {
+        let epochSeconds: Int64
+        let nanoseconds: Int32
+        let extraDigits: Range<Int>
+    }
+
+    /// Parses the RFC 3339 date-time `utf8` (the type's rules); nil when it is not one, or absent.
+    static func parse(_ utf8: UnsafeBufferPointer<UInt8>?) -> Parts? {
+        guard let utf8 else { return nil }
+        var parser = Parser(bytes: utf8)
+        return parser.parse()
     }
 
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        mutating func parse() -> Instant? {
+        mutating func parse() -> Parts? {
             guard let year = digits(4), expect(UInt8(ascii: "-")),
                   let month = digits(2), expect(UInt8(ascii: "-")),
                   let day = digits(2),
@@ -55,7 +71,7 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
             else { return nil }
 
             var nanoseconds: Int32 = 0
-            var subnanosecondDigits = ""
+            var extraDigits = 0..<0
             if expect(UInt8(ascii: ".")) {
                 let start = index
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
@@ -65,9 +81,9 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
                     let digit = position < fractionCount ? Int32(bytes[start + position] - UInt8(ascii: "0")) : 0
                     nanoseconds = nanoseconds * 10 + digit
                 }
-                if fractionCount > 9 {
-                    subnanosecondDigits = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 9)..<index]), as: UTF8.self)
-                }
+                var extraEnd = index
+                while extraEnd > start + 9 && bytes[extraEnd - 1] == UInt8(ascii: "0") { extraEnd -= 1 }
+                if extraEnd > start + 9 { extraDigits = (start + 9)..<extraEnd }
             }
 
             var offsetSeconds = 0
@@ -94,7 +110,7 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
                 let (_, _, utcDay) = Timestamp.civil(daysSinceEpoch: Int(nextMidnight / 86_400))
                 guard utcDay == 1 else { return nil }
             }
-            return Instant(epochSeconds: epochSeconds, nanoseconds: nanoseconds, subnanosecondDigits: subnanosecondDigits)
+            return Parts(epochSeconds: epochSeconds, nanoseconds: nanoseconds, extraDigits: extraDigits)
         }
 
         @inline(__always)

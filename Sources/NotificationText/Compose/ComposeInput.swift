@@ -1,0 +1,285 @@
+/// Everything compose decides from, as ranges of one UTF-8 buffer.
+///
+/// The service fills it straight from a request body: a string without
+/// escapes is a range of the body's own bytes, and only keys (`source:id`)
+/// and escaped strings are appended. Its notifications and entries are
+/// trivial records, so a request of 20 notifications costs no `String` and no
+/// reference count until compose writes the texts it shows. `ComposeRequest`
+/// is the same input with `String`s, for Swift callers; `Composer` turns it
+/// into this one, so both run the same rules.
+///
+/// Limits (`ComposeRequest.maxNotifications`, …) are the filler's to enforce,
+/// as for `ComposeRequest`.
+public struct ComposeInput: Sendable {
+    /// One fetched notification (`PendingNotification`'s fields as ranges).
+    public struct Notification: Sendable {
+        /// `source:id`, or `id` when the source is absent or empty.
+        public let key: TextRange
+        /// The timestamp as written, echoed in the next `displayed` state.
+        public let timestamp: TextRange
+        public let moment: Moment
+        public let read: Bool
+        /// Whether the type is one of `PendingNotification.messageTypes`.
+        public let isMessage: Bool
+        public let senderID: TextRange
+        public let senderName: TextRange
+        public let thread: TextRange
+        public let threadTitle: TextRange
+        public let text: TextRange
+        public let defaultText: TextRange
+        public let url: TextRange
+    }
+
+    /// One entry of the caller's `displayed` state.
+    public struct Displayed: Sendable {
+        public let key: TextRange
+        /// As written, echoed when the entry is kept.
+        public let timestamp: TextRange
+        public let moment: Moment
+    }
+
+    /// The UTF-8 every range points into.
+    public private(set) var bytes: [UInt8]
+    public private(set) var notifications: [Notification] = []
+    public private(set) var displayed: [Displayed] = []
+    /// The reference time.
+    public var now: Moment
+    public var maxAgeSeconds = ComposeRequest.defaultMaxAgeSeconds
+    public var maxUnits = BodyRenderer.defaultMaxUnits
+    /// The request's `app`; absent, or normalising to empty, means `serverApp`.
+    public var app = TextRange.absent
+    /// The server's configured app name.
+    public var serverApp: String
+    public var recipient = TextRange.absent
+    public var fetch = FetchOutcome.ok
+
+    /// An input whose ranges point into `bytes` (a request body), with `now`
+    /// at the Unix epoch until the filler sets it.
+    public init(bytes: [UInt8], serverApp: String) {
+        self.bytes = bytes
+        self.serverApp = serverApp
+        self.now = Moment(epochSeconds: 0, nanoseconds: 0, extraDigits: .empty)
+    }
+
+    // MARK: Filling
+
+    /// Makes room for `count` notifications and their keys, so the bytes are
+    /// copied (from a shared request body) at most once.
+    public mutating func reserve(notifications count: Int, displayed displayedCount: Int = 0) {
+        notifications.reserveCapacity(count)
+        displayed.reserveCapacity(displayedCount)
+        // Keys with a source are appended: room for typical ones.
+        bytes.reserveCapacity(bytes.count + 24 * count + 64)
+    }
+
+    /// Appends `utf8` (well-formed UTF-8) and returns its range.
+    public mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> TextRange {
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        return TextRange(start: start, count: utf8.count)
+    }
+
+    /// Appends `text` and returns its range.
+    public mutating func append(_ text: String) -> TextRange {
+        var text = text
+        return text.withUTF8 { append($0) }
+    }
+
+    /// The instant of the RFC 3339 date-time at `range` (`Timestamp`'s rules);
+    /// nil when it is not one.
+    public func moment(at range: TextRange) -> Moment? {
+        bytes.withUnsafeBufferPointer { bytes in
+            guard let parts = Timestamp.parse(bytes[range]) else { return nil }
+            let extra = parts.extraDigits
+            return Moment(
+                epochSeconds: parts.epochSeconds, nanoseconds: parts.nanoseconds,
+                extraDigits: extra.isEmpty ? .empty : TextRange(start: Int(range.start) + extra.lowerBound, count: extra.count)
+            )
+        }
+    }
+
+    /// Adds a notification; its key is made here (`source:id`, or `id`).
+    /// - Precondition: `id`, `type` and `timestamp` are present; `moment` is
+    ///   `timestamp`'s; `source` has no `:`.
+    public mutating func appendNotification(
+        id: TextRange, source: TextRange, type: TextRange, timestamp: TextRange, moment: Moment, read: Bool,
+        thread: TextRange, threadTitle: TextRange, senderID: TextRange, senderName: TextRange,
+        text: TextRange, defaultText: TextRange, url: TextRange
+    ) {
+        var key = id
+        if source.count > 0 {
+            let start = bytes.count
+            appendCopy(of: source)
+            bytes.append(UInt8(ascii: ":"))
+            appendCopy(of: id)
+            key = TextRange(start: start, count: bytes.count - start)
+        }
+        let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
+        notifications.append(Notification(
+            key: key, timestamp: timestamp, moment: moment, read: read, isMessage: isMessage,
+            senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
+            text: text, defaultText: defaultText, url: url
+        ))
+    }
+
+    /// Adds an entry of the caller's `displayed` state.
+    public mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
+        displayed.append(Displayed(key: key, timestamp: timestamp, moment: moment))
+    }
+
+    /// Appends a copy of bytes already in the buffer (a slice of `bytes`
+    /// would share its storage and make the append copy all of it).
+    private mutating func appendCopy(of range: TextRange) {
+        let start = bytes.count
+        let count = Int(range.count)
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            (bytes.baseAddress! + start).update(from: bytes.baseAddress! + Int(range.start), count: count)
+        }
+    }
+}
+
+/// A range of a `ComposeInput`'s bytes, or an absent field (`absent`).
+/// Eight bytes, trivially copyable.
+public struct TextRange: Hashable, Sendable {
+    /// The first byte; negative for `absent`.
+    public let start: Int32
+    public let count: Int32
+
+    public init(start: Int, count: Int) {
+        self.start = Int32(truncatingIfNeeded: start)
+        self.count = Int32(truncatingIfNeeded: count)
+    }
+
+    private init(absentMarker: ()) {
+        start = -1
+        count = 0
+    }
+
+    /// A field that is not there (or is JSON `null`).
+    public static let absent = TextRange(absentMarker: ())
+    /// A present, empty text.
+    public static let empty = TextRange(start: 0, count: 0)
+
+    public var isAbsent: Bool { start < 0 }
+    /// Just past the last byte.
+    public var end: Int { Int(start) + Int(count) }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// The bytes at `range`; `nil` for an absent range.
+    @inline(__always)
+    public subscript(range: TextRange) -> UnsafeBufferPointer<UInt8>? {
+        guard !range.isAbsent else { return nil }
+        return UnsafeBufferPointer(rebasing: self[Int(range.start)..<range.end])
+    }
+
+    /// The bytes at `range` of a present field.
+    @inline(__always)
+    subscript(present range: TextRange) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[Int(range.start)..<range.end])
+    }
+}
+
+/// An instant, as `Instant`, whose fractional digits beyond nanoseconds
+/// (rare) are a range of the input's bytes: trivially copyable, so sorting
+/// and comparing moments never touches a reference count.
+public struct Moment: Sendable {
+    public let epochSeconds: Int64
+    /// The first nine fractional digits, 0..<1_000_000_000.
+    public let nanoseconds: Int32
+    /// The digits after the ninth without trailing zeros; empty for nearly
+    /// every real timestamp.
+    public let extraDigits: TextRange
+
+    public init(epochSeconds: Int64, nanoseconds: Int32, extraDigits: TextRange) {
+        self.epochSeconds = epochSeconds
+        self.nanoseconds = nanoseconds
+        self.extraDigits = extraDigits
+    }
+
+    /// This moment shifted by whole seconds (fractions unchanged).
+    func adding(seconds: Int64) -> Moment {
+        Moment(epochSeconds: epochSeconds + seconds, nanoseconds: nanoseconds, extraDigits: extraDigits)
+    }
+
+    /// Whether `a` is before `b`; `bytes` holds their extra digits.
+    @inline(__always)
+    static func less(_ a: Moment, _ b: Moment, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.epochSeconds != b.epochSeconds { return a.epochSeconds < b.epochSeconds }
+        if a.nanoseconds != b.nanoseconds { return a.nanoseconds < b.nanoseconds }
+        return extraLess(a, b, in: bytes)
+    }
+
+    /// `less` for moments with equal whole nanoseconds: digit strings of this
+    /// shape (no trailing zeros) compare byte-wise as the fractions they denote.
+    static func extraLess(_ a: Moment, _ b: Moment, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.extraDigits.count == 0 { return b.extraDigits.count != 0 }
+        if b.extraDigits.count == 0 { return false }
+        return CodePoints.compareBytes(bytes[present: a.extraDigits], bytes[present: b.extraDigits]) < 0
+    }
+}
+
+extension ComposeInput {
+    /// The same input as `request`, its strings appended to one buffer.
+    init(_ request: ComposeRequest) {
+        self.init(bytes: [], serverApp: request.serverApp)
+        reserve(notifications: request.notifications.count, displayed: request.displayed.count)
+        // Appended first: a call's receiver is read before its arguments.
+        let now = append(request.now.raw)
+        self.now = moment(at: now)!  // a `Timestamp` is valid
+        maxAgeSeconds = request.maxAgeSeconds
+        maxUnits = request.maxUnits
+        app = append(request.app)
+        recipient = append(request.recipient)
+        fetch = request.fetch
+        for notification in request.notifications {
+            let timestamp = append(notification.timestamp.raw)
+            let moment = moment(at: timestamp)!
+            let (id, source, type) = (append(notification.id), append(notification.source), append(notification.type))
+            let (thread, threadTitle) = (append(notification.thread), append(notification.threadTitle))
+            let (senderID, senderName) = (append(notification.sender?.id), append(notification.sender?.name))
+            let (text, defaultText, url) = (append(notification.text), append(notification.defaultText), append(notification.url))
+            appendNotification(
+                id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notification.read,
+                thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
+                text: text, defaultText: defaultText, url: url
+            )
+        }
+        for entry in request.displayed {
+            let timestamp = append(entry.timestamp.raw)
+            let moment = moment(at: timestamp)!
+            appendDisplayed(key: append(entry.key), timestamp: timestamp, moment: moment)
+        }
+    }
+
+    /// Appends `text`, or returns `.absent` for nil.
+    private mutating func append(_ text: String?) -> TextRange {
+        guard let text else { return .absent }
+        return append(text)
+    }
+}
+
+extension ComposeResponse {
+    /// `outcome` with `String`s, its entries taken from `request`, the
+    /// request `input` was made of.
+    init(_ outcome: ComposeOutcome, input: ComposeInput, request: ComposeRequest) {
+        let (shown, dropped, keys) = input.bytes.withUnsafeBufferPointer { bytes in
+            func string(_ range: TextRange) -> String { String(decoding: bytes[present: range], as: UTF8.self) }
+            return (
+                outcome.shown.map(string),
+                outcome.dropped.map { Drop(key: string($0.key), reason: $0.reason) },
+                outcome.displayed.map { $0.origin < 0 ? string($0.key) : "" }
+            )
+        }
+        var displayed: [DisplayedEntry] = []
+        displayed.reserveCapacity(outcome.displayed.count)
+        for (entry, key) in zip(outcome.displayed, keys) {
+            // Kept entries are the caller's own; shown ones take their notification's timestamp.
+            displayed.append(entry.origin >= 0
+                ? request.displayed[Int(entry.origin)]
+                : DisplayedEntry(key: key, timestamp: request.notifications[Int(-1 - entry.origin)].timestamp))
+        }
+        self.init(kind: outcome.kind, reason: outcome.reason, notification: outcome.notification, shown: shown, dropped: dropped, displayed: displayed)
+    }
+}
