@@ -17,7 +17,7 @@ public final class NotificationTextService: HTTPHandler {
     let startNanosecondsSinceEpoch: Int64
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
-    let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
+    let compose: @Sendable (ComposeInput) throws -> ComposeOutcome
 
     public convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
@@ -30,7 +30,7 @@ public final class NotificationTextService: HTTPHandler {
 
     init(
         configuration: ServiceConfiguration, clock: WallClock, accessLog: LogSink, errorLog: LogSink,
-        compose: @escaping @Sendable (ComposeRequest) throws -> ComposeResponse
+        compose: @escaping @Sendable (ComposeInput) throws -> ComposeOutcome
     ) {
         self.configuration = configuration
         self.clock = clock
@@ -215,8 +215,8 @@ public final class NotificationTextService: HTTPHandler {
     }
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
-        let composeRequest = try ComposeRequest.decode(request.body, serverApp: configuration.appName, now: clock.timestamp)
-        return Self.json(try compose(composeRequest).jsonBody(), route: .compose)
+        let input = try ComposeInput.decode(request.body, serverApp: configuration.appName, now: clock.timestamp)
+        return Self.json(try compose(input).jsonBody(input: input), route: .compose)
     }
 
     // MARK: Responses

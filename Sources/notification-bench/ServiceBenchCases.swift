@@ -26,7 +26,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
             (try? JSONParser.tape(compose).count(JSONTape.root)) ?? -1
         })
         cases.append(BenchCase(name: "service decode only, compose-20.json") {
-            (try? ComposeRequest.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
+            (try? ComposeInput.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
         })
     }
     return cases + routes.compactMap { route in

@@ -18,13 +18,13 @@ enum ComposeCommand {
                 CLI.fail("compose: unknown argument '\(argument)'", status: CLI.usageError)
             }
         }
-        let request: ComposeRequest
+        let input: ComposeInput
         do {
-            request = try ComposeRequest.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
+            input = try ComposeInput.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }
-        var output = Composer.compose(request).jsonBody()
+        var output = Composer.compose(input).jsonBody(input: input)
         output.append(UInt8(ascii: "\n"))
         CLI.writeStdout(String(decoding: output, as: UTF8.self))
     }

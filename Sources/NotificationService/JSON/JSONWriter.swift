@@ -233,11 +233,17 @@ public struct JSONWriter {
 public protocol JSONOutput {
     /// Bytes that are already JSON (punctuation, member names, fixed values).
     mutating func raw(_ text: StaticString)
-    /// `value` as a quoted, escaped JSON string.
-    mutating func quoted(_ value: String)
+    /// The well-formed UTF-8 `utf8` as a quoted, escaped JSON string.
+    mutating func quoted(utf8: UnsafeBufferPointer<UInt8>)
 }
 
 extension JSONOutput {
+    /// `value` as a quoted, escaped JSON string.
+    @inline(__always)
+    public mutating func quoted(_ value: String) {
+        JSONWriter.withUTF8(value) { quoted(utf8: $0) }
+    }
+
     /// A quoted string, or `null` when there is none.
     public mutating func quoted(_ value: String?) {
         if let value { quoted(value) } else { raw("null") }
@@ -284,8 +290,8 @@ extension JSONWriter {
         }
 
         @inline(__always)
-        public mutating func quoted(_ value: String) {
-            count += 2 + JSONWriter.withUTF8(value) { JSONWriter.escapedCount($0) }
+        public mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
+            count += 2 + JSONWriter.escapedCount(utf8)
         }
     }
 
@@ -309,14 +315,12 @@ extension JSONWriter {
         }
 
         @inline(__always)
-        public mutating func quoted(_ value: String) {
+        public mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
             byte(UInt8(ascii: "\""))
-            JSONWriter.withUTF8(value) { utf8 in
-                if JSONWriter.needsNoEscape(utf8) {
-                    copy(utf8)
-                } else {
-                    escape(utf8)
-                }
+            if JSONWriter.needsNoEscape(utf8) {
+                copy(utf8)
+            } else {
+                escape(utf8)
             }
             byte(UInt8(ascii: "\""))
         }

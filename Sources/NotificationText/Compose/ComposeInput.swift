@@ -65,11 +65,15 @@ public struct ComposeInput: Sendable {
 
     /// Makes room for `count` notifications and their keys, so the bytes are
     /// copied (from a shared request body) at most once.
-    public mutating func reserve(notifications count: Int, displayed displayedCount: Int = 0) {
+    public mutating func reserve(notifications count: Int) {
         notifications.reserveCapacity(count)
-        displayed.reserveCapacity(displayedCount)
         // Keys with a source are appended: room for typical ones.
         bytes.reserveCapacity(bytes.count + 24 * count + 64)
+    }
+
+    /// Makes room for `count` displayed entries.
+    public mutating func reserve(displayed count: Int) {
+        displayed.reserveCapacity(count)
     }
 
     /// Appends `utf8` (well-formed UTF-8) and returns its range.
@@ -176,7 +180,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
     /// The bytes at `range` of a present field.
     @inline(__always)
-    subscript(present range: TextRange) -> UnsafeBufferPointer<UInt8> {
+    public subscript(present range: TextRange) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: self[Int(range.start)..<range.end])
     }
 }
@@ -224,7 +228,8 @@ extension ComposeInput {
     /// The same input as `request`, its strings appended to one buffer.
     init(_ request: ComposeRequest) {
         self.init(bytes: [], serverApp: request.serverApp)
-        reserve(notifications: request.notifications.count, displayed: request.displayed.count)
+        reserve(notifications: request.notifications.count)
+        reserve(displayed: request.displayed.count)
         // Appended first: a call's receiver is read before its arguments.
         let now = append(request.now.raw)
         self.now = moment(at: now)!  // a `Timestamp` is valid

@@ -1,13 +1,18 @@
 import NotificationText
 
-extension ComposeResponse {
-    /// The response of `compose-rules.md`, compact, members in the spec's order;
-    /// absent values are `null`, never omitted.
-    public func jsonBody() -> [UInt8] {
+extension ComposeOutcome {
+    /// The response of `compose-rules.md`, compact, members in the spec's
+    /// order; absent values are `null`, never omitted. Keys and timestamps
+    /// are copied from `input`'s bytes, where the outcome's ranges point.
+    public func jsonBody(input: ComposeInput) -> [UInt8] {
+        input.bytes.withUnsafeBufferPointer { jsonBody(bytes: $0) }
+    }
+
+    func jsonBody(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
         // when escapes make it longer than that, counted exactly and written again.
-        if let bytes = JSONWriter.bytes(capacity: estimatedJSONCount(), { write(to: &$0) }) { return bytes }
-        return JSONWriter.exactBytes({ write(to: &$0) }, { write(to: &$0) })
+        if let json = JSONWriter.bytes(capacity: estimatedJSONCount(), { write(to: &$0, bytes: bytes) }) { return json }
+        return JSONWriter.exactBytes({ write(to: &$0, bytes: bytes) }, { write(to: &$0, bytes: bytes) })
     }
 
     /// The length of the JSON when no string needs escapes, plus room for a
@@ -21,13 +26,13 @@ extension ComposeResponse {
         count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.
-        for key in shown { count += 3 + key.utf8.count }
-        for drop in dropped { count += 32 + drop.key.utf8.count }
-        for entry in displayed { count += 28 + entry.key.utf8.count + entry.timestamp.raw.utf8.count }
+        for key in shown { count += 3 + Int(key.count) }
+        for drop in dropped { count += 32 + Int(drop.key.count) }
+        for entry in displayed { count += 28 + Int(entry.key.count) + Int(entry.timestamp.count) }
         return count
     }
 
-    private func write<Output: JSONOutput>(to out: inout Output) {
+    private func write<Output: JSONOutput>(to out: inout Output, bytes: UnsafeBufferPointer<UInt8>) {
         out.raw(#"{"kind":"#)
         switch kind {
         case .single: out.raw(#""single""#)
@@ -55,12 +60,12 @@ extension ComposeResponse {
         out.raw(#"},"shown":["#)
         for index in shown.indices {
             if index > 0 { out.raw(",") }
-            out.quoted(shown[index])
+            out.quoted(utf8: bytes[present: shown[index]])
         }
         out.raw(#"],"dropped":["#)
         for index in dropped.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.quoted(dropped[index].key)
+            out.quoted(utf8: bytes[present: dropped[index].key])
             switch dropped[index].reason {
             case .duplicate: out.raw(#","reason":"duplicate"}"#)
             case .read: out.raw(#","reason":"read"}"#)
@@ -73,11 +78,37 @@ extension ComposeResponse {
         out.raw(#"],"displayed":["#)
         for index in displayed.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.quoted(displayed[index].key)
+            out.quoted(utf8: bytes[present: displayed[index].key])
             out.raw(#","timestamp":"#)
-            out.quoted(displayed[index].timestamp.raw)
+            out.quoted(utf8: bytes[present: displayed[index].timestamp])
             out.raw("}")
         }
         out.raw("]}")
+    }
+}
+
+extension ComposeResponse {
+    /// The same JSON as `ComposeOutcome.jsonBody(input:)`, written by it: the
+    /// keys and timestamps are first laid out in one buffer.
+    public func jsonBody() -> [UInt8] {
+        withOutcome { outcome, bytes in outcome.jsonBody(bytes: bytes) }
+    }
+
+    /// Calls `body` with this response as an outcome over one buffer of its
+    /// keys and timestamps.
+    func withOutcome<Result>(_ body: (ComposeOutcome, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var bytes: [UInt8] = []
+        func append(_ text: String) -> TextRange {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return TextRange(start: start, count: bytes.count - start)
+        }
+        let outcome = ComposeOutcome(
+            kind: kind, reason: reason, notification: notification,
+            shown: shown.map(append),
+            dropped: dropped.map { ComposeOutcome.Drop(key: append($0.key), reason: $0.reason) },
+            displayed: displayed.map { ComposeOutcome.Entry(key: append($0.key), timestamp: append($0.timestamp.raw), origin: 0) }
+        )
+        return bytes.withUnsafeBufferPointer { body(outcome, $0) }
     }
 }

@@ -1,0 +1,186 @@
+import NotificationText
+
+extension ComposeInput {
+    /// Decodes and validates a `POST /compose` body (the request of
+    /// `compose-rules.md`), so that the composer only ever sees valid input.
+    /// Strings stay ranges of `bytes` (escaped ones are decoded and appended).
+    ///
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - now: the server clock, read only when the request has no `now`.
+    /// - Throws: the first problem in document order; a missing required field
+    ///   is reported after the members of its object were checked.
+    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput {
+        let tape: JSONTape
+        do {
+            tape = try JSONParser.tape(bytes)
+        } catch {
+            throw Problem(error)
+        }
+        return try decode(tape, serverApp: serverApp, now: now)
+    }
+
+    static func decode(_ tape: JSONTape, serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeInput {
+        let root = JSONTape.root
+        guard tape.kind(root) == .object else {
+            throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))")
+        }
+        var input = ComposeInput(bytes: tape.bytes, serverApp: serverApp)
+        var hasNotifications = false
+        var hasNow = false
+        for (name, value) in tape.members(root) {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "notifications") {
+                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxNotifications, at: "notifications")
+                input.reserve(notifications: tape.count(value))
+                for (index, element) in elements.enumerated() {
+                    try input.appendNotification(tape, element, at: "notifications[\(index)]")
+                }
+                hasNotifications = true
+            } else if tape.isName(name, "displayed") {
+                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxDisplayedEntries, at: "displayed")
+                input.reserve(displayed: tape.count(value))
+                for (index, element) in elements.enumerated() {
+                    try input.appendDisplayed(tape, element, at: "displayed[\(index)]")
+                }
+            } else if tape.isName(name, "now") {
+                input.now = try input.timestamp(tape, value, at: "now").moment
+                hasNow = true
+            } else if tape.isName(name, "maxAgeSeconds") {
+                input.maxAgeSeconds = try FieldDecoding.integer(tape, value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+            } else if tape.isName(name, "maxUnits") {
+                input.maxUnits = try FieldDecoding.integer(tape, value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+            } else if tape.isName(name, "app") {
+                input.app = try input.text(tape, value, at: "app")
+            } else if tape.isName(name, "recipient") {
+                input.recipient = try input.text(tape, value, at: "recipient")
+            } else if tape.isName(name, "fetch") {
+                let raw = try FieldDecoding.string(tape, value, at: "fetch")
+                // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
+                guard let outcome = FetchOutcome(rawValue: raw) else {
+                    throw Problem(.invalidValue, "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(raw))")
+                }
+                input.fetch = outcome
+            }
+            // Unknown members are ignored.
+        }
+        if input.fetch == .ok && !hasNotifications {
+            throw Problem(.missingField, "notifications is required when fetch is \"ok\"")
+        }
+        if !hasNow {
+            let range = input.append(clock().raw)
+            input.now = input.moment(at: range)!  // a `Timestamp` is valid
+        }
+        return input
+    }
+
+    /// The range of the string at `value`: its own bytes in the request, or
+    /// (when it has escapes) its decoded bytes appended.
+    mutating func text(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> TextRange {
+        guard tape.kind(value) == .string else {
+            throw FieldDecoding.typeMismatch(path(), expected: "a string", got: tape.typeName(value))
+        }
+        if let range = tape.unescapedRange(value) { return TextRange(start: range.lowerBound, count: range.count) }
+        return tape.withStringBytes(value) { append($0) }
+    }
+
+    /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
+    mutating func timestamp(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (range: TextRange, moment: Moment) {
+        let range = try text(tape, value, at: path())
+        guard let moment = moment(at: range) else {
+            let raw = bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+            throw Problem(.invalidTimestamp, "\(path()) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))")
+        }
+        return (range, moment)
+    }
+
+    /// One element of `notifications`.
+    mutating func appendNotification(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) {
+        let members = try FieldDecoding.object(tape, value, at: path())
+        var id = TextRange.absent
+        var source = TextRange.absent
+        var type = TextRange.absent
+        var timestamp: (range: TextRange, moment: Moment)? = nil
+        var read = false
+        var thread = TextRange.absent
+        var threadTitle = TextRange.absent
+        var senderID = TextRange.absent
+        var senderName = TextRange.absent
+        var text = TextRange.absent
+        var defaultText = TextRange.absent
+        var url = TextRange.absent
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            // The path is built only for an error.
+            func at(_ field: String) -> String { FieldDecoding.path(path(), field) }
+            if tape.isName(name, "id") {
+                id = try self.text(tape, value, at: at("id"))
+            } else if tape.isName(name, "source") {
+                source = try self.text(tape, value, at: at("source"))
+                // The key is `source:id`; a colon in the source would make keys ambiguous.
+                if bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) }) {
+                    throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
+                }
+            } else if tape.isName(name, "type") {
+                type = try self.text(tape, value, at: at("type"))
+            } else if tape.isName(name, "timestamp") {
+                timestamp = try self.timestamp(tape, value, at: at("timestamp"))
+            } else if tape.isName(name, "read") {
+                read = try FieldDecoding.bool(tape, value, at: at("read"))
+            } else if tape.isName(name, "thread") {
+                thread = try self.text(tape, value, at: at("thread"))
+            } else if tape.isName(name, "threadTitle") {
+                threadTitle = try self.text(tape, value, at: at("threadTitle"))
+            } else if tape.isName(name, "sender") {
+                (senderID, senderName) = try sender(tape, value, at: at("sender"))
+            } else if tape.isName(name, "text") {
+                text = try self.text(tape, value, at: at("text"))
+            } else if tape.isName(name, "defaultText") {
+                defaultText = try self.text(tape, value, at: at("defaultText"))
+            } else if tape.isName(name, "url") {
+                url = try self.text(tape, value, at: at("url"))
+            }
+        }
+        guard !id.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "id")) }
+        guard !type.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "type")) }
+        guard let timestamp else { throw FieldDecoding.missing(FieldDecoding.path(path(), "timestamp")) }
+        appendNotification(
+            id: id, source: source, type: type, timestamp: timestamp.range, moment: timestamp.moment, read: read,
+            thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
+            text: text, defaultText: defaultText, url: url
+        )
+    }
+
+    /// A notification's `sender`: its id and name.
+    mutating func sender(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (id: TextRange, name: TextRange) {
+        let members = try FieldDecoding.object(tape, value, at: path())
+        var sender = (id: TextRange.absent, name: TextRange.absent)
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "id") {
+                sender.id = try text(tape, value, at: FieldDecoding.path(path(), "id"))
+            } else if tape.isName(name, "name") {
+                sender.name = try text(tape, value, at: FieldDecoding.path(path(), "name"))
+            }
+        }
+        return sender
+    }
+
+    /// One element of `displayed`.
+    mutating func appendDisplayed(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) {
+        let members = try FieldDecoding.object(tape, value, at: path())
+        var key = TextRange.absent
+        var timestamp: (range: TextRange, moment: Moment)? = nil
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            if tape.isName(name, "key") {
+                key = try text(tape, value, at: FieldDecoding.path(path(), "key"))
+            } else if tape.isName(name, "timestamp") {
+                timestamp = try self.timestamp(tape, value, at: FieldDecoding.path(path(), "timestamp"))
+            }
+        }
+        guard !key.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "key")) }
+        guard let timestamp else { throw FieldDecoding.missing(FieldDecoding.path(path(), "timestamp")) }
+        appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
+    }
+}
