@@ -113,32 +113,35 @@ extension ComposeInput {
             if tape.kind(value) == .null { continue }
             // The path is built only for an error.
             func at(_ field: String) -> String { FieldDecoding.path(path(), field) }
-            if tape.isName(name, "id") {
+            switch Self.notificationMember(tape, name) {
+            case .id:
                 id = try self.text(tape, value, at: at("id"))
-            } else if tape.isName(name, "source") {
+            case .source:
                 source = try self.text(tape, value, at: at("source"))
                 // The key is `source:id`; a colon in the source would make keys ambiguous.
                 if bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) }) {
                     throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
                 }
-            } else if tape.isName(name, "type") {
+            case .type:
                 type = try self.text(tape, value, at: at("type"))
-            } else if tape.isName(name, "timestamp") {
+            case .timestamp:
                 timestamp = try self.timestamp(tape, value, at: at("timestamp"))
-            } else if tape.isName(name, "read") {
+            case .read:
                 read = try FieldDecoding.bool(tape, value, at: at("read"))
-            } else if tape.isName(name, "thread") {
+            case .thread:
                 thread = try self.text(tape, value, at: at("thread"))
-            } else if tape.isName(name, "threadTitle") {
+            case .threadTitle:
                 threadTitle = try self.text(tape, value, at: at("threadTitle"))
-            } else if tape.isName(name, "sender") {
+            case .sender:
                 (senderID, senderName) = try sender(tape, value, at: at("sender"))
-            } else if tape.isName(name, "text") {
+            case .text:
                 text = try self.text(tape, value, at: at("text"))
-            } else if tape.isName(name, "defaultText") {
+            case .defaultText:
                 defaultText = try self.text(tape, value, at: at("defaultText"))
-            } else if tape.isName(name, "url") {
+            case .url:
                 url = try self.text(tape, value, at: at("url"))
+            case nil:
+                break  // Unknown members are ignored.
             }
         }
         guard !id.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "id")) }
@@ -149,6 +152,34 @@ extension ComposeInput {
             thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
             text: text, defaultText: defaultText, url: url
         )
+    }
+
+    /// The members of a notification object.
+    enum NotificationMember {
+        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
+    }
+
+    /// Which member `name` is: by its length first, so each member costs
+    /// one or two byte comparisons rather than a walk down every name.
+    @inline(__always)
+    static func notificationMember(_ tape: JSONTape, _ name: Int) -> NotificationMember? {
+        switch tape.nameByteCount(name) {
+        case 2: return tape.isName(name, "id") ? .id : nil
+        case 3: return tape.isName(name, "url") ? .url : nil
+        case 4:
+            if tape.isName(name, "type") { return .type }
+            if tape.isName(name, "text") { return .text }
+            return tape.isName(name, "read") ? .read : nil
+        case 6:
+            if tape.isName(name, "source") { return .source }
+            if tape.isName(name, "thread") { return .thread }
+            return tape.isName(name, "sender") ? .sender : nil
+        case 9: return tape.isName(name, "timestamp") ? .timestamp : nil
+        case 11:
+            if tape.isName(name, "threadTitle") { return .threadTitle }
+            return tape.isName(name, "defaultText") ? .defaultText : nil
+        default: return nil
+        }
     }
 
     /// A notification's `sender`: its id and name.

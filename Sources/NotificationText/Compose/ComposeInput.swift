@@ -113,10 +113,18 @@ public struct ComposeInput: Sendable {
         var key = id
         if source.count > 0 {
             let start = bytes.count
-            appendCopy(of: source)
-            bytes.append(UInt8(ascii: ":"))
-            appendCopy(of: id)
-            key = TextRange(start: start, count: bytes.count - start)
+            let count = Int(source.count) + 1 + Int(id.count)
+            // Assembled aside and appended once: a slice of `bytes` would
+            // share its storage and make the append copy all of it.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+                bytes.withUnsafeBufferPointer { bytes in
+                    let colon = Composer.write(bytes[present: source], into: buffer, at: 0)
+                    buffer[colon] = UInt8(ascii: ":")
+                    _ = Composer.write(bytes[present: id], into: buffer, at: colon + 1)
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+            }
+            key = TextRange(start: start, count: count)
         }
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
         notifications.append(Notification(
@@ -129,17 +137,6 @@ public struct ComposeInput: Sendable {
     /// Adds an entry of the caller's `displayed` state.
     public mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
         displayed.append(Displayed(key: key, timestamp: timestamp, moment: moment))
-    }
-
-    /// Appends a copy of bytes already in the buffer (a slice of `bytes`
-    /// would share its storage and make the append copy all of it).
-    private mutating func appendCopy(of range: TextRange) {
-        let start = bytes.count
-        let count = Int(range.count)
-        bytes.append(contentsOf: repeatElement(0, count: count))
-        bytes.withUnsafeMutableBufferPointer { bytes in
-            (bytes.baseAddress! + start).update(from: bytes.baseAddress! + Int(range.start), count: count)
-        }
     }
 }
 
