@@ -94,6 +94,22 @@ import NotificationText
         }
     }
 
+    @Test func parse_whenAnyHeadByteIsWrong_rejects() {
+        // The fixed-width head is read in place: every position is checked.
+        let valid = Array("2016-12-31T23:59:59.5+01:00".utf8)
+        #expect(Timestamp(rfc3339: String(decoding: valid, as: UTF8.self)) != nil)
+        for position in 0..<19 {
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(valid[position])
+            // Bytes just outside the digit range, and a digit where a separator belongs.
+            for replacement in isDigit ? Array("/:a ".utf8) + [0, 0xFF] : Array("05 ".utf8) {
+                var bytes = valid
+                bytes[position] = replacement
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(Timestamp(rfc3339: text) == nil, "\(text)")
+            }
+        }
+    }
+
     @Test func parse_whenLeapSecondEndsAMonthInUTC_isNextMidnight() {
         #expect(instant("2016-12-31T23:59:60Z") == instant("2017-01-01T00:00:00Z"))
         #expect(instant("2015-06-30T23:59:60.5Z") == instant("2015-07-01T00:00:00.5Z"))

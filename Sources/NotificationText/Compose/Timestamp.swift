@@ -58,14 +58,19 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         var index = 0
 
         mutating func parse() -> Parts? {
-            guard let year = digits(4), expect(UInt8(ascii: "-")),
-                  let month = digits(2), expect(UInt8(ascii: "-")),
-                  let day = digits(2),
-                  expect(UInt8(ascii: "T")) || expect(UInt8(ascii: "t")),
-                  let hour = digits(2), expect(UInt8(ascii: ":")),
-                  let minute = digits(2), expect(UInt8(ascii: ":")),
-                  let second = digits(2)
+            // `YYYY-MM-DDTHH:MM:SS` sits at fixed offsets, and the shortest
+            // date-time (`…SSZ`) is 20 bytes: the head is read in place, a
+            // negative pair meaning a non-digit.
+            guard bytes.count >= 20 else { return nil }
+            let (century, yearOfCentury) = (pair(0), pair(2))
+            let (month, day, hour, minute, second) = (pair(5), pair(8), pair(11), pair(14), pair(17))
+            guard century >= 0, yearOfCentury >= 0, month >= 0, day >= 0, hour >= 0, minute >= 0, second >= 0,
+                  bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
             else { return nil }
+            let year = century * 100 + yearOfCentury
+            index = 19
             guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
                   (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
             else { return nil }
@@ -118,6 +123,15 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
+        }
+
+        /// The two digits at `offset` as a number; negative when either is not a digit.
+        /// - Precondition: `offset + 1 < bytes.count`.
+        @inline(__always)
+        func pair(_ offset: Int) -> Int {
+            let tens = UInt(bytes[offset]) &- UInt(UInt8(ascii: "0"))
+            let ones = UInt(bytes[offset + 1]) &- UInt(UInt8(ascii: "0"))
+            return tens < 10 && ones < 10 ? Int(tens * 10 + ones) : -1
         }
 
         @inline(__always)
