@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NotificationText
 
 /// A JSON text that `JSONParser` accepted, laid out flat: one entry per value
 /// and per member name, in document order, each pointing into the text.
@@ -154,7 +155,9 @@ public struct JSONTape {
             return withStringBytes(index) { $0.count == length && memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
         }
         guard Int(entry.end - entry.start) == length else { return false }
-        return bytes.withUnsafeBufferPointer { Self.sameBytes($0.baseAddress! + Int(entry.start), name.utf8Start, length) }
+        return bytes.withUnsafeBufferPointer {
+            CodePoints.equalBytes(UnsafeBufferPointer(start: $0.baseAddress! + Int(entry.start), count: length), UnsafeBufferPointer(start: name.utf8Start, count: length))
+        }
     }
 
     /// The length of the decoded string at `index` (a member name), for
@@ -164,26 +167,6 @@ public struct JSONTape {
         let entry = entries[index]
         if entry.flag { return withStringBytes(index) { $0.count } }
         return Int(entry.end - entry.start)
-    }
-
-    /// Whether `length` bytes at `a` and `b` are equal: member names are
-    /// short, so a word or two (overlapping) rather than a call to memcmp.
-    @inline(__always)
-    static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
-        switch length {
-        case 8...16:
-            return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
-                && x.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-        case 4..<8:
-            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
-                && x.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-        case 0..<4:
-            for offset in 0..<length where a[offset] != b[offset] { return false }
-            return true
-        default:
-            return memcmp(a, b, length) == 0
-        }
     }
 
     /// The string at `index`, decoded.

@@ -8,7 +8,11 @@
 public enum CodePoints {
     /// Whether `a` and `b` are the same sequence of code points.
     public static func equal(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && compare(a, b) == 0
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in equalBytes(x, y) }
+        }
+        if let fast, let result = fast { return result }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `a` sorts before `b` in ascending code-point order.
@@ -26,10 +30,29 @@ public enum CodePoints {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1)
     }
 
-    /// Whether two UTF-8 texts are the same bytes.
-    @inline(__always)
-    static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-        x.count == y.count && compareBytes(x, y) == 0
+    /// Whether two UTF-8 texts are the same bytes. Keys, ids and names are
+    /// short: a word or two (the last one overlapping), no ordering work.
+    /// Inlinable: the service compares member names with it on every request.
+    @inlinable @inline(__always)
+    public static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = x.count
+        guard count == y.count else { return false }
+        guard count > 0, let a = UnsafeRawPointer(x.baseAddress), let b = UnsafeRawPointer(y.baseAddress) else { return true }
+        switch count {
+        case 8...:
+            var offset = 0
+            while offset + 8 < count {
+                if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                offset += 8
+            }
+            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        default:
+            for offset in 0..<count where x[offset] != y[offset] { return false }
+            return true
+        }
     }
 
     static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {

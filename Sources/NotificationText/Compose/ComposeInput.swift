@@ -147,20 +147,26 @@ public struct TextRange: Hashable, Sendable {
     public let start: Int32
     public let count: Int32
 
+    @inlinable
     public init(start: Int, count: Int) {
         self.start = Int32(truncatingIfNeeded: start)
         self.count = Int32(truncatingIfNeeded: count)
     }
 
-    private init(absentMarker: ()) {
+    @usableFromInline
+    init(absentMarker: ()) {
         start = -1
         count = 0
     }
 
+    // Computed, not stored: a static `let` is a lazily initialised global,
+    // and every use of it would check that it was.
     /// A field that is not there (or is JSON `null`).
-    public static let absent = TextRange(absentMarker: ())
+    @inlinable
+    public static var absent: TextRange { TextRange(absentMarker: ()) }
     /// A present, empty text.
-    public static let empty = TextRange(start: 0, count: 0)
+    @inlinable
+    public static var empty: TextRange { TextRange(start: 0, count: 0) }
 
     public var isAbsent: Bool { start < 0 }
     /// Just past the last byte.
