@@ -241,4 +241,80 @@ import Testing
     @Test func parse_sameNameInDifferentObjects_isAccepted() {
         #expect(parseError(#"[{"a": 1}, {"a": 2, "b": {"a": 3}}]"#) == nil)
     }
+
+    // MARK: Edges of the word-at-a-time paths
+
+    @Test func parse_stringOfEachLengthEndingAtTheEndOfTheText_isWhole() throws {
+        for length in 0...17 {
+            let text = String(repeating: "a", count: length)
+            #expect(try parse("\"\(text)\"") == .string(text), "length \(length)")
+            #expect(try parse("{\"\(text)\":\"\(text)\"}") == .object(JSONObject(members: [(text, .string(text))])), "member of length \(length)")
+        }
+    }
+
+    @Test func parse_unterminatedStringAtTheEndOfTheText_isReportedAtItsQuote() {
+        for length in 0...17 {
+            let text = String(repeating: "a", count: length)
+            for document in ["\"\(text)", "{\"\(text)", "{\"a\":\"\(text)", "[\"\(text)\\"] {
+                let error = parseError(document)
+                #expect(error == JSONParseError(.syntax, offset: Array(document.utf8).lastIndex(of: UInt8(ascii: "\""))!, "unterminated string"),
+                        "\(document)")
+            }
+        }
+    }
+
+    @Test func parse_specialByteAtEveryPositionBeforeTheEnd_isFound() {
+        // The last 7 bytes of a text are read one at a time, the rest a word at a time.
+        for length in 1...17 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = 0x1F
+                #expect(parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 1,
+                        "control byte at \(position) of \(length)")
+                bytes[position] = UInt8(ascii: "\"")
+                #expect(parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 2,
+                        "quote at \(position) of \(length): the rest is after the value")
+            }
+        }
+    }
+
+    @Test func parse_severalEscapesAtEveryPositionOfAWord_decode() throws {
+        for position in 0..<20 {
+            let before = String(repeating: "a", count: position), after = String(repeating: "b", count: 19 - position)
+            let escaped = "\"\(before)\\\"\(after)\\u00e9\(before)\\\\\\/\(after)\\uD83D\\uDE00\""
+            #expect(try parse(escaped) == .string(before + "\"" + after + "é" + before + "\\/" + after + "😀"), "escapes after \(position)")
+        }
+    }
+
+    @Test func parse_whitespaceAroundEveryToken_isSkipped() throws {
+        let spaced = " \t{\r\n\"a\" :\t[ 1 ,\n\"x\" , true\t] ,\"b\"\r: { } , \"c\" :\"\" } \n"
+        #expect(try parse(spaced) == .object(JSONObject(members: [
+            ("a", .array([.number(JSONNumber(lexeme: "1", integerValue: 1)), .string("x"), .bool(true)])),
+            ("b", .object(JSONObject(members: []))),
+            ("c", .string("")),
+        ])))
+    }
+
+    @Test func parse_otherControlByteBetweenTokens_isSyntaxErrorAtIt() {
+        for document in ["{\u{0B}\"a\":1}", "{\"a\"\u{0C}:1}", "{\"a\":\u{0B}1}", "{\"a\":1\u{0C}}", "[1,\u{0B}2]", "1\u{0C}"] {
+            let offset = Array(document.utf8).firstIndex { $0 == 0x0B || $0 == 0x0C }!
+            #expect(parseError(document)?.offset == offset, "\(document.debugDescription)")
+            #expect(parseError(document)?.kind == .syntax, "\(document.debugDescription)")
+        }
+    }
+
+    @Test func parse_emptyNames_areComparedLikeAnyOther() {
+        #expect(parseError(#"{"":1,"":2}"#) == JSONParseError(.duplicateName, offset: 6, #"duplicate member name """#))
+        #expect(parseError(#"{"":1,"\u0022":2,"a":3}"#) == nil)
+    }
+
+    @Test func parse_invalidUTF8AtEveryPositionOfALongASCIIRun_isFound() {
+        for position in 0..<70 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 72)
+            bytes[0] = UInt8(ascii: "\"")
+            bytes[71] = UInt8(ascii: "\"")
+            bytes[position + 1] = 0xFF
+            #expect(parseError(bytes) == JSONParseError(.invalidUTF8, offset: position + 1, "invalid UTF-8 byte 0xFF"), "at \(position)")
+        }
+    }
 }

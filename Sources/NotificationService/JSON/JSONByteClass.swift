@@ -18,4 +18,12 @@ enum JSONByteClass {
         let backslashZero = (backslash &- ones) & ~backslash
         return (control | quoteZero | backslashZero) & highs
     }
+
+    /// The high bit of every backslash of `word`; as in `escapeMask`, only
+    /// the lowest is exact.
+    @inline(__always)
+    static func backslashMask(_ word: UInt64) -> UInt64 {
+        let backslash = word ^ (ones &* 0x5C)
+        return (backslash &- ones) & ~backslash & highs
+    }
 }

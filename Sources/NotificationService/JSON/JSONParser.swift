@@ -70,10 +70,8 @@ public struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw JSONParseError(.syntax, offset: 0, "a byte order mark is not allowed")
         }
-        skipWhitespace()
         try parseValue(depth: 0)
-        skipWhitespace()
-        if index < bytes.count {
+        if peek() != nil {
             throw syntaxError("unexpected \(describeCurrent()) after the end of the JSON value")
         }
     }
@@ -102,26 +100,37 @@ public struct JSONParser {
 
     // MARK: Values
 
+    /// Parses the value after any whitespace at `index`.
+    @inline(__always)
     private mutating func parseValue(depth: Int) throws(JSONParseError) {
-        guard index < bytes.count else {
+        // Strings inline: they are most of the values of a request.
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            try parseString()
+        } else {
+            try parseOtherValue(depth: depth)
+        }
+    }
+
+    private mutating func parseOtherValue(depth: Int) throws(JSONParseError) {
+        guard let byte = peek() else {
             throw syntaxError("unexpected end of input, expected a value")
         }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["):
-            try parseArray(depth: depth + 1)
+        switch byte {
         case UInt8(ascii: "\""):
             try parseString()
+        case UInt8(ascii: "{"):
+            try parseObject(depth: depth &+ 1)
+        case UInt8(ascii: "["):
+            try parseArray(depth: depth &+ 1)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            appendScalar(.true, start: index - 4, end: index)
+            appendScalar(.true, start: index &- 4, end: index)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            appendScalar(.false, start: index - 5, end: index)
+            appendScalar(.false, start: index &- 5, end: index)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            appendScalar(.null, start: index - 4, end: index)
+            appendScalar(.null, start: index &- 4, end: index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try parseNumber()
         default:
@@ -129,16 +138,19 @@ public struct JSONParser {
         }
     }
 
+    // Offsets and entry counts fit in 32 bits: `tape` refuses texts of
+    // 4 GiB or more, and there are never more entries than bytes.
     @inline(__always)
     private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
-        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(start), end: UInt32(end), next: UInt32(entryCount + 1)))
+        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(truncatingIfNeeded: start),
+                              end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: entryCount &+ 1)))
     }
 
     @inline(__always)
     private mutating func append(_ entry: JSONTape.Entry) {
         if entryCount == capacity { growEntries() }
         (entries + entryCount).initialize(to: entry)
-        entryCount += 1
+        entryCount &+= 1
     }
 
     @inline(never)
@@ -150,23 +162,27 @@ public struct JSONParser {
         capacity *= 2
     }
 
+    /// Records the element or member count of the array or object at `entry`,
+    /// and where its value ends, once it is closed.
+    @inline(__always)
+    private func close(_ entry: Int, count: Int) {
+        entries[entry].end = UInt32(truncatingIfNeeded: count)
+        entries[entry].next = UInt32(truncatingIfNeeded: entryCount)
+    }
+
     private mutating func parseObject(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let objectEntry = entryCount
-        append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(index), end: 0, next: 0))
-        index += 1  // {
-        var memberCount = 0
-        defer {
-            entries[objectEntry].end = UInt32(memberCount)
-            entries[objectEntry].next = UInt32(entryCount)
-        }
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
+        append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(truncatingIfNeeded: index), end: 0, next: 0))
+        index &+= 1  // {
+        if peek() == UInt8(ascii: "}") {
+            index &+= 1
+            close(objectEntry, count: 0)
             return
         }
+        var memberCount = 0
         // Small objects (every request object) check names by a linear scan
         // of the members before; large ones switch to a set so a hostile
         // object stays linear. Names are compared by code points: "é" and
@@ -176,16 +192,16 @@ public struct JSONParser {
         // bit is clear cannot repeat one, so most names skip the scan.
         var seenFingerprints: UInt64 = 0
         while true {
-            guard index < bytes.count else {
+            guard let byte = peek() else {
                 throw syntaxError("unexpected end of input, expected a member name")
             }
-            guard bytes[index] == UInt8(ascii: "\"") else {
+            guard byte == UInt8(ascii: "\"") else {
                 throw syntaxError("unexpected \(describeCurrent()), expected a member name in double quotes")
             }
             let nameOffset = index
             let nameEntry = entryCount
             try parseString()
-            let fingerprint: UInt64 = 1 << (JSONTape.fingerprint(entries[nameEntry], in: bytes) & 63)
+            let fingerprint: UInt64 = 1 &<< (JSONTape.fingerprint(entries[nameEntry], in: bytes) & 63)
             let mayRepeat = seenFingerprints & fingerprint != 0 || memberCount >= 16
             seenFingerprints |= fingerprint
             if mayRepeat, isDuplicateName(nameEntry, objectEntry: objectEntry, memberCount: memberCount, names: &names) {
@@ -193,23 +209,20 @@ public struct JSONParser {
                 throw JSONParseError(.duplicateName, offset: nameOffset,
                                      "duplicate member name \(JSONWriter.quotedForMessage(String(decoding: name, as: UTF8.self)))")
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            guard peek() == UInt8(ascii: ":") else {
                 throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()), expected ':'" : "unexpected end of input, expected ':'")
             }
-            index += 1
-            skipWhitespace()
+            index &+= 1
             try parseValue(depth: depth)
-            memberCount += 1
-            skipWhitespace()
-            guard index < bytes.count else {
+            memberCount &+= 1
+            guard let next = peek() else {
                 throw syntaxError("unexpected end of input, expected ',' or '}'")
             }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
+            if next == UInt8(ascii: ",") {
+                index &+= 1
+            } else if next == UInt8(ascii: "}") {
+                index &+= 1
+                close(objectEntry, count: memberCount)
                 return
             } else {
                 throw syntaxError("unexpected \(describeCurrent()), expected ',' or '}'")
@@ -247,30 +260,25 @@ public struct JSONParser {
             throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let arrayEntry = entryCount
-        append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(index), end: 0, next: 0))
-        index += 1  // [
-        var elementCount = 0
-        defer {
-            entries[arrayEntry].end = UInt32(elementCount)
-            entries[arrayEntry].next = UInt32(entryCount)
-        }
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
+        append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(truncatingIfNeeded: index), end: 0, next: 0))
+        index &+= 1  // [
+        if peek() == UInt8(ascii: "]") {
+            index &+= 1
+            close(arrayEntry, count: 0)
             return
         }
+        var elementCount = 0
         while true {
             try parseValue(depth: depth)
-            elementCount += 1
-            skipWhitespace()
-            guard index < bytes.count else {
+            elementCount &+= 1
+            guard let next = peek() else {
                 throw syntaxError("unexpected end of input, expected ',' or ']'")
             }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
+            if next == UInt8(ascii: ",") {
+                index &+= 1
+            } else if next == UInt8(ascii: "]") {
+                index &+= 1
+                close(arrayEntry, count: elementCount)
                 return
             } else {
                 throw syntaxError("unexpected \(describeCurrent()), expected ',' or ']'")
@@ -281,19 +289,48 @@ public struct JSONParser {
     // MARK: Strings
 
     /// Parses a string starting at its opening quote into one entry: the
-    /// bytes between the quotes, flagged when they hold escapes. Escapes are
-    /// checked here (decoded into a scratch buffer and dropped), so the tape
-    /// only ever holds strings that decode.
+    /// bytes between the quotes, flagged when they hold escapes.
+    ///
+    /// Inlined, as strings are most of a request: a plain string costs a
+    /// few word tests and an entry; escapes, control bytes and the last
+    /// bytes of the text go on in `parseStringRest`.
+    @inline(__always)
     private mutating func parseString() throws(JSONParseError) {
-        let start = index + 1
+        let start = index &+ 1
         var cursor = start
+        // 8 bytes at a time to the first quote, backslash or control byte;
+        // the last 7 bytes of the text are left to the byte loop, so every
+        // word read stays inside the buffer.
+        while bytes.count &- cursor >= 8 {
+            let mask = JSONByteClass.escapeMask(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor).loadUnaligned(as: UInt64.self))
+            if mask != 0 {
+                cursor &+= mask.trailingZeroBitCount &>> 3
+                if bytes[cursor] == UInt8(ascii: "\"") {
+                    index = cursor &+ 1
+                    appendScalar(.string, start: start, end: cursor)
+                    return
+                }
+                break
+            }
+            cursor &+= 8
+        }
+        try parseStringRest(start: start, from: cursor)
+    }
+
+    /// Goes on with a string from `cursor`, a byte of it before which there
+    /// is no quote, backslash or control byte: the byte by byte path for
+    /// escapes, control bytes and the end of the text. Escapes are checked
+    /// here (decoded into a scratch buffer and dropped), so the tape only
+    /// ever holds strings that decode.
+    @inline(never)
+    private mutating func parseStringRest(start: Int, from cursor: Int) throws(JSONParseError) {
+        var cursor = cursor
         var hasEscape = false
-        let base = bytes.baseAddress!  // non-nil: the opening quote is in the buffer
         while true {
             // Plain bytes 8 at a time, then straight to the first quote,
             // backslash or control byte among them.
             while cursor + 8 <= bytes.count {
-                let mask = JSONByteClass.escapeMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+                let mask = JSONByteClass.escapeMask(UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
                 if mask != 0 {
                     cursor += mask.trailingZeroBitCount >> 3
                     break
@@ -325,11 +362,30 @@ public struct JSONParser {
         appendScalar(.string, flag: hasEscape, start: start, end: cursor)
     }
 
-    /// Decodes the escapes of a string's raw bytes into `output`; returns the length written.
+    /// Decodes the escapes of a string's raw bytes into `output`, which
+    /// holds at least `raw.count` bytes; returns the length written.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws(JSONParseError) -> Int {
         var read = 0
         var written = 0
         while read < raw.count {
+            // Plain runs 8 bytes at a time, each word copied whole: bytes
+            // past a backslash are overwritten after it. Writing never
+            // passes reading and the output is as long as the input, so
+            // the word fits.
+            while raw.count &- read >= 8 {
+                let word = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(of: word, as: UInt64.self)
+                let mask = JSONByteClass.backslashMask(word)
+                if mask != 0 {
+                    let plain = mask.trailingZeroBitCount &>> 3
+                    read &+= plain
+                    written &+= plain
+                    break
+                }
+                read &+= 8
+                written &+= 8
+            }
+            guard read < raw.count else { break }
             let byte = raw[read]
             if byte != UInt8(ascii: "\\") {
                 output[written] = byte
@@ -480,13 +536,20 @@ public struct JSONParser {
 
     // MARK: Helpers
 
+    /// Skips whitespace and returns the byte at `index`, nil at the end of the text.
     @inline(__always)
-    private mutating func skipWhitespace() {
+    private mutating func peek() -> UInt8? {
         // Compact JSON has none: one test and out.
-        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        if index < bytes.count, bytes[index] > 0x20 { return bytes[index] }
+        skipWhitespace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    @inline(never)
+    private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D: index &+= 1
             default: return
             }
         }

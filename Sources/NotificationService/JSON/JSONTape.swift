@@ -281,13 +281,18 @@ public struct JSONTape {
     /// last bytes): equal names have equal fingerprints.
     @inline(__always)
     static func fingerprint(_ entry: Entry, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard !entry.flag else {
-            let name = decodedBytes(entry, in: text)
-            return UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
-        }
-        let count = Int(entry.end - entry.start)
-        guard count > 0 else { return 0 }
-        return UInt64(count) &* 31 &+ UInt64(text[Int(entry.start)]) &* 7 &+ UInt64(text[Int(entry.end) - 1])
+        guard !entry.flag else { return escapedFingerprint(entry, in: text) }
+        // An empty name reads its own two quotes (inside the text), so ""
+        // always gets the same value, without a branch for it.
+        let start = Int(entry.start)
+        let end = Int(entry.end)
+        return UInt64(truncatingIfNeeded: end &- start) &* 31 &+ UInt64(text[start]) &* 7 &+ UInt64(text[end &- 1])
+    }
+
+    @inline(never)
+    private static func escapedFingerprint(_ entry: Entry, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let name = decodedBytes(entry, in: text)
+        return UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
     }
 
     /// Whether two string entries of `text` decode to the same code points.
