@@ -68,12 +68,15 @@ func checkBody(_ bytes: [UInt8]) {
 
 func checkCompose(_ bytes: [UInt8]) {
     let answered = checkHandler(path: "/compose", body: bytes)
-    let decoded = try? ComposeRequest.decode(bytes, serverApp: ComposeRequest.defaultApp,
-                                             now: { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() })
+    let decoded = try? ComposeInput.decode(bytes, serverApp: ComposeRequest.defaultApp,
+                                           now: { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() })
     require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
-    guard let request = decoded else { return }
+    guard let input = decoded else { return }
+    // The service composes from the input's byte ranges; Swift callers from `String`s.
+    let request = ComposeRequest(input)
     let response = Composer.compose(request)
     require(response == Composer.compose(request), "composing is deterministic")
+    require(Composer.compose(input).jsonBody(input: input) == response.jsonBody(), "both paths write the same reply")
     let content = response.notification
     require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
     require(content.subtitle.map { !$0.isEmpty && units($0) <= 256 } ?? true, "subtitle is null or non-empty, at most 256 units")

@@ -27,7 +27,6 @@ extension ComposeInput {
         }
         var input = ComposeInput(bytes: tape.bytes, serverApp: serverApp)
         var hasNotifications = false
-        var hasNow = false
         for (name, value) in tape.members(root) {
             if tape.kind(value) == .null { continue }
             if tape.isName(name, "notifications") {
@@ -44,8 +43,8 @@ extension ComposeInput {
                     try input.appendDisplayed(tape, element, at: "displayed[\(index)]")
                 }
             } else if tape.isName(name, "now") {
-                input.now = try input.timestamp(tape, value, at: "now").moment
-                hasNow = true
+                let range = try input.text(tape, value, at: "now")
+                guard input.setNow(at: range) else { throw input.invalidTimestamp(range, at: "now") }
             } else if tape.isName(name, "maxAgeSeconds") {
                 input.maxAgeSeconds = try FieldDecoding.integer(tape, value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
             } else if tape.isName(name, "maxUnits") {
@@ -67,9 +66,8 @@ extension ComposeInput {
         if input.fetch == .ok && !hasNotifications {
             throw Problem(.missingField, "notifications is required when fetch is \"ok\"")
         }
-        if !hasNow {
-            let range = input.append(clock().raw)
-            input.now = input.moment(at: range)!  // a `Timestamp` is valid
+        if input.nowText.isAbsent {
+            _ = input.setNow(at: input.append(clock().raw))  // a `Timestamp` is valid
         }
         return input
     }
@@ -87,11 +85,14 @@ extension ComposeInput {
     /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
     mutating func timestamp(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (range: TextRange, moment: Moment) {
         let range = try text(tape, value, at: path())
-        guard let moment = moment(at: range) else {
-            let raw = bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
-            throw Problem(.invalidTimestamp, "\(path()) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))")
-        }
+        guard let moment = moment(at: range) else { throw invalidTimestamp(range, at: path()) }
         return (range, moment)
+    }
+
+    /// The problem of a string at `range` that is not an RFC 3339 date-time.
+    func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
+        let raw = bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        return Problem(.invalidTimestamp, "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))")
     }
 
     /// One element of `notifications`.

@@ -13,6 +13,9 @@
 public struct ComposeInput: Sendable {
     /// One fetched notification (`PendingNotification`'s fields as ranges).
     public struct Notification: Sendable {
+        public let id: TextRange
+        public let source: TextRange
+        public let type: TextRange
         /// `source:id`, or `id` when the source is absent or empty.
         public let key: TextRange
         /// The timestamp as written, echoed in the next `displayed` state.
@@ -42,8 +45,10 @@ public struct ComposeInput: Sendable {
     public private(set) var bytes: [UInt8]
     public private(set) var notifications: [Notification] = []
     public private(set) var displayed: [Displayed] = []
-    /// The reference time.
-    public var now: Moment
+    /// The reference time (`setNow`).
+    public private(set) var now: Moment
+    /// Where the reference time's text is; absent until `setNow`.
+    public private(set) var nowText = TextRange.absent
     public var maxAgeSeconds = ComposeRequest.defaultMaxAgeSeconds
     public var maxUnits = BodyRenderer.defaultMaxUnits
     /// The request's `app`; absent, or normalising to empty, means `serverApp`.
@@ -54,7 +59,7 @@ public struct ComposeInput: Sendable {
     public var fetch = FetchOutcome.ok
 
     /// An input whose ranges point into `bytes` (a request body), with `now`
-    /// at the Unix epoch until the filler sets it.
+    /// at the Unix epoch until the filler sets it (`setNow`).
     public init(bytes: [UInt8], serverApp: String) {
         self.bytes = bytes
         self.serverApp = serverApp
@@ -102,6 +107,15 @@ public struct ComposeInput: Sendable {
         }
     }
 
+    /// Sets the reference time to the RFC 3339 date-time at `range`; false
+    /// (and nothing set) when it is not one.
+    public mutating func setNow(at range: TextRange) -> Bool {
+        guard let moment = moment(at: range) else { return false }
+        now = moment
+        nowText = range
+        return true
+    }
+
     /// Adds a notification; its key is made here (`source:id`, or `id`).
     /// - Precondition: `id`, `type` and `timestamp` are present; `moment` is
     ///   `timestamp`'s; `source` has no `:`.
@@ -128,7 +142,7 @@ public struct ComposeInput: Sendable {
         }
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
         notifications.append(Notification(
-            key: key, timestamp: timestamp, moment: moment, read: read, isMessage: isMessage,
+            id: id, source: source, type: type, key: key, timestamp: timestamp, moment: moment, read: read, isMessage: isMessage,
             senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
             text: text, defaultText: defaultText, url: url
         ))
@@ -235,7 +249,7 @@ extension ComposeInput {
         reserve(displayed: request.displayed.count)
         // Appended first: a call's receiver is read before its arguments.
         let now = append(request.now.raw)
-        self.now = moment(at: now)!  // a `Timestamp` is valid
+        _ = setNow(at: now)  // a `Timestamp` is valid
         maxAgeSeconds = request.maxAgeSeconds
         maxUnits = request.maxUnits
         app = append(request.app)
@@ -265,6 +279,33 @@ extension ComposeInput {
     private mutating func append(_ text: String?) -> TextRange {
         guard let text else { return .absent }
         return append(text)
+    }
+}
+
+extension ComposeRequest {
+    /// The same request as `input`, with `String`s (the service's decoder
+    /// fills a `ComposeInput`; this gives a Swift caller the values).
+    /// - Precondition: `input`'s time was set (`setNow`).
+    public init(_ input: ComposeInput) {
+        let (notifications, displayed, app, recipient, now) = input.bytes.withUnsafeBufferPointer { bytes in
+            func string(_ range: TextRange) -> String? { bytes[range].map { String(decoding: $0, as: UTF8.self) } }
+            // The filler parsed every timestamp.
+            func timestamp(_ range: TextRange) -> Timestamp { Timestamp(rfc3339: string(range)!)! }
+            let notifications = input.notifications.map { n in
+                let sender = n.senderID.isAbsent && n.senderName.isAbsent ? nil : PendingNotification.Sender(id: string(n.senderID), name: string(n.senderName))
+                return PendingNotification(
+                    id: string(n.id)!, source: string(n.source), type: string(n.type)!, timestamp: timestamp(n.timestamp), read: n.read,
+                    thread: string(n.thread), threadTitle: string(n.threadTitle), sender: sender,
+                    text: string(n.text), defaultText: string(n.defaultText), url: string(n.url)
+                )
+            }
+            let displayed = input.displayed.map { DisplayedEntry(key: string($0.key)!, timestamp: timestamp($0.timestamp)) }
+            return (notifications, displayed, string(input.app), string(input.recipient), timestamp(input.nowText))
+        }
+        self.init(
+            notifications: notifications, displayed: displayed, now: now, maxAgeSeconds: input.maxAgeSeconds,
+            maxUnits: input.maxUnits, app: app, serverApp: input.serverApp, recipient: recipient, fetch: input.fetch
+        )
     }
 }
 
