@@ -45,6 +45,18 @@ import NotificationText
         #expect(String(decoding: reply, as: UTF8.self).contains(#""shown":["chat:m1","chat:m2"]"#))
     }
 
+    @Test func aRangeOutsideTheBytes_trapsInsteadOfReadingBeyondThem() async {
+        await #expect(processExitsWith: .failure) {
+            var input = ComposeInput(bytes: Array("2026-11-29T12:00:00Z".utf8), serverApp: "Buzz")
+            let timestamp = TextRange(start: 0, count: 20)
+            input.appendNotification(
+                id: TextRange(start: 10, count: 20), source: .absent, type: timestamp, timestamp: timestamp,
+                moment: input.moment(at: timestamp)!, read: false, thread: .absent, threadTitle: .absent,
+                senderID: .absent, senderName: .absent, text: .absent, defaultText: .absent, url: .absent
+            )
+        }
+    }
+
     @Test func digitsBeyondNanoseconds_orderAndEchoExactly() throws {
         // Equal to the nanosecond: the tenth digit decides, trailing zeros don't.
         let json = #"{"now":"2026-11-29T12:00:00.0000000005Z","notifications":[{"id":"a","type":"like","timestamp":"2026-11-29T11:59:00.0000000001Z"},{"id":"b","type":"like","timestamp":"2026-11-29T11:59:00.00000000020Z"},{"id":"c","type":"like","timestamp":"2026-11-29T11:59:00.000000000Z"},{"id":"d","type":"like","timestamp":"2026-11-29T11:59:00.0000000001000Z"}]}"#

@@ -97,7 +97,8 @@ public struct ComposeInput: Sendable {
     /// The instant of the RFC 3339 date-time at `range` (`Timestamp`'s rules);
     /// nil when it is not one.
     public func moment(at range: TextRange) -> Moment? {
-        bytes.withUnsafeBufferPointer { bytes in
+        precondition(fits(range), "a range outside the input's bytes")
+        return bytes.withUnsafeBufferPointer { bytes in
             guard let parts = Timestamp.parse(bytes[range]) else { return nil }
             let extra = parts.extraDigits
             return Moment(
@@ -105,6 +106,12 @@ public struct ComposeInput: Sendable {
                 extraDigits: extra.isEmpty ? .empty : TextRange(start: Int(range.start) + extra.lowerBound, count: extra.count)
             )
         }
+    }
+
+    /// Whether `range` is absent or lies within `bytes`.
+    @inline(__always)
+    func fits(_ range: TextRange) -> Bool {
+        range.isAbsent || (range.count >= 0 && range.end <= bytes.count)
     }
 
     /// Sets the reference time to the RFC 3339 date-time at `range`; false
@@ -117,13 +124,20 @@ public struct ComposeInput: Sendable {
     }
 
     /// Adds a notification; its key is made here (`source:id`, or `id`).
-    /// - Precondition: `id`, `type` and `timestamp` are present; `moment` is
-    ///   `timestamp`'s; `source` has no `:`.
+    /// - Precondition: every range is absent or within `bytes` (checked: a
+    ///   range outside would read outside the buffer); `id`, `type` and
+    ///   `timestamp` are present; `moment` is `timestamp`'s; `source` has no `:`.
     public mutating func appendNotification(
         id: TextRange, source: TextRange, type: TextRange, timestamp: TextRange, moment: Moment, read: Bool,
         thread: TextRange, threadTitle: TextRange, senderID: TextRange, senderName: TextRange,
         text: TextRange, defaultText: TextRange, url: TextRange
     ) {
+        precondition(
+            fits(id) && fits(source) && fits(type) && fits(timestamp) && fits(moment.extraDigits) && fits(thread) && fits(threadTitle)
+                && fits(senderID) && fits(senderName) && fits(text) && fits(defaultText) && fits(url),
+            "a notification's range is outside the input's bytes"
+        )
+        precondition(!id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
         var key = id
         if source.count > 0 {
             let start = bytes.count
@@ -149,7 +163,11 @@ public struct ComposeInput: Sendable {
     }
 
     /// Adds an entry of the caller's `displayed` state.
+    /// - Precondition: the ranges are present and within `bytes` (checked);
+    ///   `moment` is `timestamp`'s.
     public mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
+        precondition(!key.isAbsent && !timestamp.isAbsent && fits(key) && fits(timestamp) && fits(moment.extraDigits),
+                     "a displayed entry's range is outside the input's bytes")
         displayed.append(Displayed(key: key, timestamp: timestamp, moment: moment))
     }
 }

@@ -26,7 +26,9 @@ public enum Composer {
     /// runs for a `ComposeRequest`, without a `String` per field.
     /// - Precondition: `input` satisfies `ComposeRequest`'s limits.
     public static func compose(_ input: ComposeInput) -> ComposeOutcome {
-        input.bytes.withUnsafeBufferPointer { bytes in
+        // The records' ranges were checked as they were appended.
+        precondition(input.fits(input.app) && input.fits(input.recipient), "app or recipient is outside the input's bytes")
+        return input.bytes.withUnsafeBufferPointer { bytes in
             input.notifications.withUnsafeBufferPointer { notifications in
                 input.displayed.withUnsafeBufferPointer { displayed in
                     compose(input, bytes: bytes, notifications: notifications, displayed: displayed)
