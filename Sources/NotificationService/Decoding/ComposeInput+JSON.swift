@@ -160,27 +160,37 @@ extension ComposeInput {
         case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
     }
 
-    /// Which member `name` is: by its length first, so each member costs
-    /// one or two byte comparisons rather than a walk down every name.
+    /// Which member `name` is. The eleven names differ in length, first or
+    /// last byte, so those pick the one candidate and a single comparison
+    /// (a word or two) confirms it, rather than a walk down every name.
     @inline(__always)
     static func notificationMember(_ tape: JSONTape, _ name: Int) -> NotificationMember? {
-        switch tape.nameByteCount(name) {
-        case 2: return tape.isName(name, "id") ? .id : nil
-        case 3: return tape.isName(name, "url") ? .url : nil
-        case 4:
-            if tape.isName(name, "type") { return .type }
-            if tape.isName(name, "text") { return .text }
-            return tape.isName(name, "read") ? .read : nil
-        case 6:
-            if tape.isName(name, "source") { return .source }
-            if tape.isName(name, "thread") { return .thread }
-            return tape.isName(name, "sender") ? .sender : nil
-        case 9: return tape.isName(name, "timestamp") ? .timestamp : nil
-        case 11:
-            if tape.isName(name, "threadTitle") { return .threadTitle }
-            return tape.isName(name, "defaultText") ? .defaultText : nil
-        default: return nil
-        }
+        // A name's own bytes, unless it has escapes (then decoded aside).
+        guard let range = tape.unescapedRange(name) else { return tape.withStringBytes(name) { notificationMember($0) } }
+        return tape.bytes.withUnsafeBufferPointer { notificationMember(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    @inline(__always)
+    static func notificationMember(_ name: UnsafeBufferPointer<UInt8>) -> NotificationMember? {
+            guard name.count >= 2 else { return nil }
+            func candidate(_ member: NotificationMember, _ spelling: StaticString) -> NotificationMember? {
+                let expected = UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount)
+                return CodePoints.equalBytes(name, expected) ? member : nil
+            }
+            let (first, last) = (name[0], name[name.count - 1])
+            switch name.count {
+            case 2: return candidate(.id, "id")
+            case 3: return candidate(.url, "url")
+            case 4:
+                if first == UInt8(ascii: "r") { return candidate(.read, "read") }
+                return last == UInt8(ascii: "e") ? candidate(.type, "type") : candidate(.text, "text")
+            case 6:
+                if first == UInt8(ascii: "t") { return candidate(.thread, "thread") }
+                return last == UInt8(ascii: "e") ? candidate(.source, "source") : candidate(.sender, "sender")
+            case 9: return candidate(.timestamp, "timestamp")
+            case 11: return first == UInt8(ascii: "t") ? candidate(.threadTitle, "threadTitle") : candidate(.defaultText, "defaultText")
+            default: return nil
+            }
     }
 
     /// A notification's `sender`: its id and name.
