@@ -39,8 +39,9 @@ def service_command(threads: int = 1, access_log: bool = False) -> list[str]:
             "--port", "0", "--threads", str(threads), "--access-log", "on" if access_log else "off"]
 
 
-def reference_command() -> list[str]:
-    return [str(OUT / "reference-server"), "--port", "0"]
+def reference_command(reply_file: Path | None = None) -> list[str]:
+    """The C evhttp reference; with reply_file, it answers with that file's bytes."""
+    return [str(OUT / "reference-server"), "--port", "0"] + (["--reply-file", str(reply_file)] if reply_file else [])
 
 
 def peer_command() -> list[str]:

@@ -3,12 +3,14 @@
  *
  * One thread, one event base, libevent's evhttp, exactly as the service's
  * adapter uses it. Every request to any path is read whole by evhttp and
- * answered with a fixed JSON body of the size a typical /body reply has, so
- * the difference to the service is the service's own work: routing, JSON in
- * and out, the rules, metrics.
+ * answered with a fixed JSON body (by default the service's reply to the
+ * typical /body message; with --reply-file, the bytes of that file, so a
+ * /compose comparison can send exactly the service's /compose reply), so the
+ * difference to the service is the service's own work: routing, JSON in and
+ * out, the rules, metrics.
  *
  * Build: gcc -O2 -o reference-server reference-server.c $(pkg-config --cflags --libs libevent)
- * Usage: reference-server [--port N]   (default 0: the kernel picks; 127.0.0.1 only)
+ * Usage: reference-server [--port N] [--reply-file PATH]   (port 0: the kernel picks; 127.0.0.1 only)
  * Prints {"event":"listening","address":"127.0.0.1","port":N} on stdout once bound.
  */
 #include <arpa/inet.h>
@@ -31,6 +33,24 @@ static const char reply_json[] =
     "verify locally if you touched the old new config. If anything looks off, ping @ana or reply "
     "here \xf0\x9f\x91\x8d\",\"units\":180,\"truncated\":false,\"inputCut\":false}";
 
+/* The reply sent: reply_json, or the contents of --reply-file. */
+static const char *reply_bytes = reply_json;
+static size_t reply_length = sizeof reply_json - 1;
+
+/* Reads the whole file at path (at most 1 MiB) into reply_bytes; 0 on success. */
+static int load_reply(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return -1;
+    static char buffer[1 << 20];
+    size_t length = fread(buffer, 1, sizeof buffer, file);
+    int failed = ferror(file) || !feof(file);
+    fclose(file);
+    if (failed) return -1;
+    reply_bytes = buffer;
+    reply_length = length;
+    return 0;
+}
+
 static void on_request(struct evhttp_request *req, void *arg) {
     (void)arg;
     /* Consume the request body as the service must, then answer. */
@@ -45,7 +65,7 @@ static void on_request(struct evhttp_request *req, void *arg) {
         evhttp_send_error(req, HTTP_INTERNAL, NULL);
         return;
     }
-    evbuffer_add_reference(reply, reply_json, sizeof reply_json - 1, NULL, NULL);
+    evbuffer_add_reference(reply, reply_bytes, reply_length, NULL, NULL);
     evhttp_send_reply(req, HTTP_OK, "OK", reply);
     evbuffer_free(reply);
 }
@@ -63,8 +83,13 @@ int main(int argc, char **argv) {
             port = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             i++; /* accepted for symmetry with the service; always one thread */
+        } else if (strcmp(argv[i], "--reply-file") == 0 && i + 1 < argc) {
+            if (load_reply(argv[++i]) != 0) {
+                fprintf(stderr, "reference-server: cannot read %s (or it is over 1 MiB)\n", argv[i]);
+                return 66;
+            }
         } else {
-            fprintf(stderr, "usage: %s [--port N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--port N] [--reply-file PATH]\n", argv[0]);
             return 64;
         }
     }
