@@ -90,8 +90,10 @@ public struct ComposeInput: Sendable {
 
     /// Appends `text` and returns its range.
     public mutating func append(_ text: String) -> TextRange {
-        var text = text
-        return text.withUTF8 { append($0) }
+        if let range = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return range }
+        let start = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        return TextRange(start: start, count: bytes.count - start)
     }
 
     /// The instant of the RFC 3339 date-time at `range` (`Timestamp`'s rules);
@@ -265,6 +267,8 @@ extension ComposeInput {
         self.init(bytes: [], serverApp: request.serverApp)
         reserve(notifications: request.notifications.count)
         reserve(displayed: request.displayed.count)
+        // Room for typical texts, so the buffer rarely grows (each growth copies it).
+        bytes.reserveCapacity(256 * request.notifications.count + 48 * request.displayed.count + 256)
         // Appended first: a call's receiver is read before its arguments.
         let now = append(request.now.raw)
         _ = setNow(at: now)  // a `Timestamp` is valid
@@ -273,24 +277,37 @@ extension ComposeInput {
         app = append(request.app)
         recipient = append(request.recipient)
         fetch = request.fetch
-        for notification in request.notifications {
-            let timestamp = append(notification.timestamp.raw)
-            let moment = moment(at: timestamp)!
-            let (id, source, type) = (append(notification.id), append(notification.source), append(notification.type))
-            let (thread, threadTitle) = (append(notification.thread), append(notification.threadTitle))
-            let (senderID, senderName) = (append(notification.sender?.id), append(notification.sender?.name))
-            let (text, defaultText, url) = (append(notification.text), append(notification.defaultText), append(notification.url))
-            appendNotification(
-                id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notification.read,
-                thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
-                text: text, defaultText: defaultText, url: url
-            )
+        // Read in place: copying a notification out would retain a dozen strings.
+        request.notifications.withUnsafeBufferPointer { notifications in
+            for index in notifications.indices {
+                let timestamp = append(notifications[index].timestamp.raw)
+                let moment = moment(of: notifications[index].timestamp.instant)
+                let (id, source, type) = (append(notifications[index].id), append(notifications[index].source), append(notifications[index].type))
+                let (thread, threadTitle) = (append(notifications[index].thread), append(notifications[index].threadTitle))
+                let (senderID, senderName) = (append(notifications[index].sender?.id), append(notifications[index].sender?.name))
+                let (text, defaultText) = (append(notifications[index].text), append(notifications[index].defaultText))
+                let url = append(notifications[index].url)
+                appendNotification(
+                    id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notifications[index].read,
+                    thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
+                    text: text, defaultText: defaultText, url: url
+                )
+            }
         }
-        for entry in request.displayed {
-            let timestamp = append(entry.timestamp.raw)
-            let moment = moment(at: timestamp)!
-            appendDisplayed(key: append(entry.key), timestamp: timestamp, moment: moment)
+        request.displayed.withUnsafeBufferPointer { displayed in
+            for index in displayed.indices {
+                let timestamp = append(displayed[index].timestamp.raw)
+                let moment = moment(of: displayed[index].timestamp.instant)
+                appendDisplayed(key: append(displayed[index].key), timestamp: timestamp, moment: moment)
+            }
         }
+    }
+
+    /// `instant` as a moment (its parsed `Timestamp` is not parsed again):
+    /// its digits beyond nanoseconds, if any, appended.
+    private mutating func moment(of instant: Instant) -> Moment {
+        let extra = instant.subnanosecondDigits.isEmpty ? TextRange.empty : append(instant.subnanosecondDigits)
+        return Moment(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds, extraDigits: extra)
     }
 
     /// Appends `text`, or returns `.absent` for nil.
