@@ -244,6 +244,29 @@ import Testing
         #expect(Set(keys).count == keys.count)
     }
 
+    /// The first `limit` positions of the permutation of `0..<count` that
+    /// `NewestFirst.sort` gives, with the tie order compose uses: keys and
+    /// digits beyond nanoseconds laid out in one buffer, as in a `ComposeInput`.
+    private func newestFirstOrder(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String) -> [Int] {
+        var bytes: [UInt8] = []
+        func append(_ text: String) -> TextRange {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return TextRange(start: start, count: bytes.count - start)
+        }
+        let keys = (0..<count).map { append(key($0)) }
+        let moments = (0..<count).map { index -> Moment in
+            let digits = instant(index).subnanosecondDigits
+            return Moment(epochSeconds: instant(index).epochSeconds, nanoseconds: instant(index).nanoseconds,
+                          extraDigits: digits.isEmpty ? .empty : append(digits))
+        }
+        var records = (0..<count).map { NewestFirst.Record(moments[$0], index: $0) }
+        bytes.withUnsafeBufferPointer { bytes in
+            NewestFirst.sort(&records, limit: limit) { NewestFirst.tieOrder(moments[$0], keys[$0], moments[$1], keys[$1], in: bytes) }
+        }
+        return records.map { Int($0.index) }
+    }
+
     @Test func newestFirst_withLimit_isThePrefixOfTheFullOrder() {
         var generator = SplitMix64(seed: 7)
         for limit in [1, 5, 37, 200] {
@@ -255,8 +278,8 @@ import Testing
                 )
             }
             let keys = (0..<300).map { _ in ["a", "b", "\u{E9}", "e\u{301}", "\u{1F600}", "\u{FF01}", "ab"].randomElement(using: &generator)! }
-            let full = NewestFirst.order(count: 300, instant: { instants[$0] }, key: { keys[$0] })
-            let limited = NewestFirst.order(count: 300, limit: limit, instant: { instants[$0] }, key: { keys[$0] })
+            let full = newestFirstOrder(count: 300, instant: { instants[$0] }, key: { keys[$0] })
+            let limited = newestFirstOrder(count: 300, limit: limit, instant: { instants[$0] }, key: { keys[$0] })
             #expect(limited.count == limit)
             // Equal (instant, key) pairs may come in either order; compare what they denote.
             #expect(limited.map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" } == full.prefix(limit).map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" }, "limit \(limit)")
@@ -279,7 +302,7 @@ import Testing
             for seconds in shapes {
                 let instants = seconds.map { Instant(epochSeconds: $0) }
                 let keys = (0..<count).map { "k\(($0 * 7) % 5)-\($0)" }
-                let order = NewestFirst.order(count: count, instant: { instants[$0] }, key: { keys[$0] })
+                let order = newestFirstOrder(count: count, instant: { instants[$0] }, key: { keys[$0] })
                 let expected = (0..<count).sorted { a, b in
                     instants[a] != instants[b] ? instants[b] < instants[a] : CodePoints.less(keys[a], keys[b])
                 }

@@ -160,15 +160,6 @@ public struct JSONTape {
         }
     }
 
-    /// The length of the decoded string at `index` (a member name), for
-    /// dispatching on it before comparing bytes.
-    @inline(__always)
-    public func nameByteCount(_ index: Int) -> Int {
-        let entry = entries[index]
-        if entry.flag { return withStringBytes(index) { $0.count } }
-        return Int(entry.end - entry.start)
-    }
-
     /// The string at `index`, decoded.
     public func string(_ index: Int) -> String {
         withStringBytes(index) { String(decoding: $0, as: UTF8.self) }

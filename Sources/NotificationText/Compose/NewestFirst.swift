@@ -10,12 +10,6 @@ enum NewestFirst {
         let index: Int32
 
         @inline(__always)
-        init(_ instant: Instant, index: Int) {
-            time = Time(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds)
-            self.index = Int32(truncatingIfNeeded: index)
-        }
-
-        @inline(__always)
         init(_ moment: Moment, index: Int) {
             time = Time(epochSeconds: moment.epochSeconds, nanoseconds: moment.nanoseconds)
             self.index = Int32(truncatingIfNeeded: index)
@@ -94,14 +88,8 @@ enum NewestFirst {
     }
 
     /// Whether item `a` goes before item `b` among items whose whole
-    /// nanoseconds are equal: the later instant first, then the smaller key.
-    @inline(__always)
-    static func tieOrder(_ a: Instant, _ aKey: String, _ b: Instant, _ bKey: String) -> Bool {
-        if !(a.subnanosecondDigits.isEmpty && b.subnanosecondDigits.isEmpty), a != b { return b < a }
-        return CodePoints.less(aKey, bKey)
-    }
-
-    /// `tieOrder` for moments and keys that are ranges of `bytes`.
+    /// nanoseconds are equal: the later moment first (by the digits beyond
+    /// nanoseconds), then the smaller key; keys and digits are ranges of `bytes`.
     @inline(__always)
     static func tieOrder(_ a: Moment, _ aKey: TextRange, _ b: Moment, _ bKey: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if a.extraDigits.count != 0 || b.extraDigits.count != 0 {
@@ -109,16 +97,6 @@ enum NewestFirst {
             if Moment.extraLess(a, b, in: bytes) { return false }
         }
         return CodePoints.compareBytes(bytes[present: aKey], bytes[present: bKey]) < 0
-    }
-
-    /// The first `limit` positions of the permutation of `0..<count` that puts
-    /// the items newest first (`sort` over records of `instant(i)`).
-    static func order(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String) -> [Int] {
-        var records: [Record] = []
-        records.reserveCapacity(count)
-        for index in 0..<count { records.append(Record(instant(index), index: index)) }
-        sort(&records, limit: limit) { tieOrder(instant($0), key($0), instant($1), key($1)) }
-        return records.map { Int($0.index) }
     }
 
     /// The k-th newest time (1-based) among `records`, with a min-heap of size k.
