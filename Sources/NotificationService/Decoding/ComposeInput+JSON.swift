@@ -11,6 +11,14 @@ extension ComposeInput {
     /// - Throws: the first problem in document order; a missing required field
     ///   is reported after the members of its object were checked.
     public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput {
+        // Bodies of the usual shape decode in one pass; the rest, and every
+        // error, take the general path below (ADR 0008).
+        if let input = DirectComposeDecoder.decode(bytes, serverApp: serverApp, now: now) { return input }
+        return try decodeGenerally(bytes, serverApp: serverApp, now: now)
+    }
+
+    /// The general path: the parser's tape, then the fields from it.
+    static func decodeGenerally(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput {
         let tape: JSONTape
         do {
             tape = try JSONParser.tape(bytes)
@@ -156,7 +164,7 @@ extension ComposeInput {
     }
 
     /// The members of a notification object.
-    enum NotificationMember {
+    enum NotificationMember: UInt8 {
         case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
     }
 
