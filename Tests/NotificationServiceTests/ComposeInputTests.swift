@@ -109,12 +109,12 @@ enum RandomCompose {
     }
 
     /// `request` as JSON; `now` is always written, so the clock is not read.
-    static func json<R: RandomNumberGenerator>(_ request: ComposeRequest, escapeRate: Double, using random: inout R) -> [UInt8] {
+    static func json<R: RandomNumberGenerator>(_ request: ComposeRequest, escapeRate: Double, escapingNames: Bool = true, using random: inout R) -> [UInt8] {
         var out = "{"
-        func string(_ value: String) {
+        func string(_ value: String, isName: Bool = false) {
             out += "\""
             for scalar in value.unicodeScalars {
-                let escape = Double.random(in: 0..<1, using: &random) < escapeRate
+                let escape = (escapingNames || !isName) && Double.random(in: 0..<1, using: &random) < escapeRate
                 switch scalar {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
@@ -130,7 +130,7 @@ enum RandomCompose {
         }
         func member(_ name: String, _ value: String?) {
             guard let value else { return }
-            string(name)  // names are escaped too, now and then
+            string(name, isName: true)  // names are escaped too, now and then (unless `escapingNames` is false)
             out += ":"
             string(value)
             out += ","

@@ -15,8 +15,7 @@ import NotificationText
 /// - any JSON or request error (a duplicate name included);
 /// - a member name written with escapes (`"\u0069d"` is `"id"`);
 /// - an unknown member whose value is an array or an object (unknown
-///   scalars are checked and skipped, as the general path ignores them);
-/// - a `fetch` written with escapes.
+///   scalars are checked and skipped, as the general path ignores them).
 ///
 /// Every byte is still checked: the whole body is well-formed UTF-8, and
 /// each value it reads or skips follows RFC 8259. See ADR 0008.
@@ -60,13 +59,11 @@ struct DirectComposeDecoder {
     }
 
     private mutating func decodeRequest() throws(GiveUp) {
-        var names = SeenNames()
+        var names = MemberNames()
         var hasNotifications = false
         if try openObject() {
             repeat {
-                let name = try memberName()
-                let member = Self.requestMember(name)
-                try names.insert(member?.rawValue, name, in: bytes)
+                let member = try memberName(&names, lookup: Self.requestMember)
                 if try skipNull() { continue }
                 switch member {
                 case .notifications:
@@ -115,8 +112,7 @@ struct DirectComposeDecoder {
     private mutating func fetchOutcome() throws(GiveUp) -> FetchOutcome {
         guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
         let string = try scanString()
-        guard !string.hasEscape else { throw GiveUp() }
-        let spelling = String(decoding: UnsafeBufferPointer(rebasing: bytes[string.start..<string.end]), as: UTF8.self)
+        let spelling = try decodedString(string.start, string.end, hasEscape: string.hasEscape)
         guard let outcome = FetchOutcome(rawValue: spelling) else { throw GiveUp() }
         return outcome
     }
@@ -129,14 +125,16 @@ struct DirectComposeDecoder {
         input.reserve(notifications: 32)
         guard try !closeEmptyArray() else { return }
         var count = 0
+        var order = NameOrder()
+        var senderOrder = NameOrder()
         repeat {
             count += 1
             guard count <= ComposeRequest.maxNotifications else { throw GiveUp() }
-            try decodeNotification()
+            try decodeNotification(&order, &senderOrder)
         } while try nextElement()
     }
 
-    private mutating func decodeNotification() throws(GiveUp) {
+    private mutating func decodeNotification(_ order: inout NameOrder, _ senderOrder: inout NameOrder) throws(GiveUp) {
         var id = TextRange.absent
         var source = TextRange.absent
         var type = TextRange.absent
@@ -148,12 +146,10 @@ struct DirectComposeDecoder {
         var text = TextRange.absent
         var defaultText = TextRange.absent
         var url = TextRange.absent
-        var names = SeenNames()
+        var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let name = try memberName()
-                let member = ComposeInput.notificationMember(name)
-                try names.insert(member?.rawValue, name, in: bytes)
+                let member = try memberName(&names, lookup: ComposeInput.notificationMember)
                 if try skipNull() { continue }
                 switch member {
                 case .id: id = try self.text()
@@ -166,7 +162,7 @@ struct DirectComposeDecoder {
                 case .read: read = try boolean()
                 case .thread: thread = try self.text()
                 case .threadTitle: threadTitle = try self.text()
-                case .sender: sender = try decodeSender()
+                case .sender: sender = try decodeSender(&senderOrder)
                 case .text: text = try self.text()
                 case .defaultText: defaultText = try self.text()
                 case .url: url = try self.text()
@@ -174,6 +170,7 @@ struct DirectComposeDecoder {
                 }
             } while try nextMember()
         }
+        order = names.order
         guard !id.isAbsent, !type.isAbsent, let timestamp else { throw GiveUp() }
         input.appendNotification(
             id: id, source: source, type: type, timestamp: timestamp.range, moment: timestamp.moment, read: read,
@@ -182,22 +179,27 @@ struct DirectComposeDecoder {
         )
     }
 
-    private mutating func decodeSender() throws(GiveUp) -> (id: TextRange, name: TextRange) {
+    private enum SenderMember: UInt8 {
+        case id, name
+    }
+
+    private mutating func decodeSender(_ order: inout NameOrder) throws(GiveUp) -> (id: TextRange, name: TextRange) {
         var sender = (id: TextRange.absent, name: TextRange.absent)
-        var names = SeenNames()
+        var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let name = try memberName()
-                let member: UInt8? = Self.isName(name, "id") ? 0 : Self.isName(name, "name") ? 1 : nil
-                try names.insert(member, name, in: bytes)
+                let member = try memberName(&names) { name -> SenderMember? in
+                    Self.isName(name, "id") ? .id : Self.isName(name, "name") ? .name : nil
+                }
                 if try skipNull() { continue }
                 switch member {
-                case 0: sender.id = try text()
-                case 1: sender.name = try text()
-                default: try skipScalar()
+                case .id: sender.id = try text()
+                case .name: sender.name = try text()
+                case nil: try skipScalar()
                 }
             } while try nextMember()
         }
+        order = names.order
         return sender
     }
 
@@ -207,30 +209,36 @@ struct DirectComposeDecoder {
         try openArray()
         guard try !closeEmptyArray() else { return }
         var count = 0
+        var order = NameOrder()
         repeat {
             count += 1
             guard count <= ComposeRequest.maxDisplayedEntries else { throw GiveUp() }
-            try decodeDisplayedEntry()
+            try decodeDisplayedEntry(&order)
         } while try nextElement()
     }
 
-    private mutating func decodeDisplayedEntry() throws(GiveUp) {
+    private enum DisplayedMember: UInt8 {
+        case key, timestamp
+    }
+
+    private mutating func decodeDisplayedEntry(_ order: inout NameOrder) throws(GiveUp) {
         var key = TextRange.absent
         var timestamp: (range: TextRange, moment: Moment)? = nil
-        var names = SeenNames()
+        var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let name = try memberName()
-                let member: UInt8? = Self.isName(name, "key") ? 0 : Self.isName(name, "timestamp") ? 1 : nil
-                try names.insert(member, name, in: bytes)
+                let member = try memberName(&names) { name -> DisplayedMember? in
+                    Self.isName(name, "key") ? .key : Self.isName(name, "timestamp") ? .timestamp : nil
+                }
                 if try skipNull() { continue }
                 switch member {
-                case 0: key = try text()
-                case 1: timestamp = try self.timestamp()
-                default: try skipScalar()
+                case .key: key = try text()
+                case .timestamp: timestamp = try self.timestamp()
+                case nil: try skipScalar()
                 }
             } while try nextMember()
         }
+        order = names.order
         guard !key.isAbsent, let timestamp else { throw GiveUp() }
         input.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
     }
@@ -302,7 +310,7 @@ struct DirectComposeDecoder {
         switch byte {
         case UInt8(ascii: "\""):
             let string = try scanString()
-            if string.hasEscape { try checkEscapes(string.start, string.end) }
+            if string.hasEscape { _ = try decodedString(string.start, string.end, hasEscape: true) }  // checks the escapes
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try skipNumber()
         default:
@@ -310,14 +318,16 @@ struct DirectComposeDecoder {
         }
     }
 
-    /// Checks the escapes of a skipped string, decoding them aside.
-    @inline(never)
-    private func checkEscapes(_ start: Int, _ end: Int) throws(GiveUp) {
+    /// The string between `start` and `end`, decoded (its escapes checked).
+    private func decodedString(_ start: Int, _ end: Int, hasEscape: Bool) throws(GiveUp) -> String {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        let valid = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
-            (try? JSONParser.unescape(raw, baseOffset: start, into: output)) != nil
+        guard hasEscape else { return String(decoding: raw, as: UTF8.self) }
+        let decoded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output -> String? in
+            guard let count = try? JSONParser.unescape(raw, baseOffset: start, into: output) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: output[0..<count]), as: UTF8.self)
         }
-        guard valid else { throw GiveUp() }
+        guard let decoded else { throw GiveUp() }
+        return decoded
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, RFC 8259's number.
@@ -374,14 +384,32 @@ struct DirectComposeDecoder {
         return false
     }
 
-    /// A member's name, without escapes, and the `:` after it.
+    /// The next member's name, as the member `lookup` finds for it (nil for
+    /// an unknown one), and the `:` after it. A name written as in the
+    /// previous object of the kind, at the same position, is known from one
+    /// comparison; any other is scanned (no escapes allowed) and looked up.
     @inline(__always)
-    private mutating func memberName() throws(GiveUp) -> UnsafeBufferPointer<UInt8> {
+    private mutating func memberName<Member: RawRepresentable<UInt8>>(
+        _ names: inout MemberNames, lookup: (UnsafeBufferPointer<UInt8>) -> Member?
+    ) throws(GiveUp) -> Member? {
         guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
+        if let repeated = names.order.repeatedName(at: names.position, from: index, in: bytes) {
+            index &+= repeated.length
+            try names.insert(repeated.member)
+            return Member(rawValue: repeated.member)
+        }
+        let start = index
         let string = try scanString()
         guard !string.hasEscape, peek() == UInt8(ascii: ":") else { throw GiveUp() }
         index &+= 1
-        return UnsafeBufferPointer(rebasing: bytes[string.start..<string.end])
+        let name = UnsafeBufferPointer(rebasing: bytes[string.start..<string.end])
+        guard let member = lookup(name) else {
+            try names.insertUnknown(name)
+            return nil
+        }
+        try names.insert(member.rawValue)
+        names.order.record(member.rawValue, at: names.position &- 1, from: start, length: index &- start)
+        return member
     }
 
     /// After a member: true at `,` (another member follows), false at `}`.
@@ -428,15 +456,12 @@ struct DirectComposeDecoder {
         var cursor = start
         var hasEscape = false
         while true {
-            // 8 bytes at a time to the first quote, backslash or control
-            // byte; the last 7 bytes of the body one by one.
-            while bytes.count &- cursor >= 8 {
-                let mask = JSONByteClass.escapeMask(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor).loadUnaligned(as: UInt64.self))
-                if mask != 0 {
-                    cursor &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                cursor &+= 8
+            // 16 bytes at a time to the first quote, backslash or control
+            // byte; the last 15 bytes of the body one by one.
+            while bytes.count &- cursor >= 16 {
+                let plain = JSONByteClass.firstEscapeIndex(in16: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor))
+                cursor &+= plain
+                if plain < 16 { break }
             }
             guard cursor < bytes.count else { throw GiveUp() }
             let byte = bytes[cursor]
@@ -479,23 +504,80 @@ struct DirectComposeDecoder {
 /// The names met in one object, so a repeated name sends the body to the
 /// general path (which reports it): a bit per known member, and for the
 /// others a bit per fingerprint, where a shared bit may be a false alarm
-/// (the general path then accepts the body, only slower).
-private struct SeenNames {
+/// (the general path then accepts the body, only slower). Also the object's
+/// position, and the name order it follows and records for the next one.
+private struct MemberNames {
     private var known: UInt64 = 0
     private var unknown: UInt64 = 0
+    /// How many names were met.
+    private(set) var position = 0
+    var order: NameOrder
+
+    init(_ order: NameOrder = NameOrder()) {
+        self.order = order
+        self.order.startObject()
+    }
 
     @inline(__always)
-    mutating func insert(_ member: UInt8?, _ name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) throws(DirectComposeDecoder.GiveUp) {
-        let bit: UInt64
-        if let member {
-            bit = 1 &<< UInt64(member)
-            guard known & bit == 0 else { throw DirectComposeDecoder.GiveUp() }
-            known |= bit
-        } else {
-            let fingerprint = UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
-            bit = 1 &<< (fingerprint & 63)
-            guard unknown & bit == 0 else { throw DirectComposeDecoder.GiveUp() }
-            unknown |= bit
-        }
+    mutating func insert(_ member: UInt8) throws(DirectComposeDecoder.GiveUp) {
+        let bit: UInt64 = 1 &<< UInt64(member & 63)
+        guard known & bit == 0 else { throw DirectComposeDecoder.GiveUp() }
+        known |= bit
+        position &+= 1
+    }
+
+    mutating func insertUnknown(_ name: UnsafeBufferPointer<UInt8>) throws(DirectComposeDecoder.GiveUp) {
+        let fingerprint = UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
+        let bit: UInt64 = 1 &<< (fingerprint & 63)
+        guard unknown & bit == 0 else { throw DirectComposeDecoder.GiveUp() }
+        unknown |= bit
+        position &+= 1
+    }
+}
+
+/// The known member names of the previous object of a kind (a notification,
+/// a sender, a displayed entry) in order, each as the bytes of the body from
+/// its opening quote through its `:`. Clients write every object of a kind
+/// with the same members in the same order, so comparing those bytes at the
+/// same position (a word or two) usually finds the next name without a scan.
+/// A match is exact: the bytes were checked to be that name, unescaped.
+private struct NameOrder {
+    struct Name {
+        var start: Int32
+        var length: Int32
+        var member: UInt8
+    }
+
+    private static let capacity = 16
+    private var names = InlineArray<16, Name>(repeating: Name(start: 0, length: 0, member: 0))
+    /// Names of the previous object (usable for predictions).
+    private var previousCount = 0
+    /// Names of this object recorded so far, from its first without a gap.
+    private var count = 0
+
+    mutating func startObject() {
+        previousCount = count
+        count = 0
+    }
+
+    /// The name at `position` of the previous object, when the body repeats it at `index`.
+    @inline(__always)
+    mutating func repeatedName(at position: Int, from index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (member: UInt8, length: Int)? {
+        guard position < previousCount else { return nil }
+        let name = names[position]
+        let length = Int(name.length)
+        guard bytes.count &- index >= length, let base = bytes.baseAddress,
+              CodePoints.equalBytes(UnsafeBufferPointer(start: base + index, count: length), UnsafeBufferPointer(start: base + Int(name.start), count: length))
+        else { return nil }
+        if count == position { count &+= 1 }
+        return (name.member, length)
+    }
+
+    /// Records the name at `position` of this object, when the names before it are recorded.
+    @inline(__always)
+    mutating func record(_ member: UInt8, at position: Int, from start: Int, length: Int) {
+        guard position == count, position < Self.capacity else { return }
+        names[position] = Name(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: length), member: member)
+        count &+= 1
     }
 }

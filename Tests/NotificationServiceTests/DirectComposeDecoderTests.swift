@@ -1,0 +1,210 @@
+import Testing
+import NotificationText
+@testable import NotificationService
+
+/// The direct decoder (one pass, no tape) promises one thing: whenever it
+/// returns an input, the general path (parser tape, then fields) returns
+/// the same one; it gives up on everything else. And it must not give up on
+/// the bodies clients send, or it would be dead weight.
+@Suite struct DirectComposeDecoderTests {
+    typealias SplitMix = JSONParserPropertyTests.SplitMix
+
+    private let serverApp = "Buzz"
+    private let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    private func direct(_ json: [UInt8]) -> ComposeInput? {
+        DirectComposeDecoder.decode(json, serverApp: serverApp, now: { clock })
+    }
+
+    private func general(_ json: [UInt8]) -> Result<ComposeInput, Problem> {
+        Result { () throws(Problem) in try ComposeInput.decodeGenerally(json, serverApp: serverApp, now: { clock }) }
+    }
+
+    /// The direct result, after checking it is the general path's.
+    @discardableResult
+    private func checkAgreement(_ json: [UInt8], _ label: @autoclosure () -> String) -> ComposeInput? {
+        guard let input = direct(json) else { return nil }
+        switch general(json) {
+        case .success(let expected):
+            #expect(ComposeRequest(input) == ComposeRequest(expected), "\(label()): the direct path decoded a different request")
+            #expect(Composer.compose(input).jsonBody(input: input) == Composer.compose(expected).jsonBody(input: expected),
+                    "\(label()): the direct path's input composes a different reply")
+        case .failure(let problem):
+            Issue.record("\(label()): the direct path accepted a body the general path refuses (\(problem.code): \(problem.detail))")
+        }
+        return input
+    }
+
+    @Test func randomRequests_withPlainNames_decodeDirectly_asTheGeneralPathDoes() {
+        var random = SplitMix(state: 8)
+        for round in 0..<300 {
+            let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
+            // Values with and without escapes; names as clients write them.
+            let json = RandomCompose.json(request, escapeRate: round % 2 == 0 ? 0 : 0.2, escapingNames: false, using: &random)
+            let spaced = Self.withWhitespace(json, using: &random)
+            let extended = Self.withUnknownMembers(json, using: &random)
+            for (variant, body) in [("compact", json), ("spaced", spaced), ("unknown members", extended)] {
+                let input = checkAgreement(body, "round \(round), \(variant)")
+                #expect(input != nil, "round \(round), \(variant): gave up on \(String(decoding: body, as: UTF8.self))")
+                #expect(input.map { ComposeRequest($0) } == request, "round \(round), \(variant)")
+            }
+        }
+    }
+
+    @Test func mutatedBodies_areDecodedDirectlyOnlyWhenTheGeneralPathAgrees() {
+        var random = SplitMix(state: 99)
+        var directCount = 0
+        var refusedCount = 0
+        for round in 0..<3000 {
+            let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
+            var json = RandomCompose.json(request, escapeRate: 0.1, escapingNames: round % 4 == 0, using: &random)
+            for _ in 0...Int.random(in: 0..<3, using: &random) { Self.mutate(&json, using: &random) }
+            if checkAgreement(json, "round \(round): \(String(decoding: json, as: UTF8.self))") != nil {
+                directCount += 1
+            } else if case .failure = general(json) {
+                refusedCount += 1
+            }
+        }
+        // Both outcomes must be well represented, or the mutations test little.
+        #expect(directCount > 300, "\(directCount) mutated bodies decoded directly")
+        #expect(refusedCount > 300, "\(refusedCount) mutated bodies refused")
+    }
+
+    @Test func benchPayloadAndFixtureRequests_decodeDirectly() throws {
+        let payload = repositoryFile("bench/payloads/compose-20.json")
+        #expect(checkAgreement(payload, "compose-20.json")?.notifications.count == 20)
+        var directCount = 0
+        for fixture in ComposeHTTPCase.all {
+            var writer = JSONWriter()
+            writer.value(fixture.request)
+            if checkAgreement(writer.bytes, fixture.id) != nil { directCount += 1 }
+        }
+        // The fixtures that need the general path write a member that is not
+        // a scalar the rules ignore, or a name with escapes.
+        #expect(directCount >= ComposeHTTPCase.all.count * 3 / 4, "\(directCount) of \(ComposeHTTPCase.all.count) fixtures decoded directly")
+    }
+
+    @Test func differentMemberOrders_andWhitespaceInNames_decodeDirectly() {
+        let json = #"""
+            {"notifications":[
+              {"id":"a","type":"like","timestamp":"2026-11-29T11:59:00Z","sender":{"id":"u1","name":"Ana"}},
+              {"type":"like", "id":"b","timestamp":"2026-11-29T11:58:00Z","sender":{"name":"Bo","id":"u2"}},
+              {"id" :"c","type":"like","timestamp":"2026-11-29T11:57:00Z","read":false,"sender":{"id":"u3"}},
+              {"id" :"d","type":"like","timestamp":"2026-11-29T11:56:00Z","read":true,"sender":{"id":"u4","name":null}}
+            ],"now":"2026-11-29T12:00:00Z"}
+            """#
+        let input = checkAgreement(Array(json.utf8), "orders")
+        let request = input.map { ComposeRequest($0) }
+        #expect(request?.notifications.map(\.id) == ["a", "b", "c", "d"])
+        #expect(request?.notifications.map { $0.sender?.name } == ["Ana", "Bo", nil, nil])
+        #expect(request?.notifications.map(\.read) == [false, false, false, true])
+    }
+
+    @Test(arguments: [
+        // A name repeated in an object whose names repeat the previous one's.
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z"},{"id":"b","type":"t","id":"c","timestamp":"2026-11-29T11:59:00Z"}]}"#,
+        #"{"notifications":[],"notifications":[]}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","x":1,"x":2}]}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","sender":{"id":"u","id":"v"}}]}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z"}]} x"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z",}]}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"yesterday"}]}"#,
+        #"{"notifications":[{"id":"a","source":"c:d","type":"t","timestamp":"2026-11-29T11:59:00Z"}]}"#,
+        #"{"notifications":[{"id":"a","type":"t"}]}"#,
+        #"{"notifications":[{"id":"a\x","type":"t","timestamp":"2026-11-29T11:59:00Z"}]}"#,
+        #"{"notifications":[{"id":"\ud800","type":"t","timestamp":"2026-11-29T11:59:00Z"}]}"#,
+        #"{"notifications":[],"maxUnits":256.0}"#,
+        #"{"notifications":[],"maxUnits":0256}"#,
+        #"{"notifications":[],"maxAgeSeconds":-1}"#,
+        #"{"notifications":[],"extra":01}"#,
+        #"{"notifications":[],"extra":1.}"#,
+        #"{"notifications":[],"extra":tru}"#,
+        #"{"fetch":"ok"}"#,
+        #"{"fetch":"OK","notifications":[]}"#,
+        #"[]"#,
+    ])
+    func invalidBodies_takeTheGeneralPath_whichReportsThem(_ json: String) {
+        #expect(direct(Array(json.utf8)) == nil, "\(json)")
+        guard case .failure = general(Array(json.utf8)) else {
+            Issue.record("the general path accepted \(json)")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        #"{"notifications":[],"\u0061pp":"Wiki"}"#,
+        #"{"notifications":[],"extra":{"a":1}}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","extra":[1,2]}]}"#,
+        #"{"notifications":[],"fetch":"\u006fk"}"#,
+        #"{"notifications":[],"maxUnits":1000000000000000000000}"#.replacingOccurrences(of: "1000000000000000000000", with: "300"),
+        #"{"notifications":[],"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}"#,
+    ])
+    func unusualValidBodies_decodeTheSameOnEitherPath(_ json: String) throws {
+        checkAgreement(Array(json.utf8), json)
+        let decoded = try ComposeInput.decode(Array(json.utf8), serverApp: serverApp, now: { clock })
+        let expected = try general(Array(json.utf8)).get()
+        #expect(ComposeRequest(decoded) == ComposeRequest(expected), "\(json)")
+    }
+
+    // MARK: Variants
+
+    /// `json` with whitespace after some structural bytes outside strings.
+    static func withWhitespace<R: RandomNumberGenerator>(_ json: [UInt8], using random: inout R) -> [UInt8] {
+        var out: [UInt8] = []
+        forEachByte(json) { byte, inString in
+            out.append(byte)
+            if !inString, [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":")].contains(byte), Bool.random(using: &random) {
+                out += Array([" ", "\n  ", "\t", "\r\n"][Int.random(in: 0..<4, using: &random)].utf8)
+            }
+        }
+        return out
+    }
+
+    /// `json` with an unknown scalar member opening some non-empty objects.
+    static func withUnknownMembers<R: RandomNumberGenerator>(_ json: [UInt8], using random: inout R) -> [UInt8] {
+        let members = [#""extra":null,"#, #""priority":5,"#, #""score":-1.5e3,"#, #""tag":"a\"b","#, #""seen":true,"#, #""nothing":false,"#, #""x":"\u00e9","#]
+        var out: [UInt8] = []
+        var previous: UInt8 = 0
+        forEachByte(json) { byte, inString in
+            if !inString, previous == UInt8(ascii: "{"), byte != UInt8(ascii: "}"), Bool.random(using: &random) {
+                out += Array(members[Int.random(in: 0..<members.count, using: &random)].utf8)
+            }
+            out.append(byte)
+            previous = inString ? 0 : byte
+        }
+        return out
+    }
+
+    /// One random edit: a byte dropped or changed, a piece of JSON inserted, a span repeated.
+    static func mutate<R: RandomNumberGenerator>(_ json: inout [UInt8], using random: inout R) {
+        guard !json.isEmpty else { return }
+        let at = Int.random(in: 0..<json.count, using: &random)
+        let pieces = ["null", ",", ":", "{", "}", "[", "]", "\"", "\\", "\\u0041", "\\ud800", " ", "0", "-", "1e5", ".5", "true", "\"id\":\"x\",",
+                      "\"type\":\"t\",", "\"sender\":{},", "\"x\":[],", "\u{1}", "\u{E9}", "\"now\":\"2026-11-29T12:00:00Z\",", "\"read\":true,"]
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: json.remove(at: at)
+        case 1: json[at] = UInt8.random(in: 0x20...0x7E, using: &random)
+        case 2: json.insert(contentsOf: Array(pieces[Int.random(in: 0..<pieces.count, using: &random)].utf8), at: at)
+        default:
+            let end = min(json.count, at + Int.random(in: 1...24, using: &random))
+            json.insert(contentsOf: json[at..<end], at: end)
+        }
+    }
+
+    /// Calls `body` with each byte and whether it lies inside a string (its quotes included).
+    private static func forEachByte(_ json: [UInt8], _ body: (UInt8, Bool) -> Void) {
+        var inString = false
+        var escaped = false
+        for byte in json {
+            if inString {
+                body(byte, true)
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                body(byte, true)
+            } else {
+                body(byte, false)
+            }
+        }
+    }
+}
