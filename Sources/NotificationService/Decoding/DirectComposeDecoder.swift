@@ -54,16 +54,18 @@ struct DirectComposeDecoder {
 
     // MARK: The request
 
-    private enum RequestMember: UInt8 {
+    private enum RequestMember: UInt8, ObjectMember {
         case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch
+
+        static func named(_ name: UnsafeBufferPointer<UInt8>) -> RequestMember? { requestMember(name) }
     }
 
     private mutating func decodeRequest() throws(GiveUp) {
-        var names = MemberNames()
+        var names = MemberNames<RequestMember>()
         var hasNotifications = false
         if try openObject() {
             repeat {
-                let member = try memberName(&names, lookup: Self.requestMember)
+                let member: RequestMember? = try memberName(&names)
                 if try skipNull() { continue }
                 switch member {
                 case .notifications:
@@ -125,8 +127,8 @@ struct DirectComposeDecoder {
         input.reserve(notifications: 32)
         guard try !closeEmptyArray() else { return }
         var count = 0
-        var order = NameOrder()
-        var senderOrder = NameOrder()
+        var order = NameOrder<ComposeInput.NotificationMember>()
+        var senderOrder = NameOrder<SenderMember>()
         repeat {
             count += 1
             guard count <= ComposeRequest.maxNotifications else { throw GiveUp() }
@@ -134,7 +136,9 @@ struct DirectComposeDecoder {
         } while try nextElement()
     }
 
-    private mutating func decodeNotification(_ order: inout NameOrder, _ senderOrder: inout NameOrder) throws(GiveUp) {
+    private mutating func decodeNotification(
+        _ order: inout NameOrder<ComposeInput.NotificationMember>, _ senderOrder: inout NameOrder<SenderMember>
+    ) throws(GiveUp) {
         var id = TextRange.absent
         var source = TextRange.absent
         var type = TextRange.absent
@@ -149,7 +153,7 @@ struct DirectComposeDecoder {
         var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let member = try memberName(&names, lookup: ComposeInput.notificationMember)
+                let member: ComposeInput.NotificationMember? = try memberName(&names)
                 if try skipNull() { continue }
                 switch member {
                 case .id: id = try self.text()
@@ -179,18 +183,20 @@ struct DirectComposeDecoder {
         )
     }
 
-    private enum SenderMember: UInt8 {
+    private enum SenderMember: UInt8, ObjectMember {
         case id, name
+
+        static func named(_ name: UnsafeBufferPointer<UInt8>) -> SenderMember? {
+            isName(name, "id") ? .id : isName(name, "name") ? .name : nil
+        }
     }
 
-    private mutating func decodeSender(_ order: inout NameOrder) throws(GiveUp) -> (id: TextRange, name: TextRange) {
+    private mutating func decodeSender(_ order: inout NameOrder<SenderMember>) throws(GiveUp) -> (id: TextRange, name: TextRange) {
         var sender = (id: TextRange.absent, name: TextRange.absent)
         var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let member = try memberName(&names) { name -> SenderMember? in
-                    Self.isName(name, "id") ? .id : Self.isName(name, "name") ? .name : nil
-                }
+                let member: SenderMember? = try memberName(&names)
                 if try skipNull() { continue }
                 switch member {
                 case .id: sender.id = try text()
@@ -208,8 +214,10 @@ struct DirectComposeDecoder {
     private mutating func decodeDisplayed() throws(GiveUp) {
         try openArray()
         guard try !closeEmptyArray() else { return }
+        // Room for a typical state; a larger one grows the array.
+        input.reserve(displayed: 64)
         var count = 0
-        var order = NameOrder()
+        var order = NameOrder<DisplayedMember>()
         repeat {
             count += 1
             guard count <= ComposeRequest.maxDisplayedEntries else { throw GiveUp() }
@@ -217,19 +225,21 @@ struct DirectComposeDecoder {
         } while try nextElement()
     }
 
-    private enum DisplayedMember: UInt8 {
+    private enum DisplayedMember: UInt8, ObjectMember {
         case key, timestamp
+
+        static func named(_ name: UnsafeBufferPointer<UInt8>) -> DisplayedMember? {
+            isName(name, "key") ? .key : isName(name, "timestamp") ? .timestamp : nil
+        }
     }
 
-    private mutating func decodeDisplayedEntry(_ order: inout NameOrder) throws(GiveUp) {
+    private mutating func decodeDisplayedEntry(_ order: inout NameOrder<DisplayedMember>) throws(GiveUp) {
         var key = TextRange.absent
         var timestamp: (range: TextRange, moment: Moment)? = nil
         var names = MemberNames(order)
         if try openObject() {
             repeat {
-                let member = try memberName(&names) { name -> DisplayedMember? in
-                    Self.isName(name, "key") ? .key : Self.isName(name, "timestamp") ? .timestamp : nil
-                }
+                let member: DisplayedMember? = try memberName(&names)
                 if try skipNull() { continue }
                 switch member {
                 case .key: key = try text()
@@ -384,31 +394,29 @@ struct DirectComposeDecoder {
         return false
     }
 
-    /// The next member's name, as the member `lookup` finds for it (nil for
+    /// The next member's name, as the member it names (nil for
     /// an unknown one), and the `:` after it. A name written as in the
     /// previous object of the kind, at the same position, is known from one
     /// comparison; any other is scanned (no escapes allowed) and looked up.
     @inline(__always)
-    private mutating func memberName<Member: RawRepresentable<UInt8>>(
-        _ names: inout MemberNames, lookup: (UnsafeBufferPointer<UInt8>) -> Member?
-    ) throws(GiveUp) -> Member? {
+    private mutating func memberName<Member: ObjectMember>(_ names: inout MemberNames<Member>) throws(GiveUp) -> Member? {
         guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
         if let repeated = names.order.repeatedName(at: names.position, from: index, in: bytes) {
             index &+= repeated.length
-            try names.insert(repeated.member)
-            return Member(rawValue: repeated.member)
+            try names.insert(repeated.member.rawValue)
+            return repeated.member
         }
         let start = index
         let string = try scanString()
         guard !string.hasEscape, peek() == UInt8(ascii: ":") else { throw GiveUp() }
         index &+= 1
         let name = UnsafeBufferPointer(rebasing: bytes[string.start..<string.end])
-        guard let member = lookup(name) else {
+        guard let member = Member.named(name) else {
             try names.insertUnknown(name)
             return nil
         }
         try names.insert(member.rawValue)
-        names.order.record(member.rawValue, at: names.position &- 1, from: start, length: index &- start)
+        names.order.record(member, at: names.position &- 1, from: start, length: index &- start)
         return member
     }
 
@@ -496,9 +504,19 @@ struct DirectComposeDecoder {
         byte &- UInt8(ascii: "0") < 10
     }
 
-    private static func isName(_ name: UnsafeBufferPointer<UInt8>, _ spelling: StaticString) -> Bool {
+    fileprivate static func isName(_ name: UnsafeBufferPointer<UInt8>, _ spelling: StaticString) -> Bool {
         CodePoints.equalBytes(name, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount))
     }
+}
+
+/// The known members of one kind of object, by name.
+private protocol ObjectMember: RawRepresentable<UInt8> {
+    /// The member `name` (unescaped bytes) names; nil for an unknown one.
+    static func named(_ name: UnsafeBufferPointer<UInt8>) -> Self?
+}
+
+extension ComposeInput.NotificationMember: ObjectMember {
+    fileprivate static func named(_ name: UnsafeBufferPointer<UInt8>) -> Self? { ComposeInput.notificationMember(name) }
 }
 
 /// The names met in one object, so a repeated name sends the body to the
@@ -506,14 +524,14 @@ struct DirectComposeDecoder {
 /// others a bit per fingerprint, where a shared bit may be a false alarm
 /// (the general path then accepts the body, only slower). Also the object's
 /// position, and the name order it follows and records for the next one.
-private struct MemberNames {
+private struct MemberNames<Member: RawRepresentable<UInt8>> {
     private var known: UInt64 = 0
     private var unknown: UInt64 = 0
     /// How many names were met.
     private(set) var position = 0
-    var order: NameOrder
+    var order: NameOrder<Member>
 
-    init(_ order: NameOrder = NameOrder()) {
+    init(_ order: NameOrder<Member> = NameOrder()) {
         self.order = order
         self.order.startObject()
     }
@@ -541,15 +559,15 @@ private struct MemberNames {
 /// with the same members in the same order, so comparing those bytes at the
 /// same position (a word or two) usually finds the next name without a scan.
 /// A match is exact: the bytes were checked to be that name, unescaped.
-private struct NameOrder {
+private struct NameOrder<Member: RawRepresentable<UInt8>> {
     struct Name {
         var start: Int32
         var length: Int32
-        var member: UInt8
+        var member: Member?
     }
 
-    private static let capacity = 16
-    private var names = InlineArray<16, Name>(repeating: Name(start: 0, length: 0, member: 0))
+    private static var capacity: Int { 16 }
+    private var names = InlineArray<16, Name>(repeating: Name(start: 0, length: 0, member: nil))
     /// Names of the previous object (usable for predictions).
     private var previousCount = 0
     /// Names of this object recorded so far, from its first without a gap.
@@ -562,20 +580,20 @@ private struct NameOrder {
 
     /// The name at `position` of the previous object, when the body repeats it at `index`.
     @inline(__always)
-    mutating func repeatedName(at position: Int, from index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (member: UInt8, length: Int)? {
+    mutating func repeatedName(at position: Int, from index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (member: Member, length: Int)? {
         guard position < previousCount else { return nil }
         let name = names[position]
         let length = Int(name.length)
-        guard bytes.count &- index >= length, let base = bytes.baseAddress,
+        guard let member = name.member, bytes.count &- index >= length, let base = bytes.baseAddress,
               CodePoints.equalBytes(UnsafeBufferPointer(start: base + index, count: length), UnsafeBufferPointer(start: base + Int(name.start), count: length))
         else { return nil }
         if count == position { count &+= 1 }
-        return (name.member, length)
+        return (member, length)
     }
 
     /// Records the name at `position` of this object, when the names before it are recorded.
     @inline(__always)
-    mutating func record(_ member: UInt8, at position: Int, from start: Int, length: Int) {
+    mutating func record(_ member: Member, at position: Int, from start: Int, length: Int) {
         guard position == count, position < Self.capacity else { return }
         names[position] = Name(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: length), member: member)
         count &+= 1
