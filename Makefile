@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build release run test swift-test bench bench-rules clean openapi-embed check-openapi check-deploy
+.PHONY: deps jemalloc build release run test swift-test bench bench-rules clean openapi-embed check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -20,10 +20,19 @@ release: deps
 # The service on 127.0.0.1:8080 (the defaults) until Ctrl-C; settings come
 # from NOTIFICATION_TEXT_* variables or SERVE_FLAGS, e.g. SERVE_FLAGS='--port 9090'.
 SERVE_FLAGS ?=
-# glibc malloc's per-thread cache, as the deploy files set it (docs/adr/0006).
+# As the deploy files run it: jemalloc preloaded (docs/adr/0009), and glibc
+# malloc's per-thread cache for any build without it (docs/adr/0006).
 MALLOC_TUNABLES ?= glibc.malloc.tcache_count=64
-run: build
-	GLIBC_TUNABLES="$(MALLOC_TUNABLES)" "$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
+JEMALLOC ?= /usr/lib/$(shell uname -m)-linux-gnu/libjemalloc.so.2
+run: build jemalloc
+	LD_PRELOAD="$(JEMALLOC)" GLIBC_TUNABLES="$(MALLOC_TUNABLES)" \
+	  "$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/notification-text" serve $(SERVE_FLAGS)
+
+# jemalloc, the allocator the service is deployed with; apt-get only when missing.
+jemalloc:
+	@[ -e "$(JEMALLOC)" ] || { \
+	  echo "installing libjemalloc2 with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjemalloc2 >/dev/null; }
 
 swift-test: deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -25,17 +25,27 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 SERVICE_MALLOC_TUNABLES = "glibc.malloc.tcache_count=64"
+# jemalloc, as deployed (docs/adr/0009); bench/setup.sh installs libjemalloc2.
+JEMALLOC = Path("/usr/lib") / f"{os.uname().machine}-linux-gnu" / "libjemalloc.so.2"
 
 
-def service_command(threads: int = 1, access_log: bool = False) -> list[str]:
-    """The Swift service, kernel-chosen port, access log off unless asked; SERVICE_CMD overrides."""
+def service_command(threads: int = 1, access_log: bool = False, allocator: str = "jemalloc") -> list[str]:
+    """The Swift service, kernel-chosen port, access log off unless asked; SERVICE_CMD overrides.
+
+    allocator "jemalloc" (as deployed) preloads jemalloc; "glibc" runs on glibc's malloc."""
     override = os.environ.get("SERVICE_CMD")
     if override:
         return shlex.split(override)
     binary = REPO / ".build" / "release" / "notification-text"
-    # As deployed (deploy/Dockerfile, the systemd unit): glibc malloc's deeper
-    # per-thread cache. `env` execs the service, so the pid is the service's.
-    return ["env", f"GLIBC_TUNABLES={SERVICE_MALLOC_TUNABLES}", str(binary), "serve", "--host", "127.0.0.1",
+    # As deployed (deploy/Dockerfile, the systemd unit): jemalloc preloaded, and
+    # glibc malloc's deeper per-thread cache for when it is not. `env` execs
+    # the service, so the pid is the service's.
+    environment = [f"GLIBC_TUNABLES={SERVICE_MALLOC_TUNABLES}"]
+    if allocator == "jemalloc":
+        if not JEMALLOC.exists():
+            raise RuntimeError(f"{JEMALLOC} is missing: run bench/setup.sh (it installs libjemalloc2)")
+        environment.append(f"LD_PRELOAD={JEMALLOC}")
+    return ["env", *environment, str(binary), "serve", "--host", "127.0.0.1",
             "--port", "0", "--threads", str(threads), "--access-log", "on" if access_log else "off"]
 
 

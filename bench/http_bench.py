@@ -50,7 +50,9 @@ def main() -> int:
     machine = machine_description()
     servers = {
         "reference": Server("reference (C evhttp, fixed reply)", reference_command()),
-        "service": Server("service (Swift, --threads 1)", service_command(threads=1)),
+        "service": Server("service (Swift, --threads 1, jemalloc as deployed)", service_command(threads=1)),
+        # The same service on glibc's malloc, to show what the allocator is worth.
+        "service+glibc": Server("service on glibc malloc (not deployed)", service_command(threads=1, allocator="glibc")),
     }
     if WITH_ACCESS_LOG:
         servers["service+log"] = Server("service, access log on (to a file)", service_command(1, access_log=True))
@@ -91,7 +93,7 @@ def main() -> int:
         for key, server in servers.items():  # warm-up: caches, allocator, JIT-free but page faults
             served[key] += run_wrk(server, BODY, "/body", 2).requests
 
-        compose_keys = ("reference", "reference+reply", "service")
+        compose_keys = ("reference", "reference+reply", "service", "service+glibc")
         body_runs: dict[str, list[WrkResult]] = {key: [] for key in servers if key != "reference+reply"}
         compose_runs: dict[str, list[WrkResult]] = {key: [] for key in compose_keys}
         for round_index in range(ROUNDS):
@@ -100,7 +102,7 @@ def main() -> int:
                 result = run_wrk(server, BODY, "/body", SECONDS)
                 body_runs[key].append(result)
                 served[key] += result.requests
-                print(f"round {round_index + 1} /body    {key:11} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                print(f"round {round_index + 1} /body    {key:15} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
                       f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
             for key in compose_keys:
                 result = run_wrk(servers[key], COMPOSE, "/compose", SECONDS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the benchmarks need when it is missing, and builds what they run:
-# wrk and hyperfine (apt-get), the bench venv .venv/ (PyPI `regex` for the Python
-# peer's grapheme clusters), the release build of the service, the C reference.
+# wrk, hyperfine and jemalloc (apt-get), the bench venv .venv/ (PyPI `regex` for
+# the Python peer's grapheme clusters), the release build of the service, the C
+# reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,8 @@ for tool in wrk hyperfine gcc pkg-config; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 pkg-config --exists libevent 2>/dev/null || missing+=(libevent-dev)
+# The service runs with jemalloc preloaded, as deployed (docs/adr/0009).
+[ -e "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ] || missing+=(libjemalloc2)
 if ((${#missing[@]})); then
   echo "installing ${missing[*]} with apt-get"
   apt-get update -qq

@@ -49,6 +49,9 @@ command -v systemd-analyze >/dev/null || apt_install systemd
 command -v ldd >/dev/null || apt_install libc-bin
 command -v dpkg >/dev/null || fail "dpkg is needed to map libraries to Debian packages"
 command -v strace >/dev/null || apt_install strace
+# The unit preloads jemalloc; the traced run below does too, so its system calls are checked.
+jemalloc="$(sed -n 's/^Environment=LD_PRELOAD=//p' deploy/systemd/notification-text.service)"
+[ -e "$jemalloc" ] || apt_install libjemalloc2
 
 requirements="$ROOT/deploy/requirements.txt"
 stamp="$VENV/.deploy-requirements"
@@ -148,7 +151,7 @@ print(a.getsockname()[1], b.getsockname()[1])')
   # binary, so SIGTERM reaches serve itself and the trace shows every system
   # call from the first one on; check_syscalls.py compares it with the unit.
   NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS=2 \
-    NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" \
+    NOTIFICATION_TEXT_DRAIN_SECONDS="$drain_seconds" LD_PRELOAD="$jemalloc" \
     strace -f -qq -o "$work/strace.log" bash -c 'echo $$ >"$1"; exec "$2" serve' _ "$work/serve.pid" "$binary" \
     >"$work/serve.log" 2>&1 &
   tracer_pid=$!
@@ -200,9 +203,10 @@ PY
   server_pid=""
   [ "$status" -eq 0 ] || { cat "$work/serve.log" >&2; fail "serve exited with status $status after SIGTERM"; }
   ok "serve on 127.0.0.1:$port passed the image HEALTHCHECK, stopped answering /readyz on SIGTERM and exited 0"
+  grep -q 'openat(.*libjemalloc\.so\.2", .* = [0-9]' "$work/strace.log" || fail "the traced run did not load jemalloc ($jemalloc)"
   "$PY" deploy/check_syscalls.py "$work/strace.log" deploy/systemd/notification-text.service "$binary" \
     || fail "serve did something the systemd unit's sandbox forbids"
-  ok "serve's traced run stays inside the unit's SystemCallFilter, RestrictAddressFamilies and MemoryDenyWriteExecute"
+  ok "serve's traced run (jemalloc preloaded) stays inside the unit's SystemCallFilter, RestrictAddressFamilies and MemoryDenyWriteExecute"
 fi
 
 printf '\ncheck-deploy: OK, %d checks\n' "$passed"
