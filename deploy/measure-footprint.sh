@@ -58,8 +58,17 @@ function done(summary, latency, requests)
 end
 LUA
 
+# As deployed: jemalloc preloaded (docs/adr/0009) and glibc's tunable for a run without it;
+# MEASURE_ALLOCATOR=glibc measures without the preload.
+jemalloc="/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2"
+preload=""
+if [ "${MEASURE_ALLOCATOR:-jemalloc}" = jemalloc ]; then
+  [ -e "$jemalloc" ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjemalloc2 >/dev/null; }
+  preload="$jemalloc"
+fi
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 NOTIFICATION_TEXT_HOST=127.0.0.1 NOTIFICATION_TEXT_PORT="$port" NOTIFICATION_TEXT_THREADS="$threads" \
+  LD_PRELOAD="$preload" GLIBC_TUNABLES=glibc.malloc.tcache_count=64 \
   "$binary" serve >"$work/serve.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 50); do deploy/healthcheck.sh "$port" && break; sleep 0.1; done
