@@ -217,3 +217,27 @@ import Testing
         #expect(boundary == 1)
     }
 }
+
+/// The word-at-a-time scans agree with a byte loop wherever the byte sits
+/// (inside a word, across words, in the tail) and whatever precedes it.
+@Suite struct ByteScanTests {
+    @Test func firstIndex_findsTheFirstMatchFromEveryStart() {
+        for length in 0...20 {
+            for position in 0...length {
+                // `position == length` means no line feed; a second one follows the first.
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                if position < length { bytes[position] = 0x0A }
+                if position + 3 < length { bytes[position + 3] = 0x0A }
+                // High bytes and a byte just above the needle must not match.
+                if position > 1 { bytes[position - 2] = 0xCA; bytes[position - 1] = 0x0B }
+                bytes.withUnsafeBufferPointer { buffer in
+                    for start in 0...length {
+                        let expected = (start..<length).first { bytes[$0] == 0x0A } ?? length
+                        #expect(ByteScan.firstIndex(of: 0x0A, in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                    }
+                    #expect(ByteScan.contains(buffer, 0x0A) == (position < length))
+                }
+            }
+        }
+    }
+}

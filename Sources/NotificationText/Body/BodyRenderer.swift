@@ -99,8 +99,7 @@ public enum BodyRenderer {
         var paragraphEnd = 0
         var lineStart = 0
         while lineStart <= source.count {
-            var lineEnd = lineStart
-            while lineEnd < source.count && source[lineEnd] != ASCII.lineFeed { lineEnd += 1 }
+            let lineEnd = ByteScan.firstIndex(of: ASCII.lineFeed, in: source, from: lineStart)
             let line = lineStart..<lineEnd
             let isParagraphLine: Bool
             if let open = fence {

@@ -11,20 +11,29 @@ enum ByteScan {
 
     /// Whether `bytes` contains `needle`.
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: UInt8) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
+        firstIndex(of: needle, in: bytes, from: 0) < bytes.count
+    }
+
+    /// The high bit of each byte of `word` that is zero. Only the lowest is
+    /// exact: a borrow can mark the byte above a zero byte too.
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word & highs
+    }
+
+    /// The index of the first `needle` in `bytes` at or after `start`;
+    /// `bytes.count` when there is none.
+    static func firstIndex(of needle: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
         let pattern = ones &* UInt64(needle)
-        var offset = 0
+        var offset = start
         while offset + 8 <= bytes.count {
-            let word = load(base, offset) ^ pattern
-            // A zero byte in `word` is a match (the classic has-zero-byte test).
-            if (word &- ones) & ~word & highs != 0 { return true }
+            let found = zeroBytes(load(base, offset) ^ pattern)
+            if found != 0 { return offset + found.trailingZeroBitCount >> 3 }
             offset += 8
         }
-        while offset < bytes.count {
-            if base[offset] == needle { return true }
-            offset += 1
-        }
-        return false
+        while offset < bytes.count && base[offset] != needle { offset += 1 }
+        return offset
     }
 
     /// The number of UTF-16 code units that the valid UTF-8 `bytes` encode:
