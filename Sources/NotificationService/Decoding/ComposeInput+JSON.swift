@@ -106,6 +106,50 @@ extension ComposeInput {
     /// One element of `notifications`.
     mutating func appendNotification(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) {
         let members = try FieldDecoding.object(tape, value, at: path())
+        var fields = NotificationFields()
+        for (name, value) in members {
+            if tape.kind(value) == .null { continue }
+            // The path is built only for an error.
+            func at(_ field: String) -> String { FieldDecoding.path(path(), field) }
+            switch Self.notificationMember(tape, name) {
+            case .id:
+                fields.id = try self.text(tape, value, at: at("id"))
+            case .source:
+                fields.source = try self.text(tape, value, at: at("source"))
+                if bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
+                    throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
+                }
+            case .type:
+                fields.type = try self.text(tape, value, at: at("type"))
+            case .timestamp:
+                fields.timestamp = try self.timestamp(tape, value, at: at("timestamp"))
+            case .read:
+                fields.read = try FieldDecoding.bool(tape, value, at: at("read"))
+            case .thread:
+                fields.thread = try self.text(tape, value, at: at("thread"))
+            case .threadTitle:
+                fields.threadTitle = try self.text(tape, value, at: at("threadTitle"))
+            case .sender:
+                fields.sender = try sender(tape, value, at: at("sender"))
+            case .text:
+                fields.text = try self.text(tape, value, at: at("text"))
+            case .defaultText:
+                fields.defaultText = try self.text(tape, value, at: at("defaultText"))
+            case .url:
+                fields.url = try self.text(tape, value, at: at("url"))
+            case nil:
+                break  // Unknown members are ignored.
+            }
+        }
+        if !fields.hasRequiredMembers, let missing = fields.missingMember {
+            throw FieldDecoding.missing(FieldDecoding.path(path(), missing))
+        }
+        fields.append(to: &self)
+    }
+
+    /// A notification's members as a decoder meets them (the tape decoder
+    /// and `DirectComposeDecoder` alike), appended once all are read.
+    struct NotificationFields {
         var id = TextRange.absent
         var source = TextRange.absent
         var type = TextRange.absent
@@ -113,54 +157,34 @@ extension ComposeInput {
         var read = false
         var thread = TextRange.absent
         var threadTitle = TextRange.absent
-        var senderID = TextRange.absent
-        var senderName = TextRange.absent
+        var sender = (id: TextRange.absent, name: TextRange.absent)
         var text = TextRange.absent
         var defaultText = TextRange.absent
         var url = TextRange.absent
-        for (name, value) in members {
-            if tape.kind(value) == .null { continue }
-            // The path is built only for an error.
-            func at(_ field: String) -> String { FieldDecoding.path(path(), field) }
-            switch Self.notificationMember(tape, name) {
-            case .id:
-                id = try self.text(tape, value, at: at("id"))
-            case .source:
-                source = try self.text(tape, value, at: at("source"))
-                // The key is `source:id`; a colon in the source would make keys ambiguous.
-                if bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) }) {
-                    throw Problem(.invalidValue, "\(at("source")) must not contain ':'")
-                }
-            case .type:
-                type = try self.text(tape, value, at: at("type"))
-            case .timestamp:
-                timestamp = try self.timestamp(tape, value, at: at("timestamp"))
-            case .read:
-                read = try FieldDecoding.bool(tape, value, at: at("read"))
-            case .thread:
-                thread = try self.text(tape, value, at: at("thread"))
-            case .threadTitle:
-                threadTitle = try self.text(tape, value, at: at("threadTitle"))
-            case .sender:
-                (senderID, senderName) = try sender(tape, value, at: at("sender"))
-            case .text:
-                text = try self.text(tape, value, at: at("text"))
-            case .defaultText:
-                defaultText = try self.text(tape, value, at: at("defaultText"))
-            case .url:
-                url = try self.text(tape, value, at: at("url"))
-            case nil:
-                break  // Unknown members are ignored.
-            }
+
+        /// Whether `id`, `type` and `timestamp`, the required members, are there.
+        var hasRequiredMembers: Bool { !id.isAbsent && !type.isAbsent && timestamp != nil }
+
+        /// The first required member that is absent, in the order the errors name them.
+        var missingMember: String? {
+            id.isAbsent ? "id" : type.isAbsent ? "type" : timestamp == nil ? "timestamp" : nil
         }
-        guard !id.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "id")) }
-        guard !type.isAbsent else { throw FieldDecoding.missing(FieldDecoding.path(path(), "type")) }
-        guard let timestamp else { throw FieldDecoding.missing(FieldDecoding.path(path(), "timestamp")) }
-        appendNotification(
-            id: id, source: source, type: type, timestamp: timestamp.range, moment: timestamp.moment, read: read,
-            thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
-            text: text, defaultText: defaultText, url: url
-        )
+
+        /// Whether the source (in the input's `bytes`) holds a `:`: keys are
+        /// `source:id`, so it would make them ambiguous.
+        func sourceHasColon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            bytes[present: source].contains(UInt8(ascii: ":"))
+        }
+
+        /// Appends the notification. - Precondition: `hasRequiredMembers`.
+        @inline(__always)
+        func append(to input: inout ComposeInput) {
+            input.appendNotification(
+                id: id, source: source, type: type, timestamp: timestamp!.range, moment: timestamp!.moment, read: read,
+                thread: thread, threadTitle: threadTitle, senderID: sender.id, senderName: sender.name,
+                text: text, defaultText: defaultText, url: url
+            )
+        }
     }
 
     /// The members of a notification object.

@@ -139,48 +139,33 @@ struct DirectComposeDecoder {
     private mutating func decodeNotification(
         _ order: inout NameOrder<ComposeInput.NotificationMember>, _ senderOrder: inout NameOrder<SenderMember>
     ) throws(GiveUp) {
-        var id = TextRange.absent
-        var source = TextRange.absent
-        var type = TextRange.absent
-        var timestamp: (range: TextRange, moment: Moment)? = nil
-        var read = false
-        var thread = TextRange.absent
-        var threadTitle = TextRange.absent
-        var sender = (id: TextRange.absent, name: TextRange.absent)
-        var text = TextRange.absent
-        var defaultText = TextRange.absent
-        var url = TextRange.absent
+        var fields = ComposeInput.NotificationFields()
         var names = MemberNames(order)
         if try openObject() {
             repeat {
                 let member: ComposeInput.NotificationMember? = try memberName(&names)
                 if try skipNull() { continue }
                 switch member {
-                case .id: id = try self.text()
+                case .id: fields.id = try text()
                 case .source:
-                    source = try self.text()
-                    // A colon in the source is the general path's error.
-                    if input.bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) }) { throw GiveUp() }
-                case .type: type = try self.text()
-                case .timestamp: timestamp = try self.timestamp()
-                case .read: read = try boolean()
-                case .thread: thread = try self.text()
-                case .threadTitle: threadTitle = try self.text()
-                case .sender: sender = try decodeSender(&senderOrder)
-                case .text: text = try self.text()
-                case .defaultText: defaultText = try self.text()
-                case .url: url = try self.text()
+                    fields.source = try text()
+                    if input.bytes.withUnsafeBufferPointer(fields.sourceHasColon) { throw GiveUp() }  // the general path's error
+                case .type: fields.type = try text()
+                case .timestamp: fields.timestamp = try timestamp()
+                case .read: fields.read = try boolean()
+                case .thread: fields.thread = try text()
+                case .threadTitle: fields.threadTitle = try text()
+                case .sender: fields.sender = try decodeSender(&senderOrder)
+                case .text: fields.text = try text()
+                case .defaultText: fields.defaultText = try text()
+                case .url: fields.url = try text()
                 case nil: try skipScalar()
                 }
             } while try nextMember()
         }
         order = names.order
-        guard !id.isAbsent, !type.isAbsent, let timestamp else { throw GiveUp() }
-        input.appendNotification(
-            id: id, source: source, type: type, timestamp: timestamp.range, moment: timestamp.moment, read: read,
-            thread: thread, threadTitle: threadTitle, senderID: sender.id, senderName: sender.name,
-            text: text, defaultText: defaultText, url: url
-        )
+        guard fields.hasRequiredMembers else { throw GiveUp() }
+        fields.append(to: &input)
     }
 
     private enum SenderMember: UInt8, ObjectMember {
