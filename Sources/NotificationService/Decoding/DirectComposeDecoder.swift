@@ -123,9 +123,9 @@ struct DirectComposeDecoder {
 
     private mutating func decodeNotifications() throws(GiveUp) {
         try openArray()
+        guard try !closeEmptyArray() else { return }
         // Room for a typical batch; a larger one grows the arrays.
         input.reserve(notifications: 32)
-        guard try !closeEmptyArray() else { return }
         var count = 0
         var order = NameOrder<ComposeInput.NotificationMember>()
         var senderOrder = NameOrder<SenderMember>()
