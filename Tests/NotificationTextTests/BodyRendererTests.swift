@@ -210,6 +210,56 @@ import Testing
         }
     }
 
+    /// Runs of marks U+0300–U+033F long enough for the eight-byte steps, broken
+    /// by other marks, ASCII and scalars of every length, at every offset.
+    @Test func roundDown_agreesWithCharacterWalk_onLongRunsOfMarks() {
+        let pieces = ["\u{0300}", "\u{0301}", "\u{033F}", "\u{0340}", "\u{036F}", "\u{0370}", "\u{20DD}", "\u{200D}",
+                      "a", " ", "\n", "é", "\u{1F3FD}", "\u{0600}"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                let piece = pieces.randomElement(using: &generator)!
+                let repeats = piece.unicodeScalars.first!.value < 0x0340 ? Int.random(in: 1...20, using: &generator) : 1
+                text += String(repeating: piece, count: repeats)
+            }
+            let bytes = Array(text.utf8)
+            let expected = expectedBoundaries(text)
+            bytes.withUnsafeBufferPointer { buffer in
+                for (offset, boundary) in expected {
+                    let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
+                    #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
+                }
+            }
+        }
+    }
+
+    /// The eight-byte steps of `scalarPrefix` agree with counting scalar by
+    /// scalar, for every limit, whatever lengths of scalars straddle a word.
+    @Test func scalarPrefix_agreesWithScalarCount_forEveryLimit() {
+        let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...40, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                for maxUnits in 0...(text.utf16.count + 1) {
+                    var units = 0
+                    var offset = 0
+                    var expected: Int? = nil
+                    for scalar in text.unicodeScalars {
+                        units += scalar.utf16.count
+                        if units > maxUnits { expected = offset; break }
+                        offset += scalar.utf8.count
+                    }
+                    let actual = CharacterBoundary.scalarPrefix(buffer, maxUnits: maxUnits)
+                    #expect(actual == expected, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(maxUnits)")
+                }
+            }
+        }
+    }
+
     @Test func roundDown_insideLongRunOfMarks_fallsBackToTheBase() {
         let text = "xy" + String(repeating: "\u{0301}", count: 3000)
         let bytes = Array(text.utf8)
@@ -221,6 +271,17 @@ import Testing
 /// The word-at-a-time scans agree with a byte loop wherever the byte sits
 /// (inside a word, across words, in the tail) and whatever precedes it.
 @Suite struct ByteScanTests {
+    @Test func utf16Count_agreesWithString_forScalarsOfEveryLengthAcrossWords() {
+        let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...40, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let units = Array(text.utf8).withUnsafeBufferPointer { ByteScan.utf16Count($0) }
+            #expect(units == text.utf16.count, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test func firstIndex_findsTheFirstMatchFromEveryStart() {
         for length in 0...20 {
             for position in 0...length {

@@ -5,7 +5,7 @@ enum ByteScan {
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     @inline(__always)
-    private static func load(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+    static func load(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
     }
 
@@ -36,6 +36,23 @@ enum ByteScan {
         return offset
     }
 
+    /// The UTF-16 units of the scalars whose lead byte is in the eight bytes
+    /// of `word`: one per byte that is not a continuation byte, plus one per
+    /// four-byte lead.
+    @inline(__always)
+    static func utf16Count(word: UInt64) -> Int {
+        if word & highs == 0 { return 8 }
+        let bit7 = (word >> 7) & ones
+        let bit6 = (word >> 6) & ones
+        let bit5 = (word >> 5) & ones
+        let bit4 = (word >> 4) & ones
+        let continuation = bit7 & ~bit6 & ones
+        let fourByteLead = bit7 & bit6 & bit5 & bit4
+        // Each byte of both is 0 or 1: multiplying by `ones` sums them into the
+        // top byte, cheaper than a population count emulated without POPCNT.
+        return 8 - Int((continuation &* ones) >> 56) + Int((fourByteLead &* ones) >> 56)
+    }
+
     /// The number of UTF-16 code units that the valid UTF-8 `bytes` encode:
     /// one per scalar, two for each four-byte scalar.
     static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -43,18 +60,7 @@ enum ByteScan {
         var units = 0
         var offset = 0
         while offset + 8 <= bytes.count {
-            let word = load(base, offset)
-            if word & highs == 0 {
-                units &+= 8
-            } else {
-                let bit7 = (word >> 7) & ones
-                let bit6 = (word >> 6) & ones
-                let bit5 = (word >> 5) & ones
-                let bit4 = (word >> 4) & ones
-                let continuation = bit7 & ~bit6 & ones
-                let fourByteLead = bit7 & bit6 & bit5 & bit4
-                units &+= 8 - continuation.nonzeroBitCount + fourByteLead.nonzeroBitCount
-            }
+            units &+= utf16Count(word: load(base, offset))
             offset += 8
         }
         while offset < bytes.count {

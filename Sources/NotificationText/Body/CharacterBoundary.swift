@@ -9,12 +9,17 @@ enum CharacterBoundary {
         var units = 0
         var offset = 0
         while offset < bytes.count {
-            // Eight ASCII bytes at a time while they cannot reach the limit.
-            if offset + 8 <= bytes.count && units + 8 <= maxUnits
-                && UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                units += 8
-                offset += 8
-                continue
+            // Eight bytes at a time while every scalar that starts in them fits.
+            // One that starts in them and ends after them is counted whole, so
+            // its remaining continuation bytes are stepped over.
+            if offset + 8 <= bytes.count {
+                let wordUnits = ByteScan.utf16Count(word: ByteScan.load(base, offset))
+                if units + wordUnits <= maxUnits {
+                    units += wordUnits
+                    offset += 8
+                    while offset < bytes.count && base[offset] & 0xC0 == 0x80 { offset += 1 }
+                    continue
+                }
             }
             let lead = base[offset]
             let scalarUnits = lead >= 0xF0 ? 2 : 1
@@ -43,6 +48,12 @@ enum CharacterBoundary {
             // here instead of in the standard library, which costs hundreds of
             // instructions per scalar on a cluster of thousands of marks.
             guard isCommonExtender(bytes, at: offset) else { break }
+            // Four marks U+0300–U+033F (0xCC and a continuation byte) at a
+            // time: each is an extender after an extender. Stops short of the
+            // start so that `previous` below stays in the text.
+            while offset > 8 && ByteScan.load(bytes.baseAddress!, offset - 8) & 0xC0FF_C0FF_C0FF_C0FF == 0x80CC_80CC_80CC_80CC {
+                offset -= 8
+            }
             var previous = offset - 1
             while previous > 0 && bytes[previous] & 0xC0 == 0x80 { previous -= 1 }
             let previousByte = bytes[previous]
