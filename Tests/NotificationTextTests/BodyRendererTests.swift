@@ -302,3 +302,44 @@ import Testing
         }
     }
 }
+
+/// The writer's ways of appending text agree: a text appended whole, in
+/// pieces (as the renderer merges or splits runs) or through the
+/// eight-bytes-at-a-time path for long texts writes the same bytes.
+@Suite struct BodyWriterTests {
+    private func written(_ text: [UInt8], trimsEdges: Bool, _ append: (inout BodyWriter, UnsafeBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: text.count + 8)
+        return output.withUnsafeMutableBufferPointer { buffer in
+            var writer = BodyWriter(buffer: buffer)
+            writer.beginLine(trimsEdges: trimsEdges)
+            text.withUnsafeBufferPointer { append(&writer, $0) }
+            writer.endLine()
+            return Array(buffer[0..<writer.count])
+        }
+    }
+
+    @Test func appendLongTextAndPieces_agreeWithAppendText() {
+        let alphabet: [UInt8] = Array("aaaaaaaa****[[[[ \t\n".utf8) + [0xC3, 0xA9]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...100, using: &generator) {
+                // Long runs without whitespace, so that whole words are copied.
+                let byte = alphabet.randomElement(using: &generator)!
+                text += [UInt8](repeating: byte, count: Bool.random(using: &generator) ? 1 : Int.random(in: 1...20, using: &generator))
+            }
+            let trimsEdges = Bool.random(using: &generator)
+            let expected = written(text, trimsEdges: trimsEdges) { $0.appendText($1) }
+            #expect(written(text, trimsEdges: trimsEdges) { $0.appendLongText($1) } == expected, "\(text)")
+            let cuts = (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...text.count, using: &generator) }.sorted()
+            let pieces = written(text, trimsEdges: trimsEdges) { writer, buffer in
+                var start = 0
+                for cut in cuts + [text.count] {
+                    writer.appendText(UnsafeBufferPointer(rebasing: buffer[start..<cut]))
+                    start = cut
+                }
+            }
+            #expect(pieces == expected, "\(text) cut at \(cuts)")
+        }
+    }
+}

@@ -75,15 +75,51 @@ struct BodyWriter {
                 appendText(byte)
                 index += 1
             } else {
-                write(byte)
-                index += 1
+                // The count in a local: a store through `buffer` could alias
+                // `self`, which would reload `count` after every byte.
+                var written = count
                 while index < text.count && !ASCII.isWhitespace(text[index]) {
-                    write(text[index])
+                    assert(written < buffer.count, "output longer than its source")
+                    buffer[written] = text[index]
+                    written += 1
                     index += 1
                 }
+                count = written
                 lastWasTextSpace = false
                 atLineStart = false
             }
+        }
+    }
+
+    /// `appendText` for a long text: eight bytes at a time where none is
+    /// whitespace, so that a long run (`[` or `*` repeated) costs a few
+    /// instructions a byte. A separate method: in `appendText`, which hostile
+    /// paragraphs call for thousands of texts of a byte or two, this loop costs
+    /// more in saved registers than it spares; out of line for the same reason.
+    @inline(never)
+    mutating func appendLongText(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress, let output = buffer.baseAddress else { return }
+        var index = 0
+        while index < text.count {
+            var written = count
+            while index + 8 <= text.count {
+                let word = ByteScan.load(base, index)
+                if ByteScan.containsWhitespace(word) { break }
+                assert(written + 8 <= buffer.count, "output longer than its source")
+                UnsafeMutableRawPointer(output + written).storeBytes(of: word.littleEndian, as: UInt64.self)
+                written += 8
+                index += 8
+            }
+            if written > count {
+                count = written
+                lastWasTextSpace = false
+                atLineStart = false
+            }
+            // A word with whitespace, or the tail, byte by byte: appending a text
+            // in pieces writes what appending it whole would.
+            let next = min(index + 8, text.count)
+            appendText(UnsafeBufferPointer(rebasing: text[index..<next]))
+            index = next
         }
     }
 

@@ -21,6 +21,12 @@ enum ByteScan {
         (word &- ones) & ~word & highs
     }
 
+    /// Whether any of the eight bytes of `word` is a space, a tab or a line feed.
+    @inline(__always)
+    static func containsWhitespace(_ word: UInt64) -> Bool {
+        zeroBytes(word ^ ones &* 0x20) | zeroBytes(word ^ ones &* 0x09) | zeroBytes(word ^ ones &* 0x0A) != 0
+    }
+
     /// The index of the first `needle` in `bytes` at or after `start`;
     /// `bytes.count` when there is none.
     static func firstIndex(of needle: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {

@@ -9,6 +9,8 @@ struct InlineRenderer {
 
     /// A piece of output: text (collapsing space), code (verbatim, line feeds
     /// become spaces) or what remains of a delimiter run after pairing.
+    /// Positions, counts and stack indexes fit in 32 bits without checks: the
+    /// source is the cut input, at most 4096 scalars of at most 4 bytes.
     private struct Token {
         var start: Int32
         var end: Int32
@@ -33,7 +35,8 @@ struct InlineRenderer {
         var openerBase: Int
     }
 
-    // Sized from the source so a dense paragraph rarely grows them.
+    // Sized from the source so a dense paragraph rarely grows them. Tokens
+    // cover disjoint bytes and are at most two per three (`**a` repeated).
     private var tokens: ScratchBuffer<Token>
     private var openers: ScratchBuffer<Opener>
     private var frames: ScratchBuffer<Frame>
@@ -67,7 +70,7 @@ struct InlineRenderer {
     init(source: UnsafeBufferPointer<UInt8>) {
         self.source = source
         self.directSearchBudget = 2 * source.count
-        tokens = ScratchBuffer(capacity: source.count / 2 + 16)
+        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16)
         openers = ScratchBuffer(capacity: source.count / 8 + 8)
         frames = ScratchBuffer(capacity: source.count / 16 + 4)
     }
@@ -148,8 +151,8 @@ struct InlineRenderer {
                     continue
                 }
                 appendToken(textStart, position, .text)
-                let tokenIndex = Int32(tokens.count)
-                tokens.append(Token(start: Int32(position), end: Int32(position + length), kind: .delimiter))
+                let tokenIndex = Int32(truncatingIfNeeded: tokens.count)
+                tokens.append(Token(start: Int32(truncatingIfNeeded: position), end: Int32(truncatingIfNeeded: position + length), kind: .delimiter))
                 let canOpen = position + length < contextEnd && !ASCII.isWhitespace(source[position + length])
                 let canClose = position > contextStart && !ASCII.isWhitespace(source[position - 1])
                 let top = byte == ASCII.asterisk ? asteriskTop : tildeTop
@@ -166,9 +169,9 @@ struct InlineRenderer {
                 } else if canOpen {
                     openers.append(Opener(token: tokenIndex, previousAsteriskTop: asteriskTop, previousTildeTop: tildeTop))
                     if byte == ASCII.asterisk {
-                        asteriskTop = Int32(openers.count - 1)
+                        asteriskTop = Int32(truncatingIfNeeded: openers.count - 1)
                     } else {
-                        tildeTop = Int32(openers.count - 1)
+                        tildeTop = Int32(truncatingIfNeeded: openers.count - 1)
                     }
                 }
                 position += length
@@ -195,7 +198,7 @@ struct InlineRenderer {
 
     @inline(__always)
     private mutating func appendToken(_ start: Int, _ end: Int, _ kind: TokenKind) {
-        if start < end { tokens.append(Token(start: Int32(start), end: Int32(end), kind: kind)) }
+        if start < end { tokens.append(Token(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), kind: kind)) }
     }
 
     /// Code between the backtick runs: if it begins and ends with a space (a line
@@ -284,6 +287,9 @@ struct InlineRenderer {
     private mutating func matchLink(at bracket: Int, end: Int) -> (labelEnd: Int, resume: Int)? {
         guard let close = match(bracket, end: end, closing: ASCII.rightBracket),
               close + 1 < end, source[close + 1] == ASCII.leftParenthesis,
+              // Checked here as well: after `[a](` repeated, every `(` but the
+              // first is known, and the call would cost more than the check.
+              !knownUnmatched(close + 1, end: end),
               let parenthesis = match(close + 1, end: end, closing: ASCII.rightParenthesis)
         else { return nil }
         return (close, parenthesis + 1)
@@ -302,7 +308,7 @@ struct InlineRenderer {
         }
         let pending = pendingMatches!
         var pendingCount = 1
-        pending[0] = Int32(open)
+        pending[0] = Int32(truncatingIfNeeded: open)
         var position = open + 1
         scanning: while position < end {
             let byte = source[position]
@@ -325,13 +331,13 @@ struct InlineRenderer {
                 case .noMatch:
                     break scanning
                 case .unknown:
-                    pending[pendingCount] = Int32(position)
+                    pending[pendingCount] = Int32(truncatingIfNeeded: position)
                     pendingCount += 1
                     position += 1
                 }
             case closing:
                 pendingCount -= 1
-                remember(Int(pending[pendingCount]), match: Int32(position), end: end)
+                remember(Int(pending[pendingCount]), match: Int32(truncatingIfNeeded: position), end: end)
                 if pendingCount == 0 { return position }
                 position += 1
             default:
@@ -363,7 +369,7 @@ struct InlineRenderer {
         return storedEnd == end ? .noMatch : .unknown
     }
 
-    /// Whether the `[` at `open` is already known to have no match in a context ending at `end`.
+    /// Whether the `[` or `(` at `open` is already known to have no match in a context ending at `end`.
     @inline(__always)
     private func knownUnmatched(_ open: Int, end: Int) -> Bool {
         guard let memo = matchMemo else { return false }
@@ -378,12 +384,27 @@ struct InlineRenderer {
     // MARK: Emitting
 
     private func emit(into writer: inout BodyWriter) {
-        for index in 0..<tokens.count {
+        var index = 0
+        while index < tokens.count {
             let token = tokens[index]
-            let range = Int(token.start)..<Int(token.end)
+            index += 1
+            var range = Int(token.start)..<Int(token.end)
             switch token.kind {
             case .text, .delimiter:
-                writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
+                // Texts and unpaired delimiter runs that follow each other in the
+                // source are appended as one text: the same output, one call
+                // instead of one per run (`~~a ` repeated makes thousands). No
+                // code token starts where a text ends: its backticks lie between.
+                while index < tokens.count && Int(tokens[index].start) == range.upperBound {
+                    range = range.lowerBound..<Int(tokens[index].end)
+                    index += 1
+                }
+                if range.isEmpty { continue }  // a paired delimiter run, often
+                if range.count < 64 {
+                    writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
+                } else {
+                    writer.appendLongText(UnsafeBufferPointer(rebasing: source[range]))
+                }
             case .code:
                 for index in range {
                     let byte = source[index]
