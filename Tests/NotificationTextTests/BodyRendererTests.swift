@@ -271,6 +271,18 @@ import Testing
 /// The word-at-a-time scans agree with a byte loop wherever the byte sits
 /// (inside a word, across words, in the tail) and whatever precedes it.
 @Suite struct ByteScanTests {
+    @Test func spaceBytesAndTabOrLineFeed_agreeWithAByteLoop() {
+        let bytes: [UInt8] = [0x20, 0x09, 0x0A, 0x00, 0x1F, 0x21, 0x60, 0xA0, 0xFF, 0x61]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let word = (0..<8).map { _ in bytes.randomElement(using: &generator)! }
+            let value = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            let spaces = word.enumerated().reduce(UInt64(0)) { $0 | ($1.element == 0x20 ? 0x80 << (8 * UInt64($1.offset)) : 0) }
+            #expect(ByteScan.spaceBytes(value) == spaces, "\(word)")
+            #expect(ByteScan.containsTabOrLineFeed(value) == word.contains { $0 == 0x09 || $0 == 0x0A }, "\(word)")
+        }
+    }
+
     @Test func utf16Count_agreesWithString_forScalarsOfEveryLengthAcrossWords() {
         let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}"]
         var generator = SystemRandomNumberGenerator()
@@ -319,14 +331,14 @@ import Testing
     }
 
     @Test func appendLongTextAndPieces_agreeWithAppendText() {
-        let alphabet: [UInt8] = Array("aaaaaaaa****[[[[ \t\n".utf8) + [0xC3, 0xA9]
+        let alphabet: [UInt8] = Array("aaaaaaaa****[[[[      \t\n".utf8) + [0xC3, 0xA9]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             var text: [UInt8] = []
             for _ in 0..<Int.random(in: 0...100, using: &generator) {
                 // Long runs without whitespace, so that whole words are copied.
                 let byte = alphabet.randomElement(using: &generator)!
-                text += [UInt8](repeating: byte, count: Bool.random(using: &generator) ? 1 : Int.random(in: 1...20, using: &generator))
+                text += [UInt8](repeating: byte, count: Int.random(in: 0...3, using: &generator) != 0 ? 1 : Int.random(in: 1...20, using: &generator))
             }
             let trimsEdges = Bool.random(using: &generator)
             let expected = written(text, trimsEdges: trimsEdges) { $0.appendText($1) }
@@ -340,6 +352,10 @@ import Testing
                 }
             }
             #expect(pieces == expected, "\(text) cut at \(cuts)")
+            let bytes = written(text, trimsEdges: trimsEdges) { writer, buffer in
+                for byte in buffer { writer.appendTextByte(byte) }
+            }
+            #expect(bytes == expected, "\(text) byte by byte")
         }
     }
 }

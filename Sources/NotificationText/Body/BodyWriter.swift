@@ -91,32 +91,51 @@ struct BodyWriter {
         }
     }
 
-    /// `appendText` for a long text: eight bytes at a time where none is
-    /// whitespace, so that a long run (`[` or `*` repeated) costs a few
-    /// instructions a byte. A separate method: in `appendText`, which hostile
-    /// paragraphs call for thousands of texts of a byte or two, this loop costs
-    /// more in saved registers than it spares; out of line for the same reason.
+    /// `appendText` of a one-byte text, the most common text in hostile
+    /// paragraphs (`**a` repeated), without the loop. Out of line: inlined,
+    /// it makes the caller's loop keep the writer's fields in memory.
+    @inline(never)
+    mutating func appendTextByte(_ byte: UInt8) {
+        if byte == ASCII.lineFeed {
+            paragraphLineBreak()
+        } else {
+            appendText(byte)
+        }
+    }
+
+    /// `appendText` for a long text: eight bytes at a time where the rules
+    /// change none of them (no tab or line feed, no two spaces in a row, no
+    /// space first where a space would be dropped), so that a long text costs
+    /// a few instructions a byte. A separate method: in `appendText`, which
+    /// hostile paragraphs call for thousands of texts of a byte or two, this
+    /// loop costs more in saved registers than it spares; out of line for the
+    /// same reason.
     @inline(never)
     mutating func appendLongText(_ text: UnsafeBufferPointer<UInt8>) {
         guard let base = text.baseAddress, let output = buffer.baseAddress else { return }
         var index = 0
         while index < text.count {
             var written = count
+            var spaceMayComeFirst = !lastWasTextSpace && !atLineStart
             while index + 8 <= text.count {
                 let word = ByteScan.load(base, index)
-                if ByteScan.containsWhitespace(word) { break }
+                let spaces = ByteScan.spaceBytes(word)
+                if ByteScan.containsTabOrLineFeed(word) || spaces & (spaces << 8) != 0 { break }
+                if spaces & 0x80 != 0 && !spaceMayComeFirst { break }
                 assert(written + 8 <= buffer.count, "output longer than its source")
                 UnsafeMutableRawPointer(output + written).storeBytes(of: word.littleEndian, as: UInt64.self)
                 written += 8
                 index += 8
+                spaceMayComeFirst = spaces >> 56 == 0
             }
             if written > count {
+                // Each word written holds a byte other than space.
                 count = written
-                lastWasTextSpace = false
+                lastWasTextSpace = !spaceMayComeFirst
                 atLineStart = false
             }
-            // A word with whitespace, or the tail, byte by byte: appending a text
-            // in pieces writes what appending it whole would.
+            // A word the rules change, or the tail, byte by byte: appending a
+            // text in pieces writes what appending it whole would.
             let next = min(index + 8, text.count)
             appendText(UnsafeBufferPointer(rebasing: text[index..<next]))
             index = next

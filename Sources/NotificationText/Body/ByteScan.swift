@@ -21,10 +21,19 @@ enum ByteScan {
         (word &- ones) & ~word & highs
     }
 
-    /// Whether any of the eight bytes of `word` is a space, a tab or a line feed.
+    /// Whether any of the eight bytes of `word` is a tab or a line feed.
     @inline(__always)
-    static func containsWhitespace(_ word: UInt64) -> Bool {
-        zeroBytes(word ^ ones &* 0x20) | zeroBytes(word ^ ones &* 0x09) | zeroBytes(word ^ ones &* 0x0A) != 0
+    static func containsTabOrLineFeed(_ word: UInt64) -> Bool {
+        zeroBytes(word ^ ones &* 0x09) | zeroBytes(word ^ ones &* 0x0A) != 0
+    }
+
+    /// The high bit of each byte of `word` that is a space, exactly (no borrow
+    /// from byte to byte, unlike `zeroBytes`).
+    @inline(__always)
+    static func spaceBytes(_ word: UInt64) -> UInt64 {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let difference = word ^ ones &* 0x20
+        return ~(((difference & lows) &+ lows) | difference) & highs
     }
 
     /// The index of the first `needle` in `bytes` at or after `start`;

@@ -84,6 +84,9 @@ struct InlineRenderer {
     // MARK: Scanning
 
     private mutating func scan(_ range: Range<Int>) {
+        // A local copy: the compiler must assume that a store through a token
+        // or opener pointer may change `self.source`, and would reload it.
+        let source = self.source
         tokens.removeAll()
         openers.removeAll()
         frames.removeAll()
@@ -400,7 +403,9 @@ struct InlineRenderer {
                     index += 1
                 }
                 if range.isEmpty { continue }  // a paired delimiter run, often
-                if range.count < 64 {
+                if range.count == 1 {
+                    writer.appendTextByte(source[range.lowerBound])
+                } else if range.count < 64 {
                     writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
                 } else {
                     writer.appendLongText(UnsafeBufferPointer(rebasing: source[range]))
