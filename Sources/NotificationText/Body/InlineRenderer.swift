@@ -179,6 +179,9 @@ struct InlineRenderer {
                 }
                 position += length
                 textStart = position
+                // The text after the run, skipped here rather than through the
+                // switch: `**a` repeated makes a dispatch per run otherwise.
+                while position < contextEnd && !InlineRenderer.startsConstruct(source[position]) { position += 1 }
 
             default:
                 // Ordinary text: skip to the next byte that can start a construct.
