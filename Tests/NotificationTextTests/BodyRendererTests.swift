@@ -215,7 +215,7 @@ import Testing
     @Test func roundDown_agreesWithCharacterWalk_onLongRunsOfMarks() {
         let pieces = ["\u{0300}", "\u{0301}", "\u{033F}", "\u{0340}", "\u{036F}", "\u{0370}", "\u{20DD}", "\u{200D}",
                       "a", " ", "\n", "é", "\u{1F3FD}", "\u{0600}"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 301)  // seeded: a failure reproduces
         for round in 0..<200 {
             var text = ""
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
@@ -238,7 +238,7 @@ import Testing
     /// scalar, for every limit, whatever lengths of scalars straddle a word.
     @Test func scalarPrefix_agreesWithScalarCount_forEveryLimit() {
         let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 302)  // seeded: a failure reproduces
         for round in 0..<200 {
             var text = ""
             for _ in 0..<Int.random(in: 0...40, using: &generator) { text += pieces.randomElement(using: &generator)! }
@@ -273,7 +273,7 @@ import Testing
 @Suite struct ByteScanTests {
     @Test func spaceBytesAndTabOrLineFeed_agreeWithAByteLoop() {
         let bytes: [UInt8] = [0x20, 0x09, 0x0A, 0x00, 0x1F, 0x21, 0x60, 0xA0, 0xFF, 0x61]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 303)  // seeded: a failure reproduces
         for _ in 0..<5000 {
             let word = (0..<8).map { _ in bytes.randomElement(using: &generator)! }
             let value = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
@@ -285,7 +285,7 @@ import Testing
 
     @Test func utf16Count_agreesWithString_forScalarsOfEveryLengthAcrossWords() {
         let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 304)  // seeded: a failure reproduces
         for _ in 0..<500 {
             var text = ""
             for _ in 0..<Int.random(in: 0...40, using: &generator) { text += pieces.randomElement(using: &generator)! }
@@ -332,7 +332,7 @@ import Testing
 
     @Test func appendLongTextAndPieces_agreeWithAppendText() {
         let alphabet: [UInt8] = Array("aaaaaaaa****[[[[      \t\n".utf8) + [0xC3, 0xA9]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 305)  // seeded: a failure reproduces
         for _ in 0..<2000 {
             var text: [UInt8] = []
             for _ in 0..<Int.random(in: 0...100, using: &generator) {
