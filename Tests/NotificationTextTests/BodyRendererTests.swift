@@ -192,6 +192,18 @@ import Testing
         return expected
     }
 
+    /// `roundDown` at every scalar offset of `text` against a walk by Characters.
+    private func checkRoundDown(_ text: String, round: Int) {
+        let bytes = Array(text.utf8)
+        let expected = expectedBoundaries(text)
+        bytes.withUnsafeBufferPointer { buffer in
+            for (offset, boundary) in expected {
+                let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
+                #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
+            }
+        }
+    }
+
     @Test func roundDown_agreesWithCharacterWalk_onMixedTexts() {
         let pieces = ["a", " ", "\u{0301}", "\u{0308}", "\u{200D}", "\u{FE0F}", "\u{20DD}", "\r", "\n", "\r\n", "\t",
                       "\u{1F468}", "\u{1F469}", "\u{1F1EB}", "\u{1F1F7}", "\u{1F3FD}", "é", "\u{200B}", "\u{0600}", "\u{05B0}", "x"]
@@ -199,14 +211,7 @@ import Testing
         for round in 0..<300 {
             var text = ""
             for _ in 0..<Int.random(in: 1...24, using: &generator) { text += pieces.randomElement(using: &generator)! }
-            let bytes = Array(text.utf8)
-            let expected = expectedBoundaries(text)
-            bytes.withUnsafeBufferPointer { buffer in
-                for (offset, boundary) in expected {
-                    let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
-                    #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
-                }
-            }
+            checkRoundDown(text, round: round)
         }
     }
 
@@ -223,14 +228,7 @@ import Testing
                 let repeats = piece.unicodeScalars.first!.value < 0x0340 ? Int.random(in: 1...20, using: &generator) : 1
                 text += String(repeating: piece, count: repeats)
             }
-            let bytes = Array(text.utf8)
-            let expected = expectedBoundaries(text)
-            bytes.withUnsafeBufferPointer { buffer in
-                for (offset, boundary) in expected {
-                    let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
-                    #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
-                }
-            }
+            checkRoundDown(text, round: round)
         }
     }
 
