@@ -441,35 +441,15 @@ struct DirectComposeDecoder {
     // MARK: Bytes
 
     /// Scans the string whose opening quote is at `index` to its closing
-    /// quote: where its bytes are, and whether they hold escapes (which
-    /// the caller checks by decoding them).
+    /// quote (`JSONByteClass.stringEnd`, as the parser does): where its bytes
+    /// are, and whether they hold escapes (which the caller checks by
+    /// decoding them).
     @inline(__always)
     private mutating func scanString() throws(GiveUp) -> (start: Int, end: Int, hasEscape: Bool) {
         let start = index &+ 1
-        var cursor = start
-        var hasEscape = false
-        while true {
-            // 16 bytes at a time to the first quote, backslash or control
-            // byte; the last 15 bytes of the body one by one.
-            while bytes.count &- cursor >= 16 {
-                let plain = JSONByteClass.firstEscapeIndex(in16: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor))
-                cursor &+= plain
-                if plain < 16 { break }
-            }
-            guard cursor < bytes.count else { throw GiveUp() }
-            let byte = bytes[cursor]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") {
-                hasEscape = true
-                cursor &+= 2  // the escaped byte cannot end the string; decoding checks it
-            } else if byte < 0x20 {
-                throw GiveUp()
-            } else {
-                cursor &+= 1
-            }
-        }
-        index = cursor &+ 1
-        return (start, cursor, hasEscape)
+        guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else { throw GiveUp() }
+        index = end &+ 1
+        return (start, end, hasEscape)
     }
 
     /// Skips whitespace and returns the byte at `index`, nil at the end.

@@ -45,4 +45,45 @@ enum JSONByteClass {
         if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
         return 16
     }
+
+    /// Where the bytes of a JSON string end.
+    enum StringEnd {
+        /// At its closing quote; `hasEscape` when a backslash came before.
+        case quote(end: Int, hasEscape: Bool)
+        /// At a control byte, which a string must escape.
+        case controlByte(at: Int)
+        /// The text ends first.
+        case unterminated
+    }
+
+    /// Scans a string from `start` (just past its opening quote) to its
+    /// end: 16 bytes at a time to the first quote, backslash or control
+    /// byte, the last 15 bytes of the text one by one. The byte after a
+    /// backslash is stepped over unread: it cannot end the string, and
+    /// decoding the escape checks it. Shared by the parser and the direct
+    /// compose decoder, so both accept exactly the same strings.
+    @inline(__always)
+    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> StringEnd {
+        var cursor = start
+        var hasEscape = false
+        while true {
+            while bytes.count &- cursor >= 16 {
+                let plain = firstEscapeIndex(in16: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor))
+                cursor &+= plain
+                if plain < 16 { break }
+            }
+            guard cursor < bytes.count else { return .unterminated }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") { return .quote(end: cursor, hasEscape: hasEscape) }
+            if byte == UInt8(ascii: "\\") {
+                hasEscape = true
+                cursor &+= 2
+            } else if byte < 0x20 {
+                return .controlByte(at: cursor)
+            } else {
+                cursor &+= 1
+            }
+        }
+    }
 }
+

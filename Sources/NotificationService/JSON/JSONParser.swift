@@ -289,77 +289,36 @@ public struct JSONParser {
     // MARK: Strings
 
     /// Parses a string starting at its opening quote into one entry: the
-    /// bytes between the quotes, flagged when they hold escapes.
-    ///
-    /// Inlined, as strings are most of a request: a plain string costs a
-    /// few word tests and an entry; escapes, control bytes and the last
-    /// bytes of the text go on in `parseStringRest`.
+    /// bytes between the quotes, flagged when they hold escapes. Inlined,
+    /// as strings are most of a request; escapes and errors go out of line.
     @inline(__always)
     private mutating func parseString() throws(JSONParseError) {
         let start = index &+ 1
-        var cursor = start
-        // 8 bytes at a time to the first quote, backslash or control byte;
-        // the last 7 bytes of the text are left to the byte loop, so every
-        // word read stays inside the buffer.
-        while bytes.count &- cursor >= 8 {
-            let mask = JSONByteClass.escapeMask(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor).loadUnaligned(as: UInt64.self))
-            if mask != 0 {
-                cursor &+= mask.trailingZeroBitCount &>> 3
-                if bytes[cursor] == UInt8(ascii: "\"") {
-                    index = cursor &+ 1
-                    appendScalar(.string, start: start, end: cursor)
-                    return
-                }
-                break
-            }
-            cursor &+= 8
+        switch JSONByteClass.stringEnd(in: bytes, from: start) {
+        case .quote(let end, let hasEscape):
+            if hasEscape { try checkEscapes(start: start, end: end) }
+            index = end &+ 1
+            appendScalar(.string, flag: hasEscape, start: start, end: end)
+        case .controlByte(let offset):
+            throw controlByteError(at: offset)
+        case .unterminated:
+            throw JSONParseError(.syntax, offset: index, "unterminated string")
         }
-        try parseStringRest(start: start, from: cursor)
     }
 
-    /// Goes on with a string from `cursor`, a byte of it before which there
-    /// is no quote, backslash or control byte: the byte by byte path for
-    /// escapes, control bytes and the end of the text. Escapes are checked
-    /// here (decoded into a scratch buffer and dropped), so the tape only
-    /// ever holds strings that decode.
+    /// Checks a string's escapes by decoding them into a scratch buffer, so
+    /// the tape only ever holds strings that decode.
     @inline(never)
-    private mutating func parseStringRest(start: Int, from cursor: Int) throws(JSONParseError) {
-        var cursor = cursor
-        var hasEscape = false
-        while true {
-            // Plain bytes 8 at a time, then straight to the first quote,
-            // backslash or control byte among them.
-            while cursor + 8 <= bytes.count {
-                let mask = JSONByteClass.escapeMask(UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
-                if mask != 0 {
-                    cursor += mask.trailingZeroBitCount >> 3
-                    break
-                }
-                cursor += 8
-            }
-            guard cursor < bytes.count else {
-                throw JSONParseError(.syntax, offset: index, "unterminated string")
-            }
-            let byte = bytes[cursor]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") {
-                hasEscape = true
-                cursor += 2  // the escaped byte can't end the string; it is checked below
-                continue
-            }
-            if byte < 0x20 {
-                throw JSONParseError(.syntax, offset: cursor, "control character \(describe(byte)) must be escaped in a string")
-            }
-            cursor += 1
+    private func checkEscapes(start: Int, end: Int) throws(JSONParseError) {
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        _ = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { (output) throws(JSONParseError) -> Int in
+            try Self.unescape(raw, baseOffset: start, into: output)
         }
-        let raw = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
-        index = cursor + 1
-        if hasEscape {
-            _ = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { (output) throws(JSONParseError) -> Int in
-                try Self.unescape(raw, baseOffset: start, into: output)
-            }
-        }
-        appendScalar(.string, flag: hasEscape, start: start, end: cursor)
+    }
+
+    @inline(never)
+    private func controlByteError(at offset: Int) -> JSONParseError {
+        JSONParseError(.syntax, offset: offset, "control character \(describe(bytes[offset])) must be escaped in a string")
     }
 
     /// Decodes the escapes of a string's raw bytes into `output`, which
