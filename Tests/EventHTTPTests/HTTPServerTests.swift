@@ -33,6 +33,26 @@ import Glibc
         #expect(try connection.readResponse().header("x-path") == "/second")
     }
 
+    /// A reply larger than the client takes in at once is written in parts
+    /// as the client reads, arrives whole, and the connection then serves
+    /// its next request.
+    @Test func largeReply_toClientReadingLate_arrivesWhole_thenConnectionServesNextRequest() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.maxBodyBytes = 1_048_576
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port, receiveBufferBytes: 4_096)
+        let body = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        try connection.send(Array("POST /large HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        usleep(200_000)  // the reply meets a full socket before the client reads
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.body.count == body.count)
+        #expect(response.body == body)
+        try connection.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try connection.readResponse().header("x-path") == "/next")
+    }
+
     @Test func concurrentClients_eachGetsItsOwnAnswers() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }

@@ -25,9 +25,14 @@ final class RawHTTPConnection {
     private(set) var descriptor: Int32
     private var pending: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Double = 5) throws {
+    /// `receiveBufferBytes`: a small kernel receive buffer, so the server
+    /// meets a full socket and must write a large reply in parts.
+    init(port: Int, timeoutSeconds: Double = 5, receiveBufferBytes: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
+        if var receiveBufferBytes {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBufferBytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
