@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, bounded (about 5 minutes), then one summary.
-# Knobs: BENCH_SECONDS, BENCH_ROUNDS, BENCH_MILLION, BENCH_PEER (bench/http_bench.py),
+# Knobs: BENCH_SECONDS, BENCH_ROUNDS, BENCH_SEED, BENCH_MILLION, BENCH_PEER (bench/http_bench.py),
 # SOAK_MINUTES (default 1; the target's 10-minute soak is SOAK_MINUTES=10 bench/soak.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
