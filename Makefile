@@ -64,7 +64,7 @@ test: swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 check-deploy: deps
 	SWIFT="$(SWIFT)" deploy/check.sh
 
-# Benchmarks, separate from `make test` and bounded (about 5 minutes): the
+# Benchmarks, separate from `make test` and bounded (about 6 minutes): the
 # renderer, the CLI, HTTP side by side with a C reference and a Python peer, a
 # short soak. See bench/README.md for the knobs.
 # The rules in process: median time per render and per compose.

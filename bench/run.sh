@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: every benchmark, bounded (about 5 minutes), then one summary.
+# `make bench`: every benchmark, bounded (about 6 minutes), then one summary.
 # Knobs: BENCH_SECONDS, BENCH_ROUNDS, BENCH_SEED, BENCH_MILLION, BENCH_PEER (bench/http_bench.py),
 # SOAK_MINUTES (default 1; the target's 10-minute soak is SOAK_MINUTES=10 bench/soak.py).
 set -euo pipefail
