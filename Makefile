@@ -58,7 +58,16 @@ openapi-embed:
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-test: swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+# Formatting: the toolchain's swift-format with .swift-format; `make format` rewrites.
+SWIFT_FORMAT_PATHS = Package.swift Sources Tests fuzz
+.PHONY: lint format
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
+
+format:
+	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
+
+test: lint swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
@@ -126,14 +135,14 @@ sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
-	LSAN_OPTIONS="suppressions=$(CURDIR)/tests/sanitizers/lsan.supp $${LSAN_OPTIONS:-}" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/checks/sanitizers/lsan.supp $${LSAN_OPTIONS:-}" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-# Resilience (tests/resilience/resilience.py): slow clients, SIGTERM under load,
+# Resilience (checks/resilience/resilience.py): slow clients, SIGTERM under load,
 # malformed requests, mid-body resets and a soak against a live server on
 # 127.0.0.1. `make test` runs the short version against the debug build.
 SOAK_SECONDS ?= 120
@@ -144,9 +153,9 @@ python3:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null; }
 
 resilience: release python3
-	python3 tests/resilience/resilience.py --soak-seconds $(SOAK_SECONDS) \
+	python3 checks/resilience/resilience.py --soak-seconds $(SOAK_SECONDS) \
 	  --binary "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 resilience-short: build python3
-	python3 tests/resilience/resilience.py --quick \
+	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"

@@ -35,14 +35,18 @@ func checkHandler(path: String, body: [UInt8]) -> JSONValue? {
     let response = service.handle(HTTPRequest(method: "POST", path: path, body: body))
     require(response.status == 200 || response.status == 400, "\(path) answers 200 or 400, got \(response.status)")
     let contentType = response.headers.first { $0.name == "Content-Type" }?.value
-    require(contentType == (response.status == 200 ? "application/json" : "application/problem+json"), "\(path) content type")
+    require(
+        contentType == (response.status == 200 ? "application/json" : "application/problem+json"),
+        "\(path) content type")
     let document: JSONValue
     do {
         document = try JSONParser.parse(response.body)
     } catch {
         fatalError("service promise broken: \(path) answered JSON that does not parse")
     }
-    guard case .object(let object) = document else { fatalError("service promise broken: \(path) answered a non-object") }
+    guard case .object(let object) = document else {
+        fatalError("service promise broken: \(path) answered a non-object")
+    }
     if response.status == 400 {
         let code = object.members.first { $0.0 == "code" }?.1
         if case .string(let text)? = code {
@@ -75,7 +79,9 @@ func checkCompose(_ bytes: [UInt8]) {
     let general = try? ComposeInput.decodeGenerally(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
     require((decoded != nil) == (general != nil), "the general path accepts what the service accepts")
     if let direct = DirectComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock) {
-        require(general.map { ComposeRequest($0) } == ComposeRequest(direct), "the direct decoder agrees with the general path")
+        require(
+            general.map { ComposeRequest($0) } == ComposeRequest(direct),
+            "the direct decoder agrees with the general path")
     }
     guard let input = decoded else { return }
     // The service composes from the input's byte ranges; Swift callers from `String`s.
@@ -85,15 +91,19 @@ func checkCompose(_ bytes: [UInt8]) {
     require(Composer.compose(input).jsonBody(input: input) == response.jsonBody(), "both paths write the same reply")
     let content = response.notification
     require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
-    require(content.subtitle.map { !$0.isEmpty && units($0) <= 256 } ?? true, "subtitle is null or non-empty, at most 256 units")
+    require(
+        content.subtitle.map { !$0.isEmpty && units($0) <= 256 } ?? true,
+        "subtitle is null or non-empty, at most 256 units")
     require(units(content.body) <= request.maxUnits, "body fits maxUnits")
     require(response.displayed.count <= ComposeRequest.maxDisplayedOutput, "displayed holds at most 1000 entries")
     // Keys are compared by code points, not canonical equivalence (`String ==`).
-    require(Set(response.displayed.map { Array($0.key.unicodeScalars.map(\.value)) }).count == response.displayed.count,
-            "displayed has one entry per key")
+    require(
+        Set(response.displayed.map { Array($0.key.unicodeScalars.map(\.value)) }).count == response.displayed.count,
+        "displayed has one entry per key")
     if request.fetch == .ok {
-        require(response.shown.count + response.dropped.count == request.notifications.count,
-                "every notification is either shown or dropped")
+        require(
+            response.shown.count + response.dropped.count == request.notifications.count,
+            "every notification is either shown or dropped")
     } else {
         require(response.kind == .fallback && response.shown.isEmpty, "a failed fetch is a fallback showing nothing")
     }

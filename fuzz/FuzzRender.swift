@@ -87,8 +87,12 @@ func checkRendering(of text: String, seed: Int) {
     }
 
     // Section 6.4: no leading or trailing whitespace before the cap.
-    if let first = rendered.unicodeScalars.first { require(!isRuleWhitespace(first), "uncapped text has no leading whitespace") }
-    if let last = rendered.unicodeScalars.last { require(!isRuleWhitespace(last), "uncapped text has no trailing whitespace") }
+    if let first = rendered.unicodeScalars.first {
+        require(!isRuleWhitespace(first), "uncapped text has no leading whitespace")
+    }
+    if let last = rendered.unicodeScalars.last {
+        require(!isRuleWhitespace(last), "uncapped text has no trailing whitespace")
+    }
     require(!rendered.unicodeScalars.contains("\r"), "no carriage return survives section 2")
     require(!rendered.contains("\n\n\n"), "no run of 3 line feeds survives section 6.3")
 
@@ -103,7 +107,8 @@ func checkRendering(of text: String, seed: Int) {
         require(!result.inputCut || result.truncated, "inputCut implies truncated")
         // Valid Unicode: the body's UTF-8 decodes back to itself, so no scalar
         // was split and repaired into U+FFFD on the way.
-        require(String(validating: Array(body.utf8), as: UTF8.self).map { same($0, body) } == true, "body is valid UTF-8")
+        require(
+            String(validating: Array(body.utf8), as: UTF8.self).map { same($0, body) } == true, "body is valid UTF-8")
 
         let mustCap = rendered.utf16.count > maxUnits || uncapped.inputCut
         require(result.truncated == mustCap, "truncated iff the rendering exceeds the cap or the input was cut")
@@ -112,8 +117,9 @@ func checkRendering(of text: String, seed: Int) {
         } else {
             require(same(body, rendered), "a body that fits is the whole rendering")
         }
-        require(same(body, referenceCap(rendered, maxUnits: maxUnits, inputCut: uncapped.inputCut)),
-                "the cap keeps the longest whole-Character prefix (maxUnits \(maxUnits))")
+        require(
+            same(body, referenceCap(rendered, maxUnits: maxUnits, inputCut: uncapped.inputCut)),
+            "the cap keeps the longest whole-Character prefix (maxUnits \(maxUnits))")
 
         if let first = body.unicodeScalars.first { require(!isRuleWhitespace(first), "body has no leading whitespace") }
         if let last = body.unicodeScalars.last { require(!isRuleWhitespace(last), "body has no trailing whitespace") }
@@ -125,7 +131,8 @@ func checkRendering(of text: String, seed: Int) {
     require(capped.units == capped.body.utf16.count, "BodyCap units == body.utf16.count")
     require(capped.units <= maxUnits, "BodyCap fits maxUnits")
     require(capped.truncated == (inputUnits > maxUnits), "BodyCap truncates iff the text exceeds the cap")
-    require(same(capped.body, referenceCap(text, maxUnits: maxUnits, inputCut: false)), "BodyCap matches the reference cap")
+    require(
+        same(capped.body, referenceCap(text, maxUnits: maxUnits, inputCut: false)), "BodyCap matches the reference cap")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,13 +55,15 @@ final class ConnectionRecord {
     /// Starts watching the input buffer for a request's first bytes.
     func watchInput() {
         guard inputCallback == nil else { return }
-        inputCallback = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { _, info, argument in
-            guard let info, info.pointee.n_added > 0, let argument else { return }
-            // The record removes this callback before it can go: no retain needed.
-            Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-                $0.noteReceived(byteCount: info.pointee.n_added)
-            }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        inputCallback = evbuffer_add_cb(
+            bufferevent_get_input(bufferEvent),
+            { _, info, argument in
+                guard let info, info.pointee.n_added > 0, let argument else { return }
+                // The record removes this callback before it can go: no retain needed.
+                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+                    $0.noteReceived(byteCount: info.pointee.n_added)
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
         if inputCallback == nil {
             // Out of memory: count the request as arriving from now, so the
             // sweep still closes the connection if no request completes.

@@ -2,6 +2,7 @@ import CLibevent
 import Dispatch
 import NotificationService
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,8 +62,10 @@ final class EventLoopWorker: @unchecked Sendable {
         let forceClose: OpaquePointer
     }
 
-    init(index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler,
-         listeningDescriptor: Int32, onExit: @escaping @Sendable () -> Void) {
+    init(
+        index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler,
+        listeningDescriptor: Int32, onExit: @escaping @Sendable () -> Void
+    ) {
         self.index = index
         self.configuration = configuration
         self.handler = handler
@@ -79,12 +82,14 @@ final class EventLoopWorker: @unchecked Sendable {
     func start() throws(HTTPServerError) {
         var handle = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&handle, nil, { argument in
-            let worker = Unmanaged<EventLoopWorker>.fromOpaque(argument!).takeRetainedValue()
-            worker.runLoop()
-            worker.onExit()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &handle, nil,
+            { argument in
+                let worker = Unmanaged<EventLoopWorker>.fromOpaque(argument!).takeRetainedValue()
+                worker.runLoop()
+                worker.onExit()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<EventLoopWorker>.fromOpaque(context).release()
             close(listeningDescriptor)
@@ -122,10 +127,12 @@ final class EventLoopWorker: @unchecked Sendable {
 
     /// Waits for the thread to end (once).
     func join() {
-        guard let handle = thread.withLock({ current -> pthread_t? in
-            defer { current = nil }
-            return current
-        }) else { return }
+        guard
+            let handle = thread.withLock({ current -> pthread_t? in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         pthread_join(handle, nil)
     }
 
@@ -163,20 +170,27 @@ final class EventLoopWorker: @unchecked Sendable {
         // TRACE and CONNECT do not: evhttp never reads their bodies, so a body
         // would be parsed as the next request on a keep-alive connection;
         // evhttp answers them 501 and closes the connection instead.
-        evhttp_set_allowed_methods(http, UInt16(truncatingIfNeeded:
-            EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
-            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-            | EVHTTP_REQ_PATCH.rawValue))
+        evhttp_set_allowed_methods(
+            http,
+            UInt16(
+                truncatingIfNeeded:
+                    EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
+                    | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
+                    | EVHTTP_REQ_PATCH.rawValue))
         // The handler sets Content-Type itself; evhttp must not add text/html.
         evhttp_set_default_content_type(http, nil)
-        evhttp_set_gencb(http, { request, argument in
-            guard let request, let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().answer(request)
-        }, context)
-        evhttp_set_bevcb(http, { base, argument in
-            guard let base, let argument else { return nil }
-            return Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().makeBufferEvent(base)
-        }, context)
+        evhttp_set_gencb(
+            http,
+            { request, argument in
+                guard let request, let argument else { return }
+                Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().answer(request)
+            }, context)
+        evhttp_set_bevcb(
+            http,
+            { base, argument in
+                guard let base, let argument else { return nil }
+                return Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().makeBufferEvent(base)
+            }, context)
 
         guard let bound = evhttp_accept_socket_with_handle(http, listeningDescriptor) else {
             return failStart("evhttp_accept_socket_with_handle")
@@ -189,35 +203,60 @@ final class EventLoopWorker: @unchecked Sendable {
             ListenerErrorRoute.worker(for: http)?.pauseAccepting()
         }
 
-        guard let sweepTimer = clibevent_timer_new(base, 1, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().sweep()
-        }, context) else { return failStart("event_new(sweep)") }
+        guard
+            let sweepTimer = clibevent_timer_new(
+                base, 1,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().sweep()
+                }, context)
+        else { return failStart("event_new(sweep)") }
         defer { event_free(sweepTimer) }
-        guard let deadlineTimer = clibevent_timer_new(base, 0, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().forceClose()
-        }, context) else { return failStart("event_new(deadline)") }
+        guard
+            let deadlineTimer = clibevent_timer_new(
+                base, 0,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().forceClose()
+                }, context)
+        else { return failStart("event_new(deadline)") }
         defer { event_free(deadlineTimer) }
-        guard let acceptResumeTimer = clibevent_timer_new(base, 0, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().resumeAccepting()
-        }, context) else { return failStart("event_new(accept)") }
+        guard
+            let acceptResumeTimer = clibevent_timer_new(
+                base, 0,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().resumeAccepting()
+                }, context)
+        else { return failStart("event_new(accept)") }
         defer { event_free(acceptResumeTimer) }
-        guard let listenerCloseTimer = clibevent_timer_new(base, 0, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().closeListenerOnceQueueIsEmpty()
-        }, context) else { return failStart("event_new(listener close)") }
+        guard
+            let listenerCloseTimer = clibevent_timer_new(
+                base, 0,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue()
+                        .closeListenerOnceQueueIsEmpty()
+                }, context)
+        else { return failStart("event_new(listener close)") }
         defer { event_free(listenerCloseTimer) }
-        guard let drainEvent = clibevent_user_event_new(base, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().beginDrain()
-        }, context) else { return failStart("event_new(drain)") }
+        guard
+            let drainEvent = clibevent_user_event_new(
+                base,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().beginDrain()
+                }, context)
+        else { return failStart("event_new(drain)") }
         defer { event_free(drainEvent) }
-        guard let forceEvent = clibevent_user_event_new(base, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().forceClose()
-        }, context) else { return failStart("event_new(force)") }
+        guard
+            let forceEvent = clibevent_user_event_new(
+                base,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<EventLoopWorker>.fromOpaque(argument).takeUnretainedValue().forceClose()
+                }, context)
+        else { return failStart("event_new(force)") }
         defer { event_free(forceEvent) }
 
         self.base = base
@@ -270,7 +309,9 @@ final class EventLoopWorker: @unchecked Sendable {
     /// read away by the dead bufferevent (seen as oversized heads answered 200
     /// and requests closed unanswered when garbled requests ran alongside).
     private func makeBufferEvent(_ base: OpaquePointer) -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            return nil
+        }
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
@@ -283,7 +324,8 @@ final class EventLoopWorker: @unchecked Sendable {
 
     private func record(for request: OpaquePointer) -> ConnectionRecord? {
         guard let connection = evhttp_request_get_connection(request),
-              let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return nil }
+            let bufferEvent = evhttp_connection_get_bufferevent(connection)
+        else { return nil }
         return connections[UInt(bitPattern: bufferEvent)]
     }
 
@@ -297,7 +339,8 @@ final class EventLoopWorker: @unchecked Sendable {
                 connections[key] = nil
                 continue
             }
-            let isTooSlow = !record.isHandlingRequest
+            let isTooSlow =
+                !record.isHandlingRequest
                 && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true
             if isTooSlow || (isDraining && record.isIdle) {
                 evhttp_connection_free(connection)
@@ -376,10 +419,12 @@ final class EventLoopWorker: @unchecked Sendable {
             record.noteRequestComplete()
             // The record outlives this callback: it leaves `connections` only
             // once evhttp has freed the connection, and the request with it.
-            evhttp_request_set_on_complete_cb(request, { _, argument in
-                guard let argument else { return }
-                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
-            }, Unmanaged.passUnretained(record).toOpaque())
+            evhttp_request_set_on_complete_cb(
+                request,
+                { _, argument in
+                    guard let argument else { return }
+                    Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
+                }, Unmanaged.passUnretained(record).toOpaque())
         }
         let (value, response) = respond(to: request)
         send(response, for: request)
@@ -395,25 +440,33 @@ final class EventLoopWorker: @unchecked Sendable {
             path: Self.path(of: request),
             headers: Self.headers(of: request))
         if target > configuration.maxURIBytes {
-            return (value, handler.rejection(
-                to: value, status: 414, code: ProblemCode.uriTooLong.rawValue,
-                detail: "the request target is longer than \(configuration.maxURIBytes) bytes"))
+            return (
+                value,
+                handler.rejection(
+                    to: value, status: 414, code: ProblemCode.uriTooLong.rawValue,
+                    detail: "the request target is longer than \(configuration.maxURIBytes) bytes")
+            )
         }
         guard let input = evhttp_request_get_input_buffer(request) else {
             return (value, handler.handle(value))
         }
         let bodyByteCount = evbuffer_get_length(input)
         if bodyByteCount > configuration.maxBodyBytes {
-            return (value, handler.rejection(
-                to: value, status: 413, code: ProblemCode.payloadTooLarge.rawValue,
-                detail: "the request body is larger than \(configuration.maxBodyBytes) bytes"))
+            return (
+                value,
+                handler.rejection(
+                    to: value, status: 413, code: ProblemCode.payloadTooLarge.rawValue,
+                    detail: "the request body is larger than \(configuration.maxBodyBytes) bytes")
+            )
         }
         // Copied, not removed: evhttp frees the buffer with the request. A
         // body in one piece (a small one) is copied straight into a new array;
         // Array(unsafeUninitializedCapacity:) looks up its storage type's
         // metadata at run time, which costs more than the copy.
         if bodyByteCount > 0 {
-            if evbuffer_get_contiguous_space(input) >= bodyByteCount, let contiguous = evbuffer_pullup(input, bodyByteCount) {
+            if evbuffer_get_contiguous_space(input) >= bodyByteCount,
+                let contiguous = evbuffer_pullup(input, bodyByteCount)
+            {
                 value.body = Array(UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
             } else {
                 value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
@@ -456,7 +509,8 @@ final class EventLoopWorker: @unchecked Sendable {
             // Where evhttp would add Content-Length (a reply that has content),
             // and also for HTTP/1.0 without keep-alive, where it is harmless.
             if !hasFraming && status >= 200 && status != 204 && status != 304
-                && evhttp_request_get_command(request) != EVHTTP_REQ_HEAD {
+                && evhttp_request_get_command(request) != EVHTTP_REQ_HEAD
+            {
                 Self.withDecimal(response.body.count) { _ = evhttp_add_header(headers, "Content-Length", $0) }
             }
             if isDraining {

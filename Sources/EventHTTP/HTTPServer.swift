@@ -1,6 +1,7 @@
 import CLibevent
 import NotificationService
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,8 +38,10 @@ public final class HTTPServer: Sendable {
     /// - Parameter stateDidChange: called on the control thread at every
     ///   state change, before anything else happens in the new state; the
     ///   serve command passes the service's readiness here.
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler,
-                stateDidChange: @escaping @Sendable (ServerState) -> Void = { _ in }) {
+    public init(
+        configuration: HTTPServerConfiguration, handler: any HTTPHandler,
+        stateDidChange: @escaping @Sendable (ServerState) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.stateDidChange = stateDidChange
@@ -80,27 +83,33 @@ public final class HTTPServer: Sendable {
         }
         defer { event_base_free(controlBase) }
         let exitedWorkers = ExitedWorkerCount()
-        let control = ControlLoop(server: self, base: controlBase, drainSeconds: configuration.drainSeconds,
-                                  exitedWorkers: exitedWorkers)
+        let control = ControlLoop(
+            server: self, base: controlBase, drainSeconds: configuration.drainSeconds,
+            exitedWorkers: exitedWorkers)
         let context = Unmanaged.passUnretained(control).toOpaque()
 
-        guard let exitEvent = clibevent_user_event_new(controlBase, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().workerDidExit()
-        }, context) else {
+        guard
+            let exitEvent = clibevent_user_event_new(
+                controlBase,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().workerDidExit()
+                }, context)
+        else {
             for descriptor in descriptors { close(descriptor) }
             throw .libeventFailed("event_new(exit)")
         }
         defer { event_free(exitEvent) }
 
         let workers = descriptors.enumerated().map { index, descriptor in
-            EventLoopWorker(index: index, configuration: configuration, handler: handler,
-                            listeningDescriptor: descriptor,
-                            onExit: { [exitEvent = EventPointer(exitEvent)] in
-                                // Count first: activations of one event coalesce.
-                                exitedWorkers.value.add(1, ordering: .releasing)
-                                event_active(exitEvent.pointer, 0, 0)
-                            })
+            EventLoopWorker(
+                index: index, configuration: configuration, handler: handler,
+                listeningDescriptor: descriptor,
+                onExit: { [exitEvent = EventPointer(exitEvent)] in
+                    // Count first: activations of one event coalesce.
+                    exitedWorkers.value.add(1, ordering: .releasing)
+                    event_active(exitEvent.pointer, 0, 0)
+                })
         }
         control.workers = workers
         defer { for worker in workers { worker.join() } }
@@ -114,10 +123,14 @@ public final class HTTPServer: Sendable {
             }
         }
 
-        guard let stop = clibevent_user_event_new(controlBase, { _, _, argument in
-            guard let argument else { return }
-            Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().stop(reason: "shutdown")
-        }, context) else {
+        guard
+            let stop = clibevent_user_event_new(
+                controlBase,
+                { _, _, argument in
+                    guard let argument else { return }
+                    Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().stop(reason: "shutdown")
+                }, context)
+        else {
             for worker in workers { worker.requestForcedClose() }
             throw .libeventFailed("event_new(stop)")
         }
@@ -127,11 +140,15 @@ public final class HTTPServer: Sendable {
         defer { for event in signalEvents { event_free(event) } }
         if handlingSignals {
             for signalNumber in [SIGTERM, SIGINT] {
-                guard let event = clibevent_signal_new(controlBase, signalNumber, { signalNumber, _, argument in
-                    guard let argument else { return }
-                    Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue()
-                        .stop(reason: signalNumber == SIGINT ? "SIGINT" : "SIGTERM")
-                }, context) else {
+                guard
+                    let event = clibevent_signal_new(
+                        controlBase, signalNumber,
+                        { signalNumber, _, argument in
+                            guard let argument else { return }
+                            Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue()
+                                .stop(reason: signalNumber == SIGINT ? "SIGINT" : "SIGTERM")
+                        }, context)
+                else {
                     for worker in workers { worker.requestForcedClose() }
                     throw .libeventFailed("evsignal_new")
                 }

@@ -11,7 +11,9 @@ enum ListeningSocket {
     /// Opens `count` non-blocking listening sockets on `host:port`. With port 0
     /// the first socket gets a free port from the kernel and the others join it.
     /// On failure every socket opened so far is closed.
-    static func openAll(host: String, port: Int, count: Int) throws(HTTPServerError) -> (descriptors: [Int32], address: BoundAddress) {
+    static func openAll(host: String, port: Int, count: Int) throws(HTTPServerError) -> (
+        descriptors: [Int32], address: BoundAddress
+    ) {
         var descriptors: [Int32] = []
         do {
             var address = try resolve(host: host, port: port)
@@ -42,7 +44,8 @@ enum ListeningSocket {
         defer { freeaddrinfo(results) }
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+            target.copyMemory(
+                from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
         }
         return storage
     }
@@ -56,8 +59,12 @@ enum ListeningSocket {
         var address = address
         let failedCall: String? = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                if setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 { return "setsockopt(SO_REUSEADDR)" }
-                if setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 { return "setsockopt(SO_REUSEPORT)" }
+                if setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                    return "setsockopt(SO_REUSEADDR)"
+                }
+                if setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                    return "setsockopt(SO_REUSEPORT)"
+                }
                 if bind(descriptor, socketAddress, length) != 0 { return "bind" }
                 if listen(descriptor, backlog) != 0 { return "listen" }
                 return nil
@@ -107,9 +114,11 @@ enum ListeningSocket {
         let family = Int32(storage.ss_family)
         withUnsafeMutableBytes(of: &storage) { raw in
             if family == AF_INET6 {
-                raw.storeBytes(of: networkPort, toByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_port)!, as: UInt16.self)
+                raw.storeBytes(
+                    of: networkPort, toByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_port)!, as: UInt16.self)
             } else {
-                raw.storeBytes(of: networkPort, toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: UInt16.self)
+                raw.storeBytes(
+                    of: networkPort, toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: UInt16.self)
             }
         }
     }

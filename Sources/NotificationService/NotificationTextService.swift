@@ -25,7 +25,9 @@ public final class NotificationTextService: HTTPHandler {
         accessLog: LogSink = .standardOutput,
         errorLog: LogSink = .standardError
     ) {
-        self.init(configuration: configuration, clock: clock, accessLog: accessLog, errorLog: errorLog, compose: { Composer.compose($0) })
+        self.init(
+            configuration: configuration, clock: clock, accessLog: accessLog, errorLog: errorLog,
+            compose: { Composer.compose($0) })
     }
 
     init(
@@ -93,8 +95,13 @@ public final class NotificationTextService: HTTPHandler {
             response = Self.problemResponse(problem, route: route)
         } catch {
             // Only a bug gets here. One line, without the request's content.
-            errorLog.write(Array("notification-text: internal error on \(route.label), request \(requestID): \(type(of: error))\n".utf8))
-            response = Self.problemResponse(Problem(.internalError, "an unexpected error occurred; the request id identifies it in the server log"), route: route)
+            errorLog.write(
+                Array(
+                    "notification-text: internal error on \(route.label), request \(requestID): \(type(of: error))\n"
+                        .utf8))
+            response = Self.problemResponse(
+                Problem(.internalError, "an unexpected error occurred; the request id identifies it in the server log"),
+                route: route)
         }
         response.headers.append(("X-Request-Id", requestID))
         if request.method == "HEAD" {
@@ -110,11 +117,12 @@ public final class NotificationTextService: HTTPHandler {
         metrics.record(route: route, status: response.status, durationNanoseconds: durationNanoseconds)
         guard configuration.accessLogEnabled else { return }
         let requestID = response.headers.last { $0.name == "X-Request-Id" }?.value ?? "-"
-        accessLog.write(AccessLog.line(
-            timeNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(), method: request.method, route: route.label,
-            status: response.status, bytes: response.body.count, durationNanoseconds: durationNanoseconds,
-            requestID: requestID
-        ))
+        accessLog.write(
+            AccessLog.line(
+                timeNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(), method: request.method, route: route.label,
+                status: response.status, bytes: response.body.count, durationNanoseconds: durationNanoseconds,
+                requestID: requestID
+            ))
     }
 
     public func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
@@ -143,11 +151,13 @@ public final class NotificationTextService: HTTPHandler {
         case .authorized:
             return
         case .missing:
-            throw Problem(.unauthorized, "this resource needs an Authorization: Bearer token",
-                          headers: [("WWW-Authenticate", #"Bearer realm="notification-text""#)])
+            throw Problem(
+                .unauthorized, "this resource needs an Authorization: Bearer token",
+                headers: [("WWW-Authenticate", #"Bearer realm="notification-text""#)])
         case .invalid:
-            throw Problem(.unauthorized, "the bearer token is not valid",
-                          headers: [("WWW-Authenticate", #"Bearer realm="notification-text", error="invalid_token""#)])
+            throw Problem(
+                .unauthorized, "the bearer token is not valid",
+                headers: [("WWW-Authenticate", #"Bearer realm="notification-text", error="invalid_token""#)])
         }
     }
 
@@ -160,13 +170,15 @@ public final class NotificationTextService: HTTPHandler {
         let method = request.method
         if route.acceptsPost {
             guard method == "POST" else {
-                throw Problem(.methodNotAllowed, "\(route.label) accepts POST only", headers: [("Allow", route.allowHeader)])
+                throw Problem(
+                    .methodNotAllowed, "\(route.label) accepts POST only", headers: [("Allow", route.allowHeader)])
             }
             try RequestContent.check(request)
             return route == .body ? try answerBody(request) : try answerCompose(request)
         }
         guard method == "GET" || method == "HEAD" else {
-            throw Problem(.methodNotAllowed, "\(route.label) accepts GET and HEAD only", headers: [("Allow", route.allowHeader)])
+            throw Problem(
+                .methodNotAllowed, "\(route.label) accepts GET and HEAD only", headers: [("Allow", route.allowHeader)])
         }
         switch route {
         case .healthz:
@@ -192,11 +204,13 @@ public final class NotificationTextService: HTTPHandler {
                 residentMemoryBytes: ProcessStats.residentMemoryBytes(),
                 unicodeVersion: UnicodeVersion.current
             )
-            return HTTPResponse(status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
-                                body: MetricsExposition.render(metrics, snapshot), route: route.label)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
+                body: MetricsExposition.render(metrics, snapshot), route: route.label)
         case .openAPI:
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml")],
-                                body: OpenAPIDocument.bytes, route: route.label)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/yaml")],
+                body: OpenAPIDocument.bytes, route: route.label)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }

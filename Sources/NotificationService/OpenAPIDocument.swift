@@ -6,706 +6,706 @@ enum OpenAPIDocument {
     static let bytes: [UInt8] = Array(text.utf8)
 
     static let text = ##"""
-openapi: 3.1.0
-info:
-  title: notification-text
-  version: 1.0.0
-  summary: The exact text a mobile push notification shows.
-  description: |
-    `POST /body` turns a chat message's Markdown into the notification body
-    (shared/spec/body-rules.md); `POST /compose` turns a batch of pending
-    notifications into the one notification to display
-    (shared/spec/compose-rules.md).
-
-    Request bodies are strict RFC 8259 JSON in UTF-8. Conventions every
-    request follows:
-    - Unknown members are ignored.
-    - `null` counts as absent: an optional field gets its default, a
-      required one is `missing-field`.
-    - Integer fields take only integers written as such: `256.0` or
-      `2.56e2` is `invalid-type`.
-    - An object with two members of the same name is `duplicate-member`.
-    - Arrays and objects nest at most 64 levels (`nesting-too-deep`).
-    - A `\uD800`-style escape that is not half of a surrogate pair is
-      `lone-surrogate`; bytes that are not UTF-8 are `invalid-utf8`.
-    - `Content-Type` must be `application/json` or `application/*+json`
-      (parameters allowed; a `charset` must be `utf-8`). A request without
-      `Content-Type` is read as JSON. Compressed bodies (`Content-Encoding`
-      other than `identity`) are refused.
-
-    Errors are RFC 9457 `application/problem+json` with a stable `code`
-    member; `type` is `tag:notification-text,2026:problem:` followed by the
-    code. Every response carries `X-Request-Id`. Every GET operation also
-    answers HEAD (same status and header fields, no content).
-
-    Access control is off by default. A server started with
-    `--auth-token-file` requires `Authorization: Bearer <token>` on every
-    request except `GET /healthz` and `GET /readyz` (unknown paths included),
-    and answers 401 `unauthorized` otherwise. A server started with
-    `--metrics-port` also serves `/metrics`, `/healthz` and `/readyz`,
-    without a token, on that port (127.0.0.1 by default).
-  license:
-    name: Proprietary
-    identifier: LicenseRef-Proprietary
-servers:
-  - url: http://127.0.0.1:8080
-    description: a local `notification-text serve`
-security:
-  - {}
-  - bearerAuth: []
-tags:
-  - name: rules
-    description: The notification texts.
-  - name: operations
-    description: Health, readiness, metrics and this document.
-paths:
-  /body:
-    post:
-      tags: [rules]
-      operationId: renderBody
-      summary: Render a message's Markdown as a notification body
-      description: |
-        Renders `text` by the body rules: Markdown syntax dropped, code and
-        URLs kept, whitespace collapsed, the input cut at 4096 UTF-16 units,
-        and the body capped at `maxUnits` UTF-16 units with "…" when longer.
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              $ref: '#/components/schemas/BodyRequest'
-            examples:
-              bold:
-                summary: Markdown around plain text
-                value: {text: 'Hello **world**'}
-              link-and-code:
-                summary: A link label is kept, the URL dropped
-                value: {text: 'See [the docs](https://x.io/a_(b)) and `code`'}
-              capped:
-                summary: A longer cap
-                value: {text: 'Deploy finished', maxUnits: 1024}
-      responses:
-        '200':
-          description: The body and its length.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/BodyResponse'
-              examples:
-                bold:
-                  value: {body: Hello world, units: 11, truncated: false, inputCut: false}
-                link-and-code:
-                  value: {body: See the docs and code, units: 21, truncated: false, inputCut: false}
-                capped:
-                  value: {body: Deploy finished, units: 15, truncated: false, inputCut: false}
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '400':
-          $ref: '#/components/responses/BadRequest'
-        '405':
-          $ref: '#/components/responses/MethodNotAllowed'
-        '413':
-          $ref: '#/components/responses/PayloadTooLarge'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-        '415':
-          $ref: '#/components/responses/UnsupportedMediaType'
-        '500':
-          $ref: '#/components/responses/InternalError'
-  /compose:
-    post:
-      tags: [rules]
-      operationId: composeNotification
-      summary: Decide the one notification to display
-      description: |
-        Stateless: the caller sends the notifications it fetched and what it
-        has already displayed, and gets back the notification to show and
-        the next `displayed` state to persist. Notifications are dropped (in
-        input order, first reason that applies) as `duplicate`, `read`,
-        `own`, `stale`, `future` or `displayed`; the rest, newest first, give
-        a `single`, a `bundle` (two or more messages of one thread), a
-        `summary`, or a `fallback` (fetch failed or timed out, or nothing
-        left).
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              $ref: '#/components/schemas/ComposeRequest'
-            examples:
-              single:
-                summary: One fresh message
-                value:
-                  now: '2026-11-29T12:00:00Z'
-                  notifications:
-                    - id: '42'
-                      source: chat
-                      type: message
-                      timestamp: '2026-11-29T11:59:30Z'
-                      thread: general
-                      threadTitle: General
-                      sender: {id: u7, name: Ana}
-                      text: 'Lunch at **noon**?'
-                      url: 'https://chat.example/m/42'
-              bundle:
-                summary: Two messages of one thread, one already displayed
-                value:
-                  now: '2026-11-29T12:00:00Z'
-                  recipient: u1
-                  notifications:
-                    - {id: '1', type: message, timestamp: '2026-11-29T11:58:00Z', thread: t1, threadTitle: Release, sender: {id: u2, name: Ben}, text: 'Ready?'}
-                    - {id: '2', type: reply, timestamp: '2026-11-29T11:59:00Z', thread: t1, sender: {id: u3, name: Cleo}, text: 'Ship it `v2`'}
-                    - {id: '3', type: message, timestamp: '2026-11-29T11:57:00Z', thread: t1, sender: {id: u4, name: Dan}, text: hi}
-                    - {id: '4', type: message, timestamp: '2026-11-29T11:59:10Z', thread: t1, sender: {id: u1, name: Me}, text: mine}
-                  displayed:
-                    - {key: '3', timestamp: '2026-11-29T11:57:00Z'}
-              fallback:
-                summary: The fetch failed
-                value: {now: '2026-11-29T12:00:00Z', fetch: failed, app: Wiki}
-      responses:
-        '200':
-          description: The notification to display and the next state.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/ComposeResponse'
-              examples:
-                single:
-                  value:
-                    kind: single
-                    reason: null
-                    notification: {title: Ana, subtitle: General, body: 'Lunch at noon?', threadIdentifier: general, url: 'https://chat.example/m/42'}
-                    shown: ['chat:42']
-                    dropped: []
-                    displayed: [{key: 'chat:42', timestamp: '2026-11-29T11:59:30Z'}]
-                bundle:
-                  value:
-                    kind: bundle
-                    reason: null
-                    notification: {title: Release, subtitle: Cleo and Ben, body: "2 new messages\nCleo: Ship it v2", threadIdentifier: t1, url: null}
-                    shown: ['2', '1']
-                    dropped: [{key: '3', reason: displayed}, {key: '4', reason: own}]
-                    displayed:
-                      - {key: '2', timestamp: '2026-11-29T11:59:00Z'}
-                      - {key: '1', timestamp: '2026-11-29T11:58:00Z'}
-                      - {key: '3', timestamp: '2026-11-29T11:57:00Z'}
-                fallback:
-                  value:
-                    kind: fallback
-                    reason: failed
-                    notification: {title: Wiki, subtitle: null, body: There might be new activity on Wiki., threadIdentifier: null, url: null}
-                    shown: []
-                    dropped: []
-                    displayed: []
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '400':
-          $ref: '#/components/responses/BadRequest'
-        '405':
-          $ref: '#/components/responses/MethodNotAllowed'
-        '413':
-          $ref: '#/components/responses/PayloadTooLarge'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-        '415':
-          $ref: '#/components/responses/UnsupportedMediaType'
-        '500':
-          $ref: '#/components/responses/InternalError'
-  /healthz:
-    get:
-      security: []
-      tags: [operations]
-      operationId: health
-      summary: Liveness
-      description: 200 whenever the process answers, in every life-cycle state.
-      responses:
-        '200':
-          description: The process runs; `unicodeVersion` is the Unicode version of the toolchain's character data, which decides grapheme segmentation.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [status, unicodeVersion]
-                additionalProperties: false
-                properties:
-                  status: {const: ok}
-                  unicodeVersion: {type: string, pattern: '^[0-9]+\.[0-9]+$', examples: ['17.0']}
-              example: {status: ok, unicodeVersion: '17.0'}
-        '405':
-          $ref: '#/components/responses/MethodNotAllowedGet'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-  /readyz:
-    get:
-      security: []
-      tags: [operations]
-      operationId: ready
-      summary: Readiness
-      description: 200 while the server is running; 503 while it is starting, draining or stopped.
-      responses:
-        '200':
-          description: Ready for traffic.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [status]
-                additionalProperties: false
-                properties:
-                  status: {const: running}
-              example: {status: running}
-        '405':
-          $ref: '#/components/responses/MethodNotAllowedGet'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-        '503':
-          description: Not ready (code `not-ready`); the detail names the state.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/problem+json:
-              schema:
-                $ref: '#/components/schemas/Problem'
-              example: {type: 'tag:notification-text,2026:problem:not-ready', title: Not ready, status: 503, detail: the server is draining, code: not-ready}
-  /metrics:
-    get:
-      tags: [operations]
-      operationId: metrics
-      summary: Prometheus metrics
-      description: |
-        Text exposition format 0.0.4. Series:
-        `notification_text_http_requests_total{route,status}` (counter; routes
-        `/body`, `/compose`, `/healthz`, `/readyz`, `/metrics`,
-        `/openapi.yaml`, `unmatched`; statuses 200, 400, 401, 404, 405, 408, 411,
-        413, 414, 415, 431, 500, 501, 503, 505 or `other`; only non-zero
-        cells are listed),
-        `notification_text_http_request_duration_seconds{route}` (histogram,
-        from a complete request to its queued reply; buckets 0.00005 … 1 s),
-        `notification_text_http_requests_in_flight` (gauge),
-        `notification_text_bodies_truncated_total` and
-        `notification_text_input_cuts_total` (counters, `POST /body`),
-        `notification_text_server_state{state}` (gauge),
-        `notification_text_build_info{unicode_version}` (gauge, 1),
-        `process_resident_memory_bytes`, `process_start_time_seconds`,
-        `notification_text_uptime_seconds` (gauges).
-      responses:
-        '200':
-          description: The current metrics.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            text/plain; version=0.0.4; charset=utf-8:
-              schema: {type: string}
-              example: |
-                # HELP notification_text_http_requests_total Requests answered, by route and status.
-                # TYPE notification_text_http_requests_total counter
-                notification_text_http_requests_total{route="/body",status="200"} 12
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '405':
-          $ref: '#/components/responses/MethodNotAllowedGet'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-  /openapi.yaml:
-    get:
-      tags: [operations]
-      operationId: openAPIDocument
-      summary: This document
-      responses:
-        '200':
-          description: This OpenAPI document, byte for byte.
-          headers:
-            X-Request-Id:
-              $ref: '#/components/headers/X-Request-Id'
-          content:
-            application/yaml: {}
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '405':
-          $ref: '#/components/responses/MethodNotAllowedGet'
-        '414':
-          $ref: '#/components/responses/URITooLong'
-components:
-  securitySchemes:
-    bearerAuth:
-      type: http
-      scheme: bearer
-      description: |
-        Only when the server runs with `--auth-token-file`: the file's
-        contents (trailing newline removed), an RFC 6750 b64token. Compared in
-        constant time; never logged.
-  headers:
-    X-Request-Id:
-      description: |
-        The caller's `X-Request-Id` when it is 1…128 bytes of visible ASCII
-        (0x21–0x7E); otherwise 32 lower-case hexadecimal digits made by the
-        server. Also written to the access log.
-      schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
-    Allow:
-      description: The methods the resource accepts.
-      schema: {type: string, enum: [POST, 'GET, HEAD']}
-  schemas:
-    BodyRequest:
-      type: object
-      required: [text]
-      properties:
-        text:
-          type: string
-          description: The message's Markdown. Any length; only the first 4096 UTF-16 units (whole characters) are rendered.
-          examples: ['Hello **world**']
-        maxUnits:
-          type: [integer, 'null']
-          minimum: 256
-          maximum: 4096
-          default: 256
-          description: The body cap in UTF-16 code units.
-          examples: [256]
-    BodyResponse:
-      type: object
-      required: [body, units, truncated, inputCut]
-      additionalProperties: false
-      properties:
-        body:
-          type: string
-          description: The text the notification shows, at most `maxUnits` UTF-16 units.
-        units:
-          type: integer
-          minimum: 0
-          maximum: 4096
-          description: The length of `body` in UTF-16 code units.
-        truncated:
-          type: boolean
-          description: Whether "…" was appended (the body was capped, or the input was cut).
-        inputCut:
-          type: boolean
-          description: Whether the input was longer than 4096 UTF-16 units and cut before rendering.
-    ComposeRequest:
-      type: object
-      description: |
-        `notifications` is required unless `fetch` is `failed` or `timeout`.
-      properties:
-        notifications:
-          type: [array, 'null']
-          maxItems: 1000
-          items:
-            $ref: '#/components/schemas/PendingNotification'
-          description: The fetched notifications, in the order fetched.
-        displayed:
-          type: [array, 'null']
-          maxItems: 10000
-          default: []
-          items:
-            $ref: '#/components/schemas/DisplayedEntry'
-          description: What the caller has already shown (the state it persisted last time).
-        now:
-          type: [string, 'null']
-          format: date-time
-          description: The reference time (RFC 3339); the server clock when absent.
-          examples: ['2026-11-29T12:00:00Z']
-        maxAgeSeconds:
-          type: [integer, 'null']
-          minimum: 0
-          maximum: 86400
-          default: 600
-          description: Freshness window; older notifications are dropped as `stale`.
-        maxUnits:
-          type: [integer, 'null']
-          minimum: 256
-          maximum: 4096
-          default: 256
-          description: Body cap in UTF-16 code units, as for `/body`.
-        app:
-          type: [string, 'null']
-          default: Buzz
-          description: App name used in generic texts; missing or empty means the server's configured name (`Buzz` unless configured).
-          examples: [Buzz]
-        recipient:
-          type: [string, 'null']
-          description: The recipient's own id; notifications whose `sender.id` equals it are dropped as `own`.
-        fetch:
-          type: [string, 'null']
-          enum: [ok, failed, timeout, null]
-          default: ok
-          description: The caller's fetch outcome; `failed` and `timeout` give a fallback.
-      anyOf:
-        - required: [notifications]
-          properties:
-            notifications: {type: array}
-        - required: [fetch]
-          properties:
-            fetch: {enum: [failed, timeout]}
-    PendingNotification:
-      type: object
-      required: [id, type, timestamp]
-      properties:
-        id:
-          type: string
-          examples: ['42']
-        source:
-          type: [string, 'null']
-          pattern: '^[^:]*$'
-          description: Where it comes from (wiki, community…); must not contain `:`. The key is `source:id`, or `id` without a source.
-        type:
-          type: string
-          description: '`message`, `mention` and `reply` are messages; any other type is a non-message.'
-          examples: [message]
-        timestamp:
-          type: string
-          format: date-time
-          description: RFC 3339; echoed exactly as written in `displayed`.
-          examples: ['2026-11-29T11:59:30Z']
-        read:
-          type: [boolean, 'null']
-          default: false
-        thread:
-          type: [string, 'null']
-          description: The conversation or talk page.
-        threadTitle:
-          type: [string, 'null']
-        sender:
-          type: [object, 'null']
-          properties:
-            id: {type: [string, 'null']}
-            name: {type: [string, 'null']}
-        text:
-          type: [string, 'null']
-          description: The message's Markdown, rendered by the body rules.
-        defaultText:
-          type: [string, 'null']
-          description: The source's own one-line text, used when there is no other body.
-        url:
-          type: [string, 'null']
-    DisplayedEntry:
-      type: object
-      required: [key, timestamp]
-      properties:
-        key: {type: string, description: 'A notification key: `source:id` or `id`.'}
-        timestamp: {type: string, format: date-time}
-    ComposeResponse:
-      type: object
-      required: [kind, reason, notification, shown, dropped, displayed]
-      additionalProperties: false
-      properties:
-        kind:
-          type: string
-          enum: [single, bundle, summary, fallback]
-        reason:
-          type: [string, 'null']
-          enum: [failed, timeout, empty, null]
-          description: Why a fallback was shown; null for the other kinds.
-        notification:
-          type: object
-          required: [title, subtitle, body, threadIdentifier, url]
-          additionalProperties: false
-          properties:
-            title: {type: string, description: 'Plain text, at most 256 UTF-16 units.'}
-            subtitle: {type: [string, 'null'], description: 'Plain text, at most 256 UTF-16 units.'}
-            body: {type: string, description: At most `maxUnits` UTF-16 units.}
-            threadIdentifier: {type: [string, 'null'], description: Null only for a fallback.}
-            url: {type: [string, 'null']}
-        shown:
-          type: array
-          items: {type: string}
-          description: Keys of the notifications represented, newest first; empty for a fallback.
-        dropped:
-          type: array
-          items:
-            type: object
-            required: [key, reason]
-            additionalProperties: false
-            properties:
-              key: {type: string}
-              reason: {type: string, enum: [duplicate, read, own, stale, future, displayed]}
-        displayed:
-          type: array
-          maxItems: 1000
-          description: The next state to persist, newest first.
-          items:
-            type: object
-            required: [key, timestamp]
-            additionalProperties: false
-            properties:
-              key: {type: string}
-              timestamp: {type: string}
-    Problem:
-      type: object
-      description: RFC 9457 problem details with a stable `code`.
-      required: [type, title, status, detail, code]
-      additionalProperties: false
-      properties:
-        type:
-          type: string
-          description: '`tag:notification-text,2026:problem:` followed by `code`.'
-          pattern: '^tag:notification-text,2026:problem:[a-z0-9-]+$'
-        title:
-          type: string
-          description: Fixed for each code.
-        status:
-          type: integer
-          description: The HTTP status.
-        detail:
-          type: string
-          description: This occurrence; names the field path (e.g. `notifications[3].timestamp`) and never quotes message text.
-        code:
-          type: string
+        openapi: 3.1.0
+        info:
+          title: notification-text
+          version: 1.0.0
+          summary: The exact text a mobile push notification shows.
           description: |
-            Stable, machine-readable:
-            `invalid-utf8`, `invalid-json`, `lone-surrogate`, `nesting-too-deep`,
-            `duplicate-member`, `invalid-type`, `missing-field`, `out-of-range`,
-            `invalid-value`, `invalid-timestamp` (400); `unauthorized` (401);
-            `not-found` (404);
-            `method-not-allowed` (405); `payload-too-large` (413);
-            `uri-too-long` (414); `unsupported-media-type` (415);
-            `internal-error` (500); `not-ready` (503).
-          enum: [invalid-utf8, invalid-json, lone-surrogate, nesting-too-deep, duplicate-member, invalid-type, missing-field, out-of-range, invalid-value, invalid-timestamp, unauthorized, not-found, method-not-allowed, payload-too-large, uri-too-long, unsupported-media-type, internal-error, not-ready]
-  responses:
-    BadRequest:
-      description: The body or a field is unacceptable; checked in order UTF-8, JSON syntax, then fields in document order.
-      headers:
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          examples:
-            invalid-json:
-              value: {type: 'tag:notification-text,2026:problem:invalid-json', title: The body is not valid JSON, status: 400, detail: "at byte 13: unexpected '}', expected a member name in double quotes", code: invalid-json}
-            invalid-utf8:
-              value: {type: 'tag:notification-text,2026:problem:invalid-utf8', title: The body is not valid UTF-8, status: 400, detail: 'at byte 11: invalid UTF-8 byte 0xC3', code: invalid-utf8}
-            lone-surrogate:
-              value: {type: 'tag:notification-text,2026:problem:lone-surrogate', title: A string escapes a lone surrogate, status: 400, detail: 'at byte 10: lone surrogate escape \uD800 (a high surrogate not followed by a low one)', code: lone-surrogate}
-            nesting-too-deep:
-              value: {type: 'tag:notification-text,2026:problem:nesting-too-deep', title: The JSON nests too deeply, status: 400, detail: 'at byte 82: arrays and objects nested deeper than 64 levels', code: nesting-too-deep}
-            duplicate-member:
-              value: {type: 'tag:notification-text,2026:problem:duplicate-member', title: An object repeats a member name, status: 400, detail: 'at byte 14: duplicate member name "text"', code: duplicate-member}
-            invalid-type:
-              value: {type: 'tag:notification-text,2026:problem:invalid-type', title: A value has the wrong type, status: 400, detail: 'maxUnits must be an integer written without fraction or exponent, got 256.0', code: invalid-type}
-            missing-field:
-              value: {type: 'tag:notification-text,2026:problem:missing-field', title: A required field is missing, status: 400, detail: 'notifications[0].timestamp is required', code: missing-field}
-            out-of-range:
-              value: {type: 'tag:notification-text,2026:problem:out-of-range', title: A value is out of range, status: 400, detail: 'maxUnits must be an integer in 256…4096, got 100', code: out-of-range}
-            invalid-value:
-              value: {type: 'tag:notification-text,2026:problem:invalid-value', title: A value is not allowed, status: 400, detail: "notifications[1].source must not contain ':'", code: invalid-value}
-            invalid-timestamp:
-              value: {type: 'tag:notification-text,2026:problem:invalid-timestamp', title: A timestamp is not RFC 3339, status: 400, detail: 'notifications[3].timestamp must be an RFC 3339 date-time such as "2026-05-04T10:00:00Z", got "yesterday"', code: invalid-timestamp}
-    Unauthorized:
-      description: |
-        The server requires a bearer token (`--auth-token-file`) and the request
-        has none, another scheme, a wrong token, or several `Authorization`
-        fields. Returned before routing, so unknown paths get it too.
-      headers:
-        WWW-Authenticate:
-          description: '`Bearer realm="notification-text"`, plus `, error="invalid_token"` when a bearer token was sent but is wrong.'
-          schema: {type: string}
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:unauthorized', title: Authentication required, status: 401, detail: 'this resource needs an Authorization: Bearer token', code: unauthorized}
-    NotFound:
-      description: No resource at this path.
-      headers:
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:not-found', title: No such resource, status: 404, detail: 'no resource at this path; see GET /openapi.yaml', code: not-found}
-    MethodNotAllowed:
-      description: The resource accepts POST only.
-      headers:
-        Allow:
-          $ref: '#/components/headers/Allow'
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /body accepts POST only, code: method-not-allowed}
-    MethodNotAllowedGet:
-      description: The resource accepts GET and HEAD only.
-      headers:
-        Allow:
-          $ref: '#/components/headers/Allow'
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /healthz accepts GET and HEAD only, code: method-not-allowed}
-    PayloadTooLarge:
-      description: |
-        The body is larger than the server's limit (`--max-body-bytes`, 1 MiB
-        by default). A body more than twice the limit (plus 64 KiB) is cut off
-        by libevent itself, which answers with its own `text/html` page and
-        closes the connection.
-      headers:
-        X-Request-Id:
-          description: Sent with the problem+json answer.
-          schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:payload-too-large', title: The body is too large, status: 413, detail: the request body is larger than 1048576 bytes, code: payload-too-large}
-        text/html:
-          schema: {type: string}
-    URITooLong:
-      description: The request target is longer than the server's limit (`--max-uri-bytes`).
-      headers:
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:uri-too-long', title: The request target is too long, status: 414, detail: the request target is longer than 8192 bytes, code: uri-too-long}
-    UnsupportedMediaType:
-      description: The body is labelled as something other than JSON, with a charset other than UTF-8, or compressed.
-      headers:
-        Accept-Post:
-          description: Sent when the media type or charset was refused.
-          schema: {type: string, const: application/json}
-        Accept-Encoding:
-          description: Sent when a Content-Encoding was refused.
-          schema: {type: string, const: identity}
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:unsupported-media-type', title: Unsupported media type, status: 415, detail: 'Content-Type must be application/json, got "text/plain"', code: unsupported-media-type}
-    InternalError:
-      description: An unexpected error; the server logs one line with the request id and keeps serving.
-      headers:
-        X-Request-Id:
-          $ref: '#/components/headers/X-Request-Id'
-      content:
-        application/problem+json:
-          schema:
-            $ref: '#/components/schemas/Problem'
-          example: {type: 'tag:notification-text,2026:problem:internal-error', title: Internal error, status: 500, detail: an unexpected error occurred; the request id identifies it in the server log, code: internal-error}
+            `POST /body` turns a chat message's Markdown into the notification body
+            (shared/spec/body-rules.md); `POST /compose` turns a batch of pending
+            notifications into the one notification to display
+            (shared/spec/compose-rules.md).
 
-"""##
+            Request bodies are strict RFC 8259 JSON in UTF-8. Conventions every
+            request follows:
+            - Unknown members are ignored.
+            - `null` counts as absent: an optional field gets its default, a
+              required one is `missing-field`.
+            - Integer fields take only integers written as such: `256.0` or
+              `2.56e2` is `invalid-type`.
+            - An object with two members of the same name is `duplicate-member`.
+            - Arrays and objects nest at most 64 levels (`nesting-too-deep`).
+            - A `\uD800`-style escape that is not half of a surrogate pair is
+              `lone-surrogate`; bytes that are not UTF-8 are `invalid-utf8`.
+            - `Content-Type` must be `application/json` or `application/*+json`
+              (parameters allowed; a `charset` must be `utf-8`). A request without
+              `Content-Type` is read as JSON. Compressed bodies (`Content-Encoding`
+              other than `identity`) are refused.
+
+            Errors are RFC 9457 `application/problem+json` with a stable `code`
+            member; `type` is `tag:notification-text,2026:problem:` followed by the
+            code. Every response carries `X-Request-Id`. Every GET operation also
+            answers HEAD (same status and header fields, no content).
+
+            Access control is off by default. A server started with
+            `--auth-token-file` requires `Authorization: Bearer <token>` on every
+            request except `GET /healthz` and `GET /readyz` (unknown paths included),
+            and answers 401 `unauthorized` otherwise. A server started with
+            `--metrics-port` also serves `/metrics`, `/healthz` and `/readyz`,
+            without a token, on that port (127.0.0.1 by default).
+          license:
+            name: Proprietary
+            identifier: LicenseRef-Proprietary
+        servers:
+          - url: http://127.0.0.1:8080
+            description: a local `notification-text serve`
+        security:
+          - {}
+          - bearerAuth: []
+        tags:
+          - name: rules
+            description: The notification texts.
+          - name: operations
+            description: Health, readiness, metrics and this document.
+        paths:
+          /body:
+            post:
+              tags: [rules]
+              operationId: renderBody
+              summary: Render a message's Markdown as a notification body
+              description: |
+                Renders `text` by the body rules: Markdown syntax dropped, code and
+                URLs kept, whitespace collapsed, the input cut at 4096 UTF-16 units,
+                and the body capped at `maxUnits` UTF-16 units with "…" when longer.
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      $ref: '#/components/schemas/BodyRequest'
+                    examples:
+                      bold:
+                        summary: Markdown around plain text
+                        value: {text: 'Hello **world**'}
+                      link-and-code:
+                        summary: A link label is kept, the URL dropped
+                        value: {text: 'See [the docs](https://x.io/a_(b)) and `code`'}
+                      capped:
+                        summary: A longer cap
+                        value: {text: 'Deploy finished', maxUnits: 1024}
+              responses:
+                '200':
+                  description: The body and its length.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/json:
+                      schema:
+                        $ref: '#/components/schemas/BodyResponse'
+                      examples:
+                        bold:
+                          value: {body: Hello world, units: 11, truncated: false, inputCut: false}
+                        link-and-code:
+                          value: {body: See the docs and code, units: 21, truncated: false, inputCut: false}
+                        capped:
+                          value: {body: Deploy finished, units: 15, truncated: false, inputCut: false}
+                '401':
+                  $ref: '#/components/responses/Unauthorized'
+                '400':
+                  $ref: '#/components/responses/BadRequest'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowed'
+                '413':
+                  $ref: '#/components/responses/PayloadTooLarge'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+                '415':
+                  $ref: '#/components/responses/UnsupportedMediaType'
+                '500':
+                  $ref: '#/components/responses/InternalError'
+          /compose:
+            post:
+              tags: [rules]
+              operationId: composeNotification
+              summary: Decide the one notification to display
+              description: |
+                Stateless: the caller sends the notifications it fetched and what it
+                has already displayed, and gets back the notification to show and
+                the next `displayed` state to persist. Notifications are dropped (in
+                input order, first reason that applies) as `duplicate`, `read`,
+                `own`, `stale`, `future` or `displayed`; the rest, newest first, give
+                a `single`, a `bundle` (two or more messages of one thread), a
+                `summary`, or a `fallback` (fetch failed or timed out, or nothing
+                left).
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      $ref: '#/components/schemas/ComposeRequest'
+                    examples:
+                      single:
+                        summary: One fresh message
+                        value:
+                          now: '2026-11-29T12:00:00Z'
+                          notifications:
+                            - id: '42'
+                              source: chat
+                              type: message
+                              timestamp: '2026-11-29T11:59:30Z'
+                              thread: general
+                              threadTitle: General
+                              sender: {id: u7, name: Ana}
+                              text: 'Lunch at **noon**?'
+                              url: 'https://chat.example/m/42'
+                      bundle:
+                        summary: Two messages of one thread, one already displayed
+                        value:
+                          now: '2026-11-29T12:00:00Z'
+                          recipient: u1
+                          notifications:
+                            - {id: '1', type: message, timestamp: '2026-11-29T11:58:00Z', thread: t1, threadTitle: Release, sender: {id: u2, name: Ben}, text: 'Ready?'}
+                            - {id: '2', type: reply, timestamp: '2026-11-29T11:59:00Z', thread: t1, sender: {id: u3, name: Cleo}, text: 'Ship it `v2`'}
+                            - {id: '3', type: message, timestamp: '2026-11-29T11:57:00Z', thread: t1, sender: {id: u4, name: Dan}, text: hi}
+                            - {id: '4', type: message, timestamp: '2026-11-29T11:59:10Z', thread: t1, sender: {id: u1, name: Me}, text: mine}
+                          displayed:
+                            - {key: '3', timestamp: '2026-11-29T11:57:00Z'}
+                      fallback:
+                        summary: The fetch failed
+                        value: {now: '2026-11-29T12:00:00Z', fetch: failed, app: Wiki}
+              responses:
+                '200':
+                  description: The notification to display and the next state.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/json:
+                      schema:
+                        $ref: '#/components/schemas/ComposeResponse'
+                      examples:
+                        single:
+                          value:
+                            kind: single
+                            reason: null
+                            notification: {title: Ana, subtitle: General, body: 'Lunch at noon?', threadIdentifier: general, url: 'https://chat.example/m/42'}
+                            shown: ['chat:42']
+                            dropped: []
+                            displayed: [{key: 'chat:42', timestamp: '2026-11-29T11:59:30Z'}]
+                        bundle:
+                          value:
+                            kind: bundle
+                            reason: null
+                            notification: {title: Release, subtitle: Cleo and Ben, body: "2 new messages\nCleo: Ship it v2", threadIdentifier: t1, url: null}
+                            shown: ['2', '1']
+                            dropped: [{key: '3', reason: displayed}, {key: '4', reason: own}]
+                            displayed:
+                              - {key: '2', timestamp: '2026-11-29T11:59:00Z'}
+                              - {key: '1', timestamp: '2026-11-29T11:58:00Z'}
+                              - {key: '3', timestamp: '2026-11-29T11:57:00Z'}
+                        fallback:
+                          value:
+                            kind: fallback
+                            reason: failed
+                            notification: {title: Wiki, subtitle: null, body: There might be new activity on Wiki., threadIdentifier: null, url: null}
+                            shown: []
+                            dropped: []
+                            displayed: []
+                '401':
+                  $ref: '#/components/responses/Unauthorized'
+                '400':
+                  $ref: '#/components/responses/BadRequest'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowed'
+                '413':
+                  $ref: '#/components/responses/PayloadTooLarge'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+                '415':
+                  $ref: '#/components/responses/UnsupportedMediaType'
+                '500':
+                  $ref: '#/components/responses/InternalError'
+          /healthz:
+            get:
+              security: []
+              tags: [operations]
+              operationId: health
+              summary: Liveness
+              description: 200 whenever the process answers, in every life-cycle state.
+              responses:
+                '200':
+                  description: The process runs; `unicodeVersion` is the Unicode version of the toolchain's character data, which decides grapheme segmentation.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status, unicodeVersion]
+                        additionalProperties: false
+                        properties:
+                          status: {const: ok}
+                          unicodeVersion: {type: string, pattern: '^[0-9]+\.[0-9]+$', examples: ['17.0']}
+                      example: {status: ok, unicodeVersion: '17.0'}
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+          /readyz:
+            get:
+              security: []
+              tags: [operations]
+              operationId: ready
+              summary: Readiness
+              description: 200 while the server is running; 503 while it is starting, draining or stopped.
+              responses:
+                '200':
+                  description: Ready for traffic.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status]
+                        additionalProperties: false
+                        properties:
+                          status: {const: running}
+                      example: {status: running}
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+                '503':
+                  description: Not ready (code `not-ready`); the detail names the state.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/problem+json:
+                      schema:
+                        $ref: '#/components/schemas/Problem'
+                      example: {type: 'tag:notification-text,2026:problem:not-ready', title: Not ready, status: 503, detail: the server is draining, code: not-ready}
+          /metrics:
+            get:
+              tags: [operations]
+              operationId: metrics
+              summary: Prometheus metrics
+              description: |
+                Text exposition format 0.0.4. Series:
+                `notification_text_http_requests_total{route,status}` (counter; routes
+                `/body`, `/compose`, `/healthz`, `/readyz`, `/metrics`,
+                `/openapi.yaml`, `unmatched`; statuses 200, 400, 401, 404, 405, 408, 411,
+                413, 414, 415, 431, 500, 501, 503, 505 or `other`; only non-zero
+                cells are listed),
+                `notification_text_http_request_duration_seconds{route}` (histogram,
+                from a complete request to its queued reply; buckets 0.00005 … 1 s),
+                `notification_text_http_requests_in_flight` (gauge),
+                `notification_text_bodies_truncated_total` and
+                `notification_text_input_cuts_total` (counters, `POST /body`),
+                `notification_text_server_state{state}` (gauge),
+                `notification_text_build_info{unicode_version}` (gauge, 1),
+                `process_resident_memory_bytes`, `process_start_time_seconds`,
+                `notification_text_uptime_seconds` (gauges).
+              responses:
+                '200':
+                  description: The current metrics.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    text/plain; version=0.0.4; charset=utf-8:
+                      schema: {type: string}
+                      example: |
+                        # HELP notification_text_http_requests_total Requests answered, by route and status.
+                        # TYPE notification_text_http_requests_total counter
+                        notification_text_http_requests_total{route="/body",status="200"} 12
+                '401':
+                  $ref: '#/components/responses/Unauthorized'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+          /openapi.yaml:
+            get:
+              tags: [operations]
+              operationId: openAPIDocument
+              summary: This document
+              responses:
+                '200':
+                  description: This OpenAPI document, byte for byte.
+                  headers:
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    application/yaml: {}
+                '401':
+                  $ref: '#/components/responses/Unauthorized'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+        components:
+          securitySchemes:
+            bearerAuth:
+              type: http
+              scheme: bearer
+              description: |
+                Only when the server runs with `--auth-token-file`: the file's
+                contents (trailing newline removed), an RFC 6750 b64token. Compared in
+                constant time; never logged.
+          headers:
+            X-Request-Id:
+              description: |
+                The caller's `X-Request-Id` when it is 1…128 bytes of visible ASCII
+                (0x21–0x7E); otherwise 32 lower-case hexadecimal digits made by the
+                server. Also written to the access log.
+              schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
+            Allow:
+              description: The methods the resource accepts.
+              schema: {type: string, enum: [POST, 'GET, HEAD']}
+          schemas:
+            BodyRequest:
+              type: object
+              required: [text]
+              properties:
+                text:
+                  type: string
+                  description: The message's Markdown. Any length; only the first 4096 UTF-16 units (whole characters) are rendered.
+                  examples: ['Hello **world**']
+                maxUnits:
+                  type: [integer, 'null']
+                  minimum: 256
+                  maximum: 4096
+                  default: 256
+                  description: The body cap in UTF-16 code units.
+                  examples: [256]
+            BodyResponse:
+              type: object
+              required: [body, units, truncated, inputCut]
+              additionalProperties: false
+              properties:
+                body:
+                  type: string
+                  description: The text the notification shows, at most `maxUnits` UTF-16 units.
+                units:
+                  type: integer
+                  minimum: 0
+                  maximum: 4096
+                  description: The length of `body` in UTF-16 code units.
+                truncated:
+                  type: boolean
+                  description: Whether "…" was appended (the body was capped, or the input was cut).
+                inputCut:
+                  type: boolean
+                  description: Whether the input was longer than 4096 UTF-16 units and cut before rendering.
+            ComposeRequest:
+              type: object
+              description: |
+                `notifications` is required unless `fetch` is `failed` or `timeout`.
+              properties:
+                notifications:
+                  type: [array, 'null']
+                  maxItems: 1000
+                  items:
+                    $ref: '#/components/schemas/PendingNotification'
+                  description: The fetched notifications, in the order fetched.
+                displayed:
+                  type: [array, 'null']
+                  maxItems: 10000
+                  default: []
+                  items:
+                    $ref: '#/components/schemas/DisplayedEntry'
+                  description: What the caller has already shown (the state it persisted last time).
+                now:
+                  type: [string, 'null']
+                  format: date-time
+                  description: The reference time (RFC 3339); the server clock when absent.
+                  examples: ['2026-11-29T12:00:00Z']
+                maxAgeSeconds:
+                  type: [integer, 'null']
+                  minimum: 0
+                  maximum: 86400
+                  default: 600
+                  description: Freshness window; older notifications are dropped as `stale`.
+                maxUnits:
+                  type: [integer, 'null']
+                  minimum: 256
+                  maximum: 4096
+                  default: 256
+                  description: Body cap in UTF-16 code units, as for `/body`.
+                app:
+                  type: [string, 'null']
+                  default: Buzz
+                  description: App name used in generic texts; missing or empty means the server's configured name (`Buzz` unless configured).
+                  examples: [Buzz]
+                recipient:
+                  type: [string, 'null']
+                  description: The recipient's own id; notifications whose `sender.id` equals it are dropped as `own`.
+                fetch:
+                  type: [string, 'null']
+                  enum: [ok, failed, timeout, null]
+                  default: ok
+                  description: The caller's fetch outcome; `failed` and `timeout` give a fallback.
+              anyOf:
+                - required: [notifications]
+                  properties:
+                    notifications: {type: array}
+                - required: [fetch]
+                  properties:
+                    fetch: {enum: [failed, timeout]}
+            PendingNotification:
+              type: object
+              required: [id, type, timestamp]
+              properties:
+                id:
+                  type: string
+                  examples: ['42']
+                source:
+                  type: [string, 'null']
+                  pattern: '^[^:]*$'
+                  description: Where it comes from (wiki, community…); must not contain `:`. The key is `source:id`, or `id` without a source.
+                type:
+                  type: string
+                  description: '`message`, `mention` and `reply` are messages; any other type is a non-message.'
+                  examples: [message]
+                timestamp:
+                  type: string
+                  format: date-time
+                  description: RFC 3339; echoed exactly as written in `displayed`.
+                  examples: ['2026-11-29T11:59:30Z']
+                read:
+                  type: [boolean, 'null']
+                  default: false
+                thread:
+                  type: [string, 'null']
+                  description: The conversation or talk page.
+                threadTitle:
+                  type: [string, 'null']
+                sender:
+                  type: [object, 'null']
+                  properties:
+                    id: {type: [string, 'null']}
+                    name: {type: [string, 'null']}
+                text:
+                  type: [string, 'null']
+                  description: The message's Markdown, rendered by the body rules.
+                defaultText:
+                  type: [string, 'null']
+                  description: The source's own one-line text, used when there is no other body.
+                url:
+                  type: [string, 'null']
+            DisplayedEntry:
+              type: object
+              required: [key, timestamp]
+              properties:
+                key: {type: string, description: 'A notification key: `source:id` or `id`.'}
+                timestamp: {type: string, format: date-time}
+            ComposeResponse:
+              type: object
+              required: [kind, reason, notification, shown, dropped, displayed]
+              additionalProperties: false
+              properties:
+                kind:
+                  type: string
+                  enum: [single, bundle, summary, fallback]
+                reason:
+                  type: [string, 'null']
+                  enum: [failed, timeout, empty, null]
+                  description: Why a fallback was shown; null for the other kinds.
+                notification:
+                  type: object
+                  required: [title, subtitle, body, threadIdentifier, url]
+                  additionalProperties: false
+                  properties:
+                    title: {type: string, description: 'Plain text, at most 256 UTF-16 units.'}
+                    subtitle: {type: [string, 'null'], description: 'Plain text, at most 256 UTF-16 units.'}
+                    body: {type: string, description: At most `maxUnits` UTF-16 units.}
+                    threadIdentifier: {type: [string, 'null'], description: Null only for a fallback.}
+                    url: {type: [string, 'null']}
+                shown:
+                  type: array
+                  items: {type: string}
+                  description: Keys of the notifications represented, newest first; empty for a fallback.
+                dropped:
+                  type: array
+                  items:
+                    type: object
+                    required: [key, reason]
+                    additionalProperties: false
+                    properties:
+                      key: {type: string}
+                      reason: {type: string, enum: [duplicate, read, own, stale, future, displayed]}
+                displayed:
+                  type: array
+                  maxItems: 1000
+                  description: The next state to persist, newest first.
+                  items:
+                    type: object
+                    required: [key, timestamp]
+                    additionalProperties: false
+                    properties:
+                      key: {type: string}
+                      timestamp: {type: string}
+            Problem:
+              type: object
+              description: RFC 9457 problem details with a stable `code`.
+              required: [type, title, status, detail, code]
+              additionalProperties: false
+              properties:
+                type:
+                  type: string
+                  description: '`tag:notification-text,2026:problem:` followed by `code`.'
+                  pattern: '^tag:notification-text,2026:problem:[a-z0-9-]+$'
+                title:
+                  type: string
+                  description: Fixed for each code.
+                status:
+                  type: integer
+                  description: The HTTP status.
+                detail:
+                  type: string
+                  description: This occurrence; names the field path (e.g. `notifications[3].timestamp`) and never quotes message text.
+                code:
+                  type: string
+                  description: |
+                    Stable, machine-readable:
+                    `invalid-utf8`, `invalid-json`, `lone-surrogate`, `nesting-too-deep`,
+                    `duplicate-member`, `invalid-type`, `missing-field`, `out-of-range`,
+                    `invalid-value`, `invalid-timestamp` (400); `unauthorized` (401);
+                    `not-found` (404);
+                    `method-not-allowed` (405); `payload-too-large` (413);
+                    `uri-too-long` (414); `unsupported-media-type` (415);
+                    `internal-error` (500); `not-ready` (503).
+                  enum: [invalid-utf8, invalid-json, lone-surrogate, nesting-too-deep, duplicate-member, invalid-type, missing-field, out-of-range, invalid-value, invalid-timestamp, unauthorized, not-found, method-not-allowed, payload-too-large, uri-too-long, unsupported-media-type, internal-error, not-ready]
+          responses:
+            BadRequest:
+              description: The body or a field is unacceptable; checked in order UTF-8, JSON syntax, then fields in document order.
+              headers:
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  examples:
+                    invalid-json:
+                      value: {type: 'tag:notification-text,2026:problem:invalid-json', title: The body is not valid JSON, status: 400, detail: "at byte 13: unexpected '}', expected a member name in double quotes", code: invalid-json}
+                    invalid-utf8:
+                      value: {type: 'tag:notification-text,2026:problem:invalid-utf8', title: The body is not valid UTF-8, status: 400, detail: 'at byte 11: invalid UTF-8 byte 0xC3', code: invalid-utf8}
+                    lone-surrogate:
+                      value: {type: 'tag:notification-text,2026:problem:lone-surrogate', title: A string escapes a lone surrogate, status: 400, detail: 'at byte 10: lone surrogate escape \uD800 (a high surrogate not followed by a low one)', code: lone-surrogate}
+                    nesting-too-deep:
+                      value: {type: 'tag:notification-text,2026:problem:nesting-too-deep', title: The JSON nests too deeply, status: 400, detail: 'at byte 82: arrays and objects nested deeper than 64 levels', code: nesting-too-deep}
+                    duplicate-member:
+                      value: {type: 'tag:notification-text,2026:problem:duplicate-member', title: An object repeats a member name, status: 400, detail: 'at byte 14: duplicate member name "text"', code: duplicate-member}
+                    invalid-type:
+                      value: {type: 'tag:notification-text,2026:problem:invalid-type', title: A value has the wrong type, status: 400, detail: 'maxUnits must be an integer written without fraction or exponent, got 256.0', code: invalid-type}
+                    missing-field:
+                      value: {type: 'tag:notification-text,2026:problem:missing-field', title: A required field is missing, status: 400, detail: 'notifications[0].timestamp is required', code: missing-field}
+                    out-of-range:
+                      value: {type: 'tag:notification-text,2026:problem:out-of-range', title: A value is out of range, status: 400, detail: 'maxUnits must be an integer in 256…4096, got 100', code: out-of-range}
+                    invalid-value:
+                      value: {type: 'tag:notification-text,2026:problem:invalid-value', title: A value is not allowed, status: 400, detail: "notifications[1].source must not contain ':'", code: invalid-value}
+                    invalid-timestamp:
+                      value: {type: 'tag:notification-text,2026:problem:invalid-timestamp', title: A timestamp is not RFC 3339, status: 400, detail: 'notifications[3].timestamp must be an RFC 3339 date-time such as "2026-05-04T10:00:00Z", got "yesterday"', code: invalid-timestamp}
+            Unauthorized:
+              description: |
+                The server requires a bearer token (`--auth-token-file`) and the request
+                has none, another scheme, a wrong token, or several `Authorization`
+                fields. Returned before routing, so unknown paths get it too.
+              headers:
+                WWW-Authenticate:
+                  description: '`Bearer realm="notification-text"`, plus `, error="invalid_token"` when a bearer token was sent but is wrong.'
+                  schema: {type: string}
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:unauthorized', title: Authentication required, status: 401, detail: 'this resource needs an Authorization: Bearer token', code: unauthorized}
+            NotFound:
+              description: No resource at this path.
+              headers:
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:not-found', title: No such resource, status: 404, detail: 'no resource at this path; see GET /openapi.yaml', code: not-found}
+            MethodNotAllowed:
+              description: The resource accepts POST only.
+              headers:
+                Allow:
+                  $ref: '#/components/headers/Allow'
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /body accepts POST only, code: method-not-allowed}
+            MethodNotAllowedGet:
+              description: The resource accepts GET and HEAD only.
+              headers:
+                Allow:
+                  $ref: '#/components/headers/Allow'
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:method-not-allowed', title: Method not allowed, status: 405, detail: /healthz accepts GET and HEAD only, code: method-not-allowed}
+            PayloadTooLarge:
+              description: |
+                The body is larger than the server's limit (`--max-body-bytes`, 1 MiB
+                by default). A body more than twice the limit (plus 64 KiB) is cut off
+                by libevent itself, which answers with its own `text/html` page and
+                closes the connection.
+              headers:
+                X-Request-Id:
+                  description: Sent with the problem+json answer.
+                  schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:payload-too-large', title: The body is too large, status: 413, detail: the request body is larger than 1048576 bytes, code: payload-too-large}
+                text/html:
+                  schema: {type: string}
+            URITooLong:
+              description: The request target is longer than the server's limit (`--max-uri-bytes`).
+              headers:
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:uri-too-long', title: The request target is too long, status: 414, detail: the request target is longer than 8192 bytes, code: uri-too-long}
+            UnsupportedMediaType:
+              description: The body is labelled as something other than JSON, with a charset other than UTF-8, or compressed.
+              headers:
+                Accept-Post:
+                  description: Sent when the media type or charset was refused.
+                  schema: {type: string, const: application/json}
+                Accept-Encoding:
+                  description: Sent when a Content-Encoding was refused.
+                  schema: {type: string, const: identity}
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:unsupported-media-type', title: Unsupported media type, status: 415, detail: 'Content-Type must be application/json, got "text/plain"', code: unsupported-media-type}
+            InternalError:
+              description: An unexpected error; the server logs one line with the request id and keeps serving.
+              headers:
+                X-Request-Id:
+                  $ref: '#/components/headers/X-Request-Id'
+              content:
+                application/problem+json:
+                  schema:
+                    $ref: '#/components/schemas/Problem'
+                  example: {type: 'tag:notification-text,2026:problem:internal-error', title: Internal error, status: 500, detail: an unexpected error occurred; the request id identifies it in the server log, code: internal-error}
+
+        """##
 }

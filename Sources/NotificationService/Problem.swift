@@ -56,13 +56,14 @@ public struct Problem: Error, Sendable {
 extension Problem {
     /// Maps a parser error to its problem, keeping the byte offset in the detail.
     init(_ error: JSONParseError) {
-        let code: ProblemCode = switch error.kind {
-        case .syntax: .invalidJSON
-        case .invalidUTF8: .invalidUTF8
-        case .loneSurrogate: .loneSurrogate
-        case .nestingTooDeep: .nestingTooDeep
-        case .duplicateName: .duplicateMember
-        }
+        let code: ProblemCode =
+            switch error.kind {
+            case .syntax: .invalidJSON
+            case .invalidUTF8: .invalidUTF8
+            case .loneSurrogate: .loneSurrogate
+            case .nestingTooDeep: .nestingTooDeep
+            case .duplicateName: .duplicateMember
+            }
         self.init(code, "at byte \(error.offset): \(error.message)")
     }
 }

@@ -28,7 +28,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     public var status: Int {
         switch self {
         case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
-             .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp:
+            .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp:
             400
         case .unauthorized: 401
         case .notFound: 404

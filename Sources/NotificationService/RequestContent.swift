@@ -10,9 +10,11 @@
 enum RequestContent {
     static func check(_ request: HTTPRequest) throws(Problem) {
         if let encoding = request.header("content-encoding"), encoding != "identity", !trimmed(encoding).isEmpty,
-           trimmed(encoding).lowercased() != "identity" {
-            throw Problem(.unsupportedMediaType, "Content-Encoding is not supported; send the JSON uncompressed",
-                          headers: [("Accept-Encoding", "identity")])
+            trimmed(encoding).lowercased() != "identity"
+        {
+            throw Problem(
+                .unsupportedMediaType, "Content-Encoding is not supported; send the JSON uncompressed",
+                headers: [("Accept-Encoding", "identity")])
         }
         guard let contentType = request.header("content-type") else { return }
         // The common spellings skip the general parse below.
@@ -20,8 +22,10 @@ enum RequestContent {
         var parts = contentType.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         let mediaType = trimmed(parts.next() ?? "").lowercased()
         guard isJSON(mediaType) else {
-            throw Problem(.unsupportedMediaType, "Content-Type must be application/json, got \(JSONWriter.quotedForMessage(mediaType))",
-                          headers: [("Accept-Post", "application/json")])
+            throw Problem(
+                .unsupportedMediaType,
+                "Content-Type must be application/json, got \(JSONWriter.quotedForMessage(mediaType))",
+                headers: [("Accept-Post", "application/json")])
         }
         while let parameter = parts.next() {
             let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -32,8 +36,10 @@ enum RequestContent {
             }
             let charset = value.lowercased()
             guard charset == "utf-8" || charset == "utf8" else {
-                throw Problem(.unsupportedMediaType, "the JSON must be UTF-8, got charset \(JSONWriter.quotedForMessage(charset))",
-                              headers: [("Accept-Post", "application/json")])
+                throw Problem(
+                    .unsupportedMediaType,
+                    "the JSON must be UTF-8, got charset \(JSONWriter.quotedForMessage(charset))",
+                    headers: [("Accept-Post", "application/json")])
             }
         }
     }

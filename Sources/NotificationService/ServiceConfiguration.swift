@@ -11,7 +11,9 @@ public struct ServiceConfiguration: Sendable {
     /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
     public var authToken: BearerToken?
 
-    public init(appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil) {
+    public init(
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil
+    ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
         self.authToken = authToken

@@ -1,9 +1,10 @@
+import NotificationText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NotificationText
 
 /// The service's only source of time, injected so tests are deterministic.
 public struct WallClock: Sendable {

@@ -27,7 +27,7 @@ enum ComposeBenchRequests {
     /// Markdown texts of chat-message length, and `displayed` entries mostly
     /// fresh with a stale tail to prune.
     static func make(notifications count: Int, displayed displayedCount: Int, threads: Int) -> ComposeRequest {
-        let base: Int64 = 1_795_953_600 // 2026-11-29T12:00:00Z
+        let base: Int64 = 1_795_953_600  // 2026-11-29T12:00:00Z
         func timestamp(_ secondsAgo: Int, nanos: Int = 0) -> Timestamp {
             let days = Int(base / 86_400)
             let clock = Int(base % 86_400) - secondsAgo
@@ -42,7 +42,8 @@ enum ComposeBenchRequests {
         for i in 0..<count {
             var n = PendingNotification(
                 id: "\(i % (count - count / 50))", source: i % 3 == 0 ? "wiki" : "chat",
-                type: i % 11 == 0 ? "thank" : "message", timestamp: timestamp((i * 7) % 700, nanos: i * 1_234_567 % 1_000_000_000),
+                type: i % 11 == 0 ? "thank" : "message",
+                timestamp: timestamp((i * 7) % 700, nanos: i * 1_234_567 % 1_000_000_000),
                 read: i % 29 == 0, thread: "thread-\(i % threads)", threadTitle: "Thread \(i % threads)",
                 sender: .init(id: "user-\(i % 13)", name: names[i % names.count]),
                 text: "Hello **team**, see [the notes](https://example.com/\(i)) and `code \(i)`\nsecond line",

@@ -22,27 +22,32 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     var cases: [BenchCase] = []
     if let compose = readFile(directory + "/compose-20.json") {
         let now = Timestamp(rfc3339: "2026-11-29T18:00:00Z")!
-        cases.append(BenchCase(name: "service parse only, compose-20.json") {
-            (try? JSONParser.tape(compose).count(JSONTape.root)) ?? -1
-        })
-        cases.append(BenchCase(name: "service decode only, compose-20.json") {
-            (try? ComposeInput.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
-        })
+        cases.append(
+            BenchCase(name: "service parse only, compose-20.json") {
+                (try? JSONParser.tape(compose).count(JSONTape.root)) ?? -1
+            })
+        cases.append(
+            BenchCase(name: "service decode only, compose-20.json") {
+                (try? ComposeInput.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
+            })
     }
-    return cases + routes.compactMap { route in
-        guard let body = readFile(directory + "/" + route.file) else { return nil }
-        let request = HTTPRequest(
-            method: "POST", path: route.path,
-            headers: [("host", "127.0.0.1"), ("content-type", "application/json"), ("content-length", String(body.count))],
-            body: body
-        )
-        return BenchCase(name: route.name) {
-            let response = service.handle(request)
-            precondition(response.status == 200, "the bench payload \(route.file) was refused: \(response.status)")
-            service.didRespond(to: request, with: response, durationNanoseconds: 1000)
-            return response.body.count
+    return cases
+        + routes.compactMap { route in
+            guard let body = readFile(directory + "/" + route.file) else { return nil }
+            let request = HTTPRequest(
+                method: "POST", path: route.path,
+                headers: [
+                    ("host", "127.0.0.1"), ("content-type", "application/json"), ("content-length", String(body.count)),
+                ],
+                body: body
+            )
+            return BenchCase(name: route.name) {
+                let response = service.handle(request)
+                precondition(response.status == 200, "the bench payload \(route.file) was refused: \(response.status)")
+                service.didRespond(to: request, with: response, durationNanoseconds: 1000)
+                return response.body.count
+            }
         }
-    }
 }
 
 /// The whole file at `path` (a bench payload), or nil when it cannot be read.

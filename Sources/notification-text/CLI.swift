@@ -1,9 +1,10 @@
+import NotificationService
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NotificationService
 
 /// What every subcommand shares: exit codes, stdin, stdout, errors.
 enum CLI {
@@ -53,7 +54,9 @@ enum CLI {
     /// Parses `--name N` (or `--name=N`) as an integer within `range`.
     static func integerOption(_ name: String, _ raw: String, in range: ClosedRange<Int>) -> Int {
         guard let value = Int(raw), range.contains(value) else {
-            fail("\(name) must be an integer in \(range.lowerBound)…\(range.upperBound), got '\(raw)'", status: usageError)
+            fail(
+                "\(name) must be an integer in \(range.lowerBound)…\(range.upperBound), got '\(raw)'",
+                status: usageError)
         }
         return value
     }

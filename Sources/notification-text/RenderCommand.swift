@@ -10,7 +10,8 @@ enum RenderCommand {
                 guard let value = rest.popFirst() else { CLI.fail("--max-units needs a value", status: CLI.usageError) }
                 maxUnits = CLI.integerOption("--max-units", value, in: BodyRenderer.maxUnitsRange)
             } else if argument.hasPrefix("--max-units=") {
-                maxUnits = CLI.integerOption("--max-units", String(argument.dropFirst("--max-units=".count)), in: BodyRenderer.maxUnitsRange)
+                maxUnits = CLI.integerOption(
+                    "--max-units", String(argument.dropFirst("--max-units=".count)), in: BodyRenderer.maxUnitsRange)
             } else {
                 CLI.fail("render: unknown argument '\(argument)'", status: CLI.usageError)
             }

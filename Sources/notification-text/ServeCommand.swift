@@ -36,8 +36,10 @@ enum ServeCommand {
             }
             defer { metricsListener?.stop() }
             let report = try server.run(handlingSignals: true) { address in
-                CLI.writeStdout(startLine(address: address, threadCount: configuration.server.threadCount,
-                                          metricsAddress: metricsListener?.address))
+                CLI.writeStdout(
+                    startLine(
+                        address: address, threadCount: configuration.server.threadCount,
+                        metricsAddress: metricsListener?.address))
             }
             CLI.writeStdout(
                 "{\"event\":\"stop\",\"reason\":\"\(report.reason)\",\"drainMilliseconds\":\(report.drainNanoseconds / 1_000_000),"
@@ -69,12 +71,14 @@ enum ServeCommand {
     }
 
     static var help: String {
-        var text = "usage: notification-text serve [options]\n\noptions (each also read from its environment variable; the flag wins):\n"
+        var text =
+            "usage: notification-text serve [options]\n\noptions (each also read from its environment variable; the flag wins):\n"
         let defaults = ServeConfiguration()
         for option in ServeConfiguration.options {
             text += "  \(option.flag) \(option.valueName)\n      \(option.meaning); \(option.environmentVariable)\n"
         }
-        text += "\ndefaults: --host \(defaults.server.host) --port \(defaults.server.port) --threads <cores>"
+        text +=
+            "\ndefaults: --host \(defaults.server.host) --port \(defaults.server.port) --threads <cores>"
             + " --max-body-bytes \(defaults.server.maxBodyBytes)\n"
         return text
     }

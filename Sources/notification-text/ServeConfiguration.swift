@@ -1,6 +1,7 @@
 import EventHTTP
 import NotificationService
 import NotificationText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,34 +52,48 @@ struct ServeConfiguration: Equatable {
 
     /// Every setting, in the order the README's table lists them.
     static let options: [Option] = [
-        Option(flag: "--host", environmentVariable: "NOTIFICATION_TEXT_HOST", valueName: "ADDRESS",
-               meaning: "address to listen on") { configuration, raw in
+        Option(
+            flag: "--host", environmentVariable: "NOTIFICATION_TEXT_HOST", valueName: "ADDRESS",
+            meaning: "address to listen on"
+        ) { configuration, raw in
             guard !raw.isEmpty else { return "must not be empty" }
             configuration.server.host = raw
             return nil
         },
-        Option(flag: "--port", environmentVariable: "NOTIFICATION_TEXT_PORT", valueName: "PORT",
-               meaning: "TCP port (0: any free port)") { configuration, raw in
+        Option(
+            flag: "--port", environmentVariable: "NOTIFICATION_TEXT_PORT", valueName: "PORT",
+            meaning: "TCP port (0: any free port)"
+        ) { configuration, raw in
             integer(raw, in: 0...65_535) { configuration.server.port = $0 }
         },
-        Option(flag: "--threads", environmentVariable: "NOTIFICATION_TEXT_THREADS", valueName: "N",
-               meaning: "event-loop threads") { configuration, raw in
+        Option(
+            flag: "--threads", environmentVariable: "NOTIFICATION_TEXT_THREADS", valueName: "N",
+            meaning: "event-loop threads"
+        ) { configuration, raw in
             integer(raw, in: 1...256) { configuration.server.threadCount = $0 }
         },
-        Option(flag: "--max-body-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_BODY_BYTES", valueName: "BYTES",
-               meaning: "largest request body") { configuration, raw in
+        Option(
+            flag: "--max-body-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_BODY_BYTES", valueName: "BYTES",
+            meaning: "largest request body"
+        ) { configuration, raw in
             integer(raw, in: 1_024...1_073_741_824) { configuration.server.maxBodyBytes = $0 }
         },
-        Option(flag: "--max-header-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_HEADER_BYTES", valueName: "BYTES",
-               meaning: "largest request line plus header fields") { configuration, raw in
+        Option(
+            flag: "--max-header-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_HEADER_BYTES", valueName: "BYTES",
+            meaning: "largest request line plus header fields"
+        ) { configuration, raw in
             integer(raw, in: 1_024...1_048_576) { configuration.server.maxHeaderBytes = $0 }
         },
-        Option(flag: "--max-uri-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_URI_BYTES", valueName: "BYTES",
-               meaning: "longest request target") { configuration, raw in
+        Option(
+            flag: "--max-uri-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_URI_BYTES", valueName: "BYTES",
+            meaning: "longest request target"
+        ) { configuration, raw in
             integer(raw, in: 64...1_048_576) { configuration.server.maxURIBytes = $0 }
         },
-        Option(flag: "--app-name", environmentVariable: "NOTIFICATION_TEXT_APP_NAME", valueName: "NAME",
-               meaning: "app name in generic compose texts") { configuration, raw in
+        Option(
+            flag: "--app-name", environmentVariable: "NOTIFICATION_TEXT_APP_NAME", valueName: "NAME",
+            meaning: "app name in generic compose texts"
+        ) { configuration, raw in
             guard !raw.isEmpty, raw.count <= 100 else { return "must be 1…100 characters" }
             guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 return "must not contain control characters"
@@ -86,20 +101,30 @@ struct ServeConfiguration: Equatable {
             configuration.appName = raw
             return nil
         },
-        Option(flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS", valueName: "S",
-               meaning: "idle connection timeout, and the time one request may take to arrive") { configuration, raw in
+        Option(
+            flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS",
+            valueName: "S",
+            meaning: "idle connection timeout, and the time one request may take to arrive"
+        ) { configuration, raw in
             seconds(raw, in: 0.1...3_600) { configuration.server.readTimeoutSeconds = $0 }
         },
-        Option(flag: "--write-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_WRITE_TIMEOUT_SECONDS", valueName: "S",
-               meaning: "how long a reply may wait for a client that does not read") { configuration, raw in
+        Option(
+            flag: "--write-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_WRITE_TIMEOUT_SECONDS",
+            valueName: "S",
+            meaning: "how long a reply may wait for a client that does not read"
+        ) { configuration, raw in
             seconds(raw, in: 0.1...3_600) { configuration.server.writeTimeoutSeconds = $0 }
         },
-        Option(flag: "--drain-seconds", environmentVariable: "NOTIFICATION_TEXT_DRAIN_SECONDS", valueName: "S",
-               meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight") { configuration, raw in
+        Option(
+            flag: "--drain-seconds", environmentVariable: "NOTIFICATION_TEXT_DRAIN_SECONDS", valueName: "S",
+            meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight"
+        ) { configuration, raw in
             seconds(raw, in: 0...3_600) { configuration.server.drainSeconds = $0 }
         },
-        Option(flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
-               meaning: "file holding the bearer token every request but /healthz and /readyz must carry") { configuration, raw in
+        Option(
+            flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
+            meaning: "file holding the bearer token every request but /healthz and /readyz must carry"
+        ) { configuration, raw in
             guard !raw.isEmpty else { return "must not be empty" }
             guard let contents = readSmallFile(raw, maxBytes: maxTokenFileBytes) else {
                 return "cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"
@@ -111,18 +136,24 @@ struct ServeConfiguration: Equatable {
             }
             return nil
         },
-        Option(flag: "--metrics-port", environmentVariable: "NOTIFICATION_TEXT_METRICS_PORT", valueName: "PORT",
-               meaning: "also serve /metrics (and the probes) without a token on this port (0: any free port)") { configuration, raw in
+        Option(
+            flag: "--metrics-port", environmentVariable: "NOTIFICATION_TEXT_METRICS_PORT", valueName: "PORT",
+            meaning: "also serve /metrics (and the probes) without a token on this port (0: any free port)"
+        ) { configuration, raw in
             integer(raw, in: 0...65_535) { configuration.metricsPort = $0 }
         },
-        Option(flag: "--metrics-host", environmentVariable: "NOTIFICATION_TEXT_METRICS_HOST", valueName: "ADDRESS",
-               meaning: "address of the --metrics-port listener") { configuration, raw in
+        Option(
+            flag: "--metrics-host", environmentVariable: "NOTIFICATION_TEXT_METRICS_HOST", valueName: "ADDRESS",
+            meaning: "address of the --metrics-port listener"
+        ) { configuration, raw in
             guard !raw.isEmpty else { return "must not be empty" }
             configuration.metricsHost = raw
             return nil
         },
-        Option(flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
-               meaning: "one JSON line per request on stdout") { configuration, raw in
+        Option(
+            flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
+            meaning: "one JSON line per request on stdout"
+        ) { configuration, raw in
             switch raw {
             case "on", "true", "1": configuration.accessLogEnabled = true
             case "off", "false", "0": configuration.accessLogEnabled = false
@@ -210,7 +241,8 @@ struct ServeConfiguration: Equatable {
 
     private static func seconds(_ raw: String, in range: ClosedRange<Double>, store: (Double) -> Void) -> String? {
         guard let value = Double(raw), value.isFinite, range.contains(value) else {
-            return "must be a number of seconds in \(range.lowerBound.formattedSeconds)…\(range.upperBound.formattedSeconds)"
+            return
+                "must be a number of seconds in \(range.lowerBound.formattedSeconds)…\(range.upperBound.formattedSeconds)"
         }
         store(value)
         return nil

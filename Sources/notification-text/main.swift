@@ -1,9 +1,10 @@
+import NotificationService
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NotificationService
 
 // `notification-text <subcommand> [options]`: each subcommand lives in its own file.
 let usage = """

@@ -1,5 +1,6 @@
 import NotificationService
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,21 +22,25 @@ final class EchoHandler: HTTPHandler {
         switch request.path {
         case "/readyz":
             let running = stateValue.load(ordering: .acquiring) == ServerState.running.rawValue
-            return HTTPResponse(status: running ? 200 : 503, body: Array((running ? "ready" : "not ready").utf8), route: "/readyz")
+            return HTTPResponse(
+                status: running ? 200 : 503, body: Array((running ? "ready" : "not ready").utf8), route: "/readyz")
         case "/no-content":
             return HTTPResponse(status: 204, route: "/no-content")
         case "/framed":
-            return HTTPResponse(status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
-                                route: "/framed")
+            return HTTPResponse(
+                status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
+                route: "/framed")
         case "/slow":
             usleep(300_000)
             fallthrough
         default:
             return HTTPResponse(
                 status: 200,
-                headers: [("Content-Type", "application/octet-stream"),
-                          ("X-Method", request.method), ("X-Path", request.path),
-                          ("X-Test", request.header("x-test") ?? "-")],
+                headers: [
+                    ("Content-Type", "application/octet-stream"),
+                    ("X-Method", request.method), ("X-Path", request.path),
+                    ("X-Test", request.header("x-test") ?? "-"),
+                ],
                 body: request.body, route: "/echo")
         }
     }
@@ -45,7 +50,8 @@ final class EchoHandler: HTTPHandler {
     }
 
     func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")],
-                     body: Array("{\"code\":\"\(code)\",\"status\":\(status)}".utf8), route: "rejected")
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "application/problem+json")],
+            body: Array("{\"code\":\"\(code)\",\"status\":\(status)}".utf8), route: "rejected")
     }
 }

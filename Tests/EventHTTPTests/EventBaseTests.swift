@@ -1,5 +1,6 @@
 import CLibevent
 import Testing
+
 @testable import EventHTTP
 
 /// The event base every worker runs on.

@@ -2,6 +2,7 @@ import Dispatch
 import EventHTTP
 import NotificationService
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,8 @@ import Glibc
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
         for index in 0..<5 {
-            try connection.send("POST /echo/\(index) HTTP/1.1\r\nHost: t\r\nX-Test: n\(index)\r\nContent-Length: 5\r\n\r\nhello")
+            try connection.send(
+                "POST /echo/\(index) HTTP/1.1\r\nHost: t\r\nX-Test: n\(index)\r\nContent-Length: 5\r\n\r\nhello")
             let response = try connection.readResponse()
             #expect(response.status == 200, "request \(index)")
             #expect(response.header("x-path") == "/echo/\(index)")
@@ -43,7 +45,8 @@ import Glibc
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port, receiveBufferBytes: 4_096)
         let body = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
-        try connection.send(Array("POST /large HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        try connection.send(
+            Array("POST /large HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         usleep(200_000)  // the reply meets a full socket before the client reads
         let response = try connection.readResponse()
         #expect(response.status == 200)
@@ -63,10 +66,13 @@ import Glibc
                 let connection = try RawHTTPConnection(port: port)
                 for request in 0..<10 {
                     let body = "client \(client) request \(request)"
-                    try connection.send("POST /c\(client) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    try connection.send(
+                        "POST /c\(client) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
                     let response = try connection.readResponse()
                     if response.status != 200 || response.text != body || response.header("x-path") != "/c\(client)" {
-                        failures.withLock { $0.append("client \(client) request \(request): \(response.status) \(response.text)") }
+                        failures.withLock {
+                            $0.append("client \(client) request \(request): \(response.status) \(response.text)")
+                        }
                     }
                 }
             } catch {
@@ -80,8 +86,9 @@ import Glibc
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
-        try connection.send("POST /chunked HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "5\r\nhello\r\n1\r\n \r\n6\r\nworld!\r\n0\r\n\r\n")
+        try connection.send(
+            "POST /chunked HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\n1\r\n \r\n6\r\nworld!\r\n0\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.text == "hello world!")
@@ -97,7 +104,9 @@ import Glibc
         let body = "{\"text\":\"\(text)\"}"
         #expect(body.utf8.count > 256 * 1_000)
         let connection = try RawHTTPConnection(port: live.port, timeoutSeconds: 10)
-        try connection.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try connection.send(
+            "POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
         let response = try connection.readResponse()
         #expect(response.status == 200, "\(response.text)")
         #expect(response.text.contains("\"truncated\":true"))
@@ -134,7 +143,8 @@ import Glibc
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
-        try connection.send("POST /exact HTTP/1.1\r\nHost: t\r\nContent-Length: 4096\r\n\r\n" + String(repeating: "y", count: 4_096))
+        try connection.send(
+            "POST /exact HTTP/1.1\r\nHost: t\r\nContent-Length: 4096\r\n\r\n" + String(repeating: "y", count: 4_096))
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.body.count == 4_096)
@@ -156,8 +166,9 @@ import Glibc
         for size in [5_000, 200_000] {
             let connection = try RawHTTPConnection(port: live.port)
             let chunk = String(repeating: "z", count: size)
-            try connection.send("POST /chunks HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + String(size, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
+            try connection.send(
+                "POST /chunks HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + String(size, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
             let response = try connection.readResponse()
             #expect(response.status == 413, "chunk of \(size) bytes")
         }
@@ -175,7 +186,8 @@ import Glibc
 
     /// Malformed requests by id (the ids keep test output short).
     static let malformedRequests: [String: String] = [
-        "oversized-header-field": "GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "h", count: 20_000) + "\r\n\r\n",
+        "oversized-header-field": "GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "h", count: 20_000)
+            + "\r\n\r\n",
         "oversized-request-line": "GET /" + String(repeating: "r", count: 200_000) + " HTTP/1.1\r\nHost: t\r\n\r\n",
         "garbled-request-line": "THIS IS NOT HTTP\r\n\r\n",
         "no-spaces-request-line": "GARBAGE\r\n\r\n",
@@ -207,7 +219,8 @@ import Glibc
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
         let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
-        try? connection.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
+        try? connection.send(
+            "\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
         let response = try connection.readResponse()
         #expect(response.status == 501)
         #expect(connection.isClosedByPeer(), "the connection stayed open after \(method)")
@@ -238,10 +251,16 @@ import Glibc
                         continue
                     }
                     let valid = try RawHTTPConnection(port: port, timeoutSeconds: 2)
-                    try valid.send("POST /c\(client)/\(round) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                    try valid.send(
+                        "POST /c\(client)/\(round) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                    )
                     let response = try valid.readResponse()
                     if response.status != 200 || response.text != body {
-                        failures.withLock { $0.append("client \(client) round \(round): status \(response.status), \(response.body.count) body bytes") }
+                        failures.withLock {
+                            $0.append(
+                                "client \(client) round \(round): status \(response.status), \(response.body.count) body bytes"
+                            )
+                        }
                     }
                 } catch {
                     failures.withLock { $0.append("client \(client) round \(round): \(error)") }
@@ -274,7 +293,10 @@ import Glibc
         defer { _ = try? live.stop() }
         let trickler = try RawHTTPConnection(port: live.port, timeoutSeconds: 1)
         // One byte every 200 ms never trips the idle timeout, only the request deadline.
-        #expect(Self.isCut(trickling: "GET /trickle HTTP/1.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", to: trickler))
+        #expect(
+            Self.isCut(
+                trickling: "GET /trickle HTTP/1.1\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n",
+                to: trickler))
     }
 
     /// Sends `text` one byte every 200 ms; whether the server closed the connection meanwhile.

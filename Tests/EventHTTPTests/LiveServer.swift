@@ -16,8 +16,10 @@ final class LiveServer: Sendable {
         let port = Atomic<Int>(0)
     }
 
-    init(configuration: HTTPServerConfiguration = LiveServer.testConfiguration(), handler: any HTTPHandler,
-         stateDidChange: @escaping @Sendable (ServerState) -> Void = { _ in }) throws {
+    init(
+        configuration: HTTPServerConfiguration = LiveServer.testConfiguration(), handler: any HTTPHandler,
+        stateDidChange: @escaping @Sendable (ServerState) -> Void = { _ in }
+    ) throws {
         var configuration = configuration
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -29,10 +31,11 @@ final class LiveServer: Sendable {
         DetachedThread.detach {
             let result: Result<HTTPServer.StopReport, HTTPServerError>
             do throws(HTTPServerError) {
-                result = .success(try server.run(handlingSignals: false) { address in
-                    outcome.port.store(address.port, ordering: .releasing)
-                    started.signal()
-                })
+                result = .success(
+                    try server.run(handlingSignals: false) { address in
+                        outcome.port.store(address.port, ordering: .releasing)
+                        started.signal()
+                    })
             } catch {
                 result = .failure(error)
             }
@@ -86,10 +89,12 @@ enum DetachedThread {
         }
         var handle = pthread_t()
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let result = pthread_create(&handle, nil, { argument in
-            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &handle, nil,
+            { argument in
+                Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create failed")
         pthread_detach(handle)
     }

@@ -33,7 +33,8 @@ final class RawHTTPConnection {
         if var receiveBufferBytes {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBufferBytes, socklen_t(MemoryLayout<Int32>.size))
         }
-        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
+        var timeout = timeval(
+            tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -66,7 +67,9 @@ final class RawHTTPConnection {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
             offset += written
         }
@@ -89,7 +92,9 @@ final class RawHTTPConnection {
         }
         let length = isBodyless ? 0 : headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
         while pending.count < length {
-            guard try fill() else { throw Failure(description: "closed after \(pending.count) of \(length) body bytes") }
+            guard try fill() else {
+                throw Failure(description: "closed after \(pending.count) of \(length) body bytes")
+            }
         }
         let body = Array(pending[..<length])
         pending.removeFirst(length)

@@ -1,5 +1,6 @@
-@testable import EventHTTP
 import Testing
+
+@testable import EventHTTP
 
 /// The Date and Content-Length fields the adapter adds to replies itself,
 /// where evhttp would otherwise format them for every reply.

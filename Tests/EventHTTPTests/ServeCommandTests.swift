@@ -5,7 +5,9 @@ import Testing
 /// settings from flags and environment, and the drain on SIGTERM/SIGINT.
 @Suite struct ServeCommandTests {
     @Test func serve_onSIGTERM_finishesRequestsInFlight_reportsNotReady_exitsZero() throws {
-        let serve = try ServeProcess(arguments: ["--port", "0", "--threads", "2", "--drain-seconds", "5", "--access-log", "off"])
+        let serve = try ServeProcess(arguments: [
+            "--port", "0", "--threads", "2", "--drain-seconds", "5", "--access-log", "off",
+        ])
         defer { serve.terminateIfRunning() }
         let start = try serve.readStartLine()
         #expect(start["event"] as? String == "start")
@@ -14,8 +16,9 @@ import Testing
 
         let body = "{\"text\":\"Hello **world**\"}"
         let upload = try RawHTTPConnection(port: serve.port)
-        try upload.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-            + body.prefix(10))
+        try upload.send(
+            "POST /body HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                + body.prefix(10))
         let readiness = try RawHTTPConnection(port: serve.port)
         try readiness.send("GET /readyz HTTP/1.1\r\nHost: t\r\n")
         let idle = try RawHTTPConnection(port: serve.port)
@@ -84,13 +87,16 @@ import Testing
     }
 
     @Test func serve_withTokenAndMetricsPort_guardsMainPort_servesMetricsOnItsOwnListener() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-token-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "serve-token-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let tokenFile = directory.appendingPathComponent("token")
         try Data("live-Token_7\n".utf8).write(to: tokenFile)
-        let serve = try ServeProcess(arguments: ["--port", "0", "--threads", "1", "--metrics-port", "0",
-                                                 "--auth-token-file", tokenFile.path])
+        let serve = try ServeProcess(arguments: [
+            "--port", "0", "--threads", "1", "--metrics-port", "0",
+            "--auth-token-file", tokenFile.path,
+        ])
         defer { serve.terminateIfRunning() }
         let start = try serve.readStartLine()
         let metricsPort = try #require(start["metricsPort"] as? Int)
@@ -118,19 +124,37 @@ import Testing
     }
 
     @Test(arguments: [
-        ("bad-port-flag", ["--port", "70000"], [String: String](), "--port must be an integer in 0…65535, got '70000'"),
-        ("bad-threads-env", [], ["NOTIFICATION_TEXT_THREADS": "many"], "NOTIFICATION_TEXT_THREADS must be an integer in 1…256, got 'many'"),
-        ("bad-drain-flag", ["--drain-seconds=-1"], [:], "--drain-seconds must be a number of seconds in 0…3600, got '-1'"),
+        (
+            "bad-port-flag", ["--port", "70000"], [String: String](),
+            "--port must be an integer in 0…65535, got '70000'"
+        ),
+        (
+            "bad-threads-env", [], ["NOTIFICATION_TEXT_THREADS": "many"],
+            "NOTIFICATION_TEXT_THREADS must be an integer in 1…256, got 'many'"
+        ),
+        (
+            "bad-drain-flag", ["--drain-seconds=-1"], [:],
+            "--drain-seconds must be a number of seconds in 0…3600, got '-1'"
+        ),
         ("unknown-flag", ["--colour", "red"], [:], "serve: unknown argument '--colour'"),
         ("missing-value", ["--port"], [:], "--port needs a value"),
-        ("bad-body-limit", ["--max-body-bytes", "10"], [:], "--max-body-bytes must be an integer in 1024…1073741824, got '10'"),
-        ("token-file-missing", ["--auth-token-file", "/nonexistent/token"], [:],
-         "--auth-token-file cannot be read (missing, unreadable, or larger than 4096 bytes), got '/nonexistent/token'"),
-        ("token-file-empty", [], ["NOTIFICATION_TEXT_AUTH_TOKEN_FILE": "/dev/null"],
-         "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"),
+        (
+            "bad-body-limit", ["--max-body-bytes", "10"], [:],
+            "--max-body-bytes must be an integer in 1024…1073741824, got '10'"
+        ),
+        (
+            "token-file-missing", ["--auth-token-file", "/nonexistent/token"], [:],
+            "--auth-token-file cannot be read (missing, unreadable, or larger than 4096 bytes), got '/nonexistent/token'"
+        ),
+        (
+            "token-file-empty", [], ["NOTIFICATION_TEXT_AUTH_TOKEN_FILE": "/dev/null"],
+            "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"
+        ),
         ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
     ])
-    func serve_badSetting_exits64WithMessage(id: String, arguments: [String], environment: [String: String], message: String) throws {
+    func serve_badSetting_exits64WithMessage(
+        id: String, arguments: [String], environment: [String: String], message: String
+    ) throws {
         let serve = try ServeProcess(arguments: arguments, environment: environment)
         defer { serve.terminateIfRunning() }
         #expect(try serve.waitForExit(timeoutSeconds: 10) == 64, "\(id)")
@@ -224,12 +248,16 @@ final class ServeProcess {
                 return line
             }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw RawHTTPConnection.Failure(description: "no line on stdout within \(timeoutSeconds) s") }
+            guard remaining > 0 else {
+                throw RawHTTPConnection.Failure(description: "no line on stdout within \(timeoutSeconds) s")
+            }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(remaining * 1_000)) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4_096)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw RawHTTPConnection.Failure(description: "stdout closed before a line; stderr: \(standardError())") }
+            guard count > 0 else {
+                throw RawHTTPConnection.Failure(description: "stdout closed before a line; stderr: \(standardError())")
+            }
             stdoutBytes += chunk[..<count]
         }
     }

@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// `--auth-token-file` and the metrics listener, in process: no sockets.
@@ -19,9 +20,10 @@ import NotificationText
     }
 
     func request(_ method: String, _ path: String, authorization: [String] = [], body: String = "") -> HTTPRequest {
-        HTTPRequest(method: method, path: path,
-                    headers: [("content-type", "application/json")] + authorization.map { ("authorization", $0) },
-                    body: Array(body.utf8))
+        HTTPRequest(
+            method: method, path: path,
+            headers: [("content-type", "application/json")] + authorization.map { ("authorization", $0) },
+            body: Array(body.utf8))
     }
 
     func answer(_ request: HTTPRequest) -> HTTPResponse {
@@ -34,8 +36,10 @@ import NotificationText
 
     @Test(arguments: ["/body", "/compose", "/metrics", "/openapi.yaml", "/nope"])
     func withoutAuthorization_everyRouteButProbes_is401WithChallenge(_ path: String) {
-        let response = answer(request(path.hasPrefix("/body") || path.hasPrefix("/compose") ? "POST" : "GET", path,
-                                      body: #"{"text":"a"}"#))
+        let response = answer(
+            request(
+                path.hasPrefix("/body") || path.hasPrefix("/compose") ? "POST" : "GET", path,
+                body: #"{"text":"a"}"#))
         expectProblem(response, status: 401, code: "unauthorized", detailContains: "Bearer")
         #expect(response.header("WWW-Authenticate") == #"Bearer realm="notification-text""#)
     }
@@ -64,7 +68,8 @@ import NotificationText
     }
 
     @Test func twoAuthorizationFields_areRefusedEvenIfOneIsRight() {
-        let response = answer(request("POST", "/body", authorization: ["Bearer " + Self.secret, "Bearer other"], body: #"{"text":"a"}"#))
+        let response = answer(
+            request("POST", "/body", authorization: ["Bearer " + Self.secret, "Bearer other"], body: #"{"text":"a"}"#))
         expectProblem(response, status: 401, code: "unauthorized")
     }
 
@@ -76,7 +81,8 @@ import NotificationText
 
     @Test func token_neverAppearsInLogsOrMetrics() {
         _ = answer(request("POST", "/body", authorization: ["Bearer " + Self.secret], body: #"{"text":"a"}"#))
-        _ = answer(request("POST", "/body", authorization: ["Bearer " + Self.secret + "-guess"], body: #"{"text":"a"}"#))
+        _ = answer(
+            request("POST", "/body", authorization: ["Bearer " + Self.secret + "-guess"], body: #"{"text":"a"}"#))
         let metrics = answer(request("GET", "/metrics", authorization: ["Bearer " + Self.secret]))
         #expect(metrics.status == 200)
         #expect(!metrics.text.contains(Self.secret))
@@ -87,10 +93,13 @@ import NotificationText
     }
 
     @Test func withoutConfiguredToken_everythingIsOpen() {
-        let open = NotificationTextService(configuration: ServiceConfiguration(), clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds),
-                                           accessLog: .discard, errorLog: .discard)
+        let open = NotificationTextService(
+            configuration: ServiceConfiguration(), clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds),
+            accessLog: .discard, errorLog: .discard)
         #expect(open.handle(request("POST", "/body", body: #"{"text":"a"}"#)).status == 200)
-        #expect(open.handle(request("POST", "/body", authorization: ["Bearer anything"], body: #"{"text":"a"}"#)).status == 200)
+        #expect(
+            open.handle(request("POST", "/body", authorization: ["Bearer anything"], body: #"{"text":"a"}"#)).status
+                == 200)
     }
 
     // MARK: The metrics listener
@@ -123,7 +132,9 @@ import NotificationText
 
     @Test(arguments: [(" tok", 0), ("to k", 2), ("=tok", 0), ("tok=x", 4), ("tok\u{e9}", 3), ("tok\nmore", 3)])
     func tokenFile_notB64Token_isRefusedWithOffset(_ contents: String, _ offset: Int) {
-        #expect(throws: BearerToken.LoadError.invalidCharacter(offset: offset)) { try BearerToken(fileContents: Array(contents.utf8)) }
+        #expect(throws: BearerToken.LoadError.invalidCharacter(offset: offset)) {
+            try BearerToken(fileContents: Array(contents.utf8))
+        }
     }
 
     @Test func matches_comparesWholeTokens() throws {

@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 @Suite struct BodyRouteTests {
@@ -20,15 +21,22 @@ import NotificationText
         let response = harness.post("/body", #"{"text": "\#(text)", "maxUnits": 300}"#)
         #expect(response.status == 200)
         let expected = BodyRenderer.render(text, maxUnits: 300)
-        #expect(response.json == .object(JSONObject(members: [
-            ("body", .string(expected.body)), ("units", .number(JSONNumber(lexeme: "300", integerValue: 300))),
-            ("truncated", .bool(true)), ("inputCut", .bool(false)),
-        ])))
+        #expect(
+            response.json
+                == .object(
+                    JSONObject(members: [
+                        ("body", .string(expected.body)),
+                        ("units", .number(JSONNumber(lexeme: "300", integerValue: 300))),
+                        ("truncated", .bool(true)), ("inputCut", .bool(false)),
+                    ])))
     }
 
     @Test func body_whenInputIsCut_reportsInputCut() {
         let response = harness.post("/body", #"{"text": "\#(String(repeating: "y", count: 5000))"}"#)
-        guard case .object(let object)? = response.json else { Issue.record("not JSON"); return }
+        guard case .object(let object)? = response.json else {
+            Issue.record("not JSON")
+            return
+        }
         #expect(object["inputCut"] == .bool(true))
         #expect(object["truncated"] == .bool(true))
         #expect(object["units"] == .number(JSONNumber(lexeme: "256", integerValue: 256)))
@@ -43,7 +51,10 @@ import NotificationText
     @Test func body_escapedText_isDecodedBeforeRendering() {
         let response = harness.post("/body", #"{"text": "\u0048i \uD83D\uDE00\n\tthere"}"#)
         #expect(response.status == 200)
-        guard case .object(let object)? = response.json else { Issue.record("not JSON"); return }
+        guard case .object(let object)? = response.json else {
+            Issue.record("not JSON")
+            return
+        }
         #expect(object["body"] == .string(BodyRenderer.render("Hi 😀\n\tthere").body))
     }
 
@@ -68,7 +79,8 @@ import NotificationText
     }
 
     @Test func body_loneSurrogateEscape_isLoneSurrogate() {
-        expectProblem(harness.post("/body", #"{"text": "a\uD800b"}"#), code: "lone-surrogate", detailContains: "\\uD800")
+        expectProblem(
+            harness.post("/body", #"{"text": "a\uD800b"}"#), code: "lone-surrogate", detailContains: "\\uD800")
     }
 
     @Test func body_deepNesting_isNestingTooDeep() {
@@ -77,7 +89,8 @@ import NotificationText
     }
 
     @Test func body_duplicateMember_isDuplicateMember() {
-        expectProblem(harness.post("/body", #"{"text": "a", "text": "b"}"#), code: "duplicate-member", detailContains: "\"text\"")
+        expectProblem(
+            harness.post("/body", #"{"text": "a", "text": "b"}"#), code: "duplicate-member", detailContains: "\"text\"")
     }
 
     @Test(arguments: [#"["text"]"#, #""text""#, "1", "null", "true"])
@@ -97,12 +110,16 @@ import NotificationText
 
     @Test(arguments: [#""300""#, "true", "[300]", "256.0", "2.56e2", "1e400", "300.5"])
     func body_maxUnitsNotAnInteger_isInvalidType(_ maxUnits: String) {
-        expectProblem(harness.post("/body", #"{"text": "a", "maxUnits": \#(maxUnits)}"#), code: "invalid-type", detailContains: "maxUnits must be an integer")
+        expectProblem(
+            harness.post("/body", #"{"text": "a", "maxUnits": \#(maxUnits)}"#), code: "invalid-type",
+            detailContains: "maxUnits must be an integer")
     }
 
     @Test(arguments: ["255", "4097", "0", "-256", "99999999999999999999999"])
     func body_maxUnitsOutOfRange_isOutOfRange(_ maxUnits: String) {
-        expectProblem(harness.post("/body", #"{"text": "a", "maxUnits": \#(maxUnits)}"#), code: "out-of-range", detailContains: "maxUnits must be an integer in 256…4096")
+        expectProblem(
+            harness.post("/body", #"{"text": "a", "maxUnits": \#(maxUnits)}"#), code: "out-of-range",
+            detailContains: "maxUnits must be an integer in 256…4096")
     }
 
     @Test func body_syntaxErrorWins_overFieldErrors() {
@@ -134,7 +151,8 @@ import NotificationText
     }
 
     @Test func body_compressedContent_isUnsupportedMediaType() {
-        let response = harness.post("/body", #"{"text": "a"}"#, headers: [("content-type", "application/json"), ("content-encoding", "gzip")])
+        let response = harness.post(
+            "/body", #"{"text": "a"}"#, headers: [("content-type", "application/json"), ("content-encoding", "gzip")])
         expectProblem(response, status: 415, code: "unsupported-media-type", detailContains: "Content-Encoding")
         #expect(response.header("Accept-Encoding") == "identity")
     }
@@ -147,7 +165,8 @@ import NotificationText
 
     @Test(arguments: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS", "post"])
     func body_otherMethods_areMethodNotAllowedWithAllow(_ method: String) {
-        let response = harness.service.handle(HTTPRequest(method: method, path: "/body", body: Array(#"{"text":"a"}"#.utf8)))
+        let response = harness.service.handle(
+            HTTPRequest(method: method, path: "/body", body: Array(#"{"text":"a"}"#.utf8)))
         #expect(response.status == 405)
         #expect(response.header("Allow") == "POST")
         if method != "HEAD" {

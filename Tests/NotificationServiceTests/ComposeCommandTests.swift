@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NotificationService
 
 /// `notification-text compose`, run as the built binary: the same decoder and
@@ -33,7 +34,8 @@ import Testing
     }
 
     @Test func compose_validRequest_printsTheSameResponseAsTheHTTPRoute() throws {
-        let request = #"{"now": "2026-11-29T12:00:00Z", "notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "Hi **there**", "sender": {"name": "Ana"}}]}"#
+        let request =
+            #"{"now": "2026-11-29T12:00:00Z", "notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "Hi **there**", "sender": {"name": "Ana"}}]}"#
         let result = try run(["compose"], stdin: request)
         #expect(result.status == 0, "\(result.stderr)")
         let http = ServiceHarness().post("/compose", request)
@@ -47,7 +49,9 @@ import Testing
     }
 
     @Test func compose_badRequest_printsTheProblemAndExits65() throws {
-        let result = try run(["compose"], stdin: #"{"notifications": [{"id": "1", "type": "m", "timestamp": "noon", "text": "private words"}]}"#)
+        let result = try run(
+            ["compose"],
+            stdin: #"{"notifications": [{"id": "1", "type": "m", "timestamp": "noon", "text": "private words"}]}"#)
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("invalid-timestamp: notifications[0].timestamp must be an RFC 3339 date-time"))

@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// `POST /compose` decodes into `ComposeInput` (ranges of the body's bytes)
@@ -38,8 +39,10 @@ import NotificationText
     }
 
     @Test func escapedKeysAndTimestamps_equalTheirPlainSpelling() throws {
-        let plain = #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"m1","source":"chat","type":"message","timestamp":"2026-11-29T11:59:00Z","thread":"t","sender":{"name":"Ana"},"text":"hi"},{"id":"m2","source":"chat","type":"message","timestamp":"2026-11-29T11:58:00Z","thread":"t","text":"yo"}],"displayed":[{"key":"chat:m0","timestamp":"2026-11-29T11:50:00Z"}]}"#
-        let escaped = #"{"now":"2026-11-29T12:00:00\u005a","notifications":[{"id":"m\u0031","source":"c\u0068at","type":"mess\u0061ge","timestamp":"2026-11-29T11:59:00\u005A","thread":"\u0074","sender":{"name":"An\u0061"},"text":"h\u0069"},{"id":"m2","source":"chat","type":"message","timestamp":"2026-11-29T11:58:00Z","thread":"t","text":"yo"}],"displayed":[{"key":"chat:m\u0030","timestamp":"2026-11-29T11:50:00Z"}]}"#
+        let plain =
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"m1","source":"chat","type":"message","timestamp":"2026-11-29T11:59:00Z","thread":"t","sender":{"name":"Ana"},"text":"hi"},{"id":"m2","source":"chat","type":"message","timestamp":"2026-11-29T11:58:00Z","thread":"t","text":"yo"}],"displayed":[{"key":"chat:m0","timestamp":"2026-11-29T11:50:00Z"}]}"#
+        let escaped =
+            #"{"now":"2026-11-29T12:00:00\u005a","notifications":[{"id":"m\u0031","source":"c\u0068at","type":"mess\u0061ge","timestamp":"2026-11-29T11:59:00\u005A","thread":"\u0074","sender":{"name":"An\u0061"},"text":"h\u0069"},{"id":"m2","source":"chat","type":"message","timestamp":"2026-11-29T11:58:00Z","thread":"t","text":"yo"}],"displayed":[{"key":"chat:m\u0030","timestamp":"2026-11-29T11:50:00Z"}]}"#
         let reply = try servicePath(Array(plain.utf8))
         #expect(try servicePath(Array(escaped.utf8)) == reply)
         #expect(String(decoding: reply, as: UTF8.self).contains(#""shown":["chat:m1","chat:m2"]"#))
@@ -59,7 +62,8 @@ import NotificationText
 
     @Test func digitsBeyondNanoseconds_orderAndEchoExactly() throws {
         // Equal to the nanosecond: the tenth digit decides, trailing zeros don't.
-        let json = #"{"now":"2026-11-29T12:00:00.0000000005Z","notifications":[{"id":"a","type":"like","timestamp":"2026-11-29T11:59:00.0000000001Z"},{"id":"b","type":"like","timestamp":"2026-11-29T11:59:00.00000000020Z"},{"id":"c","type":"like","timestamp":"2026-11-29T11:59:00.000000000Z"},{"id":"d","type":"like","timestamp":"2026-11-29T11:59:00.0000000001000Z"}]}"#
+        let json =
+            #"{"now":"2026-11-29T12:00:00.0000000005Z","notifications":[{"id":"a","type":"like","timestamp":"2026-11-29T11:59:00.0000000001Z"},{"id":"b","type":"like","timestamp":"2026-11-29T11:59:00.00000000020Z"},{"id":"c","type":"like","timestamp":"2026-11-29T11:59:00.000000000Z"},{"id":"d","type":"like","timestamp":"2026-11-29T11:59:00.0000000001000Z"}]}"#
         let reply = String(decoding: try servicePath(Array(json.utf8)), as: UTF8.self)
         #expect(reply.contains(#""shown":["b","a","d","c"]"#), "\(reply)")
         #expect(reply.contains(#"{"key":"d","timestamp":"2026-11-29T11:59:00.0000000001000Z"}"#), "\(reply)")
@@ -73,19 +77,28 @@ enum RandomCompose {
     static let timestamps = [
         "2026-11-29T11:59:00Z", "2026-11-29T11:59:00.000000000Z", "2026-11-29T13:59:00+02:00",
         "2026-11-29T11:59:00.0000000001Z", "2026-11-29T11:59:00.00000000010Z", "2026-11-29T11:55:00.123456789123Z",
-        "2026-11-29T11:49:59Z", "2026-11-29T11:50:00Z", "2026-11-29T12:05:00Z", "2026-11-29T12:05:01Z", "2026-11-29t11:58:00z",
+        "2026-11-29T11:49:59Z", "2026-11-29T11:50:00Z", "2026-11-29T12:05:00Z", "2026-11-29T12:05:01Z",
+        "2026-11-29t11:58:00z",
     ]
-    static let names: [String?] = [nil, "Ana", "  Ana ", "Ana\u{A0}", "Bo\tB", "", "   ", "Cy", "D\u{E9}", "De\u{301}", "Eve Park", "F\u{1F600}"]
+    static let names: [String?] = [
+        nil, "Ana", "  Ana ", "Ana\u{A0}", "Bo\tB", "", "   ", "Cy", "D\u{E9}", "De\u{301}", "Eve Park", "F\u{1F600}",
+    ]
     static let types = ["message", "mention", "reply", "like", "Message"]
     static let threads: [String?] = ["t1", "t1", "t2", "", nil]
     static let sources: [String?] = [nil, nil, "", "chat", "caf\u{E9}", "cafe\u{301}"]
-    static let texts: [String?] = [nil, "", "hi **there**", "a\nb \"q\" \\ c", "  ", String(repeating: "long ", count: 80), "[x](https://e.io) `c` \u{1F469}\u{200D}\u{1F4BB}"]
+    static let texts: [String?] = [
+        nil, "", "hi **there**", "a\nb \"q\" \\ c", "  ", String(repeating: "long ", count: 80),
+        "[x](https://e.io) `c` \u{1F469}\u{200D}\u{1F4BB}",
+    ]
     static let titles: [String?] = [nil, "", "#release", " Team\u{2003}chat ", "\u{3000}"]
 
-    static func request<R: RandomNumberGenerator>(_ random: inout R, clock: Timestamp, serverApp: String) -> ComposeRequest {
+    static func request<R: RandomNumberGenerator>(_ random: inout R, clock: Timestamp, serverApp: String)
+        -> ComposeRequest
+    {
         func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
         let notifications = (0..<Int.random(in: 0...8, using: &random)).map { _ in
-            var sender: PendingNotification.Sender? = Bool.random(using: &random) ? .init(id: pick(["me", "u1", nil]), name: pick(names)) : nil
+            var sender: PendingNotification.Sender? =
+                Bool.random(using: &random) ? .init(id: pick(["me", "u1", nil]), name: pick(names)) : nil
             // `"sender": {}` reads as no sender: the rules see no difference.
             if sender?.id == nil && sender?.name == nil { sender = nil }
             return PendingNotification(
@@ -93,11 +106,13 @@ enum RandomCompose {
                 timestamp: Timestamp(rfc3339: pick(timestamps))!, read: Int.random(in: 0..<10, using: &random) == 0,
                 thread: pick(threads), threadTitle: pick(titles),
                 sender: sender,
-                text: pick(texts), defaultText: pick([nil, "New reply on your page", ""]), url: pick([nil, "https://x.io/\u{1F600}?a=\"1\""])
+                text: pick(texts), defaultText: pick([nil, "New reply on your page", ""]),
+                url: pick([nil, "https://x.io/\u{1F600}?a=\"1\""])
             )
         }
         let displayed = (0..<Int.random(in: 0...3, using: &random)).map { _ in
-            DisplayedEntry(key: pick(["m1", "chat:m2", "m3", "caf\u{E9}:m0"]), timestamp: Timestamp(rfc3339: pick(timestamps))!)
+            DisplayedEntry(
+                key: pick(["m1", "chat:m2", "m3", "caf\u{E9}:m0"]), timestamp: Timestamp(rfc3339: pick(timestamps))!)
         }
         return ComposeRequest(
             notifications: notifications, displayed: displayed,
@@ -109,7 +124,9 @@ enum RandomCompose {
     }
 
     /// `request` as JSON; `now` is always written, so the clock is not read.
-    static func json<R: RandomNumberGenerator>(_ request: ComposeRequest, escapeRate: Double, escapingNames: Bool = true, using random: inout R) -> [UInt8] {
+    static func json<R: RandomNumberGenerator>(
+        _ request: ComposeRequest, escapeRate: Double, escapingNames: Bool = true, using random: inout R
+    ) -> [UInt8] {
         var out = "{"
         func string(_ value: String, isName: Bool = false) {
             out += "\""

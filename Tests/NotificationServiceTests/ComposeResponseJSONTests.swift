@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// `ComposeOutcome.jsonBody` (behind `ComposeResponse.jsonBody()`) writes once into an estimated buffer and falls
@@ -65,7 +66,9 @@ import NotificationText
     ) -> ComposeResponse {
         ComposeResponse(
             kind: kind, reason: reason,
-            notification: .init(title: "Title", subtitle: subtitle, body: "2 new messages\nAna: hi", threadIdentifier: threadIdentifier, url: url),
+            notification: .init(
+                title: "Title", subtitle: subtitle, body: "2 new messages\nAna: hi", threadIdentifier: threadIdentifier,
+                url: url),
             shown: keys,
             dropped: keys.enumerated().map { .init(key: $1, reason: ComposeResponse.DropReason.allCases[$0 % 6]) },
             displayed: keys.map { DisplayedEntry(key: $0, timestamp: timestamp) }
@@ -73,7 +76,10 @@ import NotificationText
     }
 
     @Test func jsonBody_plainKeys_matchesTheWriter() {
-        let keys = (0..<50).map { "chat:m\($0)" } + ["", "a", "abc", "abcd", "abcdefg", "abcdefgh", "é😀", String(repeating: "k", count: 300)]
+        let keys =
+            (0..<50).map { "chat:m\($0)" } + [
+                "", "a", "abc", "abcd", "abcdefg", "abcdefgh", "é😀", String(repeating: "k", count: 300),
+            ]
         let value = response(url: "https://x.io/a?b=1", keys: keys)
         #expect(value.jsonBody() == reference(value))
     }

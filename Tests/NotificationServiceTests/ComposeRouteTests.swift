@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 @Suite struct ComposeRouteTests {
@@ -11,14 +12,17 @@ import NotificationText
 
     private func composed(_ response: HTTPResponse) -> JSONObject? {
         guard response.status == 200, response.header("Content-Type") == "application/json",
-              case .object(let object)? = response.json else { return nil }
+            case .object(let object)? = response.json
+        else { return nil }
         return object
     }
 
     // MARK: Success
 
     @Test func compose_singleMessage_answersTheSpecResponse() {
-        let response = harness.post("/compose", #"""
+        let response = harness.post(
+            "/compose",
+            #"""
             {"now": "2026-11-29T12:00:00Z", "notifications": [
               {"id": "7", "source": "chat", "type": "message", "timestamp": "2026-11-29T11:59:00Z",
                "sender": {"id": "u1", "name": "Ana"}, "threadTitle": "Lunch", "thread": "t1",
@@ -26,19 +30,25 @@ import NotificationText
             ]}
             """#)
         #expect(response.route == "/compose")
-        let expected = #"{"kind":"single","reason":null,"notification":{"title":"Ana","subtitle":"Lunch","body":"Hi there","threadIdentifier":"t1","url":"https://example.com/7"},"shown":["chat:7"],"dropped":[],"displayed":[{"key":"chat:7","timestamp":"2026-11-29T11:59:00Z"}]}"#
+        let expected =
+            #"{"kind":"single","reason":null,"notification":{"title":"Ana","subtitle":"Lunch","body":"Hi there","threadIdentifier":"t1","url":"https://example.com/7"},"shown":["chat:7"],"dropped":[],"displayed":[{"key":"chat:7","timestamp":"2026-11-29T11:59:00Z"}]}"#
         #expect(response.text == expected)
     }
 
     @Test func compose_withoutNow_usesTheServerClock() {
         // 2026-11-29T12:00:00Z is the harness clock: 11:49:59 is stale, 11:50:00 is fresh.
-        let response = harness.post("/compose", #"""
+        let response = harness.post(
+            "/compose",
+            #"""
             {"notifications": [
               {"id": "old", "type": "message", "timestamp": "2026-11-29T11:49:59Z"},
               {"id": "new", "type": "message", "timestamp": "2026-11-29T11:50:00Z"}
             ]}
             """#)
-        guard let object = composed(response) else { Issue.record("not a compose response: \(response.text)"); return }
+        guard let object = composed(response) else {
+            Issue.record("not a compose response: \(response.text)")
+            return
+        }
         #expect(object["shown"] == .array([.string("new")]))
         #expect(jsonText(object["dropped"] ?? .null) == #"[{"key":"old","reason":"stale"}]"#)
     }
@@ -48,7 +58,8 @@ import NotificationText
         let harness = ServiceHarness(appName: "Wiki")
         let response = harness.post("/compose", #"{"fetch": "failed"\#(appMember)}"#)
         guard let object = composed(response), case .object(let content)? = object["notification"] else {
-            Issue.record("not a compose response: \(response.text)"); return
+            Issue.record("not a compose response: \(response.text)")
+            return
         }
         #expect(content["title"] == .string("Wiki"))
         #expect(content["body"] == .string("There might be new activity on Wiki."))
@@ -57,7 +68,8 @@ import NotificationText
     @Test func compose_withApp_usesIt() {
         let response = harness.post("/compose", #"{"fetch": "timeout", "app": "Chat"}"#)
         guard let object = composed(response), case .object(let content)? = object["notification"] else {
-            Issue.record("not a compose response: \(response.text)"); return
+            Issue.record("not a compose response: \(response.text)")
+            return
         }
         #expect(content["title"] == .string("Chat"))
         #expect(object["reason"] == .string("timeout"))
@@ -69,45 +81,64 @@ import NotificationText
 
     @Test func compose_atTheLimits_isAccepted() {
         let notifications = (0..<1000).map { notification(id: String($0)) }.joined(separator: ",")
-        let displayed = Array(repeating: #"{"key": "k", "timestamp": "2026-11-29T11:00:00Z"}"#, count: 10_000).joined(separator: ",")
-        let response = harness.post("/compose", #"{"notifications": [\#(notifications)], "displayed": [\#(displayed)], "maxAgeSeconds": 86400, "maxUnits": 4096}"#)
+        let displayed = Array(repeating: #"{"key": "k", "timestamp": "2026-11-29T11:00:00Z"}"#, count: 10_000).joined(
+            separator: ",")
+        let response = harness.post(
+            "/compose",
+            #"{"notifications": [\#(notifications)], "displayed": [\#(displayed)], "maxAgeSeconds": 86400, "maxUnits": 4096}"#
+        )
         #expect(response.status == 200)
     }
 
     // MARK: Invalid requests
 
     @Test func compose_missingNotificationsWhenFetchIsOk_isMissingField() {
-        expectProblem(harness.post("/compose", #"{"now": "2026-11-29T12:00:00Z"}"#), code: "missing-field", detailContains: "notifications is required when fetch is \"ok\"")
+        expectProblem(
+            harness.post("/compose", #"{"now": "2026-11-29T12:00:00Z"}"#), code: "missing-field",
+            detailContains: "notifications is required when fetch is \"ok\"")
         expectProblem(harness.post("/compose", #"{"fetch": "ok", "notifications": null}"#), code: "missing-field")
     }
 
     @Test func compose_tooManyNotifications_isOutOfRange() {
         let notifications = Array(repeating: notification(), count: 1001).joined(separator: ",")
-        expectProblem(harness.post("/compose", #"{"notifications": [\#(notifications)]}"#), code: "out-of-range", detailContains: "notifications has 1001 items, at most 1000")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [\#(notifications)]}"#), code: "out-of-range",
+            detailContains: "notifications has 1001 items, at most 1000")
     }
 
     @Test func compose_tooManyDisplayed_isOutOfRange() {
-        let displayed = Array(repeating: #"{"key": "k", "timestamp": "2026-11-29T11:00:00Z"}"#, count: 10_001).joined(separator: ",")
-        expectProblem(harness.post("/compose", #"{"notifications": [], "displayed": [\#(displayed)]}"#), code: "out-of-range", detailContains: "displayed has 10001 items, at most 10000")
+        let displayed = Array(repeating: #"{"key": "k", "timestamp": "2026-11-29T11:00:00Z"}"#, count: 10_001).joined(
+            separator: ",")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "displayed": [\#(displayed)]}"#), code: "out-of-range",
+            detailContains: "displayed has 10001 items, at most 10000")
     }
 
     @Test(arguments: ["-1", "86401"])
     func compose_maxAgeSecondsOutOfRange_isOutOfRange(_ value: String) {
-        expectProblem(harness.post("/compose", #"{"notifications": [], "maxAgeSeconds": \#(value)}"#), code: "out-of-range", detailContains: "maxAgeSeconds must be an integer in 0…86400")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "maxAgeSeconds": \#(value)}"#), code: "out-of-range",
+            detailContains: "maxAgeSeconds must be an integer in 0…86400")
     }
 
     @Test func compose_maxAgeSecondsAsFloat_isInvalidType() {
-        expectProblem(harness.post("/compose", #"{"notifications": [], "maxAgeSeconds": 600.0}"#), code: "invalid-type", detailContains: "maxAgeSeconds")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "maxAgeSeconds": 600.0}"#), code: "invalid-type",
+            detailContains: "maxAgeSeconds")
     }
 
     @Test(arguments: ["255", "4097"])
     func compose_maxUnitsOutOfRange_isOutOfRange(_ value: String) {
-        expectProblem(harness.post("/compose", #"{"notifications": [], "maxUnits": \#(value)}"#), code: "out-of-range", detailContains: "maxUnits")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "maxUnits": \#(value)}"#), code: "out-of-range",
+            detailContains: "maxUnits")
     }
 
     @Test func compose_sourceWithColon_isInvalidValue() {
         let body = #"{"notifications": [\#(notification()), \#(notification(extra: #", "source": "a:b""#))]}"#
-        expectProblem(harness.post("/compose", body), code: "invalid-value", detailContains: "notifications[1].source must not contain ':'")
+        expectProblem(
+            harness.post("/compose", body), code: "invalid-value",
+            detailContains: "notifications[1].source must not contain ':'")
     }
 
     @Test(arguments: [
@@ -115,23 +146,34 @@ import NotificationText
         "2026-11-29T11:59:00+0100", "2026-11-29T11:59:00.Z",
     ])
     func compose_timestampNotRFC3339_isInvalidTimestampWithPath(_ timestamp: String) {
-        let notifications = [notification(), notification(), notification(), #"{"id": "4", "type": "x", "timestamp": "\#(timestamp)"}"#]
-        expectProblem(harness.post("/compose", #"{"notifications": [\#(notifications.joined(separator: ","))]}"#),
-                      code: "invalid-timestamp", detailContains: "notifications[3].timestamp must be an RFC 3339 date-time")
+        let notifications = [
+            notification(), notification(), notification(), #"{"id": "4", "type": "x", "timestamp": "\#(timestamp)"}"#,
+        ]
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [\#(notifications.joined(separator: ","))]}"#),
+            code: "invalid-timestamp", detailContains: "notifications[3].timestamp must be an RFC 3339 date-time")
     }
 
     @Test func compose_nowNotRFC3339_isInvalidTimestamp() {
-        expectProblem(harness.post("/compose", #"{"notifications": [], "now": "now"}"#), code: "invalid-timestamp", detailContains: "now must be")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "now": "now"}"#), code: "invalid-timestamp",
+            detailContains: "now must be")
     }
 
     @Test func compose_displayedTimestampNotRFC3339_isInvalidTimestamp() {
-        expectProblem(harness.post("/compose", #"{"notifications": [], "displayed": [{"key": "a", "timestamp": 5}]}"#), code: "invalid-type", detailContains: "displayed[0].timestamp must be a string")
-        expectProblem(harness.post("/compose", #"{"notifications": [], "displayed": [{"key": "a", "timestamp": "x"}]}"#), code: "invalid-timestamp", detailContains: "displayed[0].timestamp")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "displayed": [{"key": "a", "timestamp": 5}]}"#),
+            code: "invalid-type", detailContains: "displayed[0].timestamp must be a string")
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [], "displayed": [{"key": "a", "timestamp": "x"}]}"#),
+            code: "invalid-timestamp", detailContains: "displayed[0].timestamp")
     }
 
     @Test(arguments: ["OK", "error", "", "Failed"])
     func compose_unknownFetch_isInvalidValue(_ fetch: String) {
-        expectProblem(harness.post("/compose", #"{"fetch": "\#(fetch)"}"#), code: "invalid-value", detailContains: "fetch must be one of")
+        expectProblem(
+            harness.post("/compose", #"{"fetch": "\#(fetch)"}"#), code: "invalid-value",
+            detailContains: "fetch must be one of")
     }
 
     @Test(arguments: [
@@ -140,7 +182,8 @@ import NotificationText
         (#"{"id": "1", "type": "m"}"#, "notifications[0].timestamp is required"),
     ])
     func compose_notificationMissingRequiredField_isMissingField(_ item: String, _ detail: String) {
-        expectProblem(harness.post("/compose", #"{"notifications": [\#(item)]}"#), code: "missing-field", detailContains: detail)
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [\#(item)]}"#), code: "missing-field", detailContains: detail)
     }
 
     @Test(arguments: [
@@ -152,14 +195,19 @@ import NotificationText
         (#", "url": false"#, "notifications[0].url must be a string"),
     ])
     func compose_mistypedNotificationField_isInvalidTypeWithPath(_ extra: String, _ detail: String) {
-        expectProblem(harness.post("/compose", #"{"notifications": [\#(notification(extra: extra))]}"#), code: "invalid-type", detailContains: detail)
+        expectProblem(
+            harness.post("/compose", #"{"notifications": [\#(notification(extra: extra))]}"#), code: "invalid-type",
+            detailContains: detail)
     }
 
     @Test(arguments: [
         (#"{"notifications": {}}"#, "notifications must be an array"),
         (#"{"notifications": [1]}"#, "notifications[0] must be an object"),
         (#"{"notifications": [], "displayed": [[]]}"#, "displayed[0] must be an object"),
-        (#"{"notifications": [], "displayed": [{"timestamp": "2026-11-29T11:59:00Z"}]}"#, "displayed[0].key is required"),
+        (
+            #"{"notifications": [], "displayed": [{"timestamp": "2026-11-29T11:59:00Z"}]}"#,
+            "displayed[0].key is required"
+        ),
         (#"{"notifications": [], "recipient": 5}"#, "recipient must be a string"),
         (#"{"notifications": [], "app": {}}"#, "app must be a string"),
         (#"{"fetch": 1}"#, "fetch must be a string"),
@@ -176,7 +224,10 @@ import NotificationText
     }
 
     @Test func compose_loneSurrogateInSenderName_isLoneSurrogate() {
-        expectProblem(harness.post("/compose", #"{"notifications": [\#(notification(extra: #", "sender": {"name": "\uDC00"}"#))]}"#), code: "lone-surrogate")
+        expectProblem(
+            harness.post(
+                "/compose", #"{"notifications": [\#(notification(extra: #", "sender": {"name": "\uDC00"}"#))]}"#),
+            code: "lone-surrogate")
     }
 
     @Test func compose_invalidInput_neverReachesTheComposer() {

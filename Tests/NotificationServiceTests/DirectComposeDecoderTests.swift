@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// The direct decoder (one pass, no tape) promises one thing: whenever it
@@ -26,11 +27,16 @@ import NotificationText
         guard let input = direct(json) else { return nil }
         switch general(json) {
         case .success(let expected):
-            #expect(ComposeRequest(input) == ComposeRequest(expected), "\(label()): the direct path decoded a different request")
-            #expect(Composer.compose(input).jsonBody(input: input) == Composer.compose(expected).jsonBody(input: expected),
-                    "\(label()): the direct path's input composes a different reply")
+            #expect(
+                ComposeRequest(input) == ComposeRequest(expected),
+                "\(label()): the direct path decoded a different request")
+            #expect(
+                Composer.compose(input).jsonBody(input: input) == Composer.compose(expected).jsonBody(input: expected),
+                "\(label()): the direct path's input composes a different reply")
         case .failure(let problem):
-            Issue.record("\(label()): the direct path accepted a body the general path refuses (\(problem.code): \(problem.detail))")
+            Issue.record(
+                "\(label()): the direct path accepted a body the general path refuses (\(problem.code): \(problem.detail))"
+            )
         }
         return input
     }
@@ -40,7 +46,8 @@ import NotificationText
         for round in 0..<300 {
             let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
             // Values with and without escapes; names as clients write them.
-            let json = RandomCompose.json(request, escapeRate: round % 2 == 0 ? 0 : 0.2, escapingNames: false, using: &random)
+            let json = RandomCompose.json(
+                request, escapeRate: round % 2 == 0 ? 0 : 0.2, escapingNames: false, using: &random)
             let spaced = Self.withWhitespace(json, using: &random)
             let extended = Self.withUnknownMembers(json, using: &random)
             for (variant, body) in [("compact", json), ("spaced", spaced), ("unknown members", extended)] {
@@ -81,7 +88,9 @@ import NotificationText
         }
         // The fixtures that need the general path write a member that is not
         // a scalar the rules ignore, or a name with escapes.
-        #expect(directCount >= ComposeHTTPCase.all.count * 3 / 4, "\(directCount) of \(ComposeHTTPCase.all.count) fixtures decoded directly")
+        #expect(
+            directCount >= ComposeHTTPCase.all.count * 3 / 4,
+            "\(directCount) of \(ComposeHTTPCase.all.count) fixtures decoded directly")
     }
 
     @Test func differentMemberOrders_andWhitespaceInNames_decodeDirectly() {
@@ -153,7 +162,9 @@ import NotificationText
         var out: [UInt8] = []
         forEachByte(json) { byte, inString in
             out.append(byte)
-            if !inString, [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":")].contains(byte), Bool.random(using: &random) {
+            if !inString, [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":")].contains(byte),
+                Bool.random(using: &random)
+            {
                 out += Array([" ", "\n  ", "\t", "\r\n"][Int.random(in: 0..<4, using: &random)].utf8)
             }
         }
@@ -162,7 +173,10 @@ import NotificationText
 
     /// `json` with an unknown scalar member opening some non-empty objects.
     static func withUnknownMembers<R: RandomNumberGenerator>(_ json: [UInt8], using random: inout R) -> [UInt8] {
-        let members = [#""extra":null,"#, #""priority":5,"#, #""score":-1.5e3,"#, #""tag":"a\"b","#, #""seen":true,"#, #""nothing":false,"#, #""x":"\u00e9","#]
+        let members = [
+            #""extra":null,"#, #""priority":5,"#, #""score":-1.5e3,"#, #""tag":"a\"b","#, #""seen":true,"#,
+            #""nothing":false,"#, #""x":"\u00e9","#,
+        ]
         var out: [UInt8] = []
         var previous: UInt8 = 0
         forEachByte(json) { byte, inString in
@@ -179,8 +193,12 @@ import NotificationText
     static func mutate<R: RandomNumberGenerator>(_ json: inout [UInt8], using random: inout R) {
         guard !json.isEmpty else { return }
         let at = Int.random(in: 0..<json.count, using: &random)
-        let pieces = ["null", ",", ":", "{", "}", "[", "]", "\"", "\\", "\\u0041", "\\ud800", " ", "0", "-", "1e5", ".5", "true", "\"id\":\"x\",",
-                      "\"type\":\"t\",", "\"sender\":{},", "\"x\":[],", "\u{1}", "\u{E9}", "\"now\":\"2026-11-29T12:00:00Z\",", "\"read\":true,"]
+        let pieces = [
+            "null", ",", ":", "{", "}", "[", "]", "\"", "\\", "\\u0041", "\\ud800", " ", "0", "-", "1e5", ".5", "true",
+            "\"id\":\"x\",",
+            "\"type\":\"t\",", "\"sender\":{},", "\"x\":[],", "\u{1}", "\u{E9}", "\"now\":\"2026-11-29T12:00:00Z\",",
+            "\"read\":true,",
+        ]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: json.remove(at: at)
         case 1: json[at] = UInt8.random(in: 0x20...0x7E, using: &random)
@@ -198,7 +216,13 @@ import NotificationText
         for byte in json {
             if inString {
                 body(byte, true)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if byte == UInt8(ascii: "\"") {
                 inString = true
                 body(byte, true)

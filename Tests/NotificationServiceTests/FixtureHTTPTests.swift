@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// A case of test-fixtures/notification-body.json, read with Foundation's
@@ -45,11 +46,13 @@ struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
 
     static let all: [ComposeHTTPCase] = {
         guard case .object(let file)? = try? JSONParser.parse(repositoryFile("test-fixtures/compose.json")),
-              case .array(let cases)? = file["cases"] else { return [] }
+            case .array(let cases)? = file["cases"]
+        else { return [] }
         return cases.compactMap { value in
             guard case .object(let object) = value, case .string(let id)? = object["id"],
-                  case .string(let description)? = object["description"],
-                  let request = object["request"], let response = object["response"] else { return nil }
+                case .string(let description)? = object["description"],
+                let request = object["request"], let response = object["response"]
+            else { return nil }
             return ComposeHTTPCase(id: id, description: description, request: request, response: response)
         }
     }()
@@ -78,12 +81,16 @@ struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
         try #require(response.status == 200, "[\(fixture.id)] status \(response.status): \(response.text)")
         #expect(response.header("Content-Type") == "application/json", "[\(fixture.id)]")
         let actual = try JSONDecoder().decode(BodyWireResponse.self, from: Data(response.body))
-        #expect(actual.body.unicodeScalars.elementsEqual(fixture.body.unicodeScalars),
-                "[\(fixture.id)] \(fixture.description)\n  expected: \(fixture.body.debugDescription)\n  actual:   \(actual.body.debugDescription)")
+        #expect(
+            actual.body.unicodeScalars.elementsEqual(fixture.body.unicodeScalars),
+            "[\(fixture.id)] \(fixture.description)\n  expected: \(fixture.body.debugDescription)\n  actual:   \(actual.body.debugDescription)"
+        )
         #expect(actual.units == fixture.units, "[\(fixture.id)] units")
         #expect(actual.truncated == fixture.truncated, "[\(fixture.id)] truncated")
         #expect(actual.inputCut == fixture.inputCut, "[\(fixture.id)] inputCut")
-        #expect(response.json.map { if case .object(let o) = $0 { o.members.count } else { 0 } } == 4, "[\(fixture.id)] extra members")
+        #expect(
+            response.json.map { if case .object(let o) = $0 { o.members.count } else { 0 } } == 4,
+            "[\(fixture.id)] extra members")
     }
 
     @Test(arguments: ComposeHTTPCase.all)
@@ -94,7 +101,9 @@ struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
         try #require(response.status == 200, "[\(fixture.id)] status \(response.status): \(response.text)")
         #expect(response.header("Content-Type") == "application/json", "[\(fixture.id)]")
         let actual = try #require(response.json, "[\(fixture.id)] response is not JSON")
-        #expect(structurallyEqual(actual, fixture.response), """
+        #expect(
+            structurallyEqual(actual, fixture.response),
+            """
             [\(fixture.id)] \(fixture.description)
               expected: \(jsonText(fixture.response))
               actual:   \(jsonText(actual))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotificationService
 
 /// Mutated documents: the parser never traps, and whatever it accepts survives
@@ -23,7 +24,10 @@ import Testing
         "\"é😀\u{301}\"",
     ]
     /// Bytes that matter to the grammar, plus UTF-8 lead and continuation bytes.
-    static let interesting: [UInt8] = Array(#"{}[],:"\/bfnrtu0123456789+-.eE ntfalse"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xF4, 0xFF]
+    static let interesting: [UInt8] =
+        Array(#"{}[],:"\/bfnrtu0123456789+-.eE ntfalse"#.utf8) + [
+            0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xF4, 0xFF,
+        ]
 
     @Test(arguments: 0..<seeds.count)
     func mutatedDocument_neverTraps_andAcceptedOnesRoundTrip(_ seedIndex: Int) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotificationService
 
 @Suite struct JSONParserTests {
@@ -23,7 +24,10 @@ import Testing
 
     @Test func parse_objectWithEveryValueType_keepsMembersInOrder() throws {
         let value = try parse(#" { "s" : "x", "n": -12, "t": true, "f": false, "z": null, "a": [1, [ ]], "o": {} } "#)
-        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(object.members.map(\.name) == ["s", "n", "t", "f", "z", "a", "o"])
         #expect(object["s"] == .string("x"))
         #expect(object["n"] == .number(JSONNumber(lexeme: "-12", integerValue: -12)))
@@ -116,7 +120,8 @@ import Testing
             let before = String(repeating: "a", count: position), after = String(repeating: "b", count: 19 - position)
             #expect(try parse("\"\(before)\\n\(after)\"") == .string(before + "\n" + after), "escape at \(position)")
             #expect(try parse("\"\(before)\"") == .string(before), "end at \(position)")
-            let error = parseError([UInt8(ascii: "\"")] + Array(before.utf8) + [0x01] + Array(after.utf8) + [UInt8(ascii: "\"")])
+            let error = parseError(
+                [UInt8(ascii: "\"")] + Array(before.utf8) + [0x01] + Array(after.utf8) + [UInt8(ascii: "\"")])
             #expect(error?.offset == position + 1, "control byte at \(position)")
         }
     }
@@ -127,20 +132,21 @@ import Testing
 
     // MARK: UTF-8
 
-    @Test(arguments: [
-        [0x80],                    // continuation byte without a lead
-        [0xC0, 0x80],              // overlong NUL
-        [0xC1, 0xBF],              // overlong
-        [0xE0, 0x80, 0x80],        // overlong 3-byte
-        [0xED, 0xA0, 0x80],        // encoded surrogate U+D800
-        [0xF0, 0x80, 0x80, 0x80],  // overlong 4-byte
-        [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
-        [0xF5, 0x80, 0x80, 0x80],  // invalid lead
-        [0xFF],
-        [0xC3],                    // truncated
-        [0xE2, 0x82],              // truncated
-        [0xC3, 0x28],              // bad continuation
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x80],  // continuation byte without a lead
+            [0xC0, 0x80],  // overlong NUL
+            [0xC1, 0xBF],  // overlong
+            [0xE0, 0x80, 0x80],  // overlong 3-byte
+            [0xED, 0xA0, 0x80],  // encoded surrogate U+D800
+            [0xF0, 0x80, 0x80, 0x80],  // overlong 4-byte
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xF5, 0x80, 0x80, 0x80],  // invalid lead
+            [0xFF],
+            [0xC3],  // truncated
+            [0xE2, 0x82],  // truncated
+            [0xC3, 0x28],  // bad continuation
+        ] as [[UInt8]])
     func parse_invalidUTF8InString_isInvalidUTF8AtItsOffset(_ sequence: [UInt8]) {
         let bytes = Array(#"{"text": "ab"#.utf8) + sequence + Array(#"cd"}"#.utf8)
         let error = parseError(bytes)
@@ -153,7 +159,8 @@ import Testing
     }
 
     @Test func parse_invalidUTF8AfterLongASCIIRun_isFound() {
-        let bytes = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: 1001) + [0xFE, UInt8(ascii: "\"")]
+        let bytes =
+            [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: 1001) + [0xFE, UInt8(ascii: "\"")]
         let error = parseError(bytes)
         #expect(error?.kind == .invalidUTF8)
         #expect(error?.offset == 1002)
@@ -187,12 +194,16 @@ import Testing
 
     // MARK: Numbers
 
-    @Test(arguments: [
-        ("0", 0), ("-0", 0), ("7", 7), ("-42", -42), ("4096", 4096),
-        ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("0", 0), ("-0", 0), ("7", 7), ("-42", -42), ("4096", 4096),
+            ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
+        ] as [(String, Int)])
     func parse_integerLexeme_hasIntegerValue(_ text: String, _ expected: Int) throws {
-        guard case .number(let number) = try parse(text) else { Issue.record("not a number"); return }
+        guard case .number(let number) = try parse(text) else {
+            Issue.record("not a number")
+            return
+        }
         #expect(number.integerValue == expected)
         #expect(number.isIntegerLexeme)
         #expect(number.lexeme == text)
@@ -200,7 +211,10 @@ import Testing
 
     @Test(arguments: ["256.0", "2.56e2", "1E3", "1e-0", "-0.0", "0.5"])
     func parse_fractionOrExponent_isNotAnInteger(_ text: String) throws {
-        guard case .number(let number) = try parse(text) else { Issue.record("not a number"); return }
+        guard case .number(let number) = try parse(text) else {
+            Issue.record("not a number")
+            return
+        }
         #expect(number.integerValue == nil)
         #expect(!number.isIntegerLexeme)
         #expect(number.lexeme == text)
@@ -208,7 +222,10 @@ import Testing
 
     @Test(arguments: ["9223372036854775808", "-9223372036854775809", "100000000000000000000000000000"])
     func parse_integerBeyondInt_isValidButHasNoValue(_ text: String) throws {
-        guard case .number(let number) = try parse(text) else { Issue.record("not a number"); return }
+        guard case .number(let number) = try parse(text) else {
+            Issue.record("not a number")
+            return
+        }
         #expect(number.integerValue == nil)
         #expect(number.isIntegerLexeme)
     }
@@ -248,7 +265,9 @@ import Testing
         for length in 0...17 {
             let text = String(repeating: "a", count: length)
             #expect(try parse("\"\(text)\"") == .string(text), "length \(length)")
-            #expect(try parse("{\"\(text)\":\"\(text)\"}") == .object(JSONObject(members: [(text, .string(text))])), "member of length \(length)")
+            #expect(
+                try parse("{\"\(text)\":\"\(text)\"}") == .object(JSONObject(members: [(text, .string(text))])),
+                "member of length \(length)")
         }
     }
 
@@ -257,8 +276,12 @@ import Testing
             let text = String(repeating: "a", count: length)
             for document in ["\"\(text)", "{\"\(text)", "{\"a\":\"\(text)", "[\"\(text)\\"] {
                 let error = parseError(document)
-                #expect(error == JSONParseError(.syntax, offset: Array(document.utf8).lastIndex(of: UInt8(ascii: "\""))!, "unterminated string"),
-                        "\(document)")
+                #expect(
+                    error
+                        == JSONParseError(
+                            .syntax, offset: Array(document.utf8).lastIndex(of: UInt8(ascii: "\""))!,
+                            "unterminated string"),
+                    "\(document)")
             }
         }
     }
@@ -269,11 +292,13 @@ import Testing
             for position in 0..<length {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                 bytes[position] = 0x1F
-                #expect(parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 1,
-                        "control byte at \(position) of \(length)")
+                #expect(
+                    parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 1,
+                    "control byte at \(position) of \(length)")
                 bytes[position] = UInt8(ascii: "\"")
-                #expect(parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 2,
-                        "quote at \(position) of \(length): the rest is after the value")
+                #expect(
+                    parseError([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])?.offset == position + 2,
+                    "quote at \(position) of \(length): the rest is after the value")
             }
         }
     }
@@ -282,21 +307,28 @@ import Testing
         for position in 0..<20 {
             let before = String(repeating: "a", count: position), after = String(repeating: "b", count: 19 - position)
             let escaped = "\"\(before)\\\"\(after)\\u00e9\(before)\\\\\\/\(after)\\uD83D\\uDE00\""
-            #expect(try parse(escaped) == .string(before + "\"" + after + "é" + before + "\\/" + after + "😀"), "escapes after \(position)")
+            #expect(
+                try parse(escaped) == .string(before + "\"" + after + "é" + before + "\\/" + after + "😀"),
+                "escapes after \(position)")
         }
     }
 
     @Test func parse_whitespaceAroundEveryToken_isSkipped() throws {
         let spaced = " \t{\r\n\"a\" :\t[ 1 ,\n\"x\" , true\t] ,\"b\"\r: { } , \"c\" :\"\" } \n"
-        #expect(try parse(spaced) == .object(JSONObject(members: [
-            ("a", .array([.number(JSONNumber(lexeme: "1", integerValue: 1)), .string("x"), .bool(true)])),
-            ("b", .object(JSONObject(members: []))),
-            ("c", .string("")),
-        ])))
+        #expect(
+            try parse(spaced)
+                == .object(
+                    JSONObject(members: [
+                        ("a", .array([.number(JSONNumber(lexeme: "1", integerValue: 1)), .string("x"), .bool(true)])),
+                        ("b", .object(JSONObject(members: []))),
+                        ("c", .string("")),
+                    ])))
     }
 
     @Test func parse_otherControlByteBetweenTokens_isSyntaxErrorAtIt() {
-        for document in ["{\u{0B}\"a\":1}", "{\"a\"\u{0C}:1}", "{\"a\":\u{0B}1}", "{\"a\":1\u{0C}}", "[1,\u{0B}2]", "1\u{0C}"] {
+        for document in [
+            "{\u{0B}\"a\":1}", "{\"a\"\u{0C}:1}", "{\"a\":\u{0B}1}", "{\"a\":1\u{0C}}", "[1,\u{0B}2]", "1\u{0C}",
+        ] {
             let offset = Array(document.utf8).firstIndex { $0 == 0x0B || $0 == 0x0C }!
             #expect(parseError(document)?.offset == offset, "\(document.debugDescription)")
             #expect(parseError(document)?.kind == .syntax, "\(document.debugDescription)")
@@ -314,7 +346,9 @@ import Testing
             bytes[0] = UInt8(ascii: "\"")
             bytes[71] = UInt8(ascii: "\"")
             bytes[position + 1] = 0xFF
-            #expect(parseError(bytes) == JSONParseError(.invalidUTF8, offset: position + 1, "invalid UTF-8 byte 0xFF"), "at \(position)")
+            #expect(
+                parseError(bytes) == JSONParseError(.invalidUTF8, offset: position + 1, "invalid UTF-8 byte 0xFF"),
+                "at \(position)")
         }
     }
 }

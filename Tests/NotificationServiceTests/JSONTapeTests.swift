@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// The flat tape the decoders read: navigation, names compared by code points
@@ -67,7 +68,8 @@ import NotificationText
         #expect(error?.kind == .syntax)
         #expect(error?.offset == 8 + 61)
         #expect(parseError(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)) == nil)
-        #expect(parseError(String(repeating: "[", count: 65) + String(repeating: "]", count: 65))?.kind == .nestingTooDeep)
+        #expect(
+            parseError(String(repeating: "[", count: 65) + String(repeating: "]", count: 65))?.kind == .nestingTooDeep)
     }
 
     // MARK: Duplicate names, whatever their spelling
@@ -107,11 +109,15 @@ import NotificationText
     /// `escapeMask` names exactly the first byte a JSON string must escape.
     @Test func escapeMask_findsTheFirstByteToEscape() {
         var random = JSONParserPropertyTests.SplitMix(state: 42)
-        let interesting: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
+        ]
         for _ in 0..<200_000 {
             var bytes = [UInt8](repeating: 0, count: 8)
             for index in 0..<8 {
-                bytes[index] = Bool.random(using: &random) ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+                bytes[index] =
+                    Bool.random(using: &random)
+                    ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
             }
             let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
             let expected = bytes.firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotificationService
 
 @Suite struct JSONWriterTests {
@@ -9,8 +10,9 @@ import Testing
     }
 
     @Test func string_escapesQuoteBackslashAndControls() {
-        #expect(written { $0.string("a\"b\\c\nd\re\tf\u{08}g\u{0C}h\u{0}i\u{1F}j") }
-            == #""a\"b\\c\nd\re\tf\bg\fh\u0000i\u001fj""#)
+        #expect(
+            written { $0.string("a\"b\\c\nd\re\tf\u{08}g\u{0C}h\u{0}i\u{1F}j") }
+                == #""a\"b\\c\nd\re\tf\bg\fh\u0000i\u001fj""#)
     }
 
     @Test func string_copiesNonASCIIAndSlashAsIs() {
@@ -44,8 +46,10 @@ import Testing
     @Test func string_escapesAtEveryPositionOfAWord() {
         for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
             for position in 0..<20 {
-                let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
-                #expect(written { $0.string(text) } == referenceEscaped(text), "\(special.debugDescription) at \(position)")
+                let text =
+                    String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
+                #expect(
+                    written { $0.string(text) } == referenceEscaped(text), "\(special.debugDescription) at \(position)")
             }
         }
     }
@@ -58,7 +62,9 @@ import Testing
                 for special in [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x1F] {
                     var bytes = plain
                     bytes[position] = special
-                    #expect(!bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) }, "\(special) at \(position) of \(length)")
+                    #expect(
+                        !bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) },
+                        "\(special) at \(position) of \(length)")
                 }
             }
         }

@@ -1,29 +1,42 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 @Suite struct AccessLogTests {
     let harness = ServiceHarness()
 
-    private func respond(_ request: HTTPRequest, durationNanoseconds: UInt64 = 1_234_567) -> (HTTPResponse, JSONObject?) {
+    private func respond(_ request: HTTPRequest, durationNanoseconds: UInt64 = 1_234_567) -> (HTTPResponse, JSONObject?)
+    {
         let response = harness.service.handle(request)
         harness.service.didRespond(to: request, with: response, durationNanoseconds: durationNanoseconds)
         guard let line = harness.accessLog.lines.last, line.hasSuffix("\n"),
-              case .object(let object)? = try? JSONParser.parse(Array(line.dropLast().utf8)) else { return (response, nil) }
+            case .object(let object)? = try? JSONParser.parse(Array(line.dropLast().utf8))
+        else { return (response, nil) }
         return (response, object)
     }
 
     @Test func didRespond_writesOneJSONLineWithExactlyTheDocumentedFields() {
-        let request = HTTPRequest(method: "POST", path: "/body", headers: [("content-type", "application/json"), ("x-request-id", "log-1")], body: Array(#"{"text": "hi"}"#.utf8))
+        let request = HTTPRequest(
+            method: "POST", path: "/body", headers: [("content-type", "application/json"), ("x-request-id", "log-1")],
+            body: Array(#"{"text": "hi"}"#.utf8))
         let (response, entry) = respond(request)
         #expect(harness.accessLog.lines.count == 1)
-        guard let entry else { Issue.record("not one JSON line: \(harness.accessLog.lines)"); return }
-        #expect(entry.members.map(\.name) == ["time", "method", "route", "status", "bytes", "durationMicroseconds", "requestId"])
+        guard let entry else {
+            Issue.record("not one JSON line: \(harness.accessLog.lines)")
+            return
+        }
+        #expect(
+            entry.members.map(\.name) == [
+                "time", "method", "route", "status", "bytes", "durationMicroseconds", "requestId",
+            ])
         #expect(entry["time"] == .string("2026-11-29T12:00:00.000000Z"))
         #expect(entry["method"] == .string("POST"))
         #expect(entry["route"] == .string("/body"))
         #expect(entry["status"] == .number(JSONNumber(lexeme: "200", integerValue: 200)))
-        #expect(entry["bytes"] == .number(JSONNumber(lexeme: String(response.body.count), integerValue: response.body.count)))
+        #expect(
+            entry["bytes"]
+                == .number(JSONNumber(lexeme: String(response.body.count), integerValue: response.body.count)))
         #expect(entry["durationMicroseconds"] == .number(JSONNumber(lexeme: "1234", integerValue: 1234)))
         #expect(entry["requestId"] == .string("log-1"))
     }
@@ -55,12 +68,15 @@ import NotificationText
 
     @Test func didRespond_whenDisabled_writesNothingButCounts() {
         let log = LogCapture()
-        let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false), clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds), accessLog: log.sink)
+        let service = NotificationTextService(
+            configuration: ServiceConfiguration(accessLogEnabled: false),
+            clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds), accessLog: log.sink)
         let request = HTTPRequest(method: "GET", path: "/healthz")
         service.didRespond(to: request, with: service.handle(request), durationNanoseconds: 1)
         #expect(log.lines.isEmpty)
-        #expect(String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
-            .contains(#"notification_text_http_requests_total{route="/healthz",status="200"} 1"#))
+        #expect(
+            String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
+                .contains(#"notification_text_http_requests_total{route="/healthz",status="200"} 1"#))
     }
 }
 
@@ -68,7 +84,8 @@ import NotificationText
     let harness = ServiceHarness()
 
     private func exchange(_ request: HTTPRequest, durationNanoseconds: UInt64) {
-        harness.service.didRespond(to: request, with: harness.service.handle(request), durationNanoseconds: durationNanoseconds)
+        harness.service.didRespond(
+            to: request, with: harness.service.handle(request), durationNanoseconds: durationNanoseconds)
     }
 
     private func scrape() -> [String] {
@@ -93,9 +110,9 @@ import NotificationText
 
     @Test func metrics_latencyHistogramIsCumulativeInSeconds() {
         let request = HTTPRequest(method: "GET", path: "/healthz")
-        exchange(request, durationNanoseconds: 40_000)         // ≤ 0.00005
-        exchange(request, durationNanoseconds: 100_000)        // ≤ 0.0001 (bounds are inclusive)
-        exchange(request, durationNanoseconds: 3_000_000)      // ≤ 0.005
+        exchange(request, durationNanoseconds: 40_000)  // ≤ 0.00005
+        exchange(request, durationNanoseconds: 100_000)  // ≤ 0.0001 (bounds are inclusive)
+        exchange(request, durationNanoseconds: 3_000_000)  // ≤ 0.005
         exchange(request, durationNanoseconds: 5_000_000_000)  // +Inf only
         let lines = scrape()
         let prefix = #"notification_text_http_request_duration_seconds_bucket{route="/healthz","#

@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 /// openapi.yaml must describe what is served: the embedded copy is the file,
@@ -12,7 +13,9 @@ import NotificationText
 
     @Test func embeddedDocument_isTheRepositoryFileByteForByte() {
         #expect(!document.isEmpty)
-        #expect(OpenAPIDocument.bytes == repositoryFile("openapi.yaml"), "OpenAPIDocument.swift is stale: run `make openapi-embed`")
+        #expect(
+            OpenAPIDocument.bytes == repositoryFile("openapi.yaml"),
+            "OpenAPIDocument.swift is stale: run `make openapi-embed`")
     }
 
     @Test(arguments: ProblemCode.allCases.map(\.rawValue))
@@ -20,7 +23,9 @@ import NotificationText
         let problemCode = ProblemCode(rawValue: code)!
         #expect(document.contains("`\(code)`"), "\(code) missing from the Problem schema description")
         #expect(document.contains("problem:\(code)'"), "no example for \(code)")
-        #expect(document.contains("title: \(problemCode.title), status: \(problemCode.status)"), "example of \(code) has another title or status")
+        #expect(
+            document.contains("title: \(problemCode.title), status: \(problemCode.status)"),
+            "example of \(code) has another title or status")
     }
 
     /// Requests producing each documented error example.
@@ -28,25 +33,44 @@ import NotificationText
         ("/body", Array(#"{"text": "a",}"#.utf8), "invalid-json"),
         ("/body", Array(#"{"text": "a"#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), "invalid-utf8"),
         ("/body", Array(#"{"text": "\uD800"}"#.utf8), "lone-surrogate"),
-        ("/body", Array((#"{"text": "a", "x": "# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}").utf8), "nesting-too-deep"),
+        (
+            "/body",
+            Array(
+                (#"{"text": "a", "x": "# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}")
+                    .utf8), "nesting-too-deep"
+        ),
         ("/body", Array(#"{"text": "a", "text": "b"}"#.utf8), "duplicate-member"),
         ("/body", Array(#"{"text": "a", "maxUnits": 256.0}"#.utf8), "invalid-type"),
         ("/compose", Array(#"{"notifications": [{"id": "1", "type": "message"}]}"#.utf8), "missing-field"),
         ("/body", Array(#"{"text": "a", "maxUnits": 100}"#.utf8), "out-of-range"),
-        ("/compose", Array(#"{"notifications": [{"id": "1", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "2", "source": "a:b", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}]}"#.utf8), "invalid-value"),
-        ("/compose", Array(#"{"notifications": [{"id": "1", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "2", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "3", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "4", "type": "m", "timestamp": "yesterday"}]}"#.utf8), "invalid-timestamp"),
+        (
+            "/compose",
+            Array(
+                #"{"notifications": [{"id": "1", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "2", "source": "a:b", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}]}"#
+                    .utf8), "invalid-value"
+        ),
+        (
+            "/compose",
+            Array(
+                #"{"notifications": [{"id": "1", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "2", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "3", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "4", "type": "m", "timestamp": "yesterday"}]}"#
+                    .utf8), "invalid-timestamp"
+        ),
     ]
 
     @Test(arguments: 0..<errorExamples.count)
     func documentedErrorExample_isExactlyWhatIsServed(_ index: Int) {
         let example = Self.errorExamples[index]
         let response = harness.post(example.path, bytes: example.body)
-        guard let problem = response.problem else { Issue.record("not a problem: \(response.text)"); return }
+        guard let problem = response.problem else {
+            Issue.record("not a problem: \(response.text)")
+            return
+        }
         #expect(problem.code == example.code)
-        #expect(document.contains("detail: '\(problem.detail)', code: \(example.code)}")
+        #expect(
+            document.contains("detail: '\(problem.detail)', code: \(example.code)}")
                 || document.contains("detail: \"\(problem.detail)\", code: \(example.code)}")
                 || document.contains("detail: \(problem.detail), code: \(example.code)}"),
-                "openapi.yaml's \(example.code) example differs from the served detail: \(problem.detail)")
+            "openapi.yaml's \(example.code) example differs from the served detail: \(problem.detail)")
     }
 
     @Test func documentedRoutingExamples_areExactlyWhatIsServed() {
@@ -58,7 +82,8 @@ import NotificationText
         ]
         for detail in details {
             let detail = detail ?? "-"
-            #expect(document.contains("detail: '\(detail)'") || document.contains("detail: \(detail), code"), "\(detail)")
+            #expect(
+                document.contains("detail: '\(detail)'") || document.contains("detail: \(detail), code"), "\(detail)")
         }
         harness.service.setState(.draining)
         #expect(document.contains("detail: \(harness.get("/readyz").problem?.detail ?? "-"), code: not-ready}"))

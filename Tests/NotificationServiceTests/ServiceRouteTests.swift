@@ -1,5 +1,6 @@
-import Testing
 import NotificationText
+import Testing
+
 @testable import NotificationService
 
 @Suite struct ServiceRouteTests {
@@ -9,7 +10,10 @@ import NotificationText
 
     @Test(arguments: ["/", "/body/", "/BODY", "/bod%79", "/compose/x", "/health", "/metrics/", "/openapi.json", ""])
     func unknownPath_isNotFound(_ path: String) {
-        let response = harness.service.handle(HTTPRequest(method: "POST", path: path, headers: [("content-type", "application/json")], body: Array(#"{"text":"a"}"#.utf8)))
+        let response = harness.service.handle(
+            HTTPRequest(
+                method: "POST", path: path, headers: [("content-type", "application/json")],
+                body: Array(#"{"text":"a"}"#.utf8)))
         expectProblem(response, status: 404, code: "not-found")
         #expect(response.route == "unmatched")
     }
@@ -50,7 +54,8 @@ import NotificationText
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json")
         guard case .object(let object)? = response.json, case .string(let version)? = object["unicodeVersion"] else {
-            Issue.record("not the health document: \(response.text)"); return
+            Issue.record("not the health document: \(response.text)")
+            return
         }
         #expect(object["status"] == .string("ok"))
         let parts = version.split(separator: ".").compactMap { Int($0) }
@@ -116,21 +121,24 @@ import NotificationText
     // MARK: Rejections and internal errors
 
     @Test func rejection_isAProblemInTheServiceShape() {
-        let response = harness.service.rejection(status: 413, code: "payload-too-large", detail: "the body exceeds 1048576 bytes")
+        let response = harness.service.rejection(
+            status: 413, code: "payload-too-large", detail: "the body exceeds 1048576 bytes")
         expectProblem(response, status: 413, code: "payload-too-large", detailContains: "1048576")
         #expect(response.header("X-Request-Id")?.count == 32)
     }
 
     @Test func rejection_toRequest_echoesItsRequestIDAndRoute() {
         let request = HTTPRequest(method: "POST", path: "/body", headers: [("x-request-id", "r-1")])
-        let response = harness.service.rejection(to: request, status: 413, code: "payload-too-large", detail: "too large")
+        let response = harness.service.rejection(
+            to: request, status: 413, code: "payload-too-large", detail: "too large")
         expectProblem(response, status: 413, code: "payload-too-large")
         #expect(response.header("X-Request-Id") == "r-1")
         #expect(response.route == "/body")
     }
 
     @Test func rejection_withTransportCode_keepsItAndUsesTheReasonPhrase() {
-        let response = harness.service.rejection(status: 408, code: "request-timeout", detail: "the request took too long")
+        let response = harness.service.rejection(
+            status: 408, code: "request-timeout", detail: "the request took too long")
         #expect(response.status == 408)
         #expect(response.problem?.code == "request-timeout")
         #expect(response.problem?.title == "Request Timeout")
@@ -140,7 +148,10 @@ import NotificationText
 
     @Test func unexpectedError_isInternalErrorAndOneLogLineWithoutContent() {
         let harness = ServiceHarness(compose: { _ in throw Boom() })
-        let response = harness.post("/compose", #"{"notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "secret text"}]}"#, headers: [("x-request-id", "req-500")])
+        let response = harness.post(
+            "/compose",
+            #"{"notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "secret text"}]}"#,
+            headers: [("x-request-id", "req-500")])
         expectProblem(response, status: 500, code: "internal-error")
         #expect(harness.errorLog.lines.count == 1)
         let line = harness.errorLog.lines.first ?? ""

@@ -1,6 +1,7 @@
 import Foundation
 import NotificationText
 import Testing
+
 @testable import NotificationService
 
 /// Collects log lines written through a `LogSink`.
@@ -26,18 +27,27 @@ struct ServiceHarness {
         let configuration = ServiceConfiguration(appName: appName)
         let clock = WallClock.fixed(nanosecondsSinceEpoch: testNowNanoseconds)
         if let compose {
-            service = NotificationTextService(configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink, compose: compose)
+            service = NotificationTextService(
+                configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink,
+                compose: compose)
         } else {
-            service = NotificationTextService(configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink)
+            service = NotificationTextService(
+                configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink)
         }
         service.setState(.running)
     }
 
-    func post(_ path: String, _ json: String, headers: [(name: String, value: String)] = [("content-type", "application/json")]) -> HTTPResponse {
+    func post(
+        _ path: String, _ json: String,
+        headers: [(name: String, value: String)] = [("content-type", "application/json")]
+    ) -> HTTPResponse {
         post(path, bytes: Array(json.utf8), headers: headers)
     }
 
-    func post(_ path: String, bytes: [UInt8], headers: [(name: String, value: String)] = [("content-type", "application/json")]) -> HTTPResponse {
+    func post(
+        _ path: String, bytes: [UInt8],
+        headers: [(name: String, value: String)] = [("content-type", "application/json")]
+    ) -> HTTPResponse {
         service.handle(HTTPRequest(method: "POST", path: path, headers: headers, body: bytes))
     }
 
@@ -58,9 +68,9 @@ extension HTTPResponse {
     /// The members of a problem+json body, or nil when the body is not one.
     var problem: (type: String, title: String, status: Int, detail: String, code: String)? {
         guard case .object(let object)? = json, object.members.count == 5,
-              case .string(let type)? = object["type"], case .string(let title)? = object["title"],
-              case .number(let status)? = object["status"], let statusValue = status.integerValue,
-              case .string(let detail)? = object["detail"], case .string(let code)? = object["code"]
+            case .string(let type)? = object["type"], case .string(let title)? = object["title"],
+            case .number(let status)? = object["status"], let statusValue = status.integerValue,
+            case .string(let detail)? = object["detail"], case .string(let code)? = object["code"]
         else { return nil }
         return (type, title, statusValue, detail, code)
     }
@@ -78,7 +88,9 @@ func expectProblem(
     #expect(problem?.type == "tag:notification-text,2026:problem:\(code)", sourceLocation: sourceLocation)
     #expect(problem?.title == ProblemCode(rawValue: code)?.title, sourceLocation: sourceLocation)
     if let detailContains {
-        #expect(problem?.detail.contains(detailContains) == true, "detail: \(problem?.detail ?? "-")", sourceLocation: sourceLocation)
+        #expect(
+            problem?.detail.contains(detailContains) == true, "detail: \(problem?.detail ?? "-")",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -106,7 +118,8 @@ func jsonText(_ value: JSONValue) -> String {
 }
 
 /// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 func repositoryFile(_ relativePath: String) -> [UInt8] {
     (try? [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent(relativePath)))) ?? []

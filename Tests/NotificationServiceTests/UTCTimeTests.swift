@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NotificationService
 
 @Suite struct UTCTimeTests {
@@ -21,7 +22,9 @@ import Testing
         for _ in 0..<2000 {
             let seconds = Int64.random(in: -5_000_000_000...7_000_000_000, using: &generator)
             let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-            #expect(UTCTime.rfc3339(nanosecondsSinceEpoch: seconds * 1_000_000_000, fractionDigits: 0) == expected, "\(seconds)")
+            #expect(
+                UTCTime.rfc3339(nanosecondsSinceEpoch: seconds * 1_000_000_000, fractionDigits: 0) == expected,
+                "\(seconds)")
         }
     }
 }

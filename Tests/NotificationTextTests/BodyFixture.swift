@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import NotificationText
+import Testing
 
 /// One case of `test-fixtures/notification-body.json`, the cross-platform contract.
 struct BodyFixtureCase: Sendable, CustomTestStringConvertible {
@@ -23,17 +23,17 @@ struct BodyFixtureCase: Sendable, CustomTestStringConvertible {
 
     private static func load() -> [BodyFixtureCase] {
         guard let data = try? Data(contentsOf: fixtureURL),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["cases"] as? [[String: Any]]
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = root["cases"] as? [[String: Any]]
         else { fatalError("cannot read \(fixtureURL.path)") }
         return cases.map { raw in
             guard let id = raw["id"] as? String,
-                  let description = raw["description"] as? String,
-                  let text = raw["text"] as? String,
-                  let body = raw["body"] as? String,
-                  let units = raw["units"] as? Int,
-                  let truncated = raw["truncated"] as? Bool,
-                  let inputCut = raw["inputCut"] as? Bool
+                let description = raw["description"] as? String,
+                let text = raw["text"] as? String,
+                let body = raw["body"] as? String,
+                let units = raw["units"] as? Int,
+                let truncated = raw["truncated"] as? Bool,
+                let inputCut = raw["inputCut"] as? Bool
             else { fatalError("malformed case in fixture: \(raw["id"] ?? "?")") }
             return BodyFixtureCase(
                 id: id, description: description, text: text,
@@ -42,5 +42,3 @@ struct BodyFixtureCase: Sendable, CustomTestStringConvertible {
         }
     }
 }
-
-

@@ -1,5 +1,5 @@
-import Testing
 import NotificationText
+import Testing
 
 @Suite struct BodyFixtureTests {
     @Test func fixture_hasAtLeast80UniqueKebabCaseIds() {
@@ -7,14 +7,18 @@ import NotificationText
         #expect(ids.count >= 80)
         #expect(Set(ids).count == ids.count, "duplicate ids")
         for id in ids {
-            #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !id.hasPrefix("-"), "id \(id) is not kebab-case")
+            #expect(
+                id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !id.hasPrefix("-"),
+                "id \(id) is not kebab-case")
         }
     }
 
     @Test(arguments: BodyFixtureCase.all)
     func fixtureCase_rendersExpectedBody(_ fixture: BodyFixtureCase) {
         let actual = BodyRenderer.render(fixture.text, maxUnits: fixture.maxUnits)
-        #expect(actual == fixture.expected, """
+        #expect(
+            actual == fixture.expected,
+            """
             [\(fixture.id)] \(fixture.description)
               expected: \(debugLiteral(fixture.expected))
               actual:   \(debugLiteral(actual))
@@ -27,7 +31,11 @@ import NotificationText
     }
 
     private func debugLiteral(_ rendering: BodyRendering) -> String {
-        let body = rendering.body.count > 80 ? String(rendering.body.prefix(40)) + "…(\(rendering.units) units)…" + String(rendering.body.suffix(20)) : rendering.body
-        return "\(body.debugDescription) units=\(rendering.units) truncated=\(rendering.truncated) inputCut=\(rendering.inputCut)"
+        let body =
+            rendering.body.count > 80
+            ? String(rendering.body.prefix(40)) + "…(\(rendering.units) units)…" + String(rendering.body.suffix(20))
+            : rendering.body
+        return
+            "\(body.debugDescription) units=\(rendering.units) truncated=\(rendering.truncated) inputCut=\(rendering.inputCut)"
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotificationText
 
 /// Unit tests for the pieces of the body rules; the fixture covers whole renders.
@@ -46,13 +47,15 @@ import Testing
 
 @Suite struct BodyCapTests {
     @Test func cap_whenTextFits_keepsItWhole() {
-        #expect(BodyCap.apply("hello", maxUnits: 256, inputCut: false)
-            == BodyRendering(body: "hello", units: 5, truncated: false, inputCut: false))
+        #expect(
+            BodyCap.apply("hello", maxUnits: 256, inputCut: false)
+                == BodyRendering(body: "hello", units: 5, truncated: false, inputCut: false))
     }
 
     @Test func cap_whenInputWasCut_appendsEllipsisEvenIfShort() {
-        #expect(BodyCap.apply("hello", maxUnits: 256, inputCut: true)
-            == BodyRendering(body: "hello\u{2026}", units: 6, truncated: true, inputCut: true))
+        #expect(
+            BodyCap.apply("hello", maxUnits: 256, inputCut: true)
+                == BodyRendering(body: "hello\u{2026}", units: 6, truncated: true, inputCut: true))
     }
 
     @Test func cap_whenEmptyAndCut_isOnlyTheEllipsis() {
@@ -199,14 +202,19 @@ import Testing
         bytes.withUnsafeBufferPointer { buffer in
             for (offset, boundary) in expected {
                 let actual = CharacterBoundary.roundDown(buffer, offset: offset) { text }
-                #expect(actual == boundary, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
+                #expect(
+                    actual == boundary,
+                    "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)")
             }
         }
     }
 
     @Test func roundDown_agreesWithCharacterWalk_onMixedTexts() {
-        let pieces = ["a", " ", "\u{0301}", "\u{0308}", "\u{200D}", "\u{FE0F}", "\u{20DD}", "\r", "\n", "\r\n", "\t",
-                      "\u{1F468}", "\u{1F469}", "\u{1F1EB}", "\u{1F1F7}", "\u{1F3FD}", "é", "\u{200B}", "\u{0600}", "\u{05B0}", "x"]
+        let pieces = [
+            "a", " ", "\u{0301}", "\u{0308}", "\u{200D}", "\u{FE0F}", "\u{20DD}", "\r", "\n", "\r\n", "\t",
+            "\u{1F468}", "\u{1F469}", "\u{1F1EB}", "\u{1F1F7}", "\u{1F3FD}", "é", "\u{200B}", "\u{0600}", "\u{05B0}",
+            "x",
+        ]
         var generator = SystemRandomNumberGenerator()
         for round in 0..<300 {
             var text = ""
@@ -218,8 +226,10 @@ import Testing
     /// Runs of marks U+0300–U+033F long enough for the eight-byte steps, broken
     /// by other marks, ASCII and scalars of every length, at every offset.
     @Test func roundDown_agreesWithCharacterWalk_onLongRunsOfMarks() {
-        let pieces = ["\u{0300}", "\u{0301}", "\u{033F}", "\u{0340}", "\u{036F}", "\u{0370}", "\u{20DD}", "\u{200D}",
-                      "a", " ", "\n", "é", "\u{1F3FD}", "\u{0600}"]
+        let pieces = [
+            "\u{0300}", "\u{0301}", "\u{033F}", "\u{0340}", "\u{036F}", "\u{0370}", "\u{20DD}", "\u{200D}",
+            "a", " ", "\n", "é", "\u{1F3FD}", "\u{0600}",
+        ]
         var generator = SplitMix64(seed: 301)  // seeded: a failure reproduces
         for round in 0..<200 {
             var text = ""
@@ -248,11 +258,16 @@ import Testing
                     var expected: Int? = nil
                     for scalar in text.unicodeScalars {
                         units += scalar.utf16.count
-                        if units > maxUnits { expected = offset; break }
+                        if units > maxUnits {
+                            expected = offset
+                            break
+                        }
                         offset += scalar.utf8.count
                     }
                     let actual = CharacterBoundary.scalarPrefix(buffer, maxUnits: maxUnits)
-                    #expect(actual == expected, "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(maxUnits)")
+                    #expect(
+                        actual == expected,
+                        "round \(round): \(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(maxUnits)")
                 }
             }
         }
@@ -275,14 +290,18 @@ import Testing
         for _ in 0..<5000 {
             let word = (0..<8).map { _ in bytes.randomElement(using: &generator)! }
             let value = word.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-            let spaces = word.enumerated().reduce(UInt64(0)) { $0 | ($1.element == 0x20 ? 0x80 << (8 * UInt64($1.offset)) : 0) }
+            let spaces = word.enumerated().reduce(UInt64(0)) {
+                $0 | ($1.element == 0x20 ? 0x80 << (8 * UInt64($1.offset)) : 0)
+            }
             #expect(ByteScan.spaceBytes(value) == spaces, "\(word)")
             #expect(ByteScan.containsTabOrLineFeed(value) == word.contains { $0 == 0x09 || $0 == 0x0A }, "\(word)")
         }
     }
 
     @Test func utf16Count_agreesWithString_forScalarsOfEveryLengthAcrossWords() {
-        let pieces = ["a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}"]
+        let pieces = [
+            "a", "é", "\u{0301}", "€", "\u{1F3FD}", "\u{10FFFF}", "\n", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}",
+        ]
         var generator = SplitMix64(seed: 304)  // seeded: a failure reproduces
         for _ in 0..<500 {
             var text = ""
@@ -300,11 +319,16 @@ import Testing
                 if position < length { bytes[position] = 0x0A }
                 if position + 3 < length { bytes[position + 3] = 0x0A }
                 // High bytes and a byte just above the needle must not match.
-                if position > 1 { bytes[position - 2] = 0xCA; bytes[position - 1] = 0x0B }
+                if position > 1 {
+                    bytes[position - 2] = 0xCA
+                    bytes[position - 1] = 0x0B
+                }
                 bytes.withUnsafeBufferPointer { buffer in
                     for start in 0...length {
                         let expected = (start..<length).first { bytes[$0] == 0x0A } ?? length
-                        #expect(ByteScan.firstIndex(of: 0x0A, in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                        #expect(
+                            ByteScan.firstIndex(of: 0x0A, in: buffer, from: start) == expected, "\(bytes) from \(start)"
+                        )
                     }
                     #expect(ByteScan.contains(buffer, 0x0A) == (position < length))
                 }
@@ -317,7 +341,9 @@ import Testing
 /// pieces (as the renderer merges or splits runs) or through the
 /// eight-bytes-at-a-time path for long texts writes the same bytes.
 @Suite struct BodyWriterTests {
-    private func written(_ text: [UInt8], trimsEdges: Bool, _ append: (inout BodyWriter, UnsafeBufferPointer<UInt8>) -> Void) -> [UInt8] {
+    private func written(
+        _ text: [UInt8], trimsEdges: Bool, _ append: (inout BodyWriter, UnsafeBufferPointer<UInt8>) -> Void
+    ) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: text.count + 8)
         return output.withUnsafeMutableBufferPointer { buffer in
             var writer = BodyWriter(buffer: buffer)
@@ -336,12 +362,17 @@ import Testing
             for _ in 0..<Int.random(in: 0...100, using: &generator) {
                 // Long runs without whitespace, so that whole words are copied.
                 let byte = alphabet.randomElement(using: &generator)!
-                text += [UInt8](repeating: byte, count: Int.random(in: 0...3, using: &generator) != 0 ? 1 : Int.random(in: 1...20, using: &generator))
+                text += [UInt8](
+                    repeating: byte,
+                    count: Int.random(in: 0...3, using: &generator) != 0 ? 1 : Int.random(in: 1...20, using: &generator)
+                )
             }
             let trimsEdges = Bool.random(using: &generator)
             let expected = written(text, trimsEdges: trimsEdges) { $0.appendText($1) }
             #expect(written(text, trimsEdges: trimsEdges) { $0.appendLongText($1) } == expected, "\(text)")
-            let cuts = (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...text.count, using: &generator) }.sorted()
+            let cuts = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                Int.random(in: 0...text.count, using: &generator)
+            }.sorted()
             let pieces = written(text, trimsEdges: trimsEdges) { writer, buffer in
                 var start = 0
                 for cut in cuts + [text.count] {

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import NotificationText
+import Testing
 
 /// Runs every case of `test-fixtures/compose.json` through `Composer.compose`.
 @Suite struct ComposeFixtureTests {
     @Test(arguments: ComposeFixture.cases)
     func compose_matchesSharedFixtureCase(_ fixtureCase: ComposeFixture.Case) throws {
-        let request = try #require(fixtureCase.request, "\(fixtureCase.id): request does not decode: \(fixtureCase.problem ?? "")")
+        let request = try #require(
+            fixtureCase.request, "\(fixtureCase.id): request does not decode: \(fixtureCase.problem ?? "")")
         let actual = FixtureJSON(Composer.compose(request))
         let matches = actual == fixtureCase.expected
         #expect(
@@ -30,7 +31,9 @@ import NotificationText
         #expect(ids.count >= 40)
         #expect(Set(ids).count == ids.count)
         for id in ids {
-            #expect(id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }, "\(id)")
+            #expect(
+                id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
+                "\(id)")
         }
     }
 }
@@ -54,20 +57,27 @@ enum ComposeFixture {
 
     static let cases: [Case] = {
         guard let data = try? Data(contentsOf: url),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["cases"] as? [[String: Any]]
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = root["cases"] as? [[String: Any]]
         else {
-            return [Case(id: "fixture-file-unreadable", description: url.path, request: nil,
-                         problem: "cannot read \(url.path)", expected: .null)]
+            return [
+                Case(
+                    id: "fixture-file-unreadable", description: url.path, request: nil,
+                    problem: "cannot read \(url.path)", expected: .null)
+            ]
         }
         return cases.map { object in
             let id = object["id"] as? String ?? "missing-id"
             let expected = FixtureJSON(any: object["response"] as Any)
             do {
                 let request = try decodeRequest(object["request"] as? [String: Any] ?? [:])
-                return Case(id: id, description: object["description"] as? String ?? "", request: request, problem: nil, expected: expected)
+                return Case(
+                    id: id, description: object["description"] as? String ?? "", request: request, problem: nil,
+                    expected: expected)
             } catch {
-                return Case(id: id, description: object["description"] as? String ?? "", request: nil, problem: "\(error)", expected: expected)
+                return Case(
+                    id: id, description: object["description"] as? String ?? "", request: nil, problem: "\(error)",
+                    expected: expected)
             }
         }
     }()
@@ -89,11 +99,16 @@ enum ComposeFixture {
         if let value = object["app"] { request.app = try cast(value, "app") }
         if let value = object["recipient"] { request.recipient = try cast(value, "recipient") }
         if let value = object["fetch"] {
-            guard let fetch = FetchOutcome(rawValue: try cast(value, "fetch")) else { throw DecodeError(description: "fetch") }
+            guard let fetch = FetchOutcome(rawValue: try cast(value, "fetch")) else {
+                throw DecodeError(description: "fetch")
+            }
             request.fetch = fetch
         }
         for entry in object["displayed"] as? [[String: Any]] ?? [] {
-            request.displayed.append(DisplayedEntry(key: try cast(entry["key"] as Any, "key"), timestamp: try timestamp(entry["timestamp"], "displayed.timestamp")))
+            request.displayed.append(
+                DisplayedEntry(
+                    key: try cast(entry["key"] as Any, "key"),
+                    timestamp: try timestamp(entry["timestamp"], "displayed.timestamp")))
         }
         for n in object["notifications"] as? [[String: Any]] ?? [] {
             var notification = PendingNotification(

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NotificationText
 
 @Suite struct ComposerTests {
@@ -6,12 +7,16 @@ import Testing
 
     func at(_ seconds: Int) -> Timestamp {
         let clock = 12 * 3600 + seconds
-        let raw = "2026-11-29T" + [clock / 3600, clock / 60 % 60, clock % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":") + "Z"
+        let raw =
+            "2026-11-29T"
+            + [clock / 3600, clock / 60 % 60, clock % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+            + "Z"
         return Timestamp(rfc3339: raw)!
     }
 
     func message(_ id: String, _ seconds: Int, thread: String? = nil, name: String? = nil) -> PendingNotification {
-        PendingNotification(id: id, type: "message", timestamp: at(seconds), thread: thread, sender: name.map { .init(name: $0) })
+        PendingNotification(
+            id: id, type: "message", timestamp: at(seconds), thread: thread, sender: name.map { .init(name: $0) })
     }
 
     // MARK: sender list
@@ -152,7 +157,9 @@ import Testing
             8: 0x93f5_f579_9a93_2462, 15: 0xa129_ca61_49be_45e5,
         ]
         for (length, value) in expected {
-            let actual = message.prefix(length).withUnsafeBufferPointer { hash.sipHash($0, compressionRounds: 2, finalizationRounds: 4) }
+            let actual = message.prefix(length).withUnsafeBufferPointer {
+                hash.sipHash($0, compressionRounds: 2, finalizationRounds: 4)
+            }
             #expect(actual == value, "length \(length)")
         }
     }
@@ -192,7 +199,8 @@ import Testing
         let baseline = Composer.compose(ComposeRequest(notifications: notifications, now: now))
         var generator = SplitMix64(seed: 42)
         for _ in 0..<5 {
-            let shuffled = Composer.compose(ComposeRequest(notifications: notifications.shuffled(using: &generator), now: now))
+            let shuffled = Composer.compose(
+                ComposeRequest(notifications: notifications.shuffled(using: &generator), now: now))
             #expect(shuffled.shown == baseline.shown)
             #expect(shuffled.displayed == baseline.displayed)
             #expect(shuffled.notification == baseline.notification)
@@ -203,7 +211,9 @@ import Testing
 
     @Test func compose_stalenessBoundsAreInclusiveOfMaxAgeAndTolerance() {
         let request = ComposeRequest(
-            notifications: [message("old", -61), message("edge-old", -60), message("edge-new", 300), message("new", 301)],
+            notifications: [
+                message("old", -61), message("edge-old", -60), message("edge-new", 300), message("new", 301),
+            ],
             now: now, maxAgeSeconds: 60
         )
         let response = Composer.compose(request)
@@ -222,7 +232,8 @@ import Testing
             DisplayedEntry(key: "b", timestamp: Timestamp(rfc3339: "2026-11-29T13:59:50+02:00")!),
             DisplayedEntry(key: "b", timestamp: at(-10)),
         ]
-        let response = Composer.compose(ComposeRequest(notifications: [message("c", -10)], displayed: previous, now: now))
+        let response = Composer.compose(
+            ComposeRequest(notifications: [message("c", -10)], displayed: previous, now: now))
         let next = response.displayed
         #expect(response.shown == ["c"])
         #expect(next.map(\.key) == ["a", "b", "c", "edge"])
@@ -238,16 +249,20 @@ import Testing
         #expect(next.count == ComposeRequest.maxDisplayedOutput)
         #expect(next.allSatisfy { $0.timestamp.instant >= at(-166).instant })
         let keys = next.map(\.key)
-        #expect(zip(next, next.dropFirst()).allSatisfy { a, b in
-            a.timestamp.instant > b.timestamp.instant || (a.timestamp.instant == b.timestamp.instant && CodePoints.less(a.key, b.key))
-        })
+        #expect(
+            zip(next, next.dropFirst()).allSatisfy { a, b in
+                a.timestamp.instant > b.timestamp.instant
+                    || (a.timestamp.instant == b.timestamp.instant && CodePoints.less(a.key, b.key))
+            })
         #expect(Set(keys).count == keys.count)
     }
 
     /// The first `limit` positions of the permutation of `0..<count` that
     /// `NewestFirst.sort` gives, with the tie order compose uses: keys and
     /// digits beyond nanoseconds laid out in one buffer, as in a `ComposeInput`.
-    private func newestFirstOrder(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String) -> [Int] {
+    private func newestFirstOrder(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String)
+        -> [Int]
+    {
         var bytes: [UInt8] = []
         func append(_ text: String) -> TextRange {
             let start = bytes.count
@@ -257,12 +272,15 @@ import Testing
         let keys = (0..<count).map { append(key($0)) }
         let moments = (0..<count).map { index -> Moment in
             let digits = instant(index).subnanosecondDigits
-            return Moment(epochSeconds: instant(index).epochSeconds, nanoseconds: instant(index).nanoseconds,
-                          extraDigits: digits.isEmpty ? .empty : append(digits))
+            return Moment(
+                epochSeconds: instant(index).epochSeconds, nanoseconds: instant(index).nanoseconds,
+                extraDigits: digits.isEmpty ? .empty : append(digits))
         }
         var records = (0..<count).map { NewestFirst.Record(moments[$0], index: $0) }
         bytes.withUnsafeBufferPointer { bytes in
-            NewestFirst.sort(&records, limit: limit) { NewestFirst.tieOrder(moments[$0], keys[$0], moments[$1], keys[$1], in: bytes) }
+            NewestFirst.sort(&records, limit: limit) {
+                NewestFirst.tieOrder(moments[$0], keys[$0], moments[$1], keys[$1], in: bytes)
+            }
         }
         return records.map { Int($0.index) }
     }
@@ -277,12 +295,17 @@ import Testing
                     subnanosecondDigits: ["", "", "1", "05"].randomElement(using: &generator)!
                 )
             }
-            let keys = (0..<300).map { _ in ["a", "b", "\u{E9}", "e\u{301}", "\u{1F600}", "\u{FF01}", "ab"].randomElement(using: &generator)! }
+            let keys = (0..<300).map { _ in
+                ["a", "b", "\u{E9}", "e\u{301}", "\u{1F600}", "\u{FF01}", "ab"].randomElement(using: &generator)!
+            }
             let full = newestFirstOrder(count: 300, instant: { instants[$0] }, key: { keys[$0] })
             let limited = newestFirstOrder(count: 300, limit: limit, instant: { instants[$0] }, key: { keys[$0] })
             #expect(limited.count == limit)
             // Equal (instant, key) pairs may come in either order; compare what they denote.
-            #expect(limited.map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" } == full.prefix(limit).map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" }, "limit \(limit)")
+            #expect(
+                limited.map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" }
+                    == full.prefix(limit).map { "\(instants[$0])|\(keys[$0].unicodeScalars.map(\.value))" },
+                "limit \(limit)")
             for (a, b) in zip(full, full.dropFirst()) {
                 #expect(instants[a] > instants[b] || (instants[a] == instants[b] && !CodePoints.less(keys[b], keys[a])))
             }
@@ -318,18 +341,25 @@ import Testing
             return n
         }
         let request = ComposeRequest(
-            notifications: [from("caf\u{E9}", "1", -1), from("cafe\u{301}", "1", -2), from("caf\u{E9}", "2", -3), from("caf\u{E9}", "1", -4)],
+            notifications: [
+                from("caf\u{E9}", "1", -1), from("cafe\u{301}", "1", -2), from("caf\u{E9}", "2", -3),
+                from("caf\u{E9}", "1", -4),
+            ],
             now: now
         )
         let response = Composer.compose(request)
         // Compared as bytes: Swift's == would take the two sources as equal.
-        #expect(response.shown.map { Array($0.utf8) } == ["caf\u{E9}:1", "cafe\u{301}:1", "caf\u{E9}:2"].map { Array($0.utf8) })
+        #expect(
+            response.shown.map { Array($0.utf8) }
+                == ["caf\u{E9}:1", "cafe\u{301}:1", "caf\u{E9}:2"].map { Array($0.utf8) })
         #expect(response.dropped.map { Array($0.key.utf8) } == [Array("caf\u{E9}:1".utf8)])
         #expect(response.dropped.map(\.reason) == [.duplicate])
     }
 
     @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {
-        let displayed = (0..<ComposeRequest.maxDisplayedEntries).map { DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600))) }
+        let displayed = (0..<ComposeRequest.maxDisplayedEntries).map {
+            DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600)))
+        }
         let notifications = (0..<ComposeRequest.maxNotifications).map { message("d\($0 * 20)", -1) }
         let response = Composer.compose(ComposeRequest(notifications: notifications, displayed: displayed, now: now))
         // d0, d20, … d19980: the first 500 are displayed keys, the rest are new.

@@ -42,8 +42,10 @@ enum FixtureJSON: Equatable, Sendable {
                 "threadIdentifier": FixtureJSON(n.threadIdentifier), "url": FixtureJSON(n.url),
             ]),
             "shown": .array(response.shown.map(FixtureJSON.string)),
-            "dropped": .array(response.dropped.map { .object(["key": .string($0.key), "reason": .string($0.reason.rawValue)]) }),
-            "displayed": .array(response.displayed.map { .object(["key": .string($0.key), "timestamp": .string($0.timestamp.raw)]) }),
+            "dropped": .array(
+                response.dropped.map { .object(["key": .string($0.key), "reason": .string($0.reason.rawValue)]) }),
+            "displayed": .array(
+                response.displayed.map { .object(["key": .string($0.key), "timestamp": .string($0.timestamp.raw)]) }),
         ])
     }
 
@@ -71,7 +73,9 @@ enum FixtureJSON: Equatable, Sendable {
             let x = Dictionary(a, uniquingKeysWith: { first, _ in first })
             let y = Dictionary(b, uniquingKeysWith: { first, _ in first })
             for name in names {
-                if let found = (x[name] ?? .other("<missing>")).firstDifference(from: y[name] ?? .other("<missing>"), path: "\(path).\(name)") {
+                if let found = (x[name] ?? .other("<missing>")).firstDifference(
+                    from: y[name] ?? .other("<missing>"), path: "\(path).\(name)")
+                {
                     return found
                 }
             }
@@ -88,7 +92,8 @@ enum FixtureJSON: Equatable, Sendable {
         case let .other(text): return text
         case let .string(text): return FixtureJSON.quote(text)
         case let .array(items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
-        case let .object(members): return "{" + members.map { FixtureJSON.quote($0.0) + ": " + $0.1.rendered }.joined(separator: ", ") + "}"
+        case let .object(members):
+            return "{" + members.map { FixtureJSON.quote($0.0) + ": " + $0.1.rendered }.joined(separator: ", ") + "}"
         }
     }
 
@@ -100,7 +105,9 @@ enum FixtureJSON: Equatable, Sendable {
             case 0x5C: out += "\\\\"
             case 0x0A: out += "\\n"
             case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-            default: out += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+            default:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
             }
         }
         return out + "\""

@@ -1,5 +1,5 @@
-import Testing
 import NotificationText
+import Testing
 
 @Suite struct TimestampTests {
     func instant(_ raw: String) -> Instant? { Timestamp(rfc3339: raw)?.instant }

@@ -58,8 +58,8 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
         let field = Array(value.utf8)
         let scheme = Array("bearer".utf8)
         guard field.count > scheme.count,
-              zip(field, scheme).allSatisfy({ Self.lowercased($0) == $1 }),
-              Self.isSpace(field[scheme.count])
+            zip(field, scheme).allSatisfy({ Self.lowercased($0) == $1 }),
+            Self.isSpace(field[scheme.count])
         else { return .missing }
         var start = scheme.count
         var end = field.count
@@ -97,10 +97,10 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-             UInt8(ascii: "+"), UInt8(ascii: "/"):
+            UInt8(ascii: "+"), UInt8(ascii: "/"):
             true
         default:
             false

@@ -75,7 +75,9 @@ extension RenderedBytes {
 
 /// The `/body` reply, written in one buffer sized up front.
 enum RenderedJSON {
-    static func body(_ text: UnsafeBufferPointer<UInt8>, ellipsis: Bool, units: Int, truncated: Bool, inputCut: Bool) -> [UInt8] {
+    static func body(_ text: UnsafeBufferPointer<UInt8>, ellipsis: Bool, units: Int, truncated: Bool, inputCut: Bool)
+        -> [UInt8]
+    {
         var output: [UInt8] = []
         // Escapes rarely grow a body by more than a few bytes; the rest is 64 at most.
         output.reserveCapacity(text.count + text.count / 8 + 72)

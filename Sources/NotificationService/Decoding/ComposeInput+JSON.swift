@@ -10,7 +10,8 @@ extension ComposeInput {
     ///   - now: the server clock, read only when the request has no `now`.
     /// - Throws: the first problem in document order; a missing required field
     ///   is reported after the members of its object were checked.
-    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput {
+    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput
+    {
         // Bodies of the usual shape decode in one pass; the rest, and every
         // error, take the general path below (ADR 0008).
         if let input = DirectComposeDecoder.decode(bytes, serverApp: serverApp, now: now) { return input }
@@ -18,7 +19,9 @@ extension ComposeInput {
     }
 
     /// The general path: the parser's tape, then the fields from it.
-    static func decodeGenerally(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput {
+    static func decodeGenerally(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem)
+        -> ComposeInput
+    {
         let tape: JSONTape
         do {
             tape = try JSONParser.tape(bytes)
@@ -28,7 +31,8 @@ extension ComposeInput {
         return try decode(tape, serverApp: serverApp, now: now)
     }
 
-    static func decode(_ tape: JSONTape, serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeInput {
+    static func decode(_ tape: JSONTape, serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeInput
+    {
         let root = JSONTape.root
         guard tape.kind(root) == .object else {
             throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))")
@@ -38,14 +42,16 @@ extension ComposeInput {
         for (name, value) in tape.members(root) {
             if tape.kind(value) == .null { continue }
             if tape.isName(name, "notifications") {
-                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxNotifications, at: "notifications")
+                let elements = try FieldDecoding.array(
+                    tape, value, maxCount: ComposeRequest.maxNotifications, at: "notifications")
                 input.reserve(notifications: tape.count(value))
                 for (index, element) in elements.enumerated() {
                     try input.appendNotification(tape, element, at: "notifications[\(index)]")
                 }
                 hasNotifications = true
             } else if tape.isName(name, "displayed") {
-                let elements = try FieldDecoding.array(tape, value, maxCount: ComposeRequest.maxDisplayedEntries, at: "displayed")
+                let elements = try FieldDecoding.array(
+                    tape, value, maxCount: ComposeRequest.maxDisplayedEntries, at: "displayed")
                 input.reserve(displayed: tape.count(value))
                 for (index, element) in elements.enumerated() {
                     try input.appendDisplayed(tape, element, at: "displayed[\(index)]")
@@ -54,7 +60,8 @@ extension ComposeInput {
                 let range = try input.text(tape, value, at: "now")
                 guard input.setNow(at: range) else { throw input.invalidTimestamp(range, at: "now") }
             } else if tape.isName(name, "maxAgeSeconds") {
-                input.maxAgeSeconds = try FieldDecoding.integer(tape, value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+                input.maxAgeSeconds = try FieldDecoding.integer(
+                    tape, value, in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
             } else if tape.isName(name, "maxUnits") {
                 input.maxUnits = try FieldDecoding.integer(tape, value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
             } else if tape.isName(name, "app") {
@@ -65,7 +72,9 @@ extension ComposeInput {
                 let raw = try FieldDecoding.string(tape, value, at: "fetch")
                 // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
                 guard let outcome = FetchOutcome(rawValue: raw) else {
-                    throw Problem(.invalidValue, "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(raw))")
+                    throw Problem(
+                        .invalidValue,
+                        "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(raw))")
                 }
                 input.fetch = outcome
             }
@@ -82,7 +91,8 @@ extension ComposeInput {
 
     /// The range of the string at `value`: its own bytes in the request, or
     /// (when it has escapes) its decoded bytes appended.
-    mutating func text(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> TextRange {
+    mutating func text(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> TextRange
+    {
         guard tape.kind(value) == .string else {
             throw FieldDecoding.typeMismatch(path(), expected: "a string", got: tape.typeName(value))
         }
@@ -91,7 +101,9 @@ extension ComposeInput {
     }
 
     /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
-    mutating func timestamp(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (range: TextRange, moment: Moment) {
+    mutating func timestamp(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (
+        range: TextRange, moment: Moment
+    ) {
         let range = try text(tape, value, at: path())
         guard let moment = moment(at: range) else { throw invalidTimestamp(range, at: path()) }
         return (range, moment)
@@ -100,11 +112,15 @@ extension ComposeInput {
     /// The problem of a string at `range` that is not an RFC 3339 date-time.
     func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
         let raw = bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
-        return Problem(.invalidTimestamp, "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))")
+        return Problem(
+            .invalidTimestamp,
+            "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
+        )
     }
 
     /// One element of `notifications`.
-    mutating func appendNotification(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) {
+    mutating func appendNotification(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem)
+    {
         let members = try FieldDecoding.object(tape, value, at: path())
         var fields = NotificationFields()
         for (name, value) in members {
@@ -200,35 +216,41 @@ extension ComposeInput {
     @inline(__always)
     static func notificationMember(_ tape: JSONTape, _ name: Int) -> NotificationMember? {
         // A name's own bytes, unless it has escapes (then decoded aside).
-        guard let range = tape.unescapedRange(name) else { return tape.withStringBytes(name) { notificationMember($0) } }
+        guard let range = tape.unescapedRange(name) else {
+            return tape.withStringBytes(name) { notificationMember($0) }
+        }
         return tape.bytes.withUnsafeBufferPointer { notificationMember(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     @inline(__always)
     static func notificationMember(_ name: UnsafeBufferPointer<UInt8>) -> NotificationMember? {
-            guard name.count >= 2 else { return nil }
-            func candidate(_ member: NotificationMember, _ spelling: StaticString) -> NotificationMember? {
-                let expected = UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount)
-                return CodePoints.equalBytes(name, expected) ? member : nil
-            }
-            let (first, last) = (name[0], name[name.count - 1])
-            switch name.count {
-            case 2: return candidate(.id, "id")
-            case 3: return candidate(.url, "url")
-            case 4:
-                if first == UInt8(ascii: "r") { return candidate(.read, "read") }
-                return last == UInt8(ascii: "e") ? candidate(.type, "type") : candidate(.text, "text")
-            case 6:
-                if first == UInt8(ascii: "t") { return candidate(.thread, "thread") }
-                return last == UInt8(ascii: "e") ? candidate(.source, "source") : candidate(.sender, "sender")
-            case 9: return candidate(.timestamp, "timestamp")
-            case 11: return first == UInt8(ascii: "t") ? candidate(.threadTitle, "threadTitle") : candidate(.defaultText, "defaultText")
-            default: return nil
-            }
+        guard name.count >= 2 else { return nil }
+        func candidate(_ member: NotificationMember, _ spelling: StaticString) -> NotificationMember? {
+            let expected = UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount)
+            return CodePoints.equalBytes(name, expected) ? member : nil
+        }
+        let (first, last) = (name[0], name[name.count - 1])
+        switch name.count {
+        case 2: return candidate(.id, "id")
+        case 3: return candidate(.url, "url")
+        case 4:
+            if first == UInt8(ascii: "r") { return candidate(.read, "read") }
+            return last == UInt8(ascii: "e") ? candidate(.type, "type") : candidate(.text, "text")
+        case 6:
+            if first == UInt8(ascii: "t") { return candidate(.thread, "thread") }
+            return last == UInt8(ascii: "e") ? candidate(.source, "source") : candidate(.sender, "sender")
+        case 9: return candidate(.timestamp, "timestamp")
+        case 11:
+            return first == UInt8(ascii: "t")
+                ? candidate(.threadTitle, "threadTitle") : candidate(.defaultText, "defaultText")
+        default: return nil
+        }
     }
 
     /// A notification's `sender`: its id and name.
-    mutating func sender(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (id: TextRange, name: TextRange) {
+    mutating func sender(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> (
+        id: TextRange, name: TextRange
+    ) {
         let members = try FieldDecoding.object(tape, value, at: path())
         var sender = (id: TextRange.absent, name: TextRange.absent)
         for (name, value) in members {

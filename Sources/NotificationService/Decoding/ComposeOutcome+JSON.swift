@@ -107,7 +107,9 @@ extension ComposeResponse {
             kind: kind, reason: reason, notification: notification,
             shown: shown.map(append),
             dropped: dropped.map { ComposeOutcome.Drop(key: append($0.key), reason: $0.reason) },
-            displayed: displayed.map { ComposeOutcome.Entry(key: append($0.key), timestamp: append($0.timestamp.raw), origin: 0) }
+            displayed: displayed.map {
+                ComposeOutcome.Entry(key: append($0.key), timestamp: append($0.timestamp.raw), origin: 0)
+            }
         )
         return bytes.withUnsafeBufferPointer { body(outcome, $0) }
     }

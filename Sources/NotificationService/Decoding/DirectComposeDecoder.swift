@@ -99,14 +99,19 @@ struct DirectComposeDecoder {
     /// Which member of the request `name` is: by length and first byte, then one comparison.
     private static func requestMember(_ name: UnsafeBufferPointer<UInt8>) -> RequestMember? {
         func candidate(_ member: RequestMember, _ spelling: StaticString) -> RequestMember? {
-            CodePoints.equalBytes(name, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount)) ? member : nil
+            CodePoints.equalBytes(
+                name, UnsafeBufferPointer(start: spelling.utf8Start, count: spelling.utf8CodeUnitCount)) ? member : nil
         }
         switch name.count {
         case 3: return name[0] == UInt8(ascii: "n") ? candidate(.now, "now") : candidate(.app, "app")
         case 5: return candidate(.fetch, "fetch")
         case 8: return candidate(.maxUnits, "maxUnits")
-        case 9: return name[0] == UInt8(ascii: "d") ? candidate(.displayed, "displayed") : candidate(.recipient, "recipient")
-        case 13: return name[0] == UInt8(ascii: "n") ? candidate(.notifications, "notifications") : candidate(.maxAgeSeconds, "maxAgeSeconds")
+        case 9:
+            return name[0] == UInt8(ascii: "d")
+                ? candidate(.displayed, "displayed") : candidate(.recipient, "recipient")
+        case 13:
+            return name[0] == UInt8(ascii: "n")
+                ? candidate(.notifications, "notifications") : candidate(.maxAgeSeconds, "maxAgeSeconds")
         default: return nil
         }
     }
@@ -149,7 +154,8 @@ struct DirectComposeDecoder {
                 case .id: fields.id = try text()
                 case .source:
                     fields.source = try text()
-                    if input.bytes.withUnsafeBufferPointer(fields.sourceHasColon) { throw GiveUp() }  // the general path's error
+                    // the general path's error
+                    if input.bytes.withUnsafeBufferPointer(fields.sourceHasColon) { throw GiveUp() }
                 case .type: fields.type = try text()
                 case .timestamp: fields.timestamp = try timestamp()
                 case .read: fields.read = try boolean()
@@ -176,7 +182,9 @@ struct DirectComposeDecoder {
         }
     }
 
-    private mutating func decodeSender(_ order: inout NameOrder<SenderMember>) throws(GiveUp) -> (id: TextRange, name: TextRange) {
+    private mutating func decodeSender(_ order: inout NameOrder<SenderMember>) throws(GiveUp) -> (
+        id: TextRange, name: TextRange
+    ) {
         var sender = (id: TextRange.absent, name: TextRange.absent)
         var names = MemberNames(order)
         if try openObject() {
@@ -289,7 +297,10 @@ struct DirectComposeDecoder {
         }
         guard cursor > digits, bytes[digits] != UInt8(ascii: "0") || cursor - digits == 1 else { throw GiveUp() }
         // A fraction, an exponent or a 19th digit: not for this path.
-        if cursor < bytes.count, Self.isDigit(bytes[cursor]) || bytes[cursor] | 0x20 == UInt8(ascii: "e") || bytes[cursor] == UInt8(ascii: ".") {
+        if cursor < bytes.count,
+            Self.isDigit(bytes[cursor]) || bytes[cursor] | 0x20 == UInt8(ascii: "e")
+                || bytes[cursor] == UInt8(ascii: ".")
+        {
             throw GiveUp()
         }
         if negative { value = -value }
@@ -305,7 +316,8 @@ struct DirectComposeDecoder {
         switch byte {
         case UInt8(ascii: "\""):
             let string = try scanString()
-            if string.hasEscape { _ = try decodedString(string.start, string.end, hasEscape: true) }  // checks the escapes
+            // checks the escapes
+            if string.hasEscape { _ = try decodedString(string.start, string.end, hasEscape: true) }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try skipNumber()
         default:
@@ -343,7 +355,9 @@ struct DirectComposeDecoder {
         }
         if cursor < bytes.count, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
             cursor += 1
-            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
+            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
+                cursor += 1
+            }
             guard digits() > 0 else { throw GiveUp() }
         }
         index = cursor
@@ -361,7 +375,9 @@ struct DirectComposeDecoder {
     private mutating func skipLiteral(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count,
-              CodePoints.equalBytes(UnsafeBufferPointer(rebasing: bytes[index..<index + count]), UnsafeBufferPointer(start: literal.utf8Start, count: count))
+            CodePoints.equalBytes(
+                UnsafeBufferPointer(rebasing: bytes[index..<index + count]),
+                UnsafeBufferPointer(start: literal.utf8Start, count: count))
         else { return false }
         index += count
         return true
@@ -384,7 +400,8 @@ struct DirectComposeDecoder {
     /// previous object of the kind, at the same position, is known from one
     /// comparison; any other is scanned (no escapes allowed) and looked up.
     @inline(__always)
-    private mutating func memberName<Member: ObjectMember>(_ names: inout MemberNames<Member>) throws(GiveUp) -> Member? {
+    private mutating func memberName<Member: ObjectMember>(_ names: inout MemberNames<Member>) throws(GiveUp) -> Member?
+    {
         guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
         if let repeated = names.order.repeatedName(at: names.position, from: index, in: bytes) {
             index &+= repeated.length
@@ -447,7 +464,9 @@ struct DirectComposeDecoder {
     @inline(__always)
     private mutating func scanString() throws(GiveUp) -> (start: Int, end: Int, hasEscape: Bool) {
         let start = index &+ 1
-        guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else { throw GiveUp() }
+        guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else {
+            throw GiveUp()
+        }
         index = end &+ 1
         return (start, end, hasEscape)
     }
@@ -545,12 +564,16 @@ private struct NameOrder<Member: RawRepresentable<UInt8>> {
 
     /// The name at `position` of the previous object, when the body repeats it at `index`.
     @inline(__always)
-    mutating func repeatedName(at position: Int, from index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (member: Member, length: Int)? {
+    mutating func repeatedName(at position: Int, from index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (
+        member: Member, length: Int
+    )? {
         guard position < previousCount else { return nil }
         let name = names[position]
         let length = Int(name.length)
         guard let member = name.member, bytes.count &- index >= length, let base = bytes.baseAddress,
-              CodePoints.equalBytes(UnsafeBufferPointer(start: base + index, count: length), UnsafeBufferPointer(start: base + Int(name.start), count: length))
+            CodePoints.equalBytes(
+                UnsafeBufferPointer(start: base + index, count: length),
+                UnsafeBufferPointer(start: base + Int(name.start), count: length))
         else { return nil }
         if count == position { count &+= 1 }
         return (member, length)
@@ -560,7 +583,8 @@ private struct NameOrder<Member: RawRepresentable<UInt8>> {
     @inline(__always)
     mutating func record(_ member: Member, at position: Int, from start: Int, length: Int) {
         guard position == count, position < Self.capacity else { return }
-        names[position] = Name(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: length), member: member)
+        names[position] = Name(
+            start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: length), member: member)
         count &+= 1
     }
 }

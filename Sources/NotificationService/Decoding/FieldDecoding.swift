@@ -9,13 +9,19 @@
 ///   or `2.56e2`): anything else is `invalid-type`;
 /// - unknown members are ignored (after the whole body was parsed as JSON).
 enum FieldDecoding {
-    static func object(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> JSONTape.Members {
-        guard tape.kind(value) == .object else { throw typeMismatch(path(), expected: "an object", got: tape.typeName(value)) }
+    static func object(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem)
+        -> JSONTape.Members
+    {
+        guard tape.kind(value) == .object else {
+            throw typeMismatch(path(), expected: "an object", got: tape.typeName(value))
+        }
         return tape.members(value)
     }
 
     static func string(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> String {
-        guard tape.kind(value) == .string else { throw typeMismatch(path(), expected: "a string", got: tape.typeName(value)) }
+        guard tape.kind(value) == .string else {
+            throw typeMismatch(path(), expected: "a string", got: tape.typeName(value))
+        }
         return tape.string(value)
     }
 
@@ -28,22 +34,34 @@ enum FieldDecoding {
     }
 
     /// An integer written without fraction or exponent, within `range`.
-    static func integer(_ tape: JSONTape, _ value: Int, in range: ClosedRange<Int>, at path: @autoclosure () -> String) throws(Problem) -> Int {
+    static func integer(_ tape: JSONTape, _ value: Int, in range: ClosedRange<Int>, at path: @autoclosure () -> String)
+        throws(Problem) -> Int
+    {
         guard tape.kind(value) == .number else {
             throw typeMismatch(path(), expected: "an integer", got: tape.typeName(value))
         }
         guard tape.isIntegerLexeme(value) else {
-            throw Problem(.invalidType, "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(tape.lexeme(value)))")
+            throw Problem(
+                .invalidType,
+                "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(tape.lexeme(value)))"
+            )
         }
         guard let integer = tape.integerValue(value), range.contains(integer) else {
-            throw Problem(.outOfRange, "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(tape.lexeme(value)))")
+            throw Problem(
+                .outOfRange,
+                "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(tape.lexeme(value)))"
+            )
         }
         return integer
     }
 
     /// The elements of an array of at most `maxCount` elements.
-    static func array(_ tape: JSONTape, _ value: Int, maxCount: Int, at path: @autoclosure () -> String) throws(Problem) -> JSONTape.Elements {
-        guard tape.kind(value) == .array else { throw typeMismatch(path(), expected: "an array", got: tape.typeName(value)) }
+    static func array(_ tape: JSONTape, _ value: Int, maxCount: Int, at path: @autoclosure () -> String) throws(Problem)
+        -> JSONTape.Elements
+    {
+        guard tape.kind(value) == .array else {
+            throw typeMismatch(path(), expected: "an array", got: tape.typeName(value))
+        }
         let count = tape.count(value)
         guard count <= maxCount else {
             throw Problem(.outOfRange, "\(path()) has \(count) items, at most \(maxCount) are allowed")

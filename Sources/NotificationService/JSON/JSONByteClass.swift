@@ -39,7 +39,9 @@ enum JSONByteClass {
         let backslash = bytes ^ SIMD16(repeating: 0x5C)
         // A byte's high bit ends up set when the byte is below 0x20 or is zero
         // after the XOR (a quote, a backslash); bytes of 0x80 and up never match.
-        let flagged = ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes & SIMD16(repeating: 0x80)
+        let flagged =
+            ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
+            & SIMD16(repeating: 0x80)
         let halves = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
         if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
         if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
@@ -86,4 +88,3 @@ enum JSONByteClass {
         }
     }
 }
-

@@ -41,8 +41,10 @@ public struct JSONParser {
         // room for one per 8, which keeps a small request's tape in malloc's
         // per-thread cache, and doubles when a denser text needs more. Every
         // entry starts at a byte of its own, so it never outgrows n entries.
-        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<(UnsafeMutablePointer<JSONTape.Entry>, Int), JSONParseError> in
-            var parser = JSONParser(bytes: buffer, capacity: min(buffer.count + 1, buffer.count / 8 + 16), maxDepth: maxDepth)
+        let parsed = bytes.withUnsafeBufferPointer {
+            buffer -> Result<(UnsafeMutablePointer<JSONTape.Entry>, Int), JSONParseError> in
+            var parser = JSONParser(
+                bytes: buffer, capacity: min(buffer.count + 1, buffer.count / 8 + 16), maxDepth: maxDepth)
             do throws(JSONParseError) {
                 try parser.parseText()
                 return .success((parser.entries, parser.entryCount))
@@ -142,8 +144,10 @@ public struct JSONParser {
     // 4 GiB or more, and there are never more entries than bytes.
     @inline(__always)
     private mutating func appendScalar(_ kind: JSONTape.Kind, flag: Bool = false, start: Int, end: Int) {
-        append(JSONTape.Entry(kind: kind, flag: flag, start: UInt32(truncatingIfNeeded: start),
-                              end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: entryCount &+ 1)))
+        append(
+            JSONTape.Entry(
+                kind: kind, flag: flag, start: UInt32(truncatingIfNeeded: start),
+                end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: entryCount &+ 1)))
     }
 
     @inline(__always)
@@ -172,7 +176,8 @@ public struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
-            throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
+            throw JSONParseError(
+                .nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let objectEntry = entryCount
         append(JSONTape.Entry(kind: .object, flag: false, start: UInt32(truncatingIfNeeded: index), end: 0, next: 0))
@@ -204,13 +209,17 @@ public struct JSONParser {
             let fingerprint: UInt64 = 1 &<< (JSONTape.fingerprint(entries[nameEntry], in: bytes) & 63)
             let mayRepeat = seenFingerprints & fingerprint != 0 || memberCount >= 16
             seenFingerprints |= fingerprint
-            if mayRepeat, isDuplicateName(nameEntry, objectEntry: objectEntry, memberCount: memberCount, names: &names) {
+            if mayRepeat, isDuplicateName(nameEntry, objectEntry: objectEntry, memberCount: memberCount, names: &names)
+            {
                 let name = JSONTape.decodedBytes(entries[nameEntry], in: bytes)
-                throw JSONParseError(.duplicateName, offset: nameOffset,
-                                     "duplicate member name \(JSONWriter.quotedForMessage(String(decoding: name, as: UTF8.self)))")
+                throw JSONParseError(
+                    .duplicateName, offset: nameOffset,
+                    "duplicate member name \(JSONWriter.quotedForMessage(String(decoding: name, as: UTF8.self)))")
             }
             guard peek() == UInt8(ascii: ":") else {
-                throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()), expected ':'" : "unexpected end of input, expected ':'")
+                throw syntaxError(
+                    index < bytes.count
+                        ? "unexpected \(describeCurrent()), expected ':'" : "unexpected end of input, expected ':'")
             }
             index &+= 1
             try parseValue(depth: depth)
@@ -257,7 +266,8 @@ public struct JSONParser {
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) {
         if depth > maxDepth {
-            throw JSONParseError(.nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
+            throw JSONParseError(
+                .nestingTooDeep, offset: index, "arrays and objects nested deeper than \(maxDepth) levels")
         }
         let arrayEntry = entryCount
         append(JSONTape.Entry(kind: .array, flag: false, start: UInt32(truncatingIfNeeded: index), end: 0, next: 0))
@@ -311,19 +321,23 @@ public struct JSONParser {
     @inline(never)
     private func checkEscapes(start: Int, end: Int) throws(JSONParseError) {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        _ = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { (output) throws(JSONParseError) -> Int in
+        _ = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) {
+            (output) throws(JSONParseError) -> Int in
             try Self.unescape(raw, baseOffset: start, into: output)
         }
     }
 
     @inline(never)
     private func controlByteError(at offset: Int) -> JSONParseError {
-        JSONParseError(.syntax, offset: offset, "control character \(describe(bytes[offset])) must be escaped in a string")
+        JSONParseError(
+            .syntax, offset: offset, "control character \(describe(bytes[offset])) must be escaped in a string")
     }
 
     /// Decodes the escapes of a string's raw bytes into `output`, which
     /// holds at least `raw.count` bytes; returns the length written.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>) throws(JSONParseError) -> Int {
+    static func unescape(
+        _ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>
+    ) throws(JSONParseError) -> Int {
         var read = 0
         var written = 0
         while read < raw.count {
@@ -333,7 +347,8 @@ public struct JSONParser {
             // the word fits.
             while raw.count &- read >= 8 {
                 let word = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(as: UInt64.self)
-                UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(of: word, as: UInt64.self)
+                UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(
+                    of: word, as: UInt64.self)
                 let mask = JSONByteClass.backslashMask(word)
                 if mask != 0 {
                     let plain = mask.trailingZeroBitCount &>> 3
@@ -373,17 +388,26 @@ public struct JSONParser {
                 read += 4
                 if scalar >= 0xD800 && scalar <= 0xDBFF {
                     // A high surrogate must be followed at once by a `\u` low surrogate.
-                    guard read + 6 <= raw.count, raw[read] == UInt8(ascii: "\\"), raw[read + 1] == UInt8(ascii: "u") else {
-                        throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)")
+                    guard read + 6 <= raw.count, raw[read] == UInt8(ascii: "\\"), raw[read + 1] == UInt8(ascii: "u")
+                    else {
+                        throw JSONParseError(
+                            .loneSurrogate, offset: escapeOffset,
+                            "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)"
+                        )
                     }
                     let low = try hex4(raw, at: read + 2, baseOffset: baseOffset, escapeOffset: baseOffset + read)
                     guard low >= 0xDC00 && low <= 0xDFFF else {
-                        throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)")
+                        throw JSONParseError(
+                            .loneSurrogate, offset: escapeOffset,
+                            "lone surrogate escape \\u\(hex4String(scalar)) (a high surrogate not followed by a low one)"
+                        )
                     }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     read += 6
                 } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
-                    throw JSONParseError(.loneSurrogate, offset: escapeOffset, "lone surrogate escape \\u\(hex4String(scalar)) (a low surrogate without a high one)")
+                    throw JSONParseError(
+                        .loneSurrogate, offset: escapeOffset,
+                        "lone surrogate escape \\u\(hex4String(scalar)) (a low surrogate without a high one)")
                 }
                 written += encodeUTF8(scalar, into: output, at: written)
                 continue
@@ -396,7 +420,9 @@ public struct JSONParser {
         return written
     }
 
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at position: Int, baseOffset: Int, escapeOffset: Int) throws(JSONParseError) -> UInt32 {
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at position: Int, baseOffset: Int, escapeOffset: Int)
+        throws(JSONParseError) -> UInt32
+    {
         guard position + 4 <= raw.count else {
             throw JSONParseError(.syntax, offset: escapeOffset, "a \\u escape needs 4 hexadecimal digits")
         }
@@ -416,7 +442,9 @@ public struct JSONParser {
         return value
     }
 
-    private static func encodeUTF8(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+    private static func encodeUTF8(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at position: Int)
+        -> Int
+    {
         // Every escape is 6 raw bytes (12 for a pair), more than its UTF-8 (≤ 4), so this fits.
         switch scalar {
         case 0..<0x80:
@@ -449,7 +477,10 @@ public struct JSONParser {
             index += 1
         }
         guard index < bytes.count, isDigit(bytes[index]) else {
-            throw syntaxError(index < bytes.count ? "unexpected \(describeCurrent()) in a number, expected a digit" : "unexpected end of input in a number")
+            throw syntaxError(
+                index < bytes.count
+                    ? "unexpected \(describeCurrent()) in a number, expected a digit"
+                    : "unexpected end of input in a number")
         }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1

@@ -1,9 +1,10 @@
+import NotificationText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NotificationText
 
 /// A JSON text that `JSONParser` accepted, laid out flat: one entry per value
 /// and per member name, in document order, each pointing into the text.
@@ -91,7 +92,8 @@ public struct JSONTape {
     public func members(_ index: Int) -> Members {
         precondition(entries[index].kind == .object, "members of a non-object")
         // Each member is skipped through its value, the entry after its name.
-        return Members(names: Elements(entries: entries, first: index + 1, count: Int(entries[index].end), skipOffset: 1))
+        return Members(
+            names: Elements(entries: entries, first: index + 1, count: Int(entries[index].end), skipOffset: 1))
     }
 
     /// The element entries of the array at `index`, in document order.
@@ -156,7 +158,9 @@ public struct JSONTape {
         }
         guard Int(entry.end - entry.start) == length else { return false }
         return bytes.withUnsafeBufferPointer {
-            CodePoints.equalBytes(UnsafeBufferPointer(start: $0.baseAddress! + Int(entry.start), count: length), UnsafeBufferPointer(start: name.utf8Start, count: length))
+            CodePoints.equalBytes(
+                UnsafeBufferPointer(start: $0.baseAddress! + Int(entry.start), count: length),
+                UnsafeBufferPointer(start: name.utf8Start, count: length))
         }
     }
 
@@ -168,7 +172,9 @@ public struct JSONTape {
     /// Calls `body` with the decoded UTF-8 of the string at `index`: the
     /// text's own bytes when it has no escapes, a decoded copy otherwise.
     /// The bytes are well-formed UTF-8 and valid only during `body`.
-    public func withStringBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    public func withStringBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
         let entry = entries[index]
         precondition(entry.kind == .string, "string bytes of a non-string")
         return try bytes.withUnsafeBufferPointer { text in

@@ -79,6 +79,8 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { ExactName.sameCodePoints($0.name, $1.name) && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy {
+                ExactName.sameCodePoints($0.name, $1.name) && $0.value == $1.value
+            }
     }
 }

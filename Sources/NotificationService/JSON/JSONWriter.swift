@@ -198,9 +198,12 @@ public struct JSONWriter {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         // Work with the magnitude as UInt so Int.min has no overflow.
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             while magnitude > 0 {
@@ -269,7 +272,9 @@ extension JSONWriter {
     /// The bytes `write` produces, in an array of exactly their size: `write`
     /// runs twice, first counting.
     /// - Important: `write` must produce the same output each time it is called.
-    public static func exactBytes(_ write: (inout ByteCounter) -> Void, _ writeAgain: (inout ByteCopier) -> Void) -> [UInt8] {
+    public static func exactBytes(_ write: (inout ByteCounter) -> Void, _ writeAgain: (inout ByteCopier) -> Void)
+        -> [UInt8]
+    {
         var counter = ByteCounter()
         write(&counter)
         let bytes = Self.bytes(capacity: counter.count, writeAgain)
@@ -342,11 +347,13 @@ extension JSONWriter {
             // Most strings here are short: two overlapping word moves beat a memcpy call.
             switch length {
             case 8...16:
-                UnsafeMutableRawPointer(target).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
                 UnsafeMutableRawPointer(target + length - 8).storeBytes(
                     of: UnsafeRawPointer(source + length - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
             case 4..<8:
-                UnsafeMutableRawPointer(target).storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
                 UnsafeMutableRawPointer(target + length - 4).storeBytes(
                     of: UnsafeRawPointer(source + length - 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
             case 0..<4:
@@ -405,7 +412,9 @@ extension JSONWriter {
     static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard count >= 4, let base = UnsafeRawPointer(utf8.baseAddress) else {
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
             return true
         }
         if count < 8 {

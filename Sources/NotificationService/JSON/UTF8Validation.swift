@@ -11,8 +11,10 @@ enum UTF8Validation {
             // ASCII runs, 32 then 8 bytes at a time: the common case for JSON.
             while count &- i >= 32 {
                 let words = UnsafeRawPointer(base + i)
-                let any = words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                    | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                let any =
+                    words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                    | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
                 if any & 0x8080_8080_8080_8080 != 0 { break }
                 i &+= 32
             }
@@ -33,12 +35,20 @@ enum UTF8Validation {
             var secondHigh: UInt8 = 0xBF
             switch lead {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; secondLow = 0xA0
+            case 0xE0:
+                length = 3
+                secondLow = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; secondHigh = 0x9F
-            case 0xF0: length = 4; secondLow = 0x90
+            case 0xED:
+                length = 3
+                secondHigh = 0x9F
+            case 0xF0:
+                length = 4
+                secondLow = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; secondHigh = 0x8F
+            case 0xF4:
+                length = 4
+                secondHigh = 0x8F
             default: return i
             }
             guard i + length <= count else { return i }

@@ -27,30 +27,37 @@ enum MetricsExposition {
             }
         }
 
-        header(&out, "notification_text_http_request_duration_seconds", "histogram",
-               "Time from a complete request to its queued reply, by route.")
+        header(
+            &out, "notification_text_http_request_duration_seconds", "histogram",
+            "Time from a complete request to its queued reply, by route.")
         for (r, route) in ServiceMetrics.routeLabels.enumerated() {
             var cumulative: UInt64 = 0
             var lines = ""
             for b in 0...bounds.count {
                 cumulative += metrics.durationBuckets[r * (bounds.count + 1) + b].value
                 let le = b < bounds.count ? seconds(bounds[b]) : "+Inf"
-                lines += "notification_text_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(le)\"} \(cumulative)\n"
+                lines +=
+                    "notification_text_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(le)\"} \(cumulative)\n"
             }
             // Routes never requested are left out, like the request counter's cells.
             guard cumulative > 0 else { continue }
             out += lines
-            out += "notification_text_http_request_duration_seconds_sum{route=\"\(route)\"} \(seconds(metrics.durationSumNanoseconds[r].value))\n"
+            out +=
+                "notification_text_http_request_duration_seconds_sum{route=\"\(route)\"} \(seconds(metrics.durationSumNanoseconds[r].value))\n"
             out += "notification_text_http_request_duration_seconds_count{route=\"\(route)\"} \(cumulative)\n"
         }
 
         header(&out, "notification_text_http_requests_in_flight", "gauge", "Requests being handled right now.")
         out += "notification_text_http_requests_in_flight \(metrics.inFlight.load(ordering: .relaxed))\n"
 
-        header(&out, "notification_text_bodies_truncated_total", "counter", "POST /body answers whose body was truncated (ends with an ellipsis).")
+        header(
+            &out, "notification_text_bodies_truncated_total", "counter",
+            "POST /body answers whose body was truncated (ends with an ellipsis).")
         out += "notification_text_bodies_truncated_total \(metrics.bodiesTruncated.value)\n"
 
-        header(&out, "notification_text_input_cuts_total", "counter", "POST /body answers whose input was cut at 4096 UTF-16 units.")
+        header(
+            &out, "notification_text_input_cuts_total", "counter",
+            "POST /body answers whose input was cut at 4096 UTF-16 units.")
         out += "notification_text_input_cuts_total \(metrics.inputCuts.value)\n"
 
         header(&out, "notification_text_server_state", "gauge", "1 for the server's current life-cycle state.")
@@ -66,11 +73,13 @@ enum MetricsExposition {
             out += "process_resident_memory_bytes \(resident)\n"
         }
 
-        header(&out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.")
+        header(
+            &out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.")
         out += "process_start_time_seconds \(seconds(UInt64(max(0, snapshot.startNanosecondsSinceEpoch))))\n"
 
         header(&out, "notification_text_uptime_seconds", "gauge", "Seconds since the service started.")
-        out += "notification_text_uptime_seconds \(seconds(UInt64(max(0, snapshot.nowNanosecondsSinceEpoch - snapshot.startNanosecondsSinceEpoch))))\n"
+        out +=
+            "notification_text_uptime_seconds \(seconds(UInt64(max(0, snapshot.nowNanosecondsSinceEpoch - snapshot.startNanosecondsSinceEpoch))))\n"
 
         return Array(out.utf8)
     }

@@ -33,10 +33,11 @@ public enum BodyRenderer {
     ) -> [UInt8] {
         withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in
             let cap = BodyCap.cut(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
-            return body(RenderedBytes(
-                text: UnsafeBufferPointer(rebasing: bytes[0..<cap.kept]), ellipsis: cap.truncated,
-                units: cap.units, inputCut: inputCut
-            ))
+            return body(
+                RenderedBytes(
+                    text: UnsafeBufferPointer(rebasing: bytes[0..<cap.kept]), ellipsis: cap.truncated,
+                    units: cap.units, inputCut: inputCut
+                ))
         }
     }
 
@@ -82,7 +83,8 @@ public enum BodyRenderer {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * input.count + 2) { scratch in
             let sourceCount = normalizeLineEndings(input, into: scratch.baseAddress!)
             let source = UnsafeBufferPointer(start: scratch.baseAddress!, count: sourceCount)
-            let output = UnsafeMutableBufferPointer(start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
+            let output = UnsafeMutableBufferPointer(
+                start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
             var writer = BodyWriter(buffer: output)
             renderBlocks(source, into: &writer)
             return body(writer.trimmed, cut.inputCut)
@@ -144,7 +146,9 @@ public enum BodyRenderer {
 
     /// Section 2: every "\r\n", then every remaining "\r", becomes "\n".
     /// Returns the number of bytes written (never more than the input's).
-    private static func normalizeLineEndings(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func normalizeLineEndings(
+        _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         guard ByteScan.contains(input, ASCII.carriageReturn) else {
             if let base = input.baseAddress { output.update(from: base, count: input.count) }
             return input.count

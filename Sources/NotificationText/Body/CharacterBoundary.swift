@@ -51,7 +51,9 @@ enum CharacterBoundary {
             // Four marks U+0300–U+033F (0xCC and a continuation byte) at a
             // time: each is an extender after an extender. Stops short of the
             // start so that `previous` below stays in the text.
-            while offset > 8 && ByteScan.load(bytes.baseAddress!, offset - 8) & 0xC0FF_C0FF_C0FF_C0FF == 0x80CC_80CC_80CC_80CC {
+            while offset > 8
+                && ByteScan.load(bytes.baseAddress!, offset - 8) & 0xC0FF_C0FF_C0FF_C0FF == 0x80CC_80CC_80CC_80CC
+            {
                 offset -= 8
             }
             var previous = offset - 1
@@ -81,7 +83,9 @@ enum CharacterBoundary {
         while index > 0 && index >= offset - 256 {
             let before = bytes[index - 1]
             let after = bytes[index]
-            if before < 0x80 && after < 0x80 && !(before == ASCII.carriageReturn && after == ASCII.lineFeed) { return true }
+            if before < 0x80 && after < 0x80 && !(before == ASCII.carriageReturn && after == ASCII.lineFeed) {
+                return true
+            }
             index -= 1
         }
         return false
@@ -93,14 +97,15 @@ enum CharacterBoundary {
     /// U+FE20–U+FE2F and U+200D.
     private static func isCommonExtender(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         let lead = bytes[offset]
-        if lead == 0xCC { return offset + 1 < bytes.count }                                   // U+0300–U+033F
-        if lead == 0xCD { return offset + 1 < bytes.count && bytes[offset + 1] <= 0xAF }      // U+0340–U+036F
+        if lead == 0xCC { return offset + 1 < bytes.count }  // U+0300–U+033F
+        if lead == 0xCD { return offset + 1 < bytes.count && bytes[offset + 1] <= 0xAF }  // U+0340–U+036F
         guard offset + 2 < bytes.count else { return false }
         let second = bytes[offset + 1]
         let third = bytes[offset + 2]
-        if lead == 0xE2 && second == 0x80 { return third == 0x8D }                               // U+200D
-        if lead == 0xE2 && second == 0x83 { return (0x90...0xB0).contains(third) }              // U+20D0–U+20F0
-        if lead == 0xEF && second == 0xB8 { return third <= 0x8F || (0xA0...0xAF).contains(third) } // U+FE00–U+FE0F, U+FE20–U+FE2F
+        if lead == 0xE2 && second == 0x80 { return third == 0x8D }  // U+200D
+        if lead == 0xE2 && second == 0x83 { return (0x90...0xB0).contains(third) }  // U+20D0–U+20F0
+        // U+FE00–U+FE0F, U+FE20–U+FE2F
+        if lead == 0xEF && second == 0xB8 { return third <= 0x8F || (0xA0...0xAF).contains(third) }
         return false
     }
 }

@@ -11,7 +11,8 @@ struct Fence {
     /// an info string; a backtick fence's info string holds no backtick.
     static func opening(_ line: Range<Int>, in source: UnsafeBufferPointer<UInt8>) -> Fence? {
         guard let (indent, runStart, runEnd) = leadingRun(line, in: source),
-              runEnd - runStart >= 3 else { return nil }
+            runEnd - runStart >= 3
+        else { return nil }
         let character = source[runStart]
         if character == ASCII.backtick {
             for index in runEnd..<line.upperBound where source[index] == ASCII.backtick { return nil }
@@ -23,7 +24,8 @@ struct Fence {
     /// at least as long as the opening one, then only horizontal space.
     func isClosed(by line: Range<Int>, in source: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let (_, runStart, runEnd) = Fence.leadingRun(line, in: source),
-              source[runStart] == character, runEnd - runStart >= runLength else { return false }
+            source[runStart] == character, runEnd - runStart >= runLength
+        else { return false }
         for index in runEnd..<line.upperBound where !ASCII.isHorizontalSpace(source[index]) { return false }
         return true
     }
@@ -38,7 +40,9 @@ struct Fence {
     }
 
     /// 0–3 spaces, then a maximal run of backticks or tildes.
-    private static func leadingRun(_ line: Range<Int>, in source: UnsafeBufferPointer<UInt8>) -> (indent: Int, start: Int, end: Int)? {
+    private static func leadingRun(_ line: Range<Int>, in source: UnsafeBufferPointer<UInt8>) -> (
+        indent: Int, start: Int, end: Int
+    )? {
         var start = line.lowerBound
         while start < line.upperBound && source[start] == ASCII.space {
             start += 1

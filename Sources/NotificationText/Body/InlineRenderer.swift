@@ -131,15 +131,17 @@ struct InlineRenderer {
             case ASCII.leftBracket, ASCII.exclamationMark:
                 let bracket = byte == ASCII.leftBracket ? position : position + 1
                 guard bracket < contextEnd, source[bracket] == ASCII.leftBracket,
-                      !knownUnmatched(bracket, end: contextEnd),
-                      let link = matchLink(at: bracket, end: contextEnd)
+                    !knownUnmatched(bracket, end: contextEnd),
+                    let link = matchLink(at: bracket, end: contextEnd)
                 else {
                     position += 1
                     continue
                 }
                 appendToken(textStart, position, .text)
-                frames.append(Frame(start: contextStart, end: contextEnd, resume: link.resume,
-                                    asteriskTop: asteriskTop, tildeTop: tildeTop, openerBase: openers.count))
+                frames.append(
+                    Frame(
+                        start: contextStart, end: contextEnd, resume: link.resume,
+                        asteriskTop: asteriskTop, tildeTop: tildeTop, openerBase: openers.count))
                 contextStart = bracket + 1
                 contextEnd = link.labelEnd
                 asteriskTop = -1
@@ -155,7 +157,10 @@ struct InlineRenderer {
                 }
                 appendToken(textStart, position, .text)
                 let tokenIndex = Int32(truncatingIfNeeded: tokens.count)
-                tokens.append(Token(start: Int32(truncatingIfNeeded: position), end: Int32(truncatingIfNeeded: position + length), kind: .delimiter))
+                tokens.append(
+                    Token(
+                        start: Int32(truncatingIfNeeded: position), end: Int32(truncatingIfNeeded: position + length),
+                        kind: .delimiter))
                 let canOpen = position + length < contextEnd && !ASCII.isWhitespace(source[position + length])
                 let canClose = position > contextStart && !ASCII.isWhitespace(source[position - 1])
                 let top = byte == ASCII.asterisk ? asteriskTop : tildeTop
@@ -170,7 +175,8 @@ struct InlineRenderer {
                     tildeTop = opener.previousTildeTop
                     openers.truncate(to: Int(top))
                 } else if canOpen {
-                    openers.append(Opener(token: tokenIndex, previousAsteriskTop: asteriskTop, previousTildeTop: tildeTop))
+                    openers.append(
+                        Opener(token: tokenIndex, previousAsteriskTop: asteriskTop, previousTildeTop: tildeTop))
                     if byte == ASCII.asterisk {
                         asteriskTop = Int32(truncatingIfNeeded: openers.count - 1)
                     } else {
@@ -193,7 +199,8 @@ struct InlineRenderer {
 
     /// `\\`, `` ` ``, `[`, `!`, `*` and `~`, as a bit set over ASCII.
     private static let constructStartsBelow64: UInt64 = 1 << 0x21 | 1 << 0x2A
-    private static let constructStartsAbove64: UInt64 = 1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x60 - 64) | 1 << (0x7E - 64)
+    private static let constructStartsAbove64: UInt64 =
+        1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x60 - 64) | 1 << (0x7E - 64)
 
     @inline(__always)
     private static func startsConstruct(_ byte: UInt8) -> Bool {
@@ -204,7 +211,10 @@ struct InlineRenderer {
 
     @inline(__always)
     private mutating func appendToken(_ start: Int, _ end: Int, _ kind: TokenKind) {
-        if start < end { tokens.append(Token(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), kind: kind)) }
+        if start < end {
+            tokens.append(
+                Token(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), kind: kind))
+        }
     }
 
     /// Code between the backtick runs: if it begins and ends with a space (a line
@@ -292,11 +302,11 @@ struct InlineRenderer {
     /// An inline link or image label at `bracket`: its `]` and the position after its `)`.
     private mutating func matchLink(at bracket: Int, end: Int) -> (labelEnd: Int, resume: Int)? {
         guard let close = match(bracket, end: end, closing: ASCII.rightBracket),
-              close + 1 < end, source[close + 1] == ASCII.leftParenthesis,
-              // Checked here as well: after `[a](` repeated, every `(` but the
-              // first is known, and the call would cost more than the check.
-              !knownUnmatched(close + 1, end: end),
-              let parenthesis = match(close + 1, end: end, closing: ASCII.rightParenthesis)
+            close + 1 < end, source[close + 1] == ASCII.leftParenthesis,
+            // Checked here as well: after `[a](` repeated, every `(` but the
+            // first is known, and the call would cost more than the check.
+            !knownUnmatched(close + 1, end: end),
+            let parenthesis = match(close + 1, end: end, closing: ASCII.rightParenthesis)
         else { return nil }
         return (close, parenthesis + 1)
     }

@@ -8,7 +8,7 @@ enum InputCut {
     static func keptByteCount(_ bytes: UnsafeBufferPointer<UInt8>, text: () -> String) -> (count: Int, inputCut: Bool) {
         // Fewer bytes than the limit means fewer UTF-16 units too.
         guard bytes.count > BodyRenderer.inputMaxUnits,
-              let scalarEnd = CharacterBoundary.scalarPrefix(bytes, maxUnits: BodyRenderer.inputMaxUnits)
+            let scalarEnd = CharacterBoundary.scalarPrefix(bytes, maxUnits: BodyRenderer.inputMaxUnits)
         else { return (bytes.count, false) }
         return (CharacterBoundary.roundDown(bytes, offset: scalarEnd, text: text), true)
     }

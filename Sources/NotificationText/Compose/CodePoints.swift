@@ -37,18 +37,26 @@ public enum CodePoints {
     public static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = x.count
         guard count == y.count else { return false }
-        guard count > 0, let a = UnsafeRawPointer(x.baseAddress), let b = UnsafeRawPointer(y.baseAddress) else { return true }
+        guard count > 0, let a = UnsafeRawPointer(x.baseAddress), let b = UnsafeRawPointer(y.baseAddress) else {
+            return true
+        }
         switch count {
         case 8...:
             var offset = 0
             while offset + 8 < count {
-                if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                {
+                    return false
+                }
                 offset += 8
             }
-            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         case 4..<8:
             return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
         default:
             for offset in 0..<count where x[offset] != y[offset] { return false }
             return true

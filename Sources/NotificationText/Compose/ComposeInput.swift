@@ -105,7 +105,8 @@ public struct ComposeInput: Sendable {
             let extra = parts.extraDigits
             return Moment(
                 epochSeconds: parts.epochSeconds, nanoseconds: parts.nanoseconds,
-                extraDigits: extra.isEmpty ? .empty : TextRange(start: Int(range.start) + extra.lowerBound, count: extra.count)
+                extraDigits: extra.isEmpty
+                    ? .empty : TextRange(start: Int(range.start) + extra.lowerBound, count: extra.count)
             )
         }
     }
@@ -135,11 +136,13 @@ public struct ComposeInput: Sendable {
         text: TextRange, defaultText: TextRange, url: TextRange
     ) {
         precondition(
-            fits(id) && fits(source) && fits(type) && fits(timestamp) && fits(moment.extraDigits) && fits(thread) && fits(threadTitle)
+            fits(id) && fits(source) && fits(type) && fits(timestamp) && fits(moment.extraDigits) && fits(thread)
+                && fits(threadTitle)
                 && fits(senderID) && fits(senderName) && fits(text) && fits(defaultText) && fits(url),
             "a notification's range is outside the input's bytes"
         )
-        precondition(!id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
+        precondition(
+            !id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
         var key = id
         if source.count > 0 {
             let start = bytes.count
@@ -157,19 +160,22 @@ public struct ComposeInput: Sendable {
             key = TextRange(start: start, count: count)
         }
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
-        notifications.append(Notification(
-            id: id, source: source, type: type, key: key, timestamp: timestamp, moment: moment, read: read, isMessage: isMessage,
-            senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
-            text: text, defaultText: defaultText, url: url
-        ))
+        notifications.append(
+            Notification(
+                id: id, source: source, type: type, key: key, timestamp: timestamp, moment: moment, read: read,
+                isMessage: isMessage,
+                senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
+                text: text, defaultText: defaultText, url: url
+            ))
     }
 
     /// Adds an entry of the caller's `displayed` state.
     /// - Precondition: the ranges are present and within `bytes` (checked);
     ///   `moment` is `timestamp`'s.
     public mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
-        precondition(!key.isAbsent && !timestamp.isAbsent && fits(key) && fits(timestamp) && fits(moment.extraDigits),
-                     "a displayed entry's range is outside the input's bytes")
+        precondition(
+            !key.isAbsent && !timestamp.isAbsent && fits(key) && fits(timestamp) && fits(moment.extraDigits),
+            "a displayed entry's range is outside the input's bytes")
         displayed.append(Displayed(key: key, timestamp: timestamp, moment: moment))
     }
 }
@@ -282,13 +288,21 @@ extension ComposeInput {
             for index in notifications.indices {
                 let timestamp = append(notifications[index].timestamp.raw)
                 let moment = moment(of: notifications[index].timestamp.instant)
-                let (id, source, type) = (append(notifications[index].id), append(notifications[index].source), append(notifications[index].type))
-                let (thread, threadTitle) = (append(notifications[index].thread), append(notifications[index].threadTitle))
-                let (senderID, senderName) = (append(notifications[index].sender?.id), append(notifications[index].sender?.name))
+                let (id, source, type) = (
+                    append(notifications[index].id), append(notifications[index].source),
+                    append(notifications[index].type)
+                )
+                let (thread, threadTitle) = (
+                    append(notifications[index].thread), append(notifications[index].threadTitle)
+                )
+                let (senderID, senderName) = (
+                    append(notifications[index].sender?.id), append(notifications[index].sender?.name)
+                )
                 let (text, defaultText) = (append(notifications[index].text), append(notifications[index].defaultText))
                 let url = append(notifications[index].url)
                 appendNotification(
-                    id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notifications[index].read,
+                    id: id, source: source, type: type, timestamp: timestamp, moment: moment,
+                    read: notifications[index].read,
                     thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
                     text: text, defaultText: defaultText, url: url
                 )
@@ -327,14 +341,19 @@ extension ComposeRequest {
             // The filler parsed every timestamp.
             func timestamp(_ range: TextRange) -> Timestamp { Timestamp(rfc3339: string(range)!)! }
             let notifications = input.notifications.map { n in
-                let sender = n.senderID.isAbsent && n.senderName.isAbsent ? nil : PendingNotification.Sender(id: string(n.senderID), name: string(n.senderName))
+                let sender =
+                    n.senderID.isAbsent && n.senderName.isAbsent
+                    ? nil : PendingNotification.Sender(id: string(n.senderID), name: string(n.senderName))
                 return PendingNotification(
-                    id: string(n.id)!, source: string(n.source), type: string(n.type)!, timestamp: timestamp(n.timestamp), read: n.read,
+                    id: string(n.id)!, source: string(n.source), type: string(n.type)!,
+                    timestamp: timestamp(n.timestamp), read: n.read,
                     thread: string(n.thread), threadTitle: string(n.threadTitle), sender: sender,
                     text: string(n.text), defaultText: string(n.defaultText), url: string(n.url)
                 )
             }
-            let displayed = input.displayed.map { DisplayedEntry(key: string($0.key)!, timestamp: timestamp($0.timestamp)) }
+            let displayed = input.displayed.map {
+                DisplayedEntry(key: string($0.key)!, timestamp: timestamp($0.timestamp))
+            }
             return (notifications, displayed, string(input.app), string(input.recipient), timestamp(input.nowText))
         }
         self.init(
@@ -360,10 +379,13 @@ extension ComposeResponse {
         displayed.reserveCapacity(outcome.displayed.count)
         for (entry, key) in zip(outcome.displayed, keys) {
             // Kept entries are the caller's own; shown ones take their notification's timestamp.
-            displayed.append(entry.origin >= 0
-                ? request.displayed[Int(entry.origin)]
-                : DisplayedEntry(key: key, timestamp: request.notifications[Int(-1 - entry.origin)].timestamp))
+            displayed.append(
+                entry.origin >= 0
+                    ? request.displayed[Int(entry.origin)]
+                    : DisplayedEntry(key: key, timestamp: request.notifications[Int(-1 - entry.origin)].timestamp))
         }
-        self.init(kind: outcome.kind, reason: outcome.reason, notification: outcome.notification, shown: shown, dropped: dropped, displayed: displayed)
+        self.init(
+            kind: outcome.kind, reason: outcome.reason, notification: outcome.notification, shown: shown,
+            dropped: dropped, displayed: displayed)
     }
 }

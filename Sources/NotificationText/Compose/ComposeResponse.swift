@@ -63,7 +63,10 @@ public struct ComposeResponse: Hashable, Sendable {
     /// The next state to persist: replaces the caller's `displayed`.
     public var displayed: [DisplayedEntry]
 
-    public init(kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop], displayed: [DisplayedEntry]) {
+    public init(
+        kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
+        displayed: [DisplayedEntry]
+    ) {
         self.kind = kind
         self.reason = reason
         self.notification = notification

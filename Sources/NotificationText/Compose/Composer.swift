@@ -27,7 +27,8 @@ public enum Composer {
     /// - Precondition: `input` satisfies `ComposeRequest`'s limits.
     public static func compose(_ input: ComposeInput) -> ComposeOutcome {
         // The records' ranges were checked as they were appended.
-        precondition(input.fits(input.app) && input.fits(input.recipient), "app or recipient is outside the input's bytes")
+        precondition(
+            input.fits(input.app) && input.fits(input.recipient), "app or recipient is outside the input's bytes")
         return input.bytes.withUnsafeBufferPointer { bytes in
             input.notifications.withUnsafeBufferPointer { notifications in
                 input.displayed.withUnsafeBufferPointer { displayed in
@@ -39,9 +40,12 @@ public enum Composer {
 
     private static func compose(
         _ input: ComposeInput, bytes: UnsafeBufferPointer<UInt8>,
-        notifications: UnsafeBufferPointer<ComposeInput.Notification>, displayed entries: UnsafeBufferPointer<ComposeInput.Displayed>
+        notifications: UnsafeBufferPointer<ComposeInput.Notification>,
+        displayed entries: UnsafeBufferPointer<ComposeInput.Displayed>
     ) -> ComposeOutcome {
-        let app = PlainText.normalisedString(bytes[input.app]) ?? PlainText.normalised(input.serverApp) ?? ComposeRequest.defaultApp
+        let app =
+            PlainText.normalisedString(bytes[input.app]) ?? PlainText.normalised(input.serverApp)
+            ?? ComposeRequest.defaultApp
         // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
         let freshFrom = input.now.adding(seconds: -Int64(input.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
@@ -49,8 +53,11 @@ public enum Composer {
 
         guard input.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = input.fetch == .failed ? .failed : .timeout
-            let state = DisplayedState(bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
-            return fallback(reason: reason, app: app, maxUnits: input.maxUnits, dropped: [], next: state.next(shown: [], freshFrom: freshFrom))
+            let state = DisplayedState(
+                bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
+            return fallback(
+                reason: reason, app: app, maxUnits: input.maxUnits, dropped: [],
+                next: state.next(shown: [], freshFrom: freshFrom))
         }
 
         // Step 2: drop, in input order, with the first reason that applies.
@@ -68,7 +75,9 @@ public enum Composer {
                 reason = .duplicate
             } else if notification.read {
                 reason = .read
-            } else if let recipient, let senderID = bytes[notification.senderID], CodePoints.equalBytes(senderID, recipient) {
+            } else if let recipient, let senderID = bytes[notification.senderID],
+                CodePoints.equalBytes(senderID, recipient)
+            {
                 reason = .own
             } else if Moment.less(notification.moment, freshFrom, in: bytes) {
                 reason = .stale
@@ -89,14 +98,17 @@ public enum Composer {
 
         // Step 3: newest first, equal instants by key in code-point order.
         NewestFirst.sort(&kept) { a, b in
-            NewestFirst.tieOrder(notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
+            NewestFirst.tieOrder(
+                notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
         }
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
         switch kept.count {
         case 0:
-            return fallback(reason: .empty, app: app, maxUnits: input.maxUnits, dropped: dropped, next: state.next(shown: [], freshFrom: freshFrom))
+            return fallback(
+                reason: .empty, app: app, maxUnits: input.maxUnits, dropped: dropped,
+                next: state.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
             content = single(notifications[Int(kept[0].index)], bytes: bytes, app: app, maxUnits: input.maxUnits)
@@ -120,7 +132,9 @@ public enum Composer {
 
     // MARK: Step 5: one notification
 
-    static func single(_ notification: ComposeInput.Notification, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int) -> ComposeResponse.Content {
+    static func single(
+        _ notification: ComposeInput.Notification, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
+    ) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
         var subtitle: String?
@@ -159,12 +173,14 @@ public enum Composer {
 
     /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
     static func sharedMessageThread(
-        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record], bytes: UnsafeBufferPointer<UInt8>
+        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record],
+        bytes: UnsafeBufferPointer<UInt8>
     ) -> UnsafeBufferPointer<UInt8>? {
         guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
         for record in kept {
             let notification = notifications[Int(record.index)]
-            guard notification.isMessage, let other = bytes[notification.thread], CodePoints.equalBytes(other, thread) else { return nil }
+            guard notification.isMessage, let other = bytes[notification.thread], CodePoints.equalBytes(other, thread)
+            else { return nil }
         }
         return thread
     }
@@ -207,7 +223,8 @@ public enum Composer {
         let body: String
         if let text = bytes[newest.text] {
             body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
-                bundleBody(count: kept.count, name: newestName, preview: preview, inputCut: inputCut, maxUnits: maxUnits)
+                bundleBody(
+                    count: kept.count, name: newestName, preview: preview, inputCut: inputCut, maxUnits: maxUnits)
             }
         } else {
             body = count(kept.count, "new message", "new messages")
@@ -223,7 +240,10 @@ public enum Composer {
 
     /// `N new messages`, then (when `preview` is not empty) a line break,
     /// `name: ` and `preview`, capped as one body.
-    static func bundleBody(count n: Int, name: UnsafeBufferPointer<UInt8>?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool, maxUnits: Int) -> String {
+    static func bundleBody(
+        count n: Int, name: UnsafeBufferPointer<UInt8>?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool,
+        maxUnits: Int
+    ) -> String {
         guard !preview.isEmpty else { return count(n, "new message", "new messages") }
         let nameCount = name?.count ?? 0
         // "1000 new messages\n" is at most 18 bytes.
@@ -246,7 +266,8 @@ public enum Composer {
         .init(
             title: PlainText.capped("New activity on " + app),
             subtitle: nil,
-            body: BodyCap.apply(count(n, "new notification", "new notifications"), maxUnits: maxUnits, inputCut: false).body,
+            body: BodyCap.apply(count(n, "new notification", "new notifications"), maxUnits: maxUnits, inputCut: false)
+                .body,
             threadIdentifier: summaryThreadIdentifier,
             url: nil
         )
@@ -259,11 +280,13 @@ public enum Composer {
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
             subtitle: nil,
-            body: BodyCap.apply("There might be new activity on " + app + ".", maxUnits: maxUnits, inputCut: false).body,
+            body: BodyCap.apply("There might be new activity on " + app + ".", maxUnits: maxUnits, inputCut: false)
+                .body,
             threadIdentifier: nil,
             url: nil
         )
-        return ComposeOutcome(kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
+        return ComposeOutcome(
+            kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
     }
 
     // MARK: Texts written as bytes, without interpolation
@@ -283,7 +306,10 @@ public enum Composer {
     ) -> Int {
         var digitCount = 1
         var rest = n / 10
-        while rest > 0 { digitCount += 1; rest /= 10 }
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
         var value = n
         for position in stride(from: offset + digitCount - 1, through: offset, by: -1) {
             buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
@@ -299,7 +325,9 @@ public enum Composer {
     }
 
     /// Writes `bytes` at `offset`; the offset after them.
-    static func write(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+    static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) -> Int {
         UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: bytes) + offset
     }
 }

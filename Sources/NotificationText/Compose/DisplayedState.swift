@@ -69,7 +69,8 @@ struct DisplayedState {
             for index in entries.indices {
                 let key = bytes[present: entries[index].key]
                 let hash = hasher.hash(key)
-                let slot = Self.find(key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+                let slot = Self.find(
+                    key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
                 let kept = slots[slot].entry
                 if kept < 0 {
                     slots[slot] = Slot(hash: hash, entry: Int32(truncatingIfNeeded: index), notification: -1)
@@ -92,7 +93,8 @@ struct DisplayedState {
         let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
         return slots.withUnsafeMutablePointerToElements { base in
             let slots = UnsafeMutableBufferPointer(start: base, count: slotCount)
-            let slot = Self.find(key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+            let slot = Self.find(
+                key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
             if slots[slot].notification >= 0 { return .duplicate }
             let displayed = slots[slot].entry >= 0
             slots[slot].hash = hash
@@ -115,7 +117,9 @@ struct DisplayedState {
         slots.withUnsafeMutablePointerToElements { slots in
             for slot in displayedSlots {
                 let index = Int(slots[Int(slot)].entry)
-                if !Moment.less(entries[index].moment, freshFrom, in: bytes) { fresh.append(.init(entries[index].moment, index: index)) }
+                if !Moment.less(entries[index].moment, freshFrom, in: bytes) {
+                    fresh.append(.init(entries[index].moment, index: index))
+                }
             }
         }
         // Usually newest first already (the caller sends back the state
@@ -138,15 +142,22 @@ struct DisplayedState {
                 takesFresh = shown[s].time < fresh[f].time
             } else {
                 let x = Int(fresh[f].index), y = Int(shown[s].index)
-                takesFresh = NewestFirst.tieOrder(entries[x].moment, entries[x].key, notifications[y].moment, notifications[y].key, in: bytes)
+                takesFresh = NewestFirst.tieOrder(
+                    entries[x].moment, entries[x].key, notifications[y].moment, notifications[y].key, in: bytes)
             }
             if takesFresh {
                 let index = Int(fresh[f].index)
-                next.append(.init(key: entries[index].key, timestamp: entries[index].timestamp, origin: Int32(truncatingIfNeeded: index)))
+                next.append(
+                    .init(
+                        key: entries[index].key, timestamp: entries[index].timestamp,
+                        origin: Int32(truncatingIfNeeded: index)))
                 f += 1
             } else {
                 let index = Int(shown[s].index)
-                next.append(.init(key: notifications[index].key, timestamp: notifications[index].timestamp, origin: -1 - Int32(truncatingIfNeeded: index)))
+                next.append(
+                    .init(
+                        key: notifications[index].key, timestamp: notifications[index].timestamp,
+                        origin: -1 - Int32(truncatingIfNeeded: index)))
                 s += 1
             }
         }
@@ -166,7 +177,9 @@ struct DisplayedState {
             let candidate = slots[slot]
             if candidate.isEmpty { return slot }
             if candidate.hash == hash {
-                let other = candidate.entry >= 0 ? entries[Int(candidate.entry)].key : notifications[Int(candidate.notification)].key
+                let other =
+                    candidate.entry >= 0
+                    ? entries[Int(candidate.entry)].key : notifications[Int(candidate.notification)].key
                 if CodePoints.equalBytes(bytes[present: other], key) { return slot }
             }
             slot = (slot + 1) & mask

@@ -32,7 +32,9 @@ struct DistinctStrings {
         values.append(value)
         if values.count > Self.linearCount {
             slots = Array(repeating: Slot(hash: 0, index: -1), count: 4 * Self.linearCount)
-            for index in values.indices { place(Slot(hash: hasher.hash(values[index]), index: Int32(truncatingIfNeeded: index))) }
+            for index in values.indices {
+                place(Slot(hash: hasher.hash(values[index]), index: Int32(truncatingIfNeeded: index)))
+            }
         }
         return true
     }

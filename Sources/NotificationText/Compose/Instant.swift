@@ -25,14 +25,16 @@ public struct Instant: Hashable, Comparable, Sendable {
             guard byte == UInt8(ascii: "0") else { break }
             trailingZeros += 1
         }
-        self.subnanosecondDigits = trailingZeros == 0
+        self.subnanosecondDigits =
+            trailingZeros == 0
             ? subnanosecondDigits
             : String(decoding: utf8.dropLast(trailingZeros), as: UTF8.self)
     }
 
     /// This instant shifted by a whole number of seconds (fractions unchanged).
     public func adding(seconds: Int64) -> Instant {
-        Instant(epochSeconds: epochSeconds + seconds, nanoseconds: nanoseconds, subnanosecondDigits: subnanosecondDigits)
+        Instant(
+            epochSeconds: epochSeconds + seconds, nanoseconds: nanoseconds, subnanosecondDigits: subnanosecondDigits)
     }
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool {

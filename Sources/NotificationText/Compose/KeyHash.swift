@@ -84,10 +84,20 @@ struct KeyHash {
 
         @inline(__always)
         mutating func round() {
-            v0 &+= v1; v1 = v1.rotatedLeft(13); v1 ^= v0; v0 = v0.rotatedLeft(32)
-            v2 &+= v3; v3 = v3.rotatedLeft(16); v3 ^= v2
-            v0 &+= v3; v3 = v3.rotatedLeft(21); v3 ^= v0
-            v2 &+= v1; v1 = v1.rotatedLeft(17); v1 ^= v2; v2 = v2.rotatedLeft(32)
+            v0 &+= v1
+            v1 = v1.rotatedLeft(13)
+            v1 ^= v0
+            v0 = v0.rotatedLeft(32)
+            v2 &+= v3
+            v3 = v3.rotatedLeft(16)
+            v3 ^= v2
+            v0 &+= v3
+            v3 = v3.rotatedLeft(21)
+            v3 ^= v0
+            v2 &+= v1
+            v1 = v1.rotatedLeft(17)
+            v1 ^= v2
+            v2 = v2.rotatedLeft(32)
         }
     }
 }

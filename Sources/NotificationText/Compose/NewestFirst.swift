@@ -77,7 +77,10 @@ enum NewestFirst {
             for end in records.indices.dropFirst() {
                 let record = records[end]
                 var position = end
-                while position > 0 && (mostlyOldestFirst ? record.time < records[position - 1].time : records[position - 1].time < record.time) {
+                while position > 0
+                    && (mostlyOldestFirst
+                        ? record.time < records[position - 1].time : records[position - 1].time < record.time)
+                {
                     records[position] = records[position - 1]
                     position -= 1
                 }
@@ -91,7 +94,9 @@ enum NewestFirst {
     /// nanoseconds are equal: the later moment first (by the digits beyond
     /// nanoseconds), then the smaller key; keys and digits are ranges of `bytes`.
     @inline(__always)
-    static func tieOrder(_ a: Moment, _ aKey: TextRange, _ b: Moment, _ bKey: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func tieOrder(
+        _ a: Moment, _ aKey: TextRange, _ b: Moment, _ bKey: TextRange, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         if a.extraDigits.count != 0 || b.extraDigits.count != 0 {
             if Moment.extraLess(b, a, in: bytes) { return true }
             if Moment.extraLess(a, b, in: bytes) { return false }

@@ -20,7 +20,8 @@ public enum PlainText {
         // The result is never longer than the input.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { output in
             let written = normalise(utf8, into: output.baseAddress!)
-            return written == 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: output[..<written]), as: UTF8.self)
+            return written == 0
+                ? nil : String(decoding: UnsafeBufferPointer(rebasing: output[..<written]), as: UTF8.self)
         }
     }
 

@@ -30,7 +30,9 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         var text = rfc3339
         let instant = text.withUTF8 { utf8 -> Instant? in
             guard let parts = Self.parse(utf8) else { return nil }
-            let extra = parts.extraDigits.isEmpty ? "" : String(decoding: UnsafeBufferPointer(rebasing: utf8[parts.extraDigits]), as: UTF8.self)
+            let extra =
+                parts.extraDigits.isEmpty
+                ? "" : String(decoding: UnsafeBufferPointer(rebasing: utf8[parts.extraDigits]), as: UTF8.self)
             return Instant(epochSeconds: parts.epochSeconds, nanoseconds: parts.nanoseconds, subnanosecondDigits: extra)
         }
         guard let instant else { return nil }
@@ -65,14 +67,14 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
             let (century, yearOfCentury) = (pair(0), pair(2))
             let (month, day, hour, minute, second) = (pair(5), pair(8), pair(11), pair(14), pair(17))
             guard century >= 0, yearOfCentury >= 0, month >= 0, day >= 0, hour >= 0, minute >= 0, second >= 0,
-                  bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                  bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+                bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
             else { return nil }
             let year = century * 100 + yearOfCentury
             index = 19
             guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
-                  (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+                (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
             else { return nil }
 
             var nanoseconds: Int32 = 0
@@ -96,9 +98,15 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
                 offsetSeconds = 0
             } else {
                 let sign: Int
-                if expect(UInt8(ascii: "+")) { sign = 1 } else if expect(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+                if expect(UInt8(ascii: "+")) {
+                    sign = 1
+                } else if expect(UInt8(ascii: "-")) {
+                    sign = -1
+                } else {
+                    return nil
+                }
                 guard let offsetHours = digits(2), expect(UInt8(ascii: ":")), let offsetMinutes = digits(2),
-                      (0...23).contains(offsetHours), (0...59).contains(offsetMinutes)
+                    (0...23).contains(offsetHours), (0...59).contains(offsetMinutes)
                 else { return nil }
                 offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
             }

@@ -19,7 +19,7 @@ stdout or stderr (the texts carry a marker that must never be logged).
 
 Only 127.0.0.1; every loop is bounded in count and time. Standard library only.
 
-    tests/resilience/resilience.py --binary .build/release/notification-text [--quick]
+    checks/resilience/resilience.py --binary .build/release/notification-text [--quick]
         [--soak-seconds N] [--only slow-clients,sigterm,...]
 
 Exit status 0 when every check passed; figures are printed either way.
