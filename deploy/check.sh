@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks everything under deploy/ (make check-deploy, part of make test):
-#   1. Kubernetes: every manifest and the rendered kustomization validate
-#      against the Kubernetes JSON schemas (kubernetes-validate, strict).
+#   1. Kubernetes: every manifest, the rendered kustomization and the with-auth
+#      example validate against the Kubernetes JSON schemas (kubernetes-validate,
+#      strict); the example's token Secret and metrics port agree.
 #   2. Dockerfile: hadolint, no findings.
 #   3. systemd unit: systemd-analyze verify reports nothing, and the offline
 #      security review scores it at most EXPOSURE_MAX.
@@ -87,6 +88,14 @@ for version in $KUBERNETES_VERSIONS; do
     || fail "manifests do not validate against Kubernetes $version"
 done
 ok "${#manifests[@]} manifests and the rendered kustomization ($(grep -c '^kind:' "$work/rendered.yaml") resources) validate strictly against Kubernetes ${KUBERNETES_VERSIONS// /, }"
+# The example with auth on (a Secret's token file, /metrics on its own port).
+"$VENV/bin/kubectl" kustomize deploy/examples/kubernetes-auth >"$work/rendered-auth.yaml"
+for version in $KUBERNETES_VERSIONS; do
+  "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "$work/rendered-auth.yaml" \
+    || fail "the with-auth example does not validate against Kubernetes $version"
+done
+"$PY" deploy/check_manifests.py --auth "$work/rendered-auth.yaml" || fail "the with-auth example disagrees with itself"
+ok "deploy/examples/kubernetes-auth renders, validates and mounts its Secret's tokens for --auth-token-file, with /metrics on its own port"
 
 # ---- 2. Dockerfile
 step "hadolint deploy/Dockerfile"

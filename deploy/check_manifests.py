@@ -8,6 +8,10 @@ probes on the right paths, a grace period and stop timeout longer than the
 drain, the hardening settings present, one port and one user id everywhere.
 
 Usage: check_manifests.py REPO_ROOT [RENDERED_KUSTOMIZE_YAML]
+       check_manifests.py --auth RENDERED_WITH_AUTH_YAML
+The second form checks the with-auth example: the token file comes from a
+Secret mounted read-only, /metrics has a port of its own that the scrape
+annotations and the NetworkPolicy name, and the base's promises still hold.
 Prints one line per failed promise and exits 1 if there is any.
 """
 
@@ -159,6 +163,50 @@ def check_kubernetes(resources, findings):
     return {"uid": pod_security.get("runAsUser"), "port": ports.get("http")}
 
 
+def check_auth(resources, findings):
+    """The with-auth example: tokens from a Secret, metrics on their own port."""
+    deployment = next((doc for doc in resources if doc["kind"] == "Deployment"), None)
+    policy = next((doc for doc in resources if doc["kind"] == "NetworkPolicy"), None)
+    if not findings.expect(deployment is not None and policy is not None, "expected a Deployment and a NetworkPolicy"):
+        return
+    template = deployment["spec"]["template"]
+    pod = template["spec"]
+    container = pod["containers"][0]
+    token_file = env_value(container, "NOTIFICATION_TEXT_AUTH_TOKEN_FILE")
+    if not findings.expect(token_file is not None, "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not set"):
+        return
+    mounts = [m for m in container.get("volumeMounts", []) if token_file.startswith(m["mountPath"].rstrip("/") + "/")]
+    if not findings.expect(len(mounts) == 1, f"no single volume is mounted over {token_file}"):
+        return
+    mount = mounts[0]
+    findings.expect(mount.get("readOnly") is True, "the token volume must be mounted readOnly")
+    volume = next((v for v in pod.get("volumes", []) if v["name"] == mount["name"]), {})
+    secret = volume.get("secret")
+    if findings.expect(secret is not None, "the token file must come from a Secret volume"):
+        mode = secret.get("defaultMode", 0o644)
+        findings.expect(mode & 0o007 == 0, f"the Secret's defaultMode {oct(mode)} lets others read the tokens")
+        relative = token_file[len(mount["mountPath"].rstrip("/")) + 1:]
+        paths = [item["path"] for item in secret.get("items", [])]
+        findings.expect(not paths or relative in paths, f"the Secret's items do not provide {relative}")
+        if mode & 0o004 == 0:
+            findings.expect(pod.get("securityContext", {}).get("fsGroup") == pod.get("securityContext", {}).get(
+                "runAsGroup"), "without world read, fsGroup must be the service's group")
+    ports = {p["name"]: p["containerPort"] for p in container.get("ports", [])}
+    metrics_port = env_value(container, "NOTIFICATION_TEXT_METRICS_PORT")
+    findings.expect(metrics_port is not None and int(metrics_port) == ports.get("metrics"),
+                    "NOTIFICATION_TEXT_METRICS_PORT must equal the container port named metrics")
+    findings.expect(env_value(container, "NOTIFICATION_TEXT_METRICS_HOST") == "0.0.0.0",
+                    "the metrics listener must bind 0.0.0.0 to be scraped")
+    annotations = template["metadata"].get("annotations", {})
+    findings.expect(annotations.get("prometheus.io/port") == str(metrics_port),
+                    "prometheus.io/port must name the metrics port")
+    scraper_ports = [port.get("port") for rule in policy["spec"].get("ingress", [])
+                     if any("namespaceSelector" in peer for peer in rule.get("from", []))
+                     for port in rule.get("ports", [])]
+    findings.expect("metrics" in scraper_ports or ports.get("metrics") in scraper_ports,
+                    "the NetworkPolicy must let the scraper reach the metrics port")
+
+
 def parse_unit(path):
     """Key → list of values; systemd allows repeated keys."""
     values = {}
@@ -241,8 +289,15 @@ def check_dockerfile(root, findings, pod_facts):
 
 
 def main(argv):
-    root = pathlib.Path(argv[1]).resolve()
     findings = Findings()
+    if len(argv) == 3 and argv[1] == "--auth":
+        resources = load_documents(argv[2])
+        check_kubernetes(resources, findings)
+        check_auth(resources, findings)
+        for failure in findings.failures:
+            print(f"FAIL {failure}")
+        return 1 if findings.failures else 0
+    root = pathlib.Path(argv[1]).resolve()
     check_kustomization(root, findings)
     if len(argv) > 2:
         resources = load_documents(argv[2])
