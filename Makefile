@@ -67,7 +67,12 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-test: lint swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+# The rules module alone: imports nothing, builds without the C target (scripts/check-library.sh).
+.PHONY: check-library
+check-library:
+	SWIFTC="$(SWIFTC)" scripts/check-library.sh
+
+test: lint check-library swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
