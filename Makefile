@@ -88,7 +88,7 @@ bench-rules: release
 bench: deps
 	SWIFT=$(SWIFT) bench/run.sh
 
-# The Python port of body-rules.md against the fixtures and the Swift CLI.
+# The Python port of docs/spec/body.md against the fixture and the Swift CLI.
 .PHONY: oracle
 oracle: deps
 	SWIFT=$(SWIFT) bench/setup.sh

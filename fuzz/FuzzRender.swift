@@ -1,4 +1,4 @@
-// libFuzzer target for the body renderer (body-rules.md, sections 1 to 7).
+// libFuzzer target for the body renderer (docs/spec/body.md, sections 1 to 7).
 //
 // Built by `make fuzz` with the toolchain's swiftc, compiled in one module with
 // the NotificationText sources (see fuzz/build.sh). Every input is decoded as

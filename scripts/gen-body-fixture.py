@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes test-fixtures/notification-body.json from the cases below.
 
-Every expected body here was worked out by hand from shared/spec/body-rules.md
+Every expected body here was worked out by hand from docs/spec/body.md
 (not by running the renderer); `units` is derived from the body. The spec's own
-worked examples (body-examples.json) are included first, unchanged.
-Run: python3 scripts/gen-body-fixture.py [path/to/body-examples.json]
+worked examples (docs/spec/body.md section 8, produced by an independent
+reference implementation) come first, unchanged.
+Run: python3 scripts/gen-body-fixture.py
 """
-import json, os, sys
+import json, os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 E = "\u2026"
@@ -17,6 +18,27 @@ GRIN = "\U0001F600"                                    # 2 units
 
 def units(s):
     return len(s.encode("utf-16-le")) // 2
+
+# The spec's worked examples: (id, text, body, truncated, inputCut), all with maxUnits 256.
+EXAMPLES = [
+    ("bold", "Hello **world**", "Hello world", False, False),
+    ("link-image", "See [the docs](https://x.io/a_(b)) and ![cat](c.png)", "See the docs and cat", False, False),
+    ("double-backtick-span", "A `` code with ` backtick `` here", "A code with ` backtick here", False, False),
+    ("fence", "```swift\nlet x = 1\n  y = **2**\n```\nDone", "let x = 1\n  y = **2**\nDone", False, False),
+    ("code-in-label", "[label with `co]de`](u)", "label with co]de", False, False),
+    ("raw-destination", "[a](b`) and `c", "a and `c", False, False),
+    ("escapes-stay", "\\*\\*a\\*\\* and \\[a](b)", "\\*\\*a\\*\\* and \\[a](b)", False, False),
+    ("scalar-scan", "x `\u0301` y", "x \u0301 y", False, False),
+    ("delimiters", "***x*** 2**10 and 3**4 **a ~~b** c~~ a ** b", "*x* 210 and 34 a ~~b c~~ a ** b", False, False),
+    ("whitespace", "a    b\t\tc   \n   d", "a b c\nd", False, False),
+    ("blank-lines", "one\n\n\n\n\ntwo", "one\n\ntwo", False, False),
+    ("cap-300", "x" * 300, "x" * 255 + E, True, False),
+    ("cap-zwj", FAMILY * 60, FAMILY * 31 + E, True, False),
+    ("input-cut", "y" * 5000, "y" * 255 + E, True, True),
+    ("empty-image", "![](img.png)", "", False, False),
+    ("tilde-fence-opens", "~~~nope~~~ I mean\nyes", "yes", False, False),
+    ("delimiter-runs-pair-once", "**a****b**", "a**b**", False, False),
+]
 
 # (id, description, text, body, truncated, inputCut, maxUnits or None)
 CASES = [
@@ -164,21 +186,20 @@ CASES = [
 ]
 
 def main():
-    examples_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "spec", "body-examples.json")
-    examples = json.load(open(examples_path))["cases"]
     cases = []
     seen = set()
-    for ex in examples:
+    for (cid, text, body, truncated, cut) in EXAMPLES:
+        assert cid not in seen, cid
+        seen.add(cid)
         cases.append({
-            "id": ex["id"],
-            "description": "worked example of body-rules.md",
-            "text": ex["text"],
-            "body": ex["body"],
-            "units": ex["units"],
-            "truncated": ex["truncated"],
-            "inputCut": ex["inputCut"],
+            "id": cid,
+            "description": "worked example of docs/spec/body.md",
+            "text": text,
+            "body": body,
+            "units": units(body),
+            "truncated": truncated,
+            "inputCut": cut,
         })
-        seen.add(ex["id"])
     for (cid, desc, text, body, truncated, cut, max_units) in CASES:
         assert cid not in seen, cid
         seen.add(cid)
@@ -190,7 +211,7 @@ def main():
     doc = {
         "comment": [
             "The notification body contract: every platform's tests run every case.",
-            "Render `text` with `maxUnits` (256 when absent) by shared/spec/body-rules.md;",
+            "Render `text` with `maxUnits` (256 when absent) by docs/spec/body.md;",
             "expect `body`, its length `units` in UTF-16 code units, `truncated` and `inputCut`.",
             "Strings are JSON; invisible and astral characters are written as \\u escapes.",
         ],

@@ -1,4 +1,4 @@
-"""An independent Python port of shared/spec/body-rules.md (sections 1-7).
+"""An independent Python port of docs/spec/body.md (sections 1-7).
 
 It serves two purposes: the peer implementation that `bench/peer/server.py`
 serves for the side-by-side HTTP benchmark, and an oracle that

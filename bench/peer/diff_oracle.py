@@ -1,8 +1,8 @@
-"""Differential oracle: the Python port of body-rules.md against the fixtures and the Swift CLI.
+"""Differential oracle: the Python port of docs/spec/body.md against the fixture and the Swift CLI.
 
-1. Every case of the shared fixtures (`test-fixtures/notification-body.json`
-   and `shared/spec/body-examples.json`, whichever exist) goes through the
-   Python port and through the Swift CLI; each must give the expected body.
+1. Every case of the shared fixture (`test-fixtures/notification-body.json`,
+   the spec's worked examples included) goes through the Python port and
+   through the Swift CLI; each must give the expected body.
 2. A few thousand generated Markdown-ish inputs go through both; every
    disagreement is shrunk to a minimal input that still disagrees and printed
    as JSON string literals.
@@ -31,8 +31,6 @@ sys.setrecursionlimit(20_000)  # link labels nest; the hostile cases go 800 deep
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = [
     REPO / "test-fixtures" / "notification-body.json",
-    REPO.parent / "shared" / "spec" / "body-examples.json",
-    Path("/work/shared/spec/body-examples.json"),
 ]
 
 
