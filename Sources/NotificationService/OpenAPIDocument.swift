@@ -13,9 +13,9 @@ enum OpenAPIDocument {
           summary: The exact text a mobile push notification shows.
           description: |
             `POST /body` turns a chat message's Markdown into the notification body
-            (shared/spec/body-rules.md); `POST /compose` turns a batch of pending
+            (docs/spec/body.md); `POST /compose` turns a batch of pending
             notifications into the one notification to display
-            (shared/spec/compose-rules.md).
+            (docs/spec/compose.md).
 
             Request bodies are strict RFC 8259 JSON in UTF-8. Conventions every
             request follows:

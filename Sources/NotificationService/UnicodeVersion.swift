@@ -1,5 +1,5 @@
 /// The Unicode version of the toolchain's character data, which decides
-/// grapheme segmentation (body-rules.md asks the service to report it).
+/// grapheme segmentation (docs/spec/body.md asks the service to report it).
 enum UnicodeVersion {
     /// "major.minor": the newest `age` of any assigned scalar. Computed once
     /// per process (a scan of the planes that have assigned characters, ~30 ms).

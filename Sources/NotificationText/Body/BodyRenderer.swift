@@ -1,5 +1,5 @@
 /// Turns a chat message's Markdown into notification body text, exactly as
-/// `shared/spec/body-rules.md` defines it. Pure: no I/O, no clocks, no globals.
+/// `docs/spec/body.md` defines it. Pure: no I/O, no clocks, no globals.
 public enum BodyRenderer {
     /// The default and smallest body cap, in UTF-16 units (iOS shows 256).
     public static let defaultMaxUnits = 256

@@ -1,5 +1,5 @@
 /// Decides the one notification to display from a recipient's pending
-/// notifications, exactly as `shared/spec/compose-rules.md` defines it.
+/// notifications, exactly as `docs/spec/compose.md` defines it.
 /// Pure: no I/O, no clock (the time is `request.now`), no globals.
 ///
 /// O(n log n) in the number of notifications and displayed entries: keys are
