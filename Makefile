@@ -107,17 +107,21 @@ TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/nul
 	@mkdir -p .build-fuzz
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
 
-# The decoding target links the service sources against a NotificationText
-# module built with the same flags (the service imports it as a module).
+# The decoding target links the service sources against the modules it
+# imports (NotificationText, HTTPCore), built with the same flags.
 SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
+CORE_SOURCES := $(shell find Sources/HTTPCore -name '*.swift' 2>/dev/null)
 FUZZ_MODULES := .build-fuzz/modules
 
 $(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
+$(FUZZ_MODULES)/libHTTPCore.a: $(CORE_SOURCES)
+$(FUZZ_MODULES)/lib%.a:
 	@mkdir -p $(FUZZ_MODULES)
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText -emit-library -static \
-	  -emit-module -emit-module-path $(FUZZ_MODULES)/NotificationText.swiftmodule $^ -o $@
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name $* -emit-library -static \
+	  -emit-module -emit-module-path $(FUZZ_MODULES)/$*.swiftmodule $^ -o $@
 
-.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a \
+  $(FUZZ_MODULES)/libHTTPCore.a
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
 
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))

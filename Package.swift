@@ -3,6 +3,17 @@ import PackageDescription
 
 // No packages from outside the toolchain: the rules use only the stdlib, the
 // service only Foundation-free code of its own, and HTTP comes from libevent.
+//
+// Who may call whom:
+//
+//   notification-text (executable: wires the service to the adapter)
+//     ├── EventHTTP ─────────── HTTPCore, CLibevent   (the only code that touches libevent)
+//     └── NotificationService ─ HTTPCore, NotificationText
+//
+// HTTPCore holds the values both sides share (request, response, the handler
+// protocol, server state, transport rejections, the status table) and
+// imports nothing but the stdlib; the adapter knows no route or problem
+// code, the service no socket.
 let package = Package(
     name: "notification-text",
     products: [
@@ -11,6 +22,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "NotificationText"),
+        .target(name: "HTTPCore"),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
@@ -18,19 +30,19 @@ let package = Package(
         ),
         .target(
             name: "EventHTTP",
-            dependencies: ["CLibevent", "NotificationService"]
+            dependencies: ["HTTPCore", "CLibevent"]
         ),
         .target(
             name: "NotificationService",
-            dependencies: ["NotificationText"]
+            dependencies: ["HTTPCore", "NotificationText"]
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["NotificationText", "NotificationService", "EventHTTP"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"]
         ),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["NotificationText", "NotificationService"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationTextTests",
@@ -38,11 +50,11 @@ let package = Package(
         ),
         .testTarget(
             name: "EventHTTPTests",
-            dependencies: ["EventHTTP", "NotificationService"]
+            dependencies: ["EventHTTP", "HTTPCore", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationServiceTests",
-            dependencies: ["NotificationService", "NotificationText"]
+            dependencies: ["NotificationService", "HTTPCore", "NotificationText"]
         ),
     ]
 )

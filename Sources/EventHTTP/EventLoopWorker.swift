@@ -1,6 +1,6 @@
 import CLibevent
 import Dispatch
-import NotificationService
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -272,7 +272,9 @@ final class EventLoopWorker: @unchecked Sendable {
         wakeups.withLock { $0 = Wakeups(drain: drainEvent, forceClose: forceEvent) }
         started.signal()
         if event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY) < 0 {
-            writeLogLine("{\"event\":\"worker-error\",\"worker\":\(index),\"detail\":\"event_base_loop failed\"}")
+            DiagnosticLog.write(
+                "{\"event\":\"worker-error\",\"worker\":\(index),\"detail\":\"event_base_loop failed\"}",
+                to: DiagnosticLog.standardOutput)
         }
         // From here on the control thread can no longer wake this loop.
         wakeups.withLock { $0 = nil }
@@ -440,24 +442,14 @@ final class EventLoopWorker: @unchecked Sendable {
             path: Self.path(of: request),
             headers: Self.headers(of: request))
         if target > configuration.maxURIBytes {
-            return (
-                value,
-                handler.rejection(
-                    to: value, status: 414, code: ProblemCode.uriTooLong.rawValue,
-                    detail: "the request target is longer than \(configuration.maxURIBytes) bytes")
-            )
+            return (value, handler.reject(value, because: .uriTooLong(maxBytes: configuration.maxURIBytes)))
         }
         guard let input = evhttp_request_get_input_buffer(request) else {
             return (value, handler.handle(value))
         }
         let bodyByteCount = evbuffer_get_length(input)
         if bodyByteCount > configuration.maxBodyBytes {
-            return (
-                value,
-                handler.rejection(
-                    to: value, status: 413, code: ProblemCode.payloadTooLarge.rawValue,
-                    detail: "the request body is larger than \(configuration.maxBodyBytes) bytes")
-            )
+            return (value, handler.reject(value, because: .bodyTooLarge(maxBytes: configuration.maxBodyBytes)))
         }
         // Copied, not removed: evhttp frees the buffer with the request. A
         // body in one piece (a small one) is copied straight into a new array;
@@ -617,9 +609,4 @@ private enum ListenerErrorRoute {
         guard let http else { return nil }
         return workers.withLock { $0[UInt(bitPattern: http)]?.takeUnretainedValue() }
     }
-}
-
-/// One line to stdout with a single write(2), so lines from threads never interleave.
-func writeLogLine(_ line: String) {
-    LogSink.writeLine(Array((line + "\n").utf8), to: 1)
 }

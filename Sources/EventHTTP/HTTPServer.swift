@@ -1,5 +1,5 @@
 import CLibevent
-import NotificationService
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import NotificationService
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -49,9 +49,11 @@ final class EchoHandler: HTTPHandler {
         respondedCount.add(1, ordering: .relaxed)
     }
 
-    func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
+    /// The rejection as the adapter reported it, and its status.
+    func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "application/problem+json")],
-            body: Array("{\"code\":\"\(code)\",\"status\":\(status)}".utf8), route: "rejected")
+            status: rejection.status, headers: [("Content-Type", "application/problem+json")],
+            body: Array("{\"rejection\":\"\(rejection)\",\"path\":\"\(request.path.prefix(16))\"}".utf8),
+            route: "rejected")
     }
 }

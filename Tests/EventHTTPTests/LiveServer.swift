@@ -1,6 +1,6 @@
 import Dispatch
 import EventHTTP
-import NotificationService
+import HTTPCore
 import Synchronization
 
 /// An `HTTPServer` running on a background thread on 127.0.0.1, port 0.
