@@ -49,6 +49,10 @@ let package = Package(
             dependencies: ["NotificationText"]
         ),
         .testTarget(
+            name: "HTTPCoreTests",
+            dependencies: ["HTTPCore"]
+        ),
+        .testTarget(
             name: "EventHTTPTests",
             dependencies: ["EventHTTP", "HTTPCore", "NotificationService"]
         ),

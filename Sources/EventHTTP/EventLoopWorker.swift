@@ -515,7 +515,7 @@ final class EventLoopWorker: @unchecked Sendable {
                 _ = evbuffer_add(output, bytes.baseAddress, bytes.count)
             }
         }
-        let reason = ReasonPhrase.forStatus(status)
+        let reason = HTTPStatus.reasonPhrase(status)
         reason.utf8Start.withMemoryRebound(to: CChar.self, capacity: reason.utf8CodeUnitCount + 1) {
             evhttp_send_reply(request, Int32(status), $0, nil)
         }

@@ -8,7 +8,7 @@ import Glibc
 /// A handler that shows what the adapter handed it: the method, path and a
 /// test header come back as response headers, the body comes back as the
 /// body. `/readyz` follows the server state; `/slow` takes 300 ms;
-/// `/no-content` is a 204; `/framed` sets its own `Content-Length` (as the
+/// `/no-content` is a 204; `/status/N` answers status N; `/framed` sets its own `Content-Length` (as the
 /// service does for HEAD) and `Date`, and sends no body.
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
@@ -30,6 +30,8 @@ final class EchoHandler: HTTPHandler {
             return HTTPResponse(
                 status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
                 route: "/framed")
+        case _ where request.path.hasPrefix("/status/"):
+            return HTTPResponse(status: Int(request.path.dropFirst("/status/".count)) ?? 500, route: "/status")
         case "/slow":
             usleep(300_000)
             fallthrough

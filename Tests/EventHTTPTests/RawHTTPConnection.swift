@@ -12,6 +12,8 @@ final class RawHTTPConnection {
 
     struct Response {
         var status: Int
+        /// The status line after the code ("Unauthorized").
+        var reasonPhrase: String
         var headers: [(name: String, value: String)]
         var body: [UInt8]
 
@@ -82,10 +84,11 @@ final class RawHTTPConnection {
         let head = String(decoding: pending[..<headEnd], as: UTF8.self)
         pending.removeFirst(headEnd + 4)
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let statusLine = lines.removeFirst().split(separator: " ")
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
             throw Failure(description: "bad status line in '\(head)'")
         }
+        let reasonPhrase = statusLine.count == 3 ? String(statusLine[2]) : ""
         let headers = lines.compactMap { line -> (name: String, value: String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingPrefix(" ").description)
@@ -98,7 +101,7 @@ final class RawHTTPConnection {
         }
         let body = Array(pending[..<length])
         pending.removeFirst(length)
-        return Response(status: status, headers: headers, body: body)
+        return Response(status: status, reasonPhrase: reasonPhrase, headers: headers, body: body)
     }
 
     /// True when the server closes (EOF or reset) within the read timeout

@@ -107,6 +107,7 @@ import Testing
         try main.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
         let refused = try main.readResponse()
         #expect(refused.status == 401)
+        #expect(refused.reasonPhrase == "Unauthorized")
         #expect(refused.header("www-authenticate") == #"Bearer realm="notification-text""#)
         try main.send("GET /metrics HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer live-Token_7\r\n\r\n")
         #expect(try main.readResponse().status == 200)

@@ -154,6 +154,12 @@ import Testing
         #expect(response.route == "unmatched")
     }
 
+    /// The adapter's status line names every status the service answers with.
+    @Test(arguments: ProblemCode.allCases)
+    func problemCode_statusIsInTheStatusTable(_ code: ProblemCode) {
+        #expect(HTTPStatus.listedReasonPhrase(code.status) != nil, "\(code.rawValue): \(code.status)")
+    }
+
     private struct Boom: Error {}
 
     @Test func unexpectedError_isInternalErrorAndOneLogLineWithoutContent() {
