@@ -85,9 +85,9 @@ struct LoopEvent {
     var remote: EventPointer { EventPointer(pointer) }
 }
 
-/// A libevent event handed to another thread, only ever to activate it.
-/// `@unchecked Sendable`: libevent's own locks (evthread_use_pthreads) make
-/// `event_active` safe from any thread while the event exists.
+/// A libevent event handed to another thread, only ever to activate it
+/// (its owner keeps it alive until no other thread can reach it).
+// @unchecked Sendable: libevent's locks (evthread_use_pthreads) make event_active safe from any thread.
 struct EventPointer: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }

@@ -6,7 +6,7 @@ import Testing
 @testable import NotificationService
 
 /// Collects log lines written through a `LogSink`.
-/// `@unchecked Sendable`: `storage` is only touched while holding `lock`.
+// @unchecked Sendable: `storage` is only touched while holding `lock`.
 final class LogCapture: @unchecked Sendable {
     // NSLock is a pthread mutex, which ThreadSanitizer sees (docs/adr/0005).
     private let lock = NSLock()
