@@ -55,9 +55,14 @@ let package = Package(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore"]
         ),
+        // The live tests' raw-socket client, shared by the test targets that start servers.
+        .target(
+            name: "HTTPTestSupport",
+            path: "Tests/HTTPTestSupport"
+        ),
         .testTarget(
             name: "EventHTTPTests",
-            dependencies: ["EventHTTP", "HTTPCore", "NotificationService"]
+            dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationServiceTests",

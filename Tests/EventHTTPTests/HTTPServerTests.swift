@@ -1,6 +1,7 @@
 import Dispatch
 import EventHTTP
 import HTTPCore
+import HTTPTestSupport
 import NotificationService
 import Testing
 
@@ -48,7 +49,9 @@ import Glibc
         let body = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
         try connection.send(
             Array("POST /large HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-        usleep(200_000)  // the reply meets a full socket before the client reads
+        // The first part of the reply has arrived; the rest waits in the
+        // server until the client reads.
+        #expect(connection.waitUntilReadable())
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.body.count == body.count)
@@ -300,7 +303,8 @@ import Glibc
                 to: trickler))
     }
 
-    /// Sends `text` one byte every 200 ms; whether the server closed the connection meanwhile.
+    /// Sends `text` one byte every 200 ms (each pause a wait for the close);
+    /// whether the server closed the connection meanwhile.
     private static func isCut(trickling text: String, to connection: RawHTTPConnection) -> Bool {
         for byte in text.utf8 {
             do {
@@ -308,7 +312,7 @@ import Glibc
             } catch {
                 return true
             }
-            usleep(200_000)
+            if connection.closes(withinSeconds: 0.2) { return true }
         }
         return connection.isClosedByPeer()
     }
@@ -336,9 +340,10 @@ import Glibc
         try connection.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
         try connection.send("GET /second HTTP/1.1\r\nHost: t\r\n")  // head not finished yet
-        usleep(100_000)
+        #expect(connection.waitUntilSentBytesAreAcknowledged())
         live.server.shutdown()
-        usleep(100_000)
+        // Every loop has begun its drain (and swept) once no listener is left.
+        #expect(connectionsAreRefused(port: live.port, withinSeconds: 2))
         try connection.send("\r\n")
         let response = try connection.readResponse()
         #expect(response.header("x-path") == "/second")
@@ -361,11 +366,11 @@ import Glibc
         try inFlight.send("GET /readyz HTTP/1.1\r\nHost: t\r\n")  // head not finished yet
         // Bytes the server has not even received yet cannot tell it a request
         // is coming (that race is inherent in closing idle connections).
-        usleep(100_000)
+        #expect(inFlight.waitUntilSentBytesAreAcknowledged())
 
         live.server.shutdown()
         #expect(idle.isClosedByPeer(), "an idle keep-alive connection is closed at once")
-        #expect(listenerClosesWithinTwoSeconds(port: live.port))
+        #expect(connectionsAreRefused(port: live.port, withinSeconds: 2))
 
         try inFlight.send("\r\n")
         let response = try inFlight.readResponse()
@@ -380,14 +385,18 @@ import Glibc
     }
 
     @Test func shutdown_whileHandlerRuns_requestCompletesThenConnectionCloses() throws {
-        let live = try LiveServer(handler: EchoHandler())
+        let handler = EchoHandler()
+        let draining = DispatchSemaphore(value: 0)
+        let live = try LiveServer(handler: handler) { if $0 == .draining { draining.signal() } }
         let connection = try RawHTTPConnection(port: live.port)
-        try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        usleep(100_000)  // the handler is now inside its 300 ms
+        try connection.send("GET /gated HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(handler.gateReached.wait(timeout: .now() + 5) == .success)
         live.server.shutdown()
+        #expect(draining.wait(timeout: .now() + 5) == .success)
+        handler.openGate()
         let response = try connection.readResponse()
         #expect(response.status == 200)
-        #expect(response.header("x-path") == "/slow")
+        #expect(response.header("x-path") == "/gated")
         #expect(connection.isClosedByPeer())
         let report = try live.waitForStop(timeoutSeconds: 10)
         #expect(report.forcedCloseCount == 0)
@@ -400,7 +409,7 @@ import Glibc
         let live = try LiveServer(configuration: configuration, handler: EchoHandler())
         let stalled = try RawHTTPConnection(port: live.port)
         try stalled.send("POST /never-finished HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\npartial")
-        usleep(100_000)
+        #expect(stalled.waitUntilSentBytesAreAcknowledged())
         let report = try live.stop(timeoutSeconds: 10)
         #expect(report.forcedCloseCount == 1)
         #expect(report.drainNanoseconds >= 400_000_000)
@@ -454,13 +463,4 @@ import Glibc
         }
     }
 
-    /// Every worker closes its listener when it processes the drain; poll
-    /// until a connect is refused.
-    private func listenerClosesWithinTwoSeconds(port: Int) -> Bool {
-        for _ in 0..<200 {
-            guard (try? RawHTTPConnection(port: port)) != nil else { return true }
-            usleep(10_000)
-        }
-        return false
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// The built `notification-text serve` binary as a subprocess: start line,
@@ -24,10 +25,15 @@ import Testing
         let idle = try RawHTTPConnection(port: serve.port)
         try idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try idle.readResponse().status == 200)
-        usleep(100_000)  // let the server read the partial requests before the signal
+        // The server has the partial requests before the signal.
+        #expect(upload.waitUntilSentBytesAreAcknowledged())
+        #expect(readiness.waitUntilSentBytesAreAcknowledged())
 
         #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
         #expect(idle.isClosedByPeer(), "idle keep-alive connection closed by the drain")
+        // Every loop is draining (so its replies close their connection) once
+        // no listener is left.
+        #expect(connectionsAreRefused(port: serve.port, withinSeconds: 2))
 
         try readiness.send("\r\n")
         let ready = try readiness.readResponse()
@@ -54,7 +60,7 @@ import Testing
         _ = try serve.readStartLine()
         let stalled = try RawHTTPConnection(port: serve.port)
         try stalled.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n{\"te")
-        usleep(100_000)
+        #expect(stalled.waitUntilSentBytesAreAcknowledged())
         #expect(kill(serve.process.processIdentifier, SIGINT) == 0)
         #expect(try serve.waitForExit(timeoutSeconds: 5) == 0)
         #expect(stalled.isClosedByPeer())
@@ -167,6 +173,7 @@ import Testing
 /// test bundle, with its stdout and stderr captured.
 final class ServeProcess {
     let process = Process()
+    private let exited = DispatchSemaphore(value: 0)
     private let output = Pipe()
     private let errors = Pipe()
     private var stdoutBytes: [UInt8] = []
@@ -181,6 +188,7 @@ final class ServeProcess {
         process.environment = inherited
         process.standardOutput = output
         process.standardError = errors
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
     }
 
@@ -219,13 +227,11 @@ final class ServeProcess {
 
     /// The exit status, or a failure if the process outlives the timeout.
     func waitForExit(timeoutSeconds: Double) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while process.isRunning {
-            guard Date() < deadline else {
-                throw RawHTTPConnection.Failure(description: "serve still running after \(timeoutSeconds) s")
-            }
-            usleep(10_000)
+        guard exited.wait(timeout: .now() + timeoutSeconds) == .success else {
+            throw RawHTTPConnection.Failure(description: "serve still running after \(timeoutSeconds) s")
         }
+        exited.signal()  // for a later call
+        process.waitUntilExit()
         guard process.terminationReason == .exit else {
             throw RawHTTPConnection.Failure(description: "serve died of signal \(process.terminationStatus)")
         }
