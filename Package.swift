@@ -64,6 +64,12 @@ let package = Package(
             name: "EventHTTPTests",
             dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService"]
         ),
+        // The executable as a subprocess (serve, render, compose), with
+        // @testable access to its configuration.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["notification-text", "HTTPCore", "HTTPTestSupport", "NotificationService"]
+        ),
         .testTarget(
             name: "NotificationServiceTests",
             dependencies: ["NotificationService", "HTTPCore", "NotificationText"]
