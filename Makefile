@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps jemalloc build release run test swift-test bench bench-rules clean openapi-embed check-openapi check-deploy
+.PHONY: deps jemalloc build release run test swift-test bench bench-rules clean check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -49,10 +49,6 @@ $(VENV)/.tools-installed: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
 	touch $@
-
-# Regenerates the embedded copy of openapi.yaml served at GET /openapi.yaml.
-openapi-embed:
-	scripts/embed-openapi.sh
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -112,17 +108,29 @@ TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/nul
 	@mkdir -p .build-fuzz
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
 
-# The decoding target links the service sources against a NotificationText
-# module built with the same flags (the service imports it as a module).
+# The decoding target links the service sources against the modules it
+# imports (NotificationText, HTTPCore), built with the same flags.
 SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
+CORE_SOURCES := $(shell find Sources/HTTPCore -name '*.swift' 2>/dev/null)
 FUZZ_MODULES := .build-fuzz/modules
 
 $(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
+$(FUZZ_MODULES)/libHTTPCore.a: $(CORE_SOURCES)
+$(FUZZ_MODULES)/lib%.a:
 	@mkdir -p $(FUZZ_MODULES)
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText -emit-library -static \
-	  -emit-module -emit-module-path $(FUZZ_MODULES)/NotificationText.swiftmodule $^ -o $@
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name $* -emit-library -static \
+	  -emit-module -emit-module-path $(FUZZ_MODULES)/$*.swiftmodule $^ -o $@
 
-.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a
+# The service's embedded resources (Sources/NotificationService/Resources/),
+# as SwiftPM generates them.
+SERVICE_RESOURCES := $(wildcard Sources/NotificationService/Resources/*)
+SERVICE_RESOURCE_SOURCE := .build/debug/NotificationService.build/DerivedSources/embedded_resources.swift
+
+$(SERVICE_RESOURCE_SOURCE): $(SERVICE_RESOURCES)
+	$(SWIFT) build --target NotificationService
+
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(SERVICE_RESOURCE_SOURCE) \
+  $(FUZZ_MODULES)/libNotificationText.a $(FUZZ_MODULES)/libHTTPCore.a
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
 
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))

@@ -3,6 +3,17 @@ import PackageDescription
 
 // No packages from outside the toolchain: the rules use only the stdlib, the
 // service only Foundation-free code of its own, and HTTP comes from libevent.
+//
+// Who may call whom:
+//
+//   notification-text (executable: wires the service to the adapter)
+//     ├── EventHTTP ─────────── HTTPCore, CLibevent   (the only code that touches libevent)
+//     └── NotificationService ─ HTTPCore, NotificationText
+//
+// HTTPCore holds the values both sides share (request, response, the handler
+// protocol, server state, transport rejections, the status table) and
+// imports nothing but the stdlib; the adapter knows no route or problem
+// code, the service no socket.
 let package = Package(
     name: "notification-text",
     products: [
@@ -11,6 +22,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "NotificationText"),
+        .target(name: "HTTPCore"),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
@@ -18,31 +30,49 @@ let package = Package(
         ),
         .target(
             name: "EventHTTP",
-            dependencies: ["CLibevent", "NotificationService"]
+            dependencies: ["HTTPCore", "CLibevent"]
         ),
         .target(
             name: "NotificationService",
-            dependencies: ["NotificationText"]
+            dependencies: ["HTTPCore", "NotificationText"],
+            // Every file in Resources/ becomes a `PackageResources` array of its
+            // bytes (openapi.yaml: `PackageResources.openapi_yaml`); no Foundation.
+            resources: [.embedInCode("Resources")]
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["NotificationText", "NotificationService", "EventHTTP"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"]
         ),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["NotificationText", "NotificationService"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationTextTests",
             dependencies: ["NotificationText"]
         ),
         .testTarget(
+            name: "HTTPCoreTests",
+            dependencies: ["HTTPCore"]
+        ),
+        // The live tests' raw-socket client, shared by the test targets that start servers.
+        .target(
+            name: "HTTPTestSupport",
+            path: "Tests/HTTPTestSupport"
+        ),
+        .testTarget(
             name: "EventHTTPTests",
-            dependencies: ["EventHTTP", "NotificationService"]
+            dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService"]
+        ),
+        // The executable as a subprocess (serve, render, compose), with
+        // @testable access to its configuration.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["notification-text", "HTTPCore", "HTTPTestSupport", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationServiceTests",
-            dependencies: ["NotificationService", "NotificationText"]
+            dependencies: ["NotificationService", "HTTPCore", "NotificationText"]
         ),
     ]
 )

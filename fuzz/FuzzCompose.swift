@@ -7,6 +7,7 @@
 // with the NotificationService sources against a NotificationText module built
 // with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
 
+import HTTPCore
 import NotificationText
 
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {

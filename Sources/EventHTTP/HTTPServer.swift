@@ -1,5 +1,5 @@
 import CLibevent
-import NotificationService
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,9 +55,7 @@ public final class HTTPServer: Sendable {
     /// before `run` has reached its loop.
     public func shutdown() {
         stopRequested.store(true, ordering: .releasing)
-        stopEvent.withLock { event in
-            if let event { event_active(event.pointer, 0, 0) }
-        }
+        stopEvent.withLock { event in event?.activate() }
     }
 
     /// Binds, starts the loops, calls `onStart` with the bound address, then
@@ -82,36 +80,27 @@ public final class HTTPServer: Sendable {
             throw .libeventFailed("event_base_new")
         }
         defer { event_base_free(controlBase) }
-        let exitedWorkers = ExitedWorkerCount()
-        let control = ControlLoop(
-            server: self, base: controlBase, drainSeconds: configuration.drainSeconds,
-            exitedWorkers: exitedWorkers)
-        let context = Unmanaged.passUnretained(control).toOpaque()
-
-        guard
-            let exitEvent = clibevent_user_event_new(
-                controlBase,
-                { _, _, argument in
-                    guard let argument else { return }
-                    Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().workerDidExit()
-                }, context)
-        else {
+        let events = LoopEvents(base: controlBase)
+        defer { events.free() }
+        let control = ControlLoop(server: self, base: controlBase, drainSeconds: configuration.drainSeconds)
+        guard let exitEvent = events.make(.user, { [unowned control] in control.workerDidExit() }) else {
             for descriptor in descriptors { close(descriptor) }
             throw .libeventFailed("event_new(exit)")
         }
-        defer { event_free(exitEvent) }
 
+        let exitedWorkers = control.exitedWorkers
         let workers = descriptors.enumerated().map { index, descriptor in
             EventLoopWorker(
                 index: index, configuration: configuration, handler: handler,
                 listeningDescriptor: descriptor,
-                onExit: { [exitEvent = EventPointer(exitEvent)] in
+                onExit: { [exitEvent = exitEvent.remote] in
                     // Count first: activations of one event coalesce.
                     exitedWorkers.value.add(1, ordering: .releasing)
-                    event_active(exitEvent.pointer, 0, 0)
+                    exitEvent.activate()
                 })
         }
         control.workers = workers
+        // Before the exit event is freed: every worker activates it as it ends.
         defer { for worker in workers { worker.join() } }
         for (index, worker) in workers.enumerated() {
             do {
@@ -123,45 +112,29 @@ public final class HTTPServer: Sendable {
             }
         }
 
-        guard
-            let stop = clibevent_user_event_new(
-                controlBase,
-                { _, _, argument in
-                    guard let argument else { return }
-                    Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue().stop(reason: "shutdown")
-                }, context)
-        else {
+        guard let stop = events.make(.user, { [unowned control] in control.stop(reason: "shutdown") }) else {
             for worker in workers { worker.requestForcedClose() }
             throw .libeventFailed("event_new(stop)")
         }
-        defer { event_free(stop) }
-
-        var signalEvents: [OpaquePointer] = []
-        defer { for event in signalEvents { event_free(event) } }
         if handlingSignals {
             for signalNumber in [SIGTERM, SIGINT] {
+                let reason = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
                 guard
-                    let event = clibevent_signal_new(
-                        controlBase, signalNumber,
-                        { signalNumber, _, argument in
-                            guard let argument else { return }
-                            Unmanaged<ControlLoop>.fromOpaque(argument).takeUnretainedValue()
-                                .stop(reason: signalNumber == SIGINT ? "SIGINT" : "SIGTERM")
-                        }, context)
+                    let signal = events.make(
+                        .signal(signalNumber), { [unowned control] in control.stop(reason: reason) })
                 else {
                     for worker in workers { worker.requestForcedClose() }
                     throw .libeventFailed("evsignal_new")
                 }
-                signalEvents.append(event)
-                event_add(event, nil)
+                signal.waitForSignal()
             }
         }
 
         setState(.running)
         onStart(address)
-        stopEvent.withLock { $0 = EventPointer(stop) }
+        stopEvent.withLock { $0 = stop.remote }
         if stopRequested.load(ordering: .acquiring) {
-            event_active(stop, 0, 0)
+            stop.activate()
         }
         // The control base has no pending events (only user events), so it
         // must not exit merely for being empty.
@@ -175,61 +148,8 @@ public final class HTTPServer: Sendable {
             drainNanoseconds: control.drainStartNanoseconds.map { MonotonicClock.nanoseconds() &- $0 } ?? 0)
     }
 
-    fileprivate func setState(_ state: ServerState) {
+    func setState(_ state: ServerState) {
         stateValue.store(state.rawValue, ordering: .releasing)
         stateDidChange(state)
     }
-}
-
-/// A libevent event pointer handed between threads; libevent's own locks
-/// (evthread_use_pthreads) make `event_active` safe from any thread.
-struct EventPointer: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
-}
-
-/// The control thread's loop: signals and stop requests in, drain orders out.
-/// Confined to the thread inside `HTTPServer.run`.
-private final class ControlLoop {
-    unowned let server: HTTPServer
-    let base: OpaquePointer
-    let drainSeconds: Double
-    var workers: [EventLoopWorker] = []
-    var stopReason: String?
-    var drainStartNanoseconds: UInt64?
-    private let exitedWorkers: ExitedWorkerCount
-
-    init(server: HTTPServer, base: OpaquePointer, drainSeconds: Double, exitedWorkers: ExitedWorkerCount) {
-        self.server = server
-        self.base = base
-        self.drainSeconds = drainSeconds
-        self.exitedWorkers = exitedWorkers
-    }
-
-    func stop(reason: String) {
-        guard stopReason == nil else {
-            // A second signal: the operator does not want to wait.
-            if reason != "shutdown" {
-                for worker in workers { worker.requestForcedClose() }
-            }
-            return
-        }
-        stopReason = reason
-        let now = MonotonicClock.nanoseconds()
-        drainStartNanoseconds = now
-        server.setState(.draining)
-        let deadline = now + MonotonicClock.nanoseconds(fromSeconds: drainSeconds)
-        for worker in workers { worker.requestDrain(deadlineNanoseconds: deadline) }
-    }
-
-    func workerDidExit() {
-        if exitedWorkers.value.load(ordering: .acquiring) >= workers.count {
-            event_base_loopexit(base, nil)
-        }
-    }
-}
-
-/// Workers whose loop has ended, counted by the workers themselves.
-private final class ExitedWorkerCount: Sendable {
-    let value = Atomic<Int>(0)
 }

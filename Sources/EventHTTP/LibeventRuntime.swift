@@ -40,9 +40,9 @@ private func logLibeventMessage(severity: Int32, message: UnsafePointer<CChar>?)
         }
     }
     let level = severity >= EVENT_LOG_ERR ? "error" : "warning"
-    let line = "{\"event\":\"libevent\",\"level\":\"\(level)\",\"message\":\"\(escaped)\"}\n"
-    var bytes = Array(line.utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    DiagnosticLog.write(
+        "{\"event\":\"libevent\",\"level\":\"\(level)\",\"message\":\"\(escaped)\"}",
+        to: DiagnosticLog.standardError)
 }
 
 private extension String {

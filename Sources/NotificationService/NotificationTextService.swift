@@ -1,3 +1,4 @@
+import HTTPCore
 import NotificationText
 import Synchronization
 
@@ -125,15 +126,11 @@ public final class NotificationTextService: HTTPHandler {
             ))
     }
 
-    public func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
-        var response = Self.problemResponse(Problem(status: status, code: code, detail: detail), route: Route.unmatched)
-        response.headers.append(("X-Request-Id", requestIDs.next()))
-        return response
-    }
-
-    public func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse {
+    /// The problem for a request the adapter refused (`uri-too-long`,
+    /// `payload-too-large`), echoing its request id and labelled with its route.
+    public func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         let route = Route(path: request.path)
-        var response = Self.problemResponse(Problem(status: status, code: code, detail: detail), route: route)
+        var response = Self.problemResponse(Problem(rejection), route: route)
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
         response.headers.append(("X-Request-Id", requestID))
         return response
@@ -208,9 +205,10 @@ public final class NotificationTextService: HTTPHandler {
                 status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
                 body: MetricsExposition.render(metrics, snapshot), route: route.label)
         case .openAPI:
+            // Resources/openapi.yaml (the repository's file), embedded by SwiftPM.
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/yaml")],
-                body: OpenAPIDocument.bytes, route: route.label)
+                body: PackageResources.openapi_yaml, route: route.label)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }

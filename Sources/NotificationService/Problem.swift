@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The service's one error type: rendered as RFC 9457 `application/problem+json`
 /// with `type`, `title`, `status`, `detail` and the stable `code` member.
 public struct Problem: Error, Sendable {
@@ -19,16 +21,6 @@ public struct Problem: Error, Sendable {
         self.title = code.title
         self.detail = detail
         self.headers = headers
-    }
-
-    /// A problem with a code the adapter chose (for example 408 or 431 from
-    /// the transport); known codes keep their own title.
-    public init(status: Int, code: String, detail: String) {
-        self.status = status
-        self.code = code
-        self.title = ProblemCode(rawValue: code)?.title ?? HTTPStatus.reasonPhrase(status)
-        self.detail = detail
-        self.headers = []
     }
 
     /// The problem type URI (see `ProblemCode.typeURI`).
@@ -54,6 +46,16 @@ public struct Problem: Error, Sendable {
 }
 
 extension Problem {
+    /// The service's answer to a request the adapter refused before routing.
+    init(_ rejection: TransportRejection) {
+        switch rejection {
+        case .uriTooLong(let maxBytes):
+            self.init(.uriTooLong, "the request target is longer than \(maxBytes) bytes")
+        case .bodyTooLarge(let maxBytes):
+            self.init(.payloadTooLarge, "the request body is larger than \(maxBytes) bytes")
+        }
+    }
+
     /// Maps a parser error to its problem, keeping the byte offset in the detail.
     init(_ error: JSONParseError) {
         let code: ProblemCode =

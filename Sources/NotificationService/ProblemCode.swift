@@ -14,7 +14,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case outOfRange = "out-of-range"
     case invalidValue = "invalid-value"
     case invalidTimestamp = "invalid-timestamp"
-    // Routing and transport (413 and 414 come from the adapter through `rejection`).
+    // Routing and transport (413 and 414 answer the adapter's `TransportRejection`s).
     case unauthorized = "unauthorized"
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"

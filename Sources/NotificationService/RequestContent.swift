@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// What a POST body may be labelled as.
 ///
 /// - `Content-Type` `application/json` or any `application/*+json`, with any

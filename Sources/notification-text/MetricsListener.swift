@@ -1,6 +1,6 @@
 import Dispatch
 import EventHTTP
-import NotificationService
+import HTTPCore
 
 /// The `--metrics-port` listener: a second `HTTPServer` (one event loop) on a
 /// background thread, answering only `/metrics` and the probes. It does not

@@ -1,18 +1,22 @@
-import NotificationService
+import Dispatch
+import HTTPCore
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A handler that shows what the adapter handed it: the method, path and a
 /// test header come back as response headers, the body comes back as the
-/// body. `/readyz` follows the server state; `/slow` takes 300 ms;
-/// `/no-content` is a 204; `/framed` sets its own `Content-Length` (as the
+/// body. `/readyz` follows the server state; `/gated` signals `gateReached`
+/// and waits (at most 10 s) until the test calls `openGate()`;
+/// `/no-content` is a 204; `/status/N` answers status N; `/framed` sets its own `Content-Length` (as the
 /// service does for HEAD) and `Date`, and sends no body.
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     let respondedCount = Atomic<Int>(0)
+    let gateReached = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+
+    func openGate() {
+        gate.signal()
+    }
 
     func setState(_ state: ServerState) {
         stateValue.store(state.rawValue, ordering: .releasing)
@@ -30,8 +34,11 @@ final class EchoHandler: HTTPHandler {
             return HTTPResponse(
                 status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
                 route: "/framed")
-        case "/slow":
-            usleep(300_000)
+        case _ where request.path.hasPrefix("/status/"):
+            return HTTPResponse(status: Int(request.path.dropFirst("/status/".count)) ?? 500, route: "/status")
+        case "/gated":
+            gateReached.signal()
+            _ = gate.wait(timeout: .now() + 10)
             fallthrough
         default:
             return HTTPResponse(
@@ -49,9 +56,11 @@ final class EchoHandler: HTTPHandler {
         respondedCount.add(1, ordering: .relaxed)
     }
 
-    func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
+    /// The rejection as the adapter reported it, and its status.
+    func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "application/problem+json")],
-            body: Array("{\"code\":\"\(code)\",\"status\":\(status)}".utf8), route: "rejected")
+            status: rejection.status, headers: [("Content-Type", "application/problem+json")],
+            body: Array("{\"rejection\":\"\(rejection)\",\"path\":\"\(request.path.prefix(16))\"}".utf8),
+            route: "rejected")
     }
 }

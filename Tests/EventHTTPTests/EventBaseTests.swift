@@ -9,7 +9,7 @@ import Testing
     /// keep-alive request instead of 4), on Linux where epoll exists.
     @Test func workerBase_usesEpollWithChangeList() throws {
         #if os(Linux)
-        let base = try #require(EventLoopWorker.makeEventBase())
+        let base = try #require(WorkerLoop.makeEventBase())
         defer { event_base_free(base) }
         #expect(String(cString: event_base_get_method(base)) == "epoll (with changelist)")
         #endif

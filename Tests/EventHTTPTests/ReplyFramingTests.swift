@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Testing
 
 @testable import EventHTTP
@@ -27,6 +28,22 @@ import Testing
             #expect(dates.count == 1)
             #expect(dates.first?.hasSuffix(" GMT") == true && dates.first?.utf8.count == 29, "date \(dates)")
         }
+    }
+
+    /// The status line's phrase comes from the one status table: RFC 9110's
+    /// name where it lists the status, the class's name for any other.
+    @Test(arguments: [
+        (200, "OK"), (401, "Unauthorized"), (413, "Content Too Large"), (503, "Service Unavailable"),
+        (299, "OK"), (418, "Client Error"), (599, "Server Error"),
+    ])
+    func statusLine_hasTheTablesReasonPhrase(status: Int, phrase: String) throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /status/\(status) HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == status)
+        #expect(response.reasonPhrase == phrase)
     }
 
     @Test func noContentReply_hasNoContentLength() throws {

@@ -1,3 +1,4 @@
+import HTTPCore
 import NotificationText
 import Testing
 

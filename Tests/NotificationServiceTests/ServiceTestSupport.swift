@@ -1,18 +1,22 @@
 import Foundation
+import HTTPCore
 import NotificationText
 import Testing
 
 @testable import NotificationService
 
 /// Collects log lines written through a `LogSink`.
-final class LogCapture: Sendable {
-    private let storage = Locked<[String]>([])
+// @unchecked Sendable: `storage` is only touched while holding `lock`.
+final class LogCapture: @unchecked Sendable {
+    // NSLock is a pthread mutex, which ThreadSanitizer sees (docs/adr/0005).
+    private let lock = NSLock()
+    private var storage: [String] = []
 
     var sink: LogSink {
-        LogSink { bytes in self.storage.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
+        LogSink { bytes in self.lock.withLock { self.storage.append(String(decoding: bytes, as: UTF8.self)) } }
     }
 
-    var lines: [String] { storage.withLock { $0 } }
+    var lines: [String] { lock.withLock { storage } }
 }
 
 /// 2026-11-29T12:00:00Z, the fixed "server clock" of these tests.

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// What the separate metrics listener (`serve --metrics-port`) answers: the
 /// service's own `/metrics`, `/healthz` and `/readyz`, without a token (the
 /// listener is on loopback unless the operator binds it elsewhere); anything
@@ -13,11 +15,7 @@ struct MetricsListenerHandler: HTTPHandler {
         service.didRespond(to: request, with: response, durationNanoseconds: durationNanoseconds)
     }
 
-    func rejection(status: Int, code: String, detail: String) -> HTTPResponse {
-        service.rejection(status: status, code: code, detail: detail)
-    }
-
-    func rejection(to request: HTTPRequest, status: Int, code: String, detail: String) -> HTTPResponse {
-        service.rejection(to: request, status: status, code: code, detail: detail)
+    func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
+        service.reject(request, because: rejection)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Renders `ServiceMetrics` in the Prometheus text exposition format 0.0.4.
 /// Runs per scrape, not per request, so clarity wins over speed here.
 enum MetricsExposition {

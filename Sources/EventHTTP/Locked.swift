@@ -12,7 +12,10 @@ import Darwin
 /// 6.3: `make sanitize` failed at random). ThreadSanitizer understands pthread
 /// mutexes, so the sanitizer run stays meaningful. Not for hot paths: those use
 /// atomics.
-public final class Locked<Value>: @unchecked Sendable {
+///
+/// Sendable where its value is: the lock hands the value from thread to
+/// thread, so the value must be safe to hand over.
+public final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
@@ -36,3 +39,6 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// @unchecked Sendable: every access to `value` holds `mutex`.
+extension Locked: @unchecked Sendable where Value: Sendable {}

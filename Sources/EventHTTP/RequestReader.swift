@@ -1,0 +1,101 @@
+import CLibevent
+import HTTPCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// evhttp's complete request as an `HTTPRequest`, with the limits evhttp
+/// cannot check itself.
+enum RequestReader {
+    /// The request as a value, or the value without its body and why the
+    /// adapter refuses it (target or body over the limit).
+    static func read(_ request: OpaquePointer, maxURIBytes: Int, maxBodyBytes: Int) -> (
+        HTTPRequest, TransportRejection?
+    ) {
+        let targetByteCount = evhttp_request_get_uri(request).map { strlen($0) } ?? 0
+        var value = HTTPRequest(
+            method: methodName(evhttp_request_get_command(request)),
+            path: path(of: request),
+            headers: headers(of: request))
+        if targetByteCount > maxURIBytes {
+            return (value, .uriTooLong(maxBytes: maxURIBytes))
+        }
+        guard let input = evhttp_request_get_input_buffer(request) else { return (value, nil) }
+        let bodyByteCount = evbuffer_get_length(input)
+        if bodyByteCount > maxBodyBytes {
+            return (value, .bodyTooLarge(maxBytes: maxBodyBytes))
+        }
+        // Copied, not removed: evhttp frees the buffer with the request. A
+        // body in one piece (a small one) is copied straight into a new array;
+        // Array(unsafeUninitializedCapacity:) looks up its storage type's
+        // metadata at run time, which costs more than the copy.
+        if bodyByteCount > 0 {
+            if evbuffer_get_contiguous_space(input) >= bodyByteCount,
+                let contiguous = evbuffer_pullup(input, bodyByteCount)
+            {
+                value.body = Array(UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
+            } else {
+                value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
+                    count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, bodyByteCount)))
+                }
+            }
+        }
+        return (value, nil)
+    }
+
+    private static func methodName(_ command: evhttp_cmd_type) -> String {
+        switch command {
+        case EVHTTP_REQ_GET: "GET"
+        case EVHTTP_REQ_POST: "POST"
+        case EVHTTP_REQ_HEAD: "HEAD"
+        case EVHTTP_REQ_PUT: "PUT"
+        case EVHTTP_REQ_DELETE: "DELETE"
+        case EVHTTP_REQ_OPTIONS: "OPTIONS"
+        case EVHTTP_REQ_TRACE: "TRACE"
+        case EVHTTP_REQ_CONNECT: "CONNECT"
+        case EVHTTP_REQ_PATCH: "PATCH"
+        default: "UNKNOWN"
+        }
+    }
+
+    private static func path(of request: OpaquePointer) -> String {
+        guard let uri = evhttp_request_get_evhttp_uri(request), let path = evhttp_uri_get_path(uri) else {
+            return ""
+        }
+        return String(cString: path)
+    }
+
+    private static func headers(of request: OpaquePointer) -> [(name: String, value: String)] {
+        guard let list = evhttp_request_get_input_headers(request) else { return [] }
+        var headers: [(name: String, value: String)] = []
+        // A request has a handful of fields: one allocation, not a series of regrowths.
+        headers.reserveCapacity(8)
+        var entry = clibevent_header_first(list)
+        while let current = entry {
+            if let key = current.pointee.key, let value = current.pointee.value {
+                headers.append((name: lowercasedName(key), value: String(cString: value)))
+            }
+            entry = clibevent_header_next(current)
+        }
+        return headers
+    }
+
+    /// A field name in lower case. Names are ASCII tokens (RFC 9110 section 5.1),
+    /// and for ASCII, folding A-Z on the bytes is what `lowercased()` does,
+    /// without its Unicode tables; any other name takes the general path.
+    private static func lowercasedName(_ name: UnsafePointer<CChar>) -> String {
+        let byteCount = strlen(name)
+        return name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
+            let bytes = UnsafeBufferPointer(start: start, count: byteCount)
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(cString: name).lowercased() }
+            return String(unsafeUninitializedCapacity: byteCount) { output in
+                for index in 0..<byteCount {
+                    let byte = bytes[index]
+                    output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                return byteCount
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import HTTPCore
+import Testing
+
+/// The status table the adapter's status lines come from.
+@Suite struct HTTPStatusTests {
+    @Test(arguments: [
+        (200, "OK"), (204, "No Content"), (400, "Bad Request"), (401, "Unauthorized"), (404, "Not Found"),
+        (405, "Method Not Allowed"), (413, "Content Too Large"), (414, "URI Too Long"),
+        (415, "Unsupported Media Type"), (500, "Internal Server Error"), (503, "Service Unavailable"),
+    ])
+    func listedStatus_hasItsRFC9110Name(status: Int, phrase: String) {
+        #expect(HTTPStatus.listedReasonPhrase(status).map { "\($0)" } == phrase)
+        #expect("\(HTTPStatus.reasonPhrase(status))" == phrase)
+    }
+
+    @Test(arguments: [
+        (102, "Informational"), (299, "OK"), (308, "Redirection"), (418, "Client Error"), (599, "Server Error"),
+    ])
+    func unlistedStatus_getsItsClassName(status: Int, phrase: String) {
+        #expect(HTTPStatus.listedReasonPhrase(status) == nil)
+        #expect("\(HTTPStatus.reasonPhrase(status))" == phrase)
+    }
+
+    @Test func transportRejection_statusesAreListed() {
+        for rejection in [TransportRejection.uriTooLong(maxBytes: 1), .bodyTooLarge(maxBytes: 1)] {
+            #expect(HTTPStatus.listedReasonPhrase(rejection.status) != nil, "\(rejection)")
+        }
+    }
+}
