@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -53,6 +53,17 @@ $(VENV)/.tools-installed: Makefile
 # Regenerates the embedded copy of openapi.yaml served at GET /openapi.yaml.
 openapi-embed:
 	scripts/embed-openapi.sh
+
+# The localization tables (Sources/NotificationText/Localization/Generated/):
+# CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
+# in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
+# table is not what scripts/gen-l10n-tables.py writes today.
+.PHONY: l10n-tables check-l10n-tables
+l10n-tables: $(VENV)/.tools-installed
+	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py
+
+check-l10n-tables: $(VENV)/.tools-installed
+	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py --check
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -67,7 +78,7 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-test: lint swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+test: lint check-l10n-tables swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps

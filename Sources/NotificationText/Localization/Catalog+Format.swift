@@ -1,0 +1,235 @@
+/// Values for a message's arguments, as `String`s; an argument left out is
+/// empty (a text) or 0 (a count).
+public struct MessageArguments: Sendable {
+    public var count: Int
+    public var others: Int
+    public var name: String
+    public var text: String
+    public var app: String
+    public var a: String
+    public var b: String
+    public var c: String
+
+    public init(
+        count: Int = 0, others: Int = 0, name: String = "", text: String = "", app: String = "", a: String = "",
+        b: String = "", c: String = ""
+    ) {
+        self.count = count
+        self.others = others
+        self.name = name
+        self.text = text
+        self.app = app
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+}
+
+/// Values for a message's arguments as UTF-8 bytes: what the composer holds.
+/// An argument left out is empty (a text) or 0 (a count).
+struct MessageValues {
+    static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
+    var count = 0
+    var others = 0
+    var name = none
+    var text = none
+    var app = none
+    var a = none
+    var b = none
+    var c = none
+
+    subscript(argument: MessageArgument) -> UnsafeBufferPointer<UInt8> {
+        switch argument {
+        case .name: return name
+        case .text: return text
+        case .app: return app
+        case .a: return a
+        case .b: return b
+        case .c: return c
+        case .count, .others: return MessageValues.none
+        }
+    }
+
+    func number(_ argument: MessageArgument) -> Int {
+        argument == .others ? others : count
+    }
+}
+
+extension Catalog {
+    /// The message of `key` formatted with `arguments` (compose-l10n.md
+    /// section 5): the plural branch of each count (`=N`, else its CLDR
+    /// category, else `other`), counts as ASCII digits, and `app`, `name`,
+    /// `a`, `b` and `c` wrapped in U+2068 … U+2069 when they contain a
+    /// character of the direction opposite to the catalog's.
+    /// - Precondition: the counts are not negative.
+    public func format(_ key: MessageKey, _ arguments: MessageArguments = MessageArguments()) -> String {
+        if let constant = constants[key.rawValue] { return constant }
+        // One buffer for every text argument, viewed in parts.
+        let texts = [arguments.name, arguments.text, arguments.app, arguments.a, arguments.b, arguments.c]
+        let joined = Array(texts.joined().utf8)
+        return joined.withUnsafeBufferPointer { all in
+            var offset = 0
+            let views = texts.map { text in
+                let count = text.utf8.count
+                defer { offset += count }
+                return UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])
+            }
+            let values = MessageValues(
+                count: arguments.count, others: arguments.others, name: views[0], text: views[1], app: views[2],
+                a: views[3], b: views[4], c: views[5])
+            return format(key, values)
+        }
+    }
+
+    /// `format(_:_:)` over UTF-8 values.
+    func format(_ key: MessageKey, _ values: MessageValues) -> String {
+        if let constant = constants[key.rawValue] { return constant }
+        return String(unsafeUninitializedCapacity: maximumByteCount(key, values)) { buffer in
+            write(key, values, into: buffer, at: 0)
+        }
+    }
+
+    /// A bound on the UTF-8 length of `key` formatted with `values`: the
+    /// room `write` needs.
+    func maximumByteCount(_ key: MessageKey, _ values: MessageValues) -> Int {
+        let message = messages[key.rawValue]
+        // A count is at most 19 digits; an isolated value gains 6 bytes.
+        var total = message.literalByteCount + message.numberSlots * 19
+        for argument in key.arguments where !argument.isCount {
+            total += message.textSlots[argument.rawValue] * (values[argument].count + 6)
+        }
+        return total
+    }
+
+    /// Writes `key` formatted with `values` at `offset` of `buffer`; the
+    /// offset after it. Allocates nothing.
+    /// - Precondition: `buffer` has `maximumByteCount(key, values)` bytes
+    ///   from `offset`, and the counts are not negative.
+    func write(
+        _ key: MessageKey, _ values: MessageValues, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) -> Int {
+        precondition(values.count >= 0 && values.others >= 0, "counts are not negative")
+        let message = messages[key.rawValue]
+        precondition(offset >= 0 && buffer.count - offset >= maximumByteCount(key, values), "no room for the message")
+        return message.bytes.withUnsafeBufferPointer { bytes in
+            message.nodes.withUnsafeBufferPointer { nodes in
+                message.branches.withUnsafeBufferPointer { branches in
+                    var writer = MessageWriter(
+                        bytes: bytes, nodes: nodes, branches: branches, values: values, direction: direction,
+                        rules: pluralRules, output: buffer.baseAddress!, written: offset)
+                    writer.write(message.root, pound: 0)
+                    return writer.written
+                }
+            }
+        }
+    }
+
+    /// Distinct sender names in the order given (section 4): the name itself,
+    /// `senders.two`, `senders.three`, or `senders.more` with `others` =
+    /// count − 2; `nil` for no names.
+    /// - Precondition: `names` are distinct (the caller dedupes by code points).
+    public func senderList(_ names: [String]) -> String? {
+        let joined = Array(names.joined().utf8)
+        return joined.withUnsafeBufferPointer { all in
+            var offset = 0
+            let views = names.map { name in
+                let count = name.utf8.count
+                defer { offset += count }
+                return UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])
+            }
+            return senderList(utf8: views)
+        }
+    }
+
+    /// `senderList(_:)` of UTF-8 names.
+    func senderList(utf8 names: [UnsafeBufferPointer<UInt8>]) -> String? {
+        switch names.count {
+        case 0: return nil
+        case 1: return String(decoding: names[0], as: UTF8.self)
+        case 2: return format(.sendersTwo, MessageValues(a: names[0], b: names[1]))
+        case 3: return format(.sendersThree, MessageValues(a: names[0], b: names[1], c: names[2]))
+        default: return format(.sendersMore, MessageValues(others: names.count - 2, a: names[0], b: names[1]))
+        }
+    }
+}
+
+/// Walks a message's nodes, writing the formatted bytes.
+struct MessageWriter {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let nodes: UnsafeBufferPointer<Message.Node>
+    let branches: UnsafeBufferPointer<Message.Branch>
+    let values: MessageValues
+    let direction: TextDirection
+    let rules: PluralRules
+    let output: UnsafeMutablePointer<UInt8>
+    var written: Int
+
+    mutating func write(_ range: Range<Int>, pound: Int) {
+        for index in range {
+            switch nodes[index] {
+            case .text(let text):
+                copy(UnsafeBufferPointer(rebasing: bytes[text]))
+            case .argument(let argument) where argument.isCount:
+                writeNumber(values.number(argument))
+            case .argument(let argument):
+                let value = values[argument]
+                if argument.isIsolated, BidiStrongClass.containsOpposite(of: direction, in: value) {
+                    // U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL ISOLATE.
+                    copyIsolate(0xA8)
+                    copy(value)
+                    copyIsolate(0xA9)
+                } else {
+                    copy(value)
+                }
+            case .pound:
+                writeNumber(pound)
+            case .plural(let argument, let choices):
+                let n = values.number(argument)
+                write(branches[branch(of: n, in: choices)].nodes, pound: n)
+            }
+        }
+    }
+
+    /// The branch for `n`: `=n`, else the keyword of its category, else `other`.
+    func branch(of n: Int, in choices: Range<Int>) -> Int {
+        for index in choices where branches[index].selector == .exact(n) { return index }
+        let category = rules.category(n)
+        var other = choices.lowerBound
+        for index in choices {
+            guard case .category(let written) = branches[index].selector else { continue }
+            if written == category { return index }
+            if written == .other { other = index }
+        }
+        return other
+    }
+
+    mutating func copy(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress, !source.isEmpty else { return }
+        (output + written).update(from: base, count: source.count)
+        written += source.count
+    }
+
+    mutating func copyIsolate(_ last: UInt8) {
+        output[written] = 0xE2
+        output[written + 1] = 0x81
+        output[written + 2] = last
+        written += 3
+    }
+
+    /// `n` in ASCII digits, no grouping.
+    mutating func writeNumber(_ n: Int) {
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var value = n
+        for position in stride(from: written + digits - 1, through: written, by: -1) {
+            output[position] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
+        written += digits
+    }
+}
