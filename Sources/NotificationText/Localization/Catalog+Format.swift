@@ -78,12 +78,12 @@ extension Catalog {
             let values = MessageValues(
                 count: arguments.count, others: arguments.others, name: views[0], text: views[1], app: views[2],
                 a: views[3], b: views[4], c: views[5])
-            return format(key, values)
+            return format(key, values: values)
         }
     }
 
     /// `format(_:_:)` over UTF-8 values.
-    func format(_ key: MessageKey, _ values: MessageValues) -> String {
+    func format(_ key: MessageKey, values: MessageValues) -> String {
         if let constant = constants[key.rawValue] { return constant }
         return String(unsafeUninitializedCapacity: maximumByteCount(key, values)) { buffer in
             write(key, values, into: buffer, at: 0)
@@ -147,9 +147,9 @@ extension Catalog {
         switch names.count {
         case 0: return nil
         case 1: return String(decoding: names[0], as: UTF8.self)
-        case 2: return format(.sendersTwo, MessageValues(a: names[0], b: names[1]))
-        case 3: return format(.sendersThree, MessageValues(a: names[0], b: names[1], c: names[2]))
-        default: return format(.sendersMore, MessageValues(others: names.count - 2, a: names[0], b: names[1]))
+        case 2: return format(.sendersTwo, values: MessageValues(a: names[0], b: names[1]))
+        case 3: return format(.sendersThree, values: MessageValues(a: names[0], b: names[1], c: names[2]))
+        default: return format(.sendersMore, values: MessageValues(others: names.count - 2, a: names[0], b: names[1]))
         }
     }
 }
