@@ -20,51 +20,53 @@ enum BidiStrongClass: UInt8 {
             // ASCII letters are L; nothing else in ASCII is strong.
             return (value | 0x20) &- 0x61 < 26 ? .leftToRight : .neutral
         }
-        guard value <= 0x10FFFF else { return .neutral }
-        return BidiStrongClasses.runs.withUnsafeBufferPointer { runs in
-            // The last run that starts at or before `value`.
-            var low = 0
-            var high = runs.count
-            let key = value << 2 | 3
-            while low < high {
-                let middle = (low + high) / 2
-                if runs[middle] <= key { low = middle + 1 } else { high = middle }
-            }
-            return BidiStrongClass(rawValue: UInt8(runs[low - 1] & 3)) ?? .neutral
+        return run(of: value).strong
+    }
+
+    /// The run of the table that holds `value`: its class and its code
+    /// points `low..<high`.
+    static func run(of value: UInt32) -> (strong: BidiStrongClass, low: UInt32, high: UInt32) {
+        guard value <= 0x10FFFF else { return (.neutral, value, value &+ 1) }
+        let runs = Tables.bidiRuns.elements
+        // The last run that starts at or before `value`.
+        var low = 0
+        var high = runs.count
+        let key = value << 2 | 3
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle] <= key { low = middle + 1 } else { high = middle }
         }
+        let entry = runs[low - 1]
+        let end = low < runs.count ? runs[low] >> 2 : 0x110000
+        return (BidiStrongClass(rawValue: UInt8(entry & 3)) ?? .neutral, entry >> 2, end)
     }
 
     /// Whether the UTF-8 text contains a code point of the strong direction
     /// opposite to `direction` (R or AL for `ltr`, L for `rtl`): the test for
-    /// wrapping an inserted value in FSI … PDI (section 5).
+    /// wrapping an inserted value in FSI … PDI (section 5). ASCII takes no
+    /// lookup, and neither does a code point in the run of the one before it.
     static func containsOpposite(of direction: TextDirection, in utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let opposite: BidiStrongClass = direction == .ltr ? .rightToLeft : .leftToRight
+        let belowAnyOpposite: UInt32 = direction == .ltr ? Tables.firstRightToLeft : 0
+        var runLow: UInt32 = 1
+        var runHigh: UInt32 = 0
         var index = 0
         let count = utf8.count
-        switch direction {
-        case .ltr:
-            while index < count {
-                let byte = utf8[index]
-                // No ASCII character is R or AL.
-                if byte < 0x80 {
-                    index += 1
-                    continue
-                }
-                let (value, length) = decode(utf8, at: index)
-                if of(value) == .rightToLeft { return true }
-                index += length
+        while index < count {
+            let byte = utf8[index]
+            if byte < 0x80 {
+                // ASCII letters are L, and nothing in ASCII is R or AL.
+                if direction == .rtl, (byte | 0x20) &- 0x61 < 26 { return true }
+                index += 1
+                continue
             }
-        case .rtl:
-            while index < count {
-                let byte = utf8[index]
-                if byte < 0x80 {
-                    if (byte | 0x20) &- 0x61 < 26 { return true }
-                    index += 1
-                    continue
-                }
-                let (value, length) = decode(utf8, at: index)
-                if of(value) == .leftToRight { return true }
-                index += length
-            }
+            let (value, length) = decode(utf8, at: index)
+            index += length
+            if value < belowAnyOpposite || (value >= runLow && value < runHigh) { continue }
+            let run = run(of: value)
+            if run.strong == opposite { return true }
+            runLow = run.low
+            runHigh = run.high
         }
         return false
     }

@@ -85,8 +85,9 @@ extension Catalog {
     /// `format(_:_:)` over UTF-8 values.
     func format(_ key: MessageKey, values: MessageValues) -> String {
         if let constant = constants[key.rawValue] { return constant }
+        precondition(values.count >= 0 && values.others >= 0, "counts are not negative")
         return String(unsafeUninitializedCapacity: maximumByteCount(key, values)) { buffer in
-            write(key, values, into: buffer, at: 0)
+            writeUnchecked(key, values, into: buffer, at: 0)
         }
     }
 
@@ -96,9 +97,7 @@ extension Catalog {
         let message = messages[key.rawValue]
         // A count is at most 19 digits; an isolated value gains 6 bytes.
         var total = message.literalByteCount + message.numberSlots * 19
-        for argument in key.arguments where !argument.isCount {
-            total += message.textSlots[argument.rawValue] * (values[argument].count + 6)
-        }
+        for insertion in message.insertions { total += insertion.slots * (values[insertion.argument].count + 6) }
         return total
     }
 
@@ -110,8 +109,15 @@ extension Catalog {
         _ key: MessageKey, _ values: MessageValues, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
     ) -> Int {
         precondition(values.count >= 0 && values.others >= 0, "counts are not negative")
-        let message = messages[key.rawValue]
         precondition(offset >= 0 && buffer.count - offset >= maximumByteCount(key, values), "no room for the message")
+        return writeUnchecked(key, values, into: buffer, at: offset)
+    }
+
+    /// `write` once its preconditions are known to hold.
+    private func writeUnchecked(
+        _ key: MessageKey, _ values: MessageValues, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) -> Int {
+        let message = messages[key.rawValue]
         return message.bytes.withUnsafeBufferPointer { bytes in
             message.nodes.withUnsafeBufferPointer { nodes in
                 message.branches.withUnsafeBufferPointer { branches in
@@ -193,15 +199,17 @@ struct MessageWriter {
 
     /// The branch for `n`: `=n`, else the keyword of its category, else `other`.
     func branch(of n: Int, in choices: Range<Int>) -> Int {
-        for index in choices where branches[index].selector == .exact(n) { return index }
-        let category = rules.category(n)
-        var other = choices.lowerBound
+        let category = Message.Branch.match(rules.category(n))
+        let other = Message.Branch.match(.other)
+        var keyword = -1
+        var fallback = choices.lowerBound
         for index in choices {
-            guard case .category(let written) = branches[index].selector else { continue }
-            if written == category { return index }
-            if written == .other { other = index }
+            let match = branches[index].match
+            if match == n { return index }
+            if match == category { keyword = index }
+            if match == other { fallback = index }
         }
-        return other
+        return keyword >= 0 ? keyword : fallback
     }
 
     mutating func copy(_ source: UnsafeBufferPointer<UInt8>) {

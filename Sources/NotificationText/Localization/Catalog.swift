@@ -88,7 +88,9 @@ public final class Catalog: Sendable {
 
     /// The categories `rules` give to some count from 0 to 1000.
     static func categories(for rules: PluralRules) -> Set<PluralCategory> {
-        Set((0...1000).map(rules.category))
+        var seen: UInt8 = 0
+        for n in 0...1000 { seen |= 1 << rules.category(n).rawValue }
+        return Set(PluralCategory.allCases.filter { seen & 1 << $0.rawValue != 0 })
     }
 
     /// What breaks section 5's rules for `key` beyond the syntax, or `nil`.

@@ -9,7 +9,8 @@ public struct CatalogSet: Sendable {
     public let catalogs: [Catalog]
     /// The catalog of the default locale (rule 4).
     public let defaultCatalog: Catalog
-    /// Each catalog's maximized tag, packed, by position in `catalogs`.
+    /// Each catalog's tag as written and maximized, packed, by position in `catalogs`.
+    let tags: [UInt64]
     let maximizedTags: [UInt64]
     /// Whether each catalog's tag is written without a region (rule 3).
     let regionless: [Bool]
@@ -41,10 +42,13 @@ public struct CatalogSet: Sendable {
         }
         self.catalogs = catalogs
         self.maximizedTags = maximizedTags
+        let tags = catalogs.map(\.locale.packed)
+        self.tags = tags
         regionless = catalogs.map { $0.locale.regionBits == 0 }
         guard let tag = LocaleTag(defaultLocale) else { throw .malformedTag(defaultLocale) }
         // The default is not known yet: rules 1–3 only.
-        guard let index = CatalogSet.fitting(tag, maximizedTags: maximizedTags, regionless: regionless) else {
+        guard let index = CatalogSet.fitting(tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless)
+        else {
             throw .noCatalogFits(defaultLocale)
         }
         defaultCatalog = catalogs[index]
@@ -72,17 +76,21 @@ public struct CatalogSet: Sendable {
 
     /// The catalog for `tag` by rules 1–4. Allocates nothing.
     public func catalog(for tag: LocaleTag) -> Catalog {
-        CatalogSet.fitting(tag, maximizedTags: maximizedTags, regionless: regionless).map { catalogs[$0] }
+        CatalogSet.fitting(tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless).map { catalogs[$0] }
             ?? defaultCatalog
     }
 
     /// The catalog rules 1–3 choose for `tag`, or `nil` (rule 4 then gives the default).
     public func fittingCatalog(for tag: LocaleTag) -> Catalog? {
-        CatalogSet.fitting(tag, maximizedTags: maximizedTags, regionless: regionless).map { catalogs[$0] }
+        CatalogSet.fitting(tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless).map { catalogs[$0] }
     }
 
     /// Rules 1–3: the position of the catalog for `tag`, or `nil`.
-    static func fitting(_ tag: LocaleTag, maximizedTags: [UInt64], regionless: [Bool]) -> Int? {
+    static func fitting(_ tag: LocaleTag, tags: [UInt64], maximizedTags: [UInt64], regionless: [Bool]) -> Int? {
+        // A catalog's own tag maximizes to that catalog's triple, which rule 1
+        // then finds (no two catalogs share one): the common case, without
+        // the tables.
+        if let index = tags.firstIndex(of: tag.packed) { return index }
         let requested = tag.maximized
         // Rule 1: the same language, script and region.
         if let index = maximizedTags.firstIndex(of: requested.packed) { return index }

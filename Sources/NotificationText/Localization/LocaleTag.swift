@@ -194,7 +194,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func likely(_ key: UInt64) -> UInt64? {
-        SortedTable.index(of: key, in: CLDRLikelySubtags.keys).map { CLDRLikelySubtags.values[$0] }
+        SortedTable.index(of: key, in: Tables.likelyKeys.elements).map { Tables.likelyValues.elements[$0] }
     }
 
     /// Section 3, rule 2: the CLDR parent-locale exception of this (maximized)
@@ -204,30 +204,13 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
         let script = scriptBits
         let region = regionBits
         var index: Int?
-        if script != 0, region != 0 { index = SortedTable.index(of: packed, in: CLDRParentLocales.keys) }
+        if script != 0, region != 0 { index = SortedTable.index(of: packed, in: Tables.parentKeys.elements) }
         if index == nil, region != 0 {
-            index = SortedTable.index(of: language << 31 | region, in: CLDRParentLocales.keys)
+            index = SortedTable.index(of: language << 31 | region, in: Tables.parentKeys.elements)
         }
         if index == nil, script != 0 {
-            index = SortedTable.index(of: language << 31 | script << 11, in: CLDRParentLocales.keys)
+            index = SortedTable.index(of: language << 31 | script << 11, in: Tables.parentKeys.elements)
         }
-        return index.map { LocaleTag(packed: CLDRParentLocales.parents[$0]) }
-    }
-}
-
-/// Binary search in the generated tables, which are sorted ascending.
-enum SortedTable {
-    /// The position of `key` in `table`, or `nil`.
-    @inline(__always)
-    static func index<Key: FixedWidthInteger>(of key: Key, in table: [Key]) -> Int? {
-        table.withUnsafeBufferPointer { table in
-            var low = 0
-            var high = table.count
-            while low < high {
-                let middle = (low + high) / 2
-                if table[middle] < key { low = middle + 1 } else { high = middle }
-            }
-            return low < table.count && table[low] == key ? low : nil
-        }
+        return index.map { LocaleTag(packed: Tables.parents.elements[$0]) }
     }
 }

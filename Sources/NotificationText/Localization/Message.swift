@@ -5,7 +5,7 @@
 /// The nodes of every branch are in one array (`nodes`), the branches of every
 /// plural in another (`branches`); a message, a branch and a plural refer to
 /// theirs by a range. Texts are ranges of the message's own bytes.
-struct Message: Sendable {
+final class Message: Sendable {
     enum Node: Sendable {
         /// Literal text: a range of `bytes`.
         case text(Range<Int>)
@@ -28,6 +28,20 @@ struct Message: Sendable {
         let selector: Selector
         /// A range of `nodes`.
         let nodes: Range<Int>
+        /// `selector` as one integer the formatter compares: N for `=N`,
+        /// −1 − the category's raw value for a keyword.
+        let match: Int
+
+        init(selector: Selector, nodes: Range<Int>) {
+            self.selector = selector
+            self.nodes = nodes
+            switch selector {
+            case .exact(let n): match = n
+            case .category(let category): match = Branch.match(category)
+            }
+        }
+
+        static func match(_ category: PluralCategory) -> Int { -1 - Int(category.rawValue) }
     }
 
     /// The message as written, in UTF-8.
@@ -45,6 +59,8 @@ struct Message: Sendable {
     let textSlots: [Int]
     /// Over all branches: how many counts are written (`{count}`, `{others}`, `#`).
     let numberSlots: Int
+    /// The text arguments inserted at least once, with their `textSlots`.
+    let insertions: [(argument: MessageArgument, slots: Int)]
 
     /// Every argument the message inserts or selects on.
     var usedArguments: Set<MessageArgument> {
@@ -91,6 +107,7 @@ struct Message: Sendable {
         literalByteCount = literal
         textSlots = slots
         numberSlots = numbers
+        insertions = MessageArgument.allCases.filter { slots[$0.rawValue] > 0 }.map { ($0, slots[$0.rawValue]) }
     }
 }
 

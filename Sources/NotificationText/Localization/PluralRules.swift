@@ -25,11 +25,11 @@ public struct PluralRules: Hashable, Sendable {
     /// of `tag` itself when CLDR gives that locale rules of its own (`pt-PT`),
     /// else those of its language; `nil` for a language CLDR has no locale for.
     public init?(tag: LocaleTag) {
-        if let index = SortedTable.index(of: tag.packed, in: CLDRPluralRules.exceptionKeys) {
-            ruleSet = CLDRPluralRules.exceptionRuleSets[index]
+        if let index = SortedTable.index(of: tag.packed, in: Tables.pluralExceptionKeys.elements) {
+            ruleSet = Tables.pluralExceptionRuleSets.elements[index]
             return
         }
-        let languages = CLDRPluralRules.languages
+        let languages = Tables.pluralLanguages.elements
         let language = UInt32(truncatingIfNeeded: tag.languageBits)
         var low = 0
         var high = languages.count
