@@ -279,7 +279,7 @@ def check_catalogs(catalogs):
             problems.append(f"{path}: tag {tag} is not language[-Script][-REGION]")
         if catalog["direction"] not in ("ltr", "rtl"):
             problems.append(f"{path}: direction {catalog['direction']}")
-        if list(catalog["messages"]) != list(KEYS):
+        if sorted(catalog["messages"]) != sorted(KEYS):
             problems.append(f"{path}: keys {list(catalog['messages'])}")
             continue
         needed = {category(tag, n) for n in range(1001)}
