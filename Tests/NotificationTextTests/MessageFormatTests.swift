@@ -192,22 +192,35 @@ import Testing
     }
 
     @Test func maximumByteCount_boundsEveryFormattingOfEveryCatalog() {
-        let names = ["", "A", "محمد", "Ana محمد", String(repeating: "é", count: 300)]
+        let texts = ["", "A", "محمد", "Ana محمد", String(repeating: "é", count: 300)].map { Array($0.utf8) }
         for catalog in Catalog.builtIn {
             for key in MessageKey.allCases {
-                for name in names {
-                    for n in [0, 1, 2, 5, 11, 21, 102, 1000, Int.max] {
-                        let arguments = MessageArguments(
-                            count: n, others: n, name: name, text: name, app: name, a: name, b: name, c: name)
-                        let text = catalog.format(key, arguments)
-                        var bound =
-                            catalog.messages[key.rawValue].literalByteCount + 19
-                            * catalog.messages[key.rawValue].numberSlots
-                        bound += catalog.messages[key.rawValue].textSlots.reduce(0, +) * (name.utf8.count + 6)
-                        #expect(text.utf8.count <= bound, "\(catalog.tag) \(key.name)")
+                for text in texts {
+                    text.withUnsafeBufferPointer { text in
+                        for n in [0, 1, 2, 5, 9, 10, 11, 21, 102, 1000, Int.max] {
+                            let values = MessageValues(
+                                count: n, others: n, name: text, text: text, app: text, a: text, b: text, c: text)
+                            let formatted = catalog.format(key, values: values)
+                            #expect(
+                                formatted.utf8.count <= catalog.maximumByteCount(key, values),
+                                "\(catalog.tag) \(key.name) \(n)")
+                        }
                     }
                 }
             }
         }
+    }
+
+    @Test func maximumByteCount_takesTheLongestBranchAndTheCountsDigits() throws {
+        let en = Catalog.builtIn.first { $0.tag == "en" }!
+        // " new messages" and two digits: a 15-byte small string.
+        #expect(en.maximumByteCount(.bundleCount, MessageValues(count: 20)) == 15)
+        #expect(en.maximumByteCount(.bundleCount, MessageValues(count: 1000)) == 17)
+        let nested = try catalog(overrides: [
+            .sendersMore: "{a}{b}{others, plural, one {xx {others}} other {y {others, plural, one {#} other {# #}}}}"
+        ])
+        // The longest literal ("xx " or "y " and " ": 3), the most counts (2) of one digit,
+        // and the two empty names' room for isolates.
+        #expect(nested.maximumByteCount(.sendersMore, MessageValues(others: 3)) == 3 + 2 + 6 + 6)
     }
 }

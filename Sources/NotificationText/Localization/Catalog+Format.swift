@@ -92,11 +92,14 @@ extension Catalog {
     }
 
     /// A bound on the UTF-8 length of `key` formatted with `values`: the
-    /// room `write` needs.
+    /// room `write` needs. Tight enough that a text of up to 15 bytes fits a
+    /// small `String`, which allocates nothing.
     func maximumByteCount(_ key: MessageKey, _ values: MessageValues) -> Int {
         let message = messages[key.rawValue]
-        // A count is at most 19 digits; an isolated value gains 6 bytes.
-        var total = message.literalByteCount + message.numberSlots * 19
+        var total = message.literalByteCount
+        // A count is its digits; an isolated text gains 6 bytes.
+        if message.countSlots > 0 { total += message.countSlots * MessageWriter.digitCount(values.count) }
+        if message.othersSlots > 0 { total += message.othersSlots * MessageWriter.digitCount(values.others) }
         for insertion in message.insertions { total += insertion.slots * (values[insertion.argument].count + 6) }
         return total
     }
@@ -123,7 +126,7 @@ extension Catalog {
                 message.branches.withUnsafeBufferPointer { branches in
                     var writer = MessageWriter(
                         bytes: bytes, nodes: nodes, branches: branches, values: values, direction: direction,
-                        rules: pluralRules, output: buffer.baseAddress!, written: offset)
+                        rules: pluralRules, output: buffer.baseAddress!, capacity: buffer.count, written: offset)
                     writer.write(message.root, pound: 0)
                     return writer.written
                 }
@@ -169,6 +172,9 @@ struct MessageWriter {
     let direction: TextDirection
     let rules: PluralRules
     let output: UnsafeMutablePointer<UInt8>
+    /// The bytes at `output`: every write checks it, so a wrong bound stops
+    /// the process instead of writing past the buffer.
+    let capacity: Int
     var written: Int
 
     mutating func write(_ range: Range<Int>, pound: Int) {
@@ -214,25 +220,34 @@ struct MessageWriter {
 
     mutating func copy(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
+        precondition(capacity - written >= source.count, "message bound too small")
         (output + written).update(from: base, count: source.count)
         written += source.count
     }
 
     mutating func copyIsolate(_ last: UInt8) {
+        precondition(capacity - written >= 3, "message bound too small")
         output[written] = 0xE2
         output[written + 1] = 0x81
         output[written + 2] = last
         written += 3
     }
 
-    /// `n` in ASCII digits, no grouping.
-    mutating func writeNumber(_ n: Int) {
+    /// How many digits `n` ≥ 0 has.
+    static func digitCount(_ n: Int) -> Int {
         var digits = 1
         var rest = n / 10
         while rest > 0 {
             digits += 1
             rest /= 10
         }
+        return digits
+    }
+
+    /// `n` in ASCII digits, no grouping.
+    mutating func writeNumber(_ n: Int) {
+        let digits = MessageWriter.digitCount(n)
+        precondition(capacity - written >= digits, "message bound too small")
         var value = n
         for position in stride(from: written + digits - 1, through: written, by: -1) {
             output[position] = UInt8(ascii: "0") + UInt8(value % 10)

@@ -51,15 +51,16 @@ final class Message: Sendable {
     /// The top-level nodes: a range of `nodes`.
     let root: Range<Int>
 
-    /// Bytes of literal text over all branches: with the slots below, an
-    /// upper bound on any formatting's length.
+    /// The most bytes of literal text any choice of branches writes: with
+    /// `slots`, an upper bound on a formatting's length.
     let literalByteCount: Int
-    /// Over all branches: how often each text argument is inserted, by
-    /// `MessageArgument.rawValue`.
-    let textSlots: [Int]
-    /// Over all branches: how many counts are written (`{count}`, `{others}`, `#`).
-    let numberSlots: Int
-    /// The text arguments inserted at least once, with their `textSlots`.
+    /// The most times any choice of branches writes each argument (a count
+    /// by `{count}`, `{others}` or `#`), by `MessageArgument.rawValue`.
+    let slots: [Int]
+    /// `slots` of `count` and `others`.
+    let countSlots: Int
+    let othersSlots: Int
+    /// The text arguments written at least once, with their `slots`.
     let insertions: [(argument: MessageArgument, slots: Int)]
 
     /// Every argument the message inserts or selects on.
@@ -92,22 +93,40 @@ final class Message: Sendable {
         bytes = parser.bytes
         nodes = parser.nodes
         branches = parser.branches
+        let (literal, slots) = Message.measure(root, pound: nil, nodes: parser.nodes, branches: parser.branches)
+        literalByteCount = literal
+        self.slots = slots
+        countSlots = slots[MessageArgument.count.rawValue]
+        othersSlots = slots[MessageArgument.others.rawValue]
+        insertions = MessageArgument.allCases.filter { !$0.isCount && slots[$0.rawValue] > 0 }.map {
+            ($0, slots[$0.rawValue])
+        }
+    }
+
+    /// The literal bytes and argument slots of `range`, a plural taking the
+    /// most of each over its branches (a bound: one branch need not have both).
+    static func measure(
+        _ range: Range<Int>, pound: MessageArgument?, nodes: [Node], branches: [Branch]
+    ) -> (literal: Int, slots: [Int]) {
         var literal = 0
         var slots = [Int](repeating: 0, count: MessageArgument.allCases.count)
-        var numbers = 0
-        for node in parser.nodes {
+        for node in nodes[range] {
             switch node {
-            case .text(let range): literal += range.count
-            case .argument(let argument) where argument.isCount: numbers += 1
+            case .text(let text): literal += text.count
             case .argument(let argument): slots[argument.rawValue] += 1
-            case .pound: numbers += 1
-            case .plural: break
+            case .pound: slots[(pound ?? .count).rawValue] += 1
+            case .plural(let argument, let choices):
+                var most = (literal: 0, slots: [Int](repeating: 0, count: slots.count))
+                for branch in branches[choices] {
+                    let inner = measure(branch.nodes, pound: argument, nodes: nodes, branches: branches)
+                    most.literal = max(most.literal, inner.literal)
+                    for index in slots.indices { most.slots[index] = max(most.slots[index], inner.slots[index]) }
+                }
+                literal += most.literal
+                for index in slots.indices { slots[index] += most.slots[index] }
             }
         }
-        literalByteCount = literal
-        textSlots = slots
-        numberSlots = numbers
-        insertions = MessageArgument.allCases.filter { slots[$0.rawValue] > 0 }.map { ($0, slots[$0.rawValue]) }
+        return (literal, slots)
     }
 }
 
