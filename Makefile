@@ -58,12 +58,17 @@ openapi-embed:
 # CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
 # in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
 # table is not what scripts/gen-l10n-tables.py writes today.
-.PHONY: l10n-tables check-l10n-tables
+.PHONY: l10n-tables check-l10n-tables check-l10n-oracle
 l10n-tables: $(VENV)/.tools-installed
 	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py
 
 check-l10n-tables: $(VENV)/.tools-installed
 	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py --check
+
+# The independent check (checks/l10n/oracle.py, babel as the oracle): the
+# catalogs of l10n/ and every case of test-fixtures/l10n.json.
+check-l10n-oracle: $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/l10n/oracle.py --self-test
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -78,7 +83,7 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-test: lint check-l10n-tables swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+test: lint check-l10n-tables check-l10n-oracle swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
