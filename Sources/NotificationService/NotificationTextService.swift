@@ -182,14 +182,12 @@ public final class NotificationTextService: HTTPHandler {
         }
         switch route {
         case .healthz:
-            var writer = JSONWriter(capacity: 48)
-            writer.beginObject()
-            writer.key("status")
-            writer.string("ok")
-            writer.key("unicodeVersion")
-            writer.string(UnicodeVersion.current)
-            writer.endObject()
-            return Self.json(writer.bytes, route: route)
+            let json = JSONWriter.bytes(capacity: 48) { json in
+                json.raw(#"{"status":"ok","unicodeVersion":"#)
+                json.string(UnicodeVersion.current)
+                json.raw("}")
+            }
+            return Self.json(json, route: route)
         case .readyz:
             let state = currentState
             guard state == .running else {

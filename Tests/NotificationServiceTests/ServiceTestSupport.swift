@@ -112,9 +112,7 @@ func structurallyEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
 }
 
 func jsonText(_ value: JSONValue) -> String {
-    var writer = JSONWriter()
-    writer.value(value)
-    return String(decoding: writer.bytes, as: UTF8.self)
+    String(decoding: value.bytes, as: UTF8.self)
 }
 
 /// The repository root, found from this file's path.

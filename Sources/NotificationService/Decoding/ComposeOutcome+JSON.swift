@@ -10,14 +10,13 @@ extension ComposeOutcome {
 
     func jsonBody(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
-        // when escapes make it longer than that, counted exactly and written again.
-        if let json = JSONWriter.bytes(capacity: estimatedJSONCount(), { write(to: &$0, bytes: bytes) }) { return json }
-        return JSONWriter.exactBytes({ write(to: &$0, bytes: bytes) }, { write(to: &$0, bytes: bytes) })
+        // when escapes make it longer than that, written again at its exact size.
+        JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
     }
 
     /// The length of the JSON when no string needs escapes, plus room for a
     /// few (a bundle body's line break needs one byte more). Only the strings'
-    /// lengths are read; more escapes than that make `jsonBody` count exactly.
+    /// lengths are read; more escapes than that make `jsonBody` write twice.
     func estimatedJSONCount() -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
@@ -32,7 +31,7 @@ extension ComposeOutcome {
         return count
     }
 
-    private func write<Output: JSONOutput>(to out: inout Output, bytes: UnsafeBufferPointer<UInt8>) {
+    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>) {
         out.raw(#"{"kind":"#)
         switch kind {
         case .single: out.raw(#""single""#)
@@ -48,24 +47,24 @@ extension ComposeOutcome {
         case .empty?: out.raw(#""empty""#)
         }
         out.raw(#","notification":{"title":"#)
-        out.quoted(notification.title)
+        out.string(notification.title)
         out.raw(#","subtitle":"#)
-        out.quoted(notification.subtitle)
+        out.string(notification.subtitle)
         out.raw(#","body":"#)
-        out.quoted(notification.body)
+        out.string(notification.body)
         out.raw(#","threadIdentifier":"#)
-        out.quoted(notification.threadIdentifier)
+        out.string(notification.threadIdentifier)
         out.raw(#","url":"#)
-        out.quoted(notification.url)
+        out.string(notification.url)
         out.raw(#"},"shown":["#)
         for index in shown.indices {
             if index > 0 { out.raw(",") }
-            out.quoted(utf8: bytes[present: shown[index]])
+            out.string(bytes[present: shown[index]])
         }
         out.raw(#"],"dropped":["#)
         for index in dropped.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.quoted(utf8: bytes[present: dropped[index].key])
+            out.string(bytes[present: dropped[index].key])
             switch dropped[index].reason {
             case .duplicate: out.raw(#","reason":"duplicate"}"#)
             case .read: out.raw(#","reason":"read"}"#)
@@ -78,9 +77,9 @@ extension ComposeOutcome {
         out.raw(#"],"displayed":["#)
         for index in displayed.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.quoted(utf8: bytes[present: displayed[index].key])
+            out.string(bytes[present: displayed[index].key])
             out.raw(#","timestamp":"#)
-            out.quoted(utf8: bytes[present: displayed[index].timestamp])
+            out.string(bytes[present: displayed[index].timestamp])
             out.raw("}")
         }
         out.raw("]}")
