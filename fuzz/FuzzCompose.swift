@@ -1,7 +1,7 @@
 // libFuzzer target for request decoding and composing: raw body bytes → the
 // service's handler for `POST /body` and `POST /compose` (UTF-8 check, JSON
 // parser, field decoding, renderer, composer, JSON writer), and the decoders
-// (direct and general) and composer called directly.
+// (both passes) and composer called directly.
 //
 // Built by `make fuzz` into .build-fuzz/fuzz-compose, compiled in one module
 // with the NotificationService sources against a NotificationText module built
@@ -71,13 +71,13 @@ func checkCompose(_ bytes: [UInt8]) {
     let clock = { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() }
     let decoded = try? ComposeInput.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
     require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
-    // The direct decoder only ever returns what the general path would.
-    let general = try? ComposeInput.decodeGenerally(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
-    require((decoded != nil) == (general != nil), "the general path accepts what the service accepts")
-    if let direct = DirectComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock) {
-        require(
-            general.map { ComposeRequest($0) } == ComposeRequest(direct),
-            "the direct decoder agrees with the general path")
+    // The first pass only ever returns what the validated pass would.
+    if let first = try? ComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: false)
+    {
+        let validated = try? ComposeDecoder.decode(
+            bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: true)
+        require(validated?.bytes == first.bytes, "both passes append the same bytes")
+        require(validated.map { ComposeRequest($0) } == ComposeRequest(first), "both passes decode the same request")
     }
     guard let input = decoded else { return }
     // The service composes from the input's byte ranges; Swift callers from `String`s.
