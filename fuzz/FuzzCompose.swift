@@ -7,7 +7,7 @@
 // with the NotificationService sources against a NotificationText module built
 // with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
 
-import NotificationText
+@_spi(Engine) import NotificationText
 
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
     if !condition() {
@@ -69,7 +69,7 @@ func checkBody(_ bytes: [UInt8]) {
 func checkCompose(_ bytes: [UInt8]) {
     let answered = checkHandler(path: "/compose", body: bytes)
     let clock = { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() }
-    let decoded = try? ComposeInput.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
+    let decoded = try? ComposeRequest.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
     require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
     // The first pass only ever returns what the validated pass would.
     if let first = try? ComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: false)
@@ -77,14 +77,17 @@ func checkCompose(_ bytes: [UInt8]) {
         let validated = try? ComposeDecoder.decode(
             bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: true)
         require(validated?.bytes == first.bytes, "both passes append the same bytes")
-        require(validated.map { ComposeRequest($0) } == ComposeRequest(first), "both passes decode the same request")
+        require(validated == first, "both passes decode the same request")
     }
-    guard let input = decoded else { return }
-    // The service composes from the input's byte ranges; Swift callers from `String`s.
-    let request = ComposeRequest(input)
+    guard let request = decoded else { return }
     let response = Composer.compose(request)
     require(response == Composer.compose(request), "composing is deterministic")
-    require(Composer.compose(input).jsonBody(input: input) == response.jsonBody(), "both paths write the same reply")
+    // The service composes from ranges of the body; a Swift caller's strings are laid out anew.
+    let rebuilt = ComposeRequest(
+        notifications: request.notifications, displayed: request.displayed, now: request.now,
+        maxAgeSeconds: request.maxAgeSeconds, maxUnits: request.maxUnits, app: request.app,
+        serverApp: request.serverApp, recipient: request.recipient, fetch: request.fetch)
+    require(Composer.compose(rebuilt).jsonBody() == answered, "the request's values compose the same reply")
     let content = response.notification
     require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
     require(

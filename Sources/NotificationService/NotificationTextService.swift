@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 import Synchronization
 
 /// The HTTP service: routes, JSON in and out, problem errors, metrics and the
@@ -17,7 +17,7 @@ public final class NotificationTextService: HTTPHandler {
     let startNanosecondsSinceEpoch: Int64
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
-    let compose: @Sendable (ComposeInput) throws -> ComposeOutcome
+    let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
 
     public convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
@@ -32,7 +32,7 @@ public final class NotificationTextService: HTTPHandler {
 
     init(
         configuration: ServiceConfiguration, clock: WallClock, accessLog: LogSink, errorLog: LogSink,
-        compose: @escaping @Sendable (ComposeInput) throws -> ComposeOutcome
+        compose: @escaping @Sendable (ComposeRequest) throws -> ComposeResponse
     ) {
         self.configuration = configuration
         self.clock = clock
@@ -227,8 +227,9 @@ public final class NotificationTextService: HTTPHandler {
     }
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
-        let input = try ComposeInput.decode(request.body, serverApp: configuration.appName, now: clock.timestamp)
-        return Self.json(try compose(input).jsonBody(input: input), route: .compose)
+        let composeRequest = try ComposeRequest.decode(
+            request.body, serverApp: configuration.appName, now: clock.timestamp)
+        return Self.json(try compose(composeRequest).jsonBody(), route: .compose)
     }
 
     // MARK: Responses

@@ -18,13 +18,13 @@ enum ComposeCommand {
                 CLI.fail("compose: unknown argument '\(argument)'", status: CLI.usageError)
             }
         }
-        let input: ComposeInput
+        let request: ComposeRequest
         do {
-            input = try ComposeInput.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
+            request = try ComposeRequest.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }
-        var output = Composer.compose(input).jsonBody(input: input)
+        var output = Composer.compose(request).jsonBody()
         output.append(UInt8(ascii: "\n"))
         CLI.writeStdout(String(decoding: output, as: UTF8.self))
     }

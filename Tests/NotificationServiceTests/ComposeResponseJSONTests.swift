@@ -3,12 +3,12 @@ import Testing
 
 @testable import NotificationService
 
-/// `ComposeOutcome.jsonBody` (behind `ComposeResponse.jsonBody()`) writes once into an estimated buffer and falls
-/// back to writing again at the exact size when escapes overflow it; both must match the
+/// `ComposeResponse.jsonBody()` writes once into an estimated buffer and falls back to
+/// writing again at the exact size when escapes overflow it; both must match the
 /// response written as a JSON tree byte for byte.
 @Suite struct ComposeResponseJSONTests {
-    /// The response as a JSON tree, members in the spec's order, written by the tests' tree writer.
-    private func reference(_ response: ComposeResponse) -> [UInt8] {
+    /// The response's values as a JSON tree, members in the spec's order, written by the tests' tree writer.
+    static func tree(_ response: ComposeResponse) -> [UInt8] {
         func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(members: members)) }
         let content = response.notification
@@ -64,14 +64,14 @@ import Testing
                 "", "a", "abc", "abcd", "abcdefg", "abcdefgh", "é😀", String(repeating: "k", count: 300),
             ]
         let value = response(url: "https://x.io/a?b=1", keys: keys)
-        #expect(value.jsonBody() == reference(value))
+        #expect(value.jsonBody() == Self.tree(value))
     }
 
     @Test func jsonBody_everyKindReasonAndNull_matchesTheTree() {
         for kind in [ComposeResponse.Kind.single, .bundle, .summary, .fallback] {
             for reason in [nil, ComposeResponse.FallbackReason.failed, .timeout, .empty] {
                 let value = response(kind: kind, reason: reason, subtitle: nil, threadIdentifier: nil, keys: [])
-                #expect(value.jsonBody() == reference(value), "\(kind) \(String(describing: reason))")
+                #expect(value.jsonBody() == Self.tree(value), "\(kind) \(String(describing: reason))")
             }
         }
     }
@@ -80,22 +80,22 @@ import Testing
         // The estimate leaves room for a few escapes only: controls (6 bytes each) overflow it.
         let keys = (0..<40).map { "k\u{1}\u{2}\"\\\($0)\u{1F}\n" }
         let value = response(url: "u\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", keys: keys)
-        #expect(value.withOutcome { outcome, _ in outcome.estimatedJSONCount() } < reference(value).count)
-        #expect(value.jsonBody() == reference(value))
+        #expect(value.estimatedJSONCount() < Self.tree(value).count)
+        #expect(value.jsonBody() == Self.tree(value))
     }
 
     @Test func jsonBody_escapesWithinTheEstimate_matchTheTree() {
         var value = response(url: "https://x.io/?q=\"a\"", keys: ["a\"b"])
         value.notification.title = "\u{1}\t\"quoted\"\u{7F}"
-        #expect(value.withOutcome { outcome, _ in outcome.estimatedJSONCount() } >= reference(value).count)
-        #expect(value.jsonBody() == reference(value))
+        #expect(value.estimatedJSONCount() >= Self.tree(value).count)
+        #expect(value.jsonBody() == Self.tree(value))
     }
 
     @Test func jsonBody_escapesInTexts_matchTheTree() {
         var value = response(keys: ["a\"b", "c\\d"])
         value.notification.title = "\u{1}\t\"quoted\""
         value.notification.body = String(repeating: "line\n", count: 100)
-        #expect(value.jsonBody() == reference(value))
+        #expect(value.jsonBody() == Self.tree(value))
     }
 
 }

@@ -23,7 +23,7 @@ struct ServiceHarness {
     let accessLog = LogCapture()
     let errorLog = LogCapture()
 
-    init(appName: String = "Buzz", compose: (@Sendable (ComposeInput) throws -> ComposeOutcome)? = nil) {
+    init(appName: String = "Buzz", compose: (@Sendable (ComposeRequest) throws -> ComposeResponse)? = nil) {
         let configuration = ServiceConfiguration(appName: appName)
         let clock = WallClock.fixed(nanosecondsSinceEpoch: testNowNanoseconds)
         if let compose {

@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// `POST /body`: `{"text": string, "maxUnits": integer 256…4096 (default 256)}`.
 public struct BodyRequest: Sendable, Equatable {

@@ -1,7 +1,7 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// Decodes and validates a `POST /compose` body (the request of
-/// `compose-rules.md`) straight from its bytes into a `ComposeInput`: a
+/// `compose-rules.md`) straight from its bytes into a `ComposeRequest`: a
 /// string without escapes stays a range of the body, an escaped one is
 /// decoded and appended. The one place that knows the request's members:
 /// each kind of object lists its names once (`RequestMember`,
@@ -13,12 +13,13 @@ import NotificationText
 /// first field problem in document order; a missing required member is
 /// reported after the members of its object. See `JSONReader`, ADR 0008.
 struct ComposeDecoder {
-    /// The input, or the first problem of the body.
+    /// The request, or the first problem of the body.
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
     ///   - now: the server clock, read only when the request has no `now`.
-    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeInput {
-        if let input = try? decode(body, serverApp: serverApp, now: clock, validated: false) { return input }
+    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeRequest
+    {
+        if let request = try? decode(body, serverApp: serverApp, now: clock, validated: false) { return request }
         do {
             _ = try JSONParser.tape(body)
         } catch {
@@ -29,11 +30,11 @@ struct ComposeDecoder {
 
     /// One pass over `body`: the first (`validated` false) or the one after the parser.
     static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp, validated: Bool)
-        throws(Problem) -> ComposeInput
+        throws(Problem) -> ComposeRequest
     {
         // A text the parser accepted stops the validated pass only at a field's problem.
         func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
-        var input = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeInput in
+        var request = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeRequest in
             // Ranges are 32-bit, with room for the bytes appended.
             guard bytes.count < Int(Int32.max) / 2 else {
                 throw validated
@@ -41,28 +42,29 @@ struct ComposeDecoder {
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated), input: ComposeInput(bytes: body, serverApp: serverApp))
+                reader: JSONReader(bytes, validated: validated),
+                request: ComposeRequest(bytes: body, serverApp: serverApp))
             do throws(JSONReader.Stop) {
                 try decoder.decodeRequest()
             } catch {
                 throw decoder.reader.problem ?? unexpected()
             }
-            return decoder.input
+            return decoder.request
         }
-        if input.nowText.isAbsent {
-            _ = input.setNow(at: input.append(clock().raw))  // a `Timestamp` is valid
+        if request.nowRange.isAbsent {
+            _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
         }
-        return input
+        return request
     }
 
     private var reader: JSONReader
-    private var input: ComposeInput
+    private var request: ComposeRequest
     /// `Self.tables`, read once.
     private let tables: Tables
 
-    private init(reader: JSONReader, input: ComposeInput) {
+    private init(reader: JSONReader, request: ComposeRequest) {
         self.reader = reader
-        self.input = input
+        self.request = request
         self.tables = Self.tables
     }
 
@@ -95,30 +97,44 @@ struct ComposeDecoder {
                 if try reader.skipNull() { continue }
                 switch member {
                 case .notifications:
-                    try decodeNotifications()
+                    var names = MemberNames(tables.notification)
+                    var senderNames = MemberNames(tables.sender)
+                    try decodeArray(
+                        at: "notifications", max: ComposeRequest.maxNotifications,
+                        reserving: { $0.reserve(notifications: $1 ?? 32) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeNotification(index, &names, &senderNames)
+                    }
                     hasNotifications = true
                 case .displayed:
-                    try decodeDisplayed()
+                    var names = MemberNames(tables.displayed)
+                    try decodeArray(
+                        at: "displayed", max: ComposeRequest.maxDisplayedEntries,
+                        reserving: { $0.reserve(displayed: $1 ?? 64) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeDisplayedEntry(index, &names)
+                    }
                 case .now:
                     let range = try text(at: "now")
-                    guard input.setNow(at: range) else { throw stop(invalidTimestamp(range, at: "now")) }
+                    guard request.setNow(at: range) else { throw stop(invalidTimestamp(range, at: "now")) }
                 case .maxAgeSeconds:
-                    input.maxAgeSeconds = try reader.integer(in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+                    request.maxAgeSeconds = try reader.integer(
+                        in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
                 case .maxUnits:
-                    input.maxUnits = try reader.integer(in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                    request.maxUnits = try reader.integer(in: BodyRenderer.maxUnitsRange, at: "maxUnits")
                 case .app:
-                    input.app = try text(at: "app")
+                    request.appRange = try text(at: "app")
                 case .recipient:
-                    input.recipient = try text(at: "recipient")
+                    request.recipientRange = try text(at: "recipient")
                 case .fetch:
-                    input.fetch = try fetchOutcome()
+                    request.fetch = try fetchOutcome()
                 case nil:
                     try reader.skipValue()  // Unknown members are ignored.
                 }
             } while try reader.nextMember()
         }
         try reader.end()
-        if input.fetch == .ok && !hasNotifications {
+        if request.fetch == .ok && !hasNotifications {
             throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
         }
     }
@@ -151,21 +167,6 @@ struct ComposeDecoder {
         case id, name
     }
 
-    private mutating func decodeNotifications() throws(JSONReader.Stop) {
-        let count = try elementCount(at: "notifications", max: ComposeRequest.maxNotifications)
-        guard try reader.openArray(at: "notifications") else { return }
-        // Room for the batch, or (before the count is known) a typical one.
-        input.reserve(notifications: count ?? 32)
-        var index = 0
-        var names = MemberNames(tables.notification)
-        var senderNames = MemberNames(tables.sender)
-        repeat {
-            guard index < ComposeRequest.maxNotifications else { throw JSONReader.Stop() }
-            try decodeNotification(index, &names, &senderNames)
-            index += 1
-        } while try reader.nextElement()
-    }
-
     private mutating func decodeNotification(
         _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
     ) throws(JSONReader.Stop) {
@@ -181,7 +182,7 @@ struct ComposeDecoder {
                 case .id: fields.id = try text(at: at(.id))
                 case .source:
                     fields.source = try text(at: at(.source))
-                    if input.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
+                    if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
                         throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
                     }
                 case .type: fields.type = try text(at: at(.type))
@@ -200,7 +201,7 @@ struct ComposeDecoder {
         if !fields.hasRequiredMembers, let missing = fields.missingMember {
             throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
         }
-        fields.append(to: &input)
+        fields.append(to: &request)
     }
 
     private mutating func decodeSender(at path: @autoclosure () -> String, _ names: inout MemberNames<SenderMember>)
@@ -228,19 +229,6 @@ struct ComposeDecoder {
         case key, timestamp
     }
 
-    private mutating func decodeDisplayed() throws(JSONReader.Stop) {
-        let count = try elementCount(at: "displayed", max: ComposeRequest.maxDisplayedEntries)
-        guard try reader.openArray(at: "displayed") else { return }
-        input.reserve(displayed: count ?? 64)
-        var index = 0
-        var names = MemberNames(tables.displayed)
-        repeat {
-            guard index < ComposeRequest.maxDisplayedEntries else { throw JSONReader.Stop() }
-            try decodeDisplayedEntry(index, &names)
-            index += 1
-        } while try reader.nextElement()
-    }
-
     private mutating func decodeDisplayedEntry(_ index: Int, _ names: inout MemberNames<DisplayedMember>)
         throws(JSONReader.Stop)
     {
@@ -261,20 +249,37 @@ struct ComposeDecoder {
         }
         guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
         guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
-        input.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
+        request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
     }
 
-    /// In a validated text, the array's element count, checked against `max`
-    /// before any element is read (the first pass counts as it reads).
-    private func elementCount(at path: String, max: Int) throws(JSONReader.Stop) -> Int? {
-        guard reader.validated else { return nil }
-        var reader = reader
-        guard reader.peek() == UInt8(ascii: "[") else { return nil }
-        let count = reader.elementCount()
-        guard count <= max else {
-            throw stop(Problem(.outOfRange, "\(path) has \(count) items, at most \(max) are allowed"))
+    /// Reads the array at `path`, of at most `max` elements, one `element`
+    /// (by its index) at a time, after `reserving` room for their count (nil
+    /// before it is known). In a validated text the elements are counted
+    /// first, so too many is the problem before any element's; the first pass
+    /// counts as it reads.
+    @inline(__always)
+    private mutating func decodeArray(
+        at path: String, max: Int, reserving: (inout ComposeRequest, Int?) -> Void,
+        _ element: (inout Self, Int) throws(JSONReader.Stop) -> Void
+    ) throws(JSONReader.Stop) {
+        var count: Int? = nil
+        if reader.validated {
+            var ahead = reader
+            if ahead.peek() == UInt8(ascii: "[") {
+                count = ahead.elementCount()
+                guard count! <= max else {
+                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed"))
+                }
+            }
         }
-        return count
+        guard try reader.openArray(at: path) else { return }
+        reserving(&request, count)
+        var index = 0
+        repeat {
+            guard index < max else { throw JSONReader.Stop() }
+            try element(&self, index)
+            index += 1
+        } while try reader.nextElement()
     }
 
     /// Stops the pass at `problem`, made only in the validated pass.
@@ -298,7 +303,7 @@ struct ComposeDecoder {
         -> TextRange
     {
         let reader = reader
-        return try reader.withUnescaped(string) { input.append($0) }
+        return try reader.withUnescaped(string) { request.append($0) }
     }
 
     /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
@@ -306,13 +311,13 @@ struct ComposeDecoder {
         range: TextRange, moment: Moment
     ) {
         let range = try text(at: path())
-        guard let moment = input.moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
+        guard let moment = request.moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
         return (range, moment)
     }
 
     /// The problem of a string at `range` that is not an RFC 3339 date-time.
     private func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
-        let raw = input.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
         return Problem(
             .invalidTimestamp,
             "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
@@ -344,7 +349,7 @@ struct NotificationFields {
         id.isAbsent ? .id : type.isAbsent ? .type : timestamp == nil ? .timestamp : nil
     }
 
-    /// Whether the source (in the input's `bytes`) holds a `:`: keys are
+    /// Whether the source (in the request's `bytes`) holds a `:`: keys are
     /// `source:id`, so it would make them ambiguous.
     func sourceHasColon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes[present: source].contains(UInt8(ascii: ":"))
@@ -352,8 +357,8 @@ struct NotificationFields {
 
     /// Appends the notification. - Precondition: `hasRequiredMembers`.
     @inline(__always)
-    func append(to input: inout ComposeInput) {
-        input.appendNotification(
+    func append(to request: inout ComposeRequest) {
+        request.appendNotification(
             id: id, source: source, type: type, timestamp: timestamp!.range, moment: timestamp!.moment, read: read,
             thread: thread, threadTitle: threadTitle, senderID: sender.id, senderName: sender.name,
             text: text, defaultText: defaultText, url: url
@@ -361,9 +366,18 @@ struct NotificationFields {
     }
 }
 
-extension ComposeInput {
-    /// Decodes and validates a `POST /compose` body (`ComposeDecoder`).
-    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem) -> ComposeInput
+extension ComposeRequest {
+    /// Decodes and validates a `POST /compose` body, the request of
+    /// `compose-rules.md`, so that the composer only ever sees valid input:
+    /// its texts stay ranges of `bytes` (`ComposeDecoder`).
+    ///
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - now: the server clock, read only when the request has no `now`.
+    /// - Throws: the first problem in document order (JSON errors first); a
+    ///   missing required field is reported after the members of its object.
+    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem)
+        -> ComposeRequest
     {
         try ComposeDecoder.decode(bytes, serverApp: serverApp, now: now)
     }

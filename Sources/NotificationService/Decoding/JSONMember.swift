@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// The members one kind of request object knows (a compose request, a
 /// notification, a sender…), as an enum whose raw values are the names on

@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// Reads one JSON text straight from its bytes, for a decoder that knows the
 /// shape it expects: the decoder asks for an object, a string, an integer,
@@ -52,22 +52,23 @@ struct JSONReader {
     /// Consumes an object's `{`; false when the object is empty (and closed).
     @inline(__always)
     mutating func openObject(at path: @autoclosure () -> String) throws(Stop) -> Bool {
-        guard peek() == UInt8(ascii: "{") else {
-            throw stop(FieldDecoding.typeMismatch(path(), expected: "an object", got: typeName()))
-        }
-        index &+= 1
-        guard peek() == UInt8(ascii: "}") else { return true }
-        index &+= 1
-        return false
+        try open(UInt8(ascii: "{"), UInt8(ascii: "}"), expected: "an object", at: path())
     }
 
     /// Consumes an array's `[`; false when the array is empty (and closed).
     mutating func openArray(at path: @autoclosure () -> String) throws(Stop) -> Bool {
-        guard peek() == UInt8(ascii: "[") else {
-            throw stop(FieldDecoding.typeMismatch(path(), expected: "an array", got: typeName()))
+        try open(UInt8(ascii: "["), UInt8(ascii: "]"), expected: "an array", at: path())
+    }
+
+    @inline(__always)
+    private mutating func open(
+        _ opening: UInt8, _ closing: UInt8, expected: StaticString, at path: @autoclosure () -> String
+    ) throws(Stop) -> Bool {
+        guard peek() == opening else {
+            throw stop(FieldDecoding.typeMismatch(path(), expected: "\(expected)", got: typeName()))
         }
         index &+= 1
-        guard peek() == UInt8(ascii: "]") else { return true }
+        guard peek() == closing else { return true }
         index &+= 1
         return false
     }

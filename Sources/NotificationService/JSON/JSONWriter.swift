@@ -71,8 +71,9 @@ struct JSONWriter {
     /// `value` as a quoted, escaped JSON string.
     @inline(__always)
     mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { string($0) }
+        // A native string's UTF-8 in place; a bridged one's copied.
+        if value.utf8.withContiguousStorageIfAvailable({ string($0) }) != nil { return }
+        Array(value.utf8).withUnsafeBufferPointer { string($0) }
     }
 
     /// A quoted string, or `null` when there is none.

@@ -1,17 +1,15 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
-extension ComposeOutcome {
+extension ComposeResponse {
     /// The response of `compose-rules.md`, compact, members in the spec's
     /// order; absent values are `null`, never omitted. Keys and timestamps
-    /// are copied from `input`'s bytes, where the outcome's ranges point.
-    public func jsonBody(input: ComposeInput) -> [UInt8] {
-        input.bytes.withUnsafeBufferPointer { jsonBody(bytes: $0) }
-    }
-
-    func jsonBody(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// are copied from the bytes their ranges point into.
+    public func jsonBody() -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
         // when escapes make it longer than that, written again at its exact size.
-        JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
+        bytes.withUnsafeBufferPointer { bytes in
+            JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
+        }
     }
 
     /// The length of the JSON when no string needs escapes, plus room for a
@@ -25,9 +23,9 @@ extension ComposeOutcome {
         count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.
-        for key in shown { count += 3 + Int(key.count) }
-        for drop in dropped { count += 32 + Int(drop.key.count) }
-        for entry in displayed { count += 28 + Int(entry.key.count) + Int(entry.timestamp.count) }
+        for key in shownKeys { count += 3 + Int(key.count) }
+        for drop in dropRecords { count += 32 + Int(drop.key.count) }
+        for entry in entryRecords { count += 28 + Int(entry.key.count) + Int(entry.timestamp.count) }
         return count
     }
 
@@ -57,15 +55,15 @@ extension ComposeOutcome {
         out.raw(#","url":"#)
         out.string(notification.url)
         out.raw(#"},"shown":["#)
-        for index in shown.indices {
+        for index in shownKeys.indices {
             if index > 0 { out.raw(",") }
-            out.string(bytes[present: shown[index]])
+            out.string(bytes[present: shownKeys[index]])
         }
         out.raw(#"],"dropped":["#)
-        for index in dropped.indices {
+        for index in dropRecords.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: dropped[index].key])
-            switch dropped[index].reason {
+            out.string(bytes[present: dropRecords[index].key])
+            switch dropRecords[index].reason {
             case .duplicate: out.raw(#","reason":"duplicate"}"#)
             case .read: out.raw(#","reason":"read"}"#)
             case .own: out.raw(#","reason":"own"}"#)
@@ -75,41 +73,13 @@ extension ComposeOutcome {
             }
         }
         out.raw(#"],"displayed":["#)
-        for index in displayed.indices {
+        for index in entryRecords.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: displayed[index].key])
+            out.string(bytes[present: entryRecords[index].key])
             out.raw(#","timestamp":"#)
-            out.string(bytes[present: displayed[index].timestamp])
+            out.string(bytes[present: entryRecords[index].timestamp])
             out.raw("}")
         }
         out.raw("]}")
-    }
-}
-
-extension ComposeResponse {
-    /// The same JSON as `ComposeOutcome.jsonBody(input:)`, written by it: the
-    /// keys and timestamps are first laid out in one buffer.
-    public func jsonBody() -> [UInt8] {
-        withOutcome { outcome, bytes in outcome.jsonBody(bytes: bytes) }
-    }
-
-    /// Calls `body` with this response as an outcome over one buffer of its
-    /// keys and timestamps.
-    func withOutcome<Result>(_ body: (ComposeOutcome, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var bytes: [UInt8] = []
-        func append(_ text: String) -> TextRange {
-            let start = bytes.count
-            bytes.append(contentsOf: text.utf8)
-            return TextRange(start: start, count: bytes.count - start)
-        }
-        let outcome = ComposeOutcome(
-            kind: kind, reason: reason, notification: notification,
-            shown: shown.map(append),
-            dropped: dropped.map { ComposeOutcome.Drop(key: append($0.key), reason: $0.reason) },
-            displayed: displayed.map {
-                ComposeOutcome.Entry(key: append($0.key), timestamp: append($0.timestamp.raw), origin: 0)
-            }
-        )
-        return bytes.withUnsafeBufferPointer { body(outcome, $0) }
     }
 }
