@@ -8,13 +8,13 @@ enum ComposeCommand {
     static func run(_ arguments: [String]) {
         var app = ComposeRequest.defaultApp
         CLI.forEachOption(in: arguments, of: "compose", named: ["--app"]) { _, value in app = value }
-        let input: ComposeInput
+        let request: ComposeRequest
         do {
-            input = try ComposeInput.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
+            request = try ComposeRequest.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }
-        var output = Composer.compose(input).jsonBody(input: input)
+        var output = Composer.compose(request).jsonBody()
         output.append(UInt8(ascii: "\n"))
         CLI.writeStdout(String(decoding: output, as: UTF8.self))
     }
