@@ -27,6 +27,7 @@ Exit status 0 when every check passed; figures are printed either way.
 import argparse
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -1005,7 +1006,289 @@ def print_framing_table(address):
         print(f"{name}\t{described}\t{describe_target(targets)}", flush=True)
 
 
-SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing"]
+# ---------------------------------------------------------------- hostile clients and operations
+
+MIB = 1024 * 1024
+
+
+class RSSSampler:
+    """Samples a server's resident memory every 50 ms in a thread; `peak_kib`
+    after `stop`. Past `cutoff_kib` it sets `exceeded`, so a scenario whose
+    check has already failed stops before it exhausts the machine."""
+
+    def __init__(self, server, cutoff_kib=256 * 1024):
+        self.server = server
+        self.cutoff_kib = cutoff_kib
+        self.peak_kib = server.rss_kib()
+        self.exceeded = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.wait(0.05):
+            try:
+                self.peak_kib = max(self.peak_kib, self.server.rss_kib())
+            except OSError:
+                return
+            if self.peak_kib > self.cutoff_kib:
+                self.exceeded.set()
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(5)
+        return self.peak_kib
+
+
+class NormalTraffic:
+    """One well-behaved client (a request every 20 ms on a fresh connection)
+    while something hostile happens; counts what was not answered 200."""
+
+    def __init__(self, port, headers=None):
+        self.port = port
+        self.headers = headers
+        self.ok = 0
+        self.failed = []
+        self.latencies = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        index = 0
+        while not self._stop.is_set():
+            index += 1
+            started = time.monotonic()
+            try:
+                status, _, _ = one_request(self.port, "POST", "/body", body_request(index), self.headers, timeout=5.0)
+                if status == 200:
+                    self.ok += 1
+                    self.latencies.append(time.monotonic() - started)
+                else:
+                    self.failed.append(f"status {status}")
+            except (OSError, ConnectionError) as error:
+                self.failed.append(str(error)[:60])
+            self._stop.wait(0.02)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(15)
+        latencies = sorted(self.latencies)
+        return latencies[-1] * 1000 if latencies else None
+
+
+def scenario_pipelining(binary, report, quick):
+    """Clients that pipeline GET /healthz and never read a reply: memory stays bounded, others are served."""
+    print("pipelining", flush=True)
+    clients = 10
+    seconds = 4.0 if quick else 10.0
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        one_request(server.port, "GET", "/healthz")
+        baseline_kib = server.rss_kib()
+        pipeline = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 2000
+        accepted = [0] * clients
+        ends = {}
+        stop = threading.Event()
+
+        def flooder(index):
+            try:
+                sock = connect(server.port)
+            except OSError as error:
+                ends[index] = f"connect failed: {error}"
+                return
+            sock.settimeout(0.2)
+            view = memoryview(pipeline)
+            offset = 0
+            with sock:
+                while not stop.is_set():
+                    try:
+                        sent = sock.send(view[offset:])
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        ends[index] = f"closed by the server after {accepted[index] // MIB} MiB"
+                        return
+                    accepted[index] += sent
+                    offset = (offset + sent) % len(pipeline)
+            ends[index] = "open"
+
+        sampler = RSSSampler(server)
+        normal = NormalTraffic(server.port)
+        threads = [threading.Thread(target=flooder, args=(n,), daemon=True) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        started = time.monotonic()
+        sampler.exceeded.wait(seconds)
+        elapsed = time.monotonic() - started
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        worst_ms = normal.stop()
+        peak_kib = sampler.stop()
+        summary = {}
+        for value in ends.values():
+            summary[value] = summary.get(value, 0) + 1
+        report.figure("pipelining", "clients_seconds", [clients, round(elapsed, 1)])
+        if sampler.exceeded.is_set():
+            print(f"  (stopped after {elapsed:.1f} s: past the {sampler.cutoff_kib // 1024} MiB cut-off)", flush=True)
+        report.figure("pipelining", "rss_mib_baseline_peak", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1)])
+        report.figure("pipelining", "bytes_accepted_per_client_mib_max", round(max(accepted) / MIB, 1))
+        report.figure("pipelining", "flooder_ends", summary)
+        report.figure("pipelining", "normal_ok_failed_worst_ms", [normal.ok, len(normal.failed), worst_ms and round(worst_ms, 1)])
+        report.check(peak_kib < 64 * 1024,
+                     f"pipelining: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} never-reading "
+                     f"pipelining clients for {elapsed:.1f} s (< 64 MiB)")
+        report.check(normal.ok >= max(3, int(elapsed * 5)) and not normal.failed,
+                     f"pipelining: a normal client is served meanwhile (ok {normal.ok}, failed {len(normal.failed)} {normal.failed[:2]})")
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "pipelining: server still serves afterwards")
+    finally:
+        server.stop()
+
+
+def token_file(*tokens):
+    """A temporary token file holding `tokens`, one a line; the caller unlinks it."""
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
+        file.write("".join(token + "\n" for token in tokens))
+        return file.name
+
+
+def upload(port, length, headers, send_body=True, timeout=10.0):
+    """A POST /body declaring `length` bytes; sends them all unless `send_body`
+    is false, then reads what comes back: (interim statuses, final answer or
+    None, ending) where ending is "closed", "reset" or "open"."""
+    head_bytes = request_bytes("POST", "/body", b"", {"Content-Length": str(length), **headers})
+    with connect(port, timeout) as sock:
+        sock.sendall(head_bytes)
+        if send_body:
+            chunk = (b'{"text":"' + MARKER.encode() + b" " * 65536)[:65536]
+            remaining = length
+            try:
+                while remaining > 0:
+                    sock.sendall(chunk[:min(remaining, len(chunk))])
+                    remaining -= min(remaining, len(chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        answers, interim, ending, _ = read_answers(sock, quiet_seconds=2.0 if send_body else 1.5, limit_seconds=timeout)
+        return interim, answers[0] if answers else None, ending
+
+
+def problem_code(answer):
+    try:
+        return json.loads(answer[2]).get("code")
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def scenario_uploads(binary, report, quick):
+    """Bodies without a token, or over the limit, are refused when the head
+    arrives: no 100 Continue, no body buffered, and the whole refusal still reaches the client."""
+    print("uploads", flush=True)
+    token = "tok-" + os.urandom(12).hex()
+    path = token_file(token)
+    authorized = {"Authorization": "Bearer " + token}
+    uploads = 60
+    try:
+        server = Server(binary, ["--threads", "2", "--access-log", "off", "--auth-token-file", path])
+        try:
+            one_request(server.port, "POST", "/body", body_request(1), authorized)
+            baseline_kib = server.rss_kib()
+            sampler = RSSSampler(server)
+            normal = NormalTraffic(server.port, authorized)
+            results = []
+            lock = threading.Lock()
+            # Every upload stops one byte short until all have got that far,
+            # so the server holds all of them at once if it buffers bodies.
+            barrier = threading.Barrier(uploads)
+            body = (b'{"text":"' + MARKER.encode() + b" " * 1_000_000)[:999_999]
+
+            def uploader():
+                try:
+                    with connect(server.port, 5.0) as sock:
+                        try:
+                            sock.sendall(request_bytes("POST", "/body", b"", {"Content-Length": "1000000"}) + body)
+                        except (socket.timeout, BrokenPipeError, ConnectionResetError):
+                            pass  # a server that refused at the head and stopped reading
+                        try:
+                            barrier.wait(15)
+                        except threading.BrokenBarrierError:
+                            pass
+                        time.sleep(1.0)  # for the server to read what the kernel holds
+                        # Like curl: the last byte only if no answer has started arriving.
+                        readable, _, _ = select.select([sock], [], [], 0)
+                        if not readable:
+                            try:
+                                sock.sendall(b"}")
+                            except OSError:
+                                pass
+                        answers, interim, ending, _ = read_answers(sock, quiet_seconds=2.0)
+                        outcome = (interim, answers[0] if answers else None, ending)
+                except (OSError, ConnectionError) as error:
+                    outcome = ([], None, f"error {error}"[:60])
+                with lock:
+                    results.append(outcome)
+
+            threads = [threading.Thread(target=uploader) for _ in range(uploads)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            normal.stop()
+            peak_kib = sampler.stop()
+            whole = sum(1 for interim, answer, ending in results
+                        if not interim and answer and answer[0] == 401 and problem_code(answer) == "unauthorized"
+                        and answer[1].get("connection", "").lower() == "close" and ending == "closed")
+            summary = {}
+            for interim, answer, ending in results:
+                label = (" ".join(map(str, interim)) + " " if interim else "") + (str(answer[0]) if answer else "none") + " " + ending
+                summary[label] = summary.get(label, 0) + 1
+            rise_mib = (peak_kib - baseline_kib) / 1024
+            report.figure("uploads", "rss_mib_baseline_peak", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1)])
+            report.figure("uploads", "unauthenticated_1mb_upload_outcomes", summary)
+            report.check(rise_mib < 24, f"uploads: {uploads} unauthenticated 1 MB uploads raise resident memory "
+                                        f"{rise_mib:.1f} MiB (< 24 MiB)")
+            report.check(whole == uploads, f"uploads: {whole} of {uploads} unauthenticated uploads read a complete "
+                                           "401 unauthorized with Connection: close, then the close (no reset, no 100 Continue)")
+            report.check(normal.ok >= 10 and not normal.failed,
+                         f"uploads: a client with the token is served meanwhile (ok {normal.ok}, failed {len(normal.failed)})")
+
+            cases = [
+                ("no token, head only", 1_000_000, {}, False, 401, "unauthorized"),
+                ("no token, Expect: 100-continue", 1_000_000, {"Expect": "100-continue"}, False, 401, "unauthorized"),
+                ("token, 1.5 MB declared, head only", 1_500_000, authorized, False, 413, "payload-too-large"),
+                ("token, 1.5 MB, Expect: 100-continue", 1_500_000, {**authorized, "Expect": "100-continue"}, False, 413,
+                 "payload-too-large"),
+                ("token, 1.5 MB sent", 1_500_000, authorized, True, 413, "payload-too-large"),
+                ("token, 3 MB sent", 3_000_000, authorized, True, 413, "payload-too-large"),
+                ("no token, 3 MB sent", 3_000_000, {}, True, (401, 413), ("unauthorized", "payload-too-large")),
+            ]
+            for what, length, headers, send_body, status, code in cases:
+                statuses = status if isinstance(status, tuple) else (status,)
+                codes = code if isinstance(code, tuple) else (code,)
+                try:
+                    interim, answer, ending = upload(server.port, length, headers, send_body)
+                except (OSError, ConnectionError) as error:
+                    interim, answer, ending = [], None, f"error {error}"[:60]
+                got = (" ".join(map(str, interim)) + " then " if interim else "") + (
+                    f"{answer[0]} {problem_code(answer)}" if answer else "no answer") + f", {ending}"
+                good = (not interim and answer is not None and answer[0] in statuses
+                        and problem_code(answer) == codes[statuses.index(answer[0])]
+                        and answer[1].get("connection", "").lower() == "close" and ending == "closed")
+                expected = " or ".join(f"{one} {codes[n]}" for n, one in enumerate(statuses))
+                report.check(good, f"uploads: {what} → {expected}, Connection: close, before any body byte"
+                                   f"{' is needed' if not send_body else ''} (got {got})")
+            status, _, _ = one_request(server.port, "POST", "/body", body_request(2), authorized)
+            report.check(server.alive() and status == 200, "uploads: server still serves afterwards")
+            check_no_marker(report, server, "uploads")
+        finally:
+            server.stop()
+    finally:
+        os.unlink(path)
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads"]
 
 
 def main():
@@ -1040,6 +1323,10 @@ def main():
                 scenario_access(arguments.binary, report, arguments.quick)
             elif name == "soak":
                 scenario_soak(arguments.binary, report, arguments.quick, soak_seconds)
+            elif name == "pipelining":
+                scenario_pipelining(arguments.binary, report, arguments.quick)
+            elif name == "uploads":
+                scenario_uploads(arguments.binary, report, arguments.quick)
             elif name == "framing":
                 scenario_framing(arguments.binary, report, arguments.quick)
             else:
