@@ -1288,7 +1288,233 @@ def scenario_uploads(binary, report, quick):
         os.unlink(path)
 
 
-SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads"]
+def exchange(sock, method, path, body=b"", headers=None, timeout=5.0):
+    """One request on an open keep-alive connection: (status, headers) or (None, reason)."""
+    try:
+        sock.sendall(request_bytes(method, path, body, headers))
+        status, answer_headers, _ = read_response(sock, time.monotonic() + timeout)
+        return status, answer_headers
+    except (OSError, ConnectionError) as error:
+        return None, str(error)[:60]
+
+
+def closed_by_peer(sock, wait_seconds=0.0):
+    """True once the server has closed (or reset) the connection; False while it is open and silent."""
+    readable, _, _ = select.select([sock], [], [], wait_seconds)
+    if not readable:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def scenario_max_connections(binary, report, quick):
+    """Past --max-connections, a new connection waits in the backlog (or gets 503); the others are served."""
+    print("max-connections", flush=True)
+    limit = 8
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--max-connections", str(limit)])
+    held = []
+    try:
+        for _ in range(limit):
+            sock = connect(server.port)
+            held.append(sock)
+            status, _ = exchange(sock, "GET", "/healthz")
+            report.check(status == 200, f"max-connections: connection {len(held)} of {limit} served (got {status})")
+        extra = connect(server.port)
+        extra.sendall(request_bytes("GET", "/healthz"))
+        answers, _, ending, _ = read_answers(extra, quiet_seconds=1.5, limit_seconds=3.0)
+        if answers:
+            status, headers, _ = answers[0]
+            report.figure("max-connections", "connection_past_the_limit", f"answered {status} at once, {ending}")
+            report.check(status == 503 and headers.get("content-type") == "application/problem+json"
+                         and headers.get("connection", "").lower() == "close" and ending == "closed",
+                         f"max-connections: connection {limit + 1} refused with one 503 problem answer and closed "
+                         f"(got {describe_outcome((answers, [], ending, 0))})")
+        else:
+            report.figure("max-connections", "connection_past_the_limit", f"no answer within 1.5 s, {ending}")
+            report.check(ending == "open", f"max-connections: connection {limit + 1} waits, neither answered nor closed ({ending})")
+            held.pop(0).close()
+            answers, _, _, _ = read_answers(extra, quiet_seconds=3.0, limit_seconds=3.0)
+            report.check([status for status, _, _ in answers] == [200],
+                         f"max-connections: the waiting connection is served once another closes "
+                         f"(got {[status for status, _, _ in answers]})")
+        extra.close()
+        statuses = [exchange(sock, "GET", "/healthz")[0] for sock in held]
+        report.check(all(status == 200 for status in statuses),
+                     f"max-connections: the connections within the limit are still served ({statuses})")
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def scenario_drain(binary, report, quick):
+    """SIGTERM loses nothing: idle keep-alive connections stay open through the
+    drain, each request on one is answered with Connection: close."""
+    print("drain", flush=True)
+    import random
+    drain_seconds = 2.0
+    # An idle connection that stays silent and one that sends a request after the signal.
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", str(drain_seconds)])
+    silent, late = connect(server.port), connect(server.port)
+    try:
+        exchange(silent, "GET", "/healthz")
+        exchange(late, "GET", "/healthz")
+        closed_at = [None]
+
+        def watch_silent():
+            while time.monotonic() < signalled + drain_seconds + 2.0:
+                if closed_by_peer(silent, 0.02):
+                    closed_at[0] = time.monotonic() - signalled
+                    return
+
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        watcher = threading.Thread(target=watch_silent)
+        watcher.start()
+        time.sleep(0.5)
+        status, headers = exchange(late, "POST", "/body", body_request(1))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection == "close" and closed_by_peer(late, 2.0),
+                     f"drain: a request 0.5 s after SIGTERM on an idle keep-alive connection → 200, Connection: close, "
+                     f"then closed (got {status}, {connection})")
+        try:
+            code = server.process.wait(max(0.1, signalled + drain_seconds + 2.0 - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_at = time.monotonic() - signalled
+        watcher.join(drain_seconds + 3)
+        closed_at = closed_at[0]
+        report.figure("drain", "silent_connection_closed_after_s", closed_at and round(closed_at, 2))
+        report.check(closed_at is not None and drain_seconds - 0.3 <= closed_at <= drain_seconds + 1.0,
+                     f"drain: a silent keep-alive connection stays open through the drain and is closed at its end "
+                     f"({closed_at and round(closed_at, 2)} s after SIGTERM, drain {drain_seconds:g} s)")
+        report.check(code == 0 and exited_at <= drain_seconds + 1.0,
+                     f"drain: exit status 0 within the drain time (status {code} after {exited_at:.2f} s)")
+    finally:
+        silent.close()
+        late.close()
+        server.kill()
+
+    # Rounds of SIGTERM under 16 keep-alive clients that pause between requests.
+    rounds = 3 if quick else 10
+    clients = 16
+    drain_seconds = 5.0
+    totals = {"requests": 0, "lost": 0, "refused": 0}
+    worst_exit = 0.0
+    for round_index in range(rounds):
+        server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", str(drain_seconds)])
+        signalled_at = [None]
+        counts = {"requests": 0, "lost": 0, "refused": 0}
+        lost_examples = []
+        lock = threading.Lock()
+
+        def client(worker):
+            rng = random.Random(round_index * 100 + worker)
+            sock = None
+            index = 0
+            while True:
+                if signalled_at[0] is not None and time.monotonic() > signalled_at[0] + drain_seconds + 2:
+                    break
+                index += 1
+                if sock is None:
+                    try:
+                        sock = connect(server.port)
+                    except OSError:
+                        with lock:
+                            counts["refused"] += 1
+                        if signalled_at[0] is not None:
+                            break
+                        continue
+                status, headers = exchange(sock, "POST", "/body", body_request(index), timeout=10)
+                with lock:
+                    counts["requests"] += 1
+                    if status != 200:
+                        counts["lost"] += 1
+                        lost_examples.append(headers)
+                if status != 200 or headers.get("connection", "").lower() == "close":
+                    sock.close()
+                    sock = None
+                    if signalled_at[0] is not None:
+                        break  # the next connection would go to another instance
+                time.sleep(rng.uniform(0.0, 0.03))
+            if sock is not None:
+                sock.close()
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.8 + 0.13 * round_index)
+        signalled_at[0] = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            code = server.process.wait(drain_seconds + 5)
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_after = time.monotonic() - signalled_at[0]
+        worst_exit = max(worst_exit, exited_after)
+        for thread in threads:
+            thread.join(drain_seconds + 10)
+        server.kill()
+        stop_event = server.stop_event()
+        for name in totals:
+            totals[name] += counts[name]
+        report.check(counts["lost"] == 0, f"drain round {round_index + 1}: {counts['lost']} of {counts['requests']} "
+                                          f"requests lost {sorted(set(lost_examples))[:2]}")
+        report.check(code == 0 and exited_after <= drain_seconds + 0.5 and (stop_event or {}).get("reason") == "SIGTERM",
+                     f"drain round {round_index + 1}: exit status 0 within the drain time, stop line names SIGTERM "
+                     f"(status {code} after {exited_after:.2f} s)")
+    report.figure("drain", "rounds_clients", [rounds, clients])
+    report.figure("drain", "requests_lost_refused", [totals["requests"], totals["lost"], totals["refused"]])
+    report.figure("drain", "slowest_exit_seconds", round(worst_exit, 2))
+
+
+def scenario_shutdown_delay(binary, report, quick):
+    """--shutdown-delay-seconds: after SIGTERM the server keeps serving normally, then drains."""
+    print("shutdown-delay", flush=True)
+    delay, drain = 1.0, 2.0
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--shutdown-delay-seconds", str(delay),
+                             "--drain-seconds", str(drain)])
+    kept = connect(server.port)
+    try:
+        exchange(kept, "GET", "/healthz")
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        try:
+            status, headers, _ = one_request(server.port, "POST", "/body", body_request(1), timeout=3)
+        except (OSError, ConnectionError) as error:
+            status, headers = None, {"error": str(error)[:60]}
+        report.check(status == 200, f"shutdown-delay: a new connection 0.3 s after SIGTERM is served (got {status} {headers.get('error', '')})")
+        try:
+            readiness, _, _ = one_request(server.port, "GET", "/readyz", timeout=3)
+        except (OSError, ConnectionError):
+            readiness = None
+        report.figure("shutdown-delay", "readyz_during_delay", readiness)
+        status, headers = exchange(kept, "POST", "/body", body_request(2))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection != "close",
+                     f"shutdown-delay: keep-alive served without Connection: close during the delay (got {status}, {connection})")
+        time.sleep(max(0.0, signalled + delay + 0.4 - time.monotonic()))
+        status, headers = exchange(kept, "POST", "/body", body_request(3))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection == "close",
+                     f"shutdown-delay: once the drain starts, the next request → 200 with Connection: close (got {status}, {connection})")
+        try:
+            code = server.process.wait(delay + drain + 2)
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_at = time.monotonic() - signalled
+        report.figure("shutdown-delay", "exit_seconds_after_sigterm", round(exited_at, 2))
+        report.check(code == 0 and delay - 0.1 <= exited_at <= delay + drain + 1.0,
+                     f"shutdown-delay: exit status 0 after the delay and within delay + drain (status {code} after {exited_at:.2f} s)")
+    finally:
+        kept.close()
+        server.kill()
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay"]
 
 
 def main():
@@ -1327,6 +1553,12 @@ def main():
                 scenario_pipelining(arguments.binary, report, arguments.quick)
             elif name == "uploads":
                 scenario_uploads(arguments.binary, report, arguments.quick)
+            elif name == "max-connections":
+                scenario_max_connections(arguments.binary, report, arguments.quick)
+            elif name == "drain":
+                scenario_drain(arguments.binary, report, arguments.quick)
+            elif name == "shutdown-delay":
+                scenario_shutdown_delay(arguments.binary, report, arguments.quick)
             elif name == "framing":
                 scenario_framing(arguments.binary, report, arguments.quick)
             else:
