@@ -13,6 +13,21 @@ keeps serving and loses nothing:
   resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
   access         --auth-token-file (401/200, probes open) and --metrics-port
   soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
+  framing        each request-framing case of docs/adr/0011 followed by a pipelined
+                 request: its target answer, never a second parse
+  pipelining     10 clients pipeline GET /healthz and never read: RSS peak < 64 MiB,
+                 a normal client served meanwhile
+  uploads        60 unauthenticated 1 MB uploads at once: RSS rise < 24 MiB; 401/413
+                 when the head arrives, no 100 Continue, the whole answer read
+  max-connections  past --max-connections a connection waits (or gets one 503)
+  drain          SIGTERM under 16 keep-alive clients: 0 requests lost, idle
+                 connections open through the drain, exit 0 within it
+  shutdown-delay --shutdown-delay-seconds serves normally before the drain
+  rotation       several tokens a file; SIGHUP re-reads it, keeps the old tokens
+                 when the file is unusable, logs either, never ends the process
+  visibility     evhttp's own answers and accept errors: a JSON line and a counter
+                 each; process_cpu_seconds_total, process_open_fds, process_max_fds
+  reason-phrases RFC 9110 reason phrases on every status the service sends
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).
@@ -21,6 +36,7 @@ Only 127.0.0.1; every loop is bounded in count and time. Standard library only.
 
     checks/resilience/resilience.py --binary .build/release/notification-text [--quick]
         [--soak-seconds N] [--only slow-clients,sigterm,...]
+    checks/resilience/resilience.py --framing-table HOST:PORT   (any server's framing answers)
 
 Exit status 0 when every check passed; figures are printed either way.
 """
@@ -68,11 +84,11 @@ class Report:
 class Server:
     """One `serve` process on 127.0.0.1, port 0, with its output captured."""
 
-    def __init__(self, binary, extra=(), env=None):
+    def __init__(self, binary, extra=(), env=None, preexec_fn=None):
         arguments = [binary, "serve", "--host", HOST, "--port", "0", *extra]
         self.process = subprocess.Popen(
             arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={**os.environ, **(env or {})})
+            env={**os.environ, **(env or {})}, preexec_fn=preexec_fn)
         self.stdout_lines = []
         self.stderr_bytes = bytearray()
         self.started = threading.Event()
@@ -137,6 +153,19 @@ class Server:
 
     def output_text(self):
         return "".join(self.stdout_lines) + bytes(self.stderr_bytes).decode("utf-8", errors="replace")
+
+    def events(self, *names):
+        """The JSON lines on stdout or stderr whose "event" is one of `names`, in order per stream."""
+        lines = list(self.stdout_lines) + bytes(self.stderr_bytes).decode("utf-8", errors="replace").splitlines()
+        found = []
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("event") in names:
+                found.append(event)
+        return found
 
     def stop_event(self):
         for line in self.stdout_lines:
@@ -1514,7 +1543,275 @@ def scenario_shutdown_delay(binary, report, quick):
         server.kill()
 
 
-SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay"]
+def authorized_status(port, token, timeout=3.0):
+    """POST /body with `token` on a fresh connection: its status, or None when nothing answers."""
+    try:
+        return one_request(port, "POST", "/body", body_request(0), {"Authorization": "Bearer " + token}, timeout)[0]
+    except (OSError, ConnectionError):
+        return None
+
+
+def await_event(server, names, already, timeout=3.0):
+    """The first JSON line named one of `names` after the `already` seen ones, or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = server.events(*names)
+        if len(found) > already:
+            return found[already]
+        if not server.alive():
+            return None
+        time.sleep(0.05)
+    return None
+
+
+RELOADED = "auth-tokens-reloaded"
+RELOAD_FAILED = "auth-tokens-reload-failed"
+
+
+def scenario_rotation(binary, report, quick):
+    """A token file with several tokens; SIGHUP re-reads it, keeps the old tokens
+    when the file became unusable, logs either outcome, and never ends the process."""
+    print("rotation", flush=True)
+    old, new, other = ("tok-" + os.urandom(12).hex() for _ in range(3))
+    path = token_file(old, new)
+    outputs = []
+    try:
+        try:
+            server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        except Failure as failure:
+            report.check(False, f"rotation: a token file with two tokens, one a line, is accepted ({failure})")
+        else:
+            try:
+                statuses = [authorized_status(server.port, token) for token in (old, new, other)]
+                report.check(statuses == [200, 200, 401],
+                             f"rotation: with two tokens in the file each is accepted, another is not "
+                             f"({statuses}, expected [200, 200, 401])")
+            finally:
+                server.stop()
+                outputs.append(server.output_text())
+
+        with open(path, "w") as file:
+            file.write(old + "\n")
+        server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        try:
+            steps = [
+                ("both tokens", old + "\n" + new + "\n", RELOADED, 2, [200, 200]),
+                ("the new token only", new + "\n", RELOADED, 1, [401, 200]),
+                ("an empty file", "", RELOAD_FAILED, None, [401, 200]),
+                ("a missing file", None, RELOAD_FAILED, None, [401, 200]),
+            ]
+            for what, contents, expected_event, token_count, expected in steps:
+                if contents is None:
+                    if os.path.exists(path):
+                        os.unlink(path)
+                else:
+                    with open(path, "w") as file:
+                        file.write(contents)
+                seen = len(server.events(RELOADED, RELOAD_FAILED))
+                if server.alive():
+                    server.process.send_signal(signal.SIGHUP)
+                event = await_event(server, (RELOADED, RELOAD_FAILED), seen)
+                time.sleep(0.1)
+                report.check(server.alive(), f"rotation: still running after SIGHUP with {what} (exit status {server.process.poll()})")
+                good_event = event is not None and event.get("event") == expected_event and (
+                    token_count is None or event.get("tokens") == token_count)
+                shape = {"event": expected_event, **({} if token_count is None else {"tokens": token_count})}
+                report.check(good_event, f"rotation: SIGHUP with {what} logs {json.dumps(shape)} (got {event})")
+                statuses = [authorized_status(server.port, token) for token in (old, new)]
+                report.check(statuses == expected, f"rotation: after SIGHUP with {what}, the old and new tokens get "
+                                                   f"{statuses} (expected {expected})")
+        finally:
+            code = server.stop()
+            outputs.append(server.output_text())
+        report.check(code == 0 and (server.stop_event() or {}).get("reason") == "SIGTERM",
+                     f"rotation: SIGTERM after the SIGHUPs still drains and exits 0 (status {code}, stop {server.stop_event()})")
+
+        server = Server(binary, ["--threads", "1", "--access-log", "off"])
+        try:
+            server.process.send_signal(signal.SIGHUP)
+            time.sleep(0.5)
+            try:
+                status = one_request(server.port, "GET", "/healthz", timeout=3)[0]
+            except (OSError, ConnectionError):
+                status = None
+            report.check(server.alive() and status == 200,
+                         f"rotation: SIGHUP without --auth-token-file leaves the server serving (status {status}, "
+                         f"exit status {server.process.poll()})")
+        finally:
+            server.stop()
+            outputs.append(server.output_text())
+        text = "".join(outputs)
+        report.check(not any(token in text for token in (old, new, other)), "rotation: no token ever appears in the server's output")
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+REJECTION_REASONS = ["bad_request", "headers_too_large", "body_too_large", "bad_framing", "not_implemented",
+                     "max_connections", "accept_error"]
+REJECTED_METRIC = "notification_text_connections_rejected_total"
+
+
+def scrape(port):
+    """The metrics text of `port` as {series: value} and {name: type}."""
+    _, _, text = one_request(port, "GET", "/metrics")
+    values, types = {}, {}
+    for line in text.decode().splitlines():
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split(" ", 3)
+            types[name] = kind
+        elif line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            try:
+                values[series] = float(value)
+            except ValueError:
+                pass
+    return values, types
+
+
+def rejected_series(reason):
+    return f'{REJECTED_METRIC}{{reason="{reason}"}}'
+
+
+def proc_cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def scenario_visibility(binary, report, quick):
+    """Each answer evhttp gives itself and each accept error: one JSON line and
+    a counter; the standard process_* metrics for CPU and descriptors."""
+    print("visibility", flush=True)
+    import resource
+    max_fds = 64
+
+    def low_descriptor_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max_fds, max_fds))
+
+    server = Server(binary, ["--threads", "2", "--metrics-port", "0"], preexec_fn=low_descriptor_limit)
+    try:
+        metrics_port = server.start_line.get("metricsPort")
+        before, types = scrape(metrics_port)
+        missing = [reason for reason in REJECTION_REASONS if rejected_series(reason) not in before]
+        report.check(types.get(REJECTED_METRIC) == "counter" and not missing,
+                     f"visibility: {REJECTED_METRIC} is a counter with every reason from the start "
+                     f"(missing {missing or 'none'})")
+        marker = MARKER.encode()
+        triggers = [
+            ("bad_request", b"GARBAGE-" + marker + b"\r\n\r\n", (400,)),
+            ("headers_too_large", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Fill: " + marker + b"a" * 20000 + b"\r\n\r\n", (400, 431)),
+            ("body_too_large", head(POST, b"Content-Length: 3000000", b"X-Note: " + marker), (413,)),
+            ("bad_framing", head(POST, b"Content-Length: 0", cl(SMUGGLED), b"X-Note: " + marker) + SMUGGLED, (400,)),
+            ("not_implemented", b"TRACE /" + marker + b" HTTP/1.1\r\nHost: x\r\n\r\n", (501,)),
+        ]
+        repeat = 3
+        for reason, raw, statuses in triggers:
+            seen = [event for event in server.events("rejected") if event.get("reason") == reason]
+            answered = []
+            for _ in range(repeat):
+                outcome = classify(server.port, raw, timeout=5)
+                answered.append(outcome[1] if outcome[0] == "status" else "close")
+            deadline = time.monotonic() + 2
+            while True:
+                lines = [event for event in server.events("rejected") if event.get("reason") == reason][len(seen):]
+                if len(lines) >= repeat or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            after, _ = scrape(metrics_port)
+            delta = after.get(rejected_series(reason), 0) - before.get(rejected_series(reason), 0)
+            report.check(all(status in statuses for status in answered),
+                         f"visibility: {reason} requests answered {' or '.join(map(str, statuses))} (got {answered})")
+            report.check(len(lines) == repeat and all(line.get("status") in statuses for line in lines),
+                         f"visibility: {repeat} {reason} rejections → {repeat} lines "
+                         f"{{\"event\":\"rejected\",\"reason\":\"{reason}\",\"status\":…}} (got {len(lines)}: {lines[:1]})")
+            report.check(delta == repeat, f"visibility: {rejected_series(reason)} rose by {repeat} (by {delta:g})")
+
+        # accept errors: hold more connections than the descriptor limit allows.
+        seen = len([event for event in server.events("rejected") if event.get("reason") == "accept_error"])
+        before, _ = scrape(metrics_port)
+        held = []
+        try:
+            for _ in range(max_fds + 16):
+                held.append(connect(server.port, timeout=2))
+            time.sleep(0.5)
+            report.figure("visibility", "server_fds_while_holding", server.fd_count())
+        finally:
+            for sock in held:
+                sock.close()
+        time.sleep(0.5)
+        try:
+            status = one_request(server.port, "GET", "/healthz", timeout=5)[0]
+        except (OSError, ConnectionError):
+            status = None
+        report.check(status == 200, f"visibility: serving again after running out of descriptors (got {status})")
+        after, _ = scrape(metrics_port)
+        lines = [event for event in server.events("rejected") if event.get("reason") == "accept_error"][seen:]
+        delta = after.get(rejected_series("accept_error"), 0) - before.get(rejected_series("accept_error"), 0)
+        report.figure("visibility", "accept_error_lines_counter", [len(lines), delta])
+        report.check(lines and delta == len(lines),
+                     f"visibility: accept errors (EMFILE) → lines {{\"event\":\"rejected\",\"reason\":\"accept_error\"}} "
+                     f"and {rejected_series('accept_error')} counting the same ({len(lines)} lines, counter +{delta:g})")
+
+        values, types = scrape(metrics_port)
+        actual_fds = server.fd_count()
+        actual_cpu = proc_cpu_seconds(server.pid)
+        cpu = values.get("process_cpu_seconds_total")
+        open_fds = values.get("process_open_fds")
+        report.figure("visibility", "process_cpu_open_max", [cpu, open_fds, values.get("process_max_fds")])
+        report.check(types.get("process_cpu_seconds_total") == "counter" and cpu is not None
+                     and 0 < cpu <= actual_cpu + 0.05 and cpu >= actual_cpu - 0.5,
+                     f"visibility: process_cpu_seconds_total counter near /proc's {actual_cpu:.2f} s (got {cpu})")
+        report.check(types.get("process_open_fds") == "gauge" and open_fds is not None and abs(open_fds - actual_fds) <= 3,
+                     f"visibility: process_open_fds gauge near /proc's {actual_fds} (got {open_fds})")
+        report.check(types.get("process_max_fds") == "gauge" and values.get("process_max_fds") == max_fds,
+                     f"visibility: process_max_fds gauge is the descriptor limit {max_fds} (got {values.get('process_max_fds')})")
+        check_no_marker(report, server, "visibility")
+    finally:
+        server.stop()
+
+
+REASON_PHRASES = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",
+                  413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type"}
+
+
+def scenario_reason_phrases(binary, report, quick):
+    """Each status the service answers carries its RFC 9110 reason phrase."""
+    print("reason-phrases", flush=True)
+    token = "tok-" + os.urandom(12).hex()
+    path = token_file(token)
+    authorized = {"Authorization": "Bearer " + token}
+    try:
+        server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        try:
+            requests = [
+                (200, request_bytes("GET", "/healthz", keep_alive=False)),
+                (400, request_bytes("POST", "/body", b"{", authorized, keep_alive=False)),
+                (401, request_bytes("POST", "/body", body_request(1), keep_alive=False)),
+                (404, request_bytes("GET", "/nope", b"", authorized, keep_alive=False)),
+                (405, request_bytes("GET", "/body", b"", authorized, keep_alive=False)),
+                (413, request_bytes("POST", "/body", b'{"text":"' + b"a" * 1_100_000 + b'"}', authorized, keep_alive=False)),
+                (414, request_bytes("GET", "/" + "a" * 5000, b"", authorized, keep_alive=False)),
+                (415, request_bytes("POST", "/body", b"{}", {**authorized, "Content-Type": "text/plain"}, keep_alive=False)),
+            ]
+            for expected, raw in requests:
+                with connect(server.port) as sock:
+                    try:
+                        sock.sendall(raw)
+                    except OSError:
+                        pass
+                    answers, _, _, _ = read_answers(sock, quiet_seconds=2.0)
+                got = (answers[0][0], answers[0][1].get("reason")) if answers else None
+                report.check(got == (expected, REASON_PHRASES[expected]),
+                             f"reason-phrases: {expected} is sent as \"{expected} {REASON_PHRASES[expected]}\" (got {got})")
+        finally:
+            server.stop()
+    finally:
+        os.unlink(path)
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay",
+             "rotation", "visibility", "reason-phrases"]
 
 
 def main():
@@ -1559,6 +1856,12 @@ def main():
                 scenario_drain(arguments.binary, report, arguments.quick)
             elif name == "shutdown-delay":
                 scenario_shutdown_delay(arguments.binary, report, arguments.quick)
+            elif name == "rotation":
+                scenario_rotation(arguments.binary, report, arguments.quick)
+            elif name == "visibility":
+                scenario_visibility(arguments.binary, report, arguments.quick)
+            elif name == "reason-phrases":
+                scenario_reason_phrases(arguments.binary, report, arguments.quick)
             elif name == "framing":
                 scenario_framing(arguments.binary, report, arguments.quick)
             else:
