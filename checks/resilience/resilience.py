@@ -43,12 +43,15 @@ Exit status 0 when every check passed; figures are printed either way.
 import argparse
 import json
 import os
+import random
+import resource
 import select
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -709,7 +712,6 @@ def scenario_soak(binary, report, quick, soak_seconds):
 def scenario_access(binary, report, quick):
     """--auth-token-file and --metrics-port on the real binary."""
     print("access", flush=True)
-    import tempfile
     token = "tok-" + os.urandom(12).hex()
     with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
         file.write(token + "\n")
@@ -1178,7 +1180,6 @@ def scenario_pipelining(binary, report, quick):
 
 def token_file(*tokens):
     """A temporary token file holding `tokens`, one a line; the caller unlinks it."""
-    import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
         file.write("".join(token + "\n" for token in tokens))
         return file.name
@@ -1419,7 +1420,6 @@ def scenario_drain(binary, report, quick):
     """SIGTERM loses nothing: idle keep-alive connections stay open through the
     drain, each request on one is answered with Connection: close."""
     print("drain", flush=True)
-    import random
     drain_seconds = 2.0
     # An idle connection that stays silent and one that sends a request after the signal.
     server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", str(drain_seconds)])
@@ -1498,7 +1498,7 @@ def scenario_drain(binary, report, quick):
                     counts["requests"] += 1
                     if status != 200:
                         counts["lost"] += 1
-                        lost_examples.append(headers)
+                        lost_examples.append(str(headers) if status is None else f"status {status}")
                 if status != 200 or headers.get("connection", "").lower() == "close":
                     sock.close()
                     sock = None
@@ -1720,13 +1720,16 @@ def scenario_visibility(binary, report, quick):
     """Each answer evhttp gives itself and each accept error: one JSON line and
     a counter; the standard process_* metrics for CPU and descriptors."""
     print("visibility", flush=True)
-    import resource
     max_fds = 64
 
     def low_descriptor_limit():
         resource.setrlimit(resource.RLIMIT_NOFILE, (max_fds, max_fds))
 
-    server = Server(binary, ["--threads", "2", "--metrics-port", "0"], preexec_fn=low_descriptor_limit)
+    # A connection limit of the server's own (say, one derived from the
+    # descriptor limit) must not keep accept() from failing here.
+    help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, timeout=20).stdout.decode()
+    extra = ["--max-connections", "10000"] if "--max-connections" in help_text else []
+    server = Server(binary, ["--threads", "2", "--metrics-port", "0", *extra], preexec_fn=low_descriptor_limit)
     try:
         metrics_port = server.start_line.get("metricsPort")
         before, types = scrape(metrics_port)
