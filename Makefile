@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps jemalloc build release run test swift-test bench bench-rules clean openapi-embed check-openapi check-deploy
+.PHONY: deps jemalloc build release run test swift-test bench bench-rules clean check-openapi check-deploy
 
 # libevent is the only C library; install it through apt-get only when missing.
 deps:
@@ -49,10 +49,6 @@ $(VENV)/.tools-installed: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
 	touch $@
-
-# Regenerates the embedded copy of openapi.yaml served at GET /openapi.yaml.
-openapi-embed:
-	scripts/embed-openapi.sh
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -120,8 +116,16 @@ $(FUZZ_MODULES)/lib%.a:
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name $* -emit-library -static \
 	  -emit-module -emit-module-path $(FUZZ_MODULES)/$*.swiftmodule $^ -o $@
 
-.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a \
-  $(FUZZ_MODULES)/libHTTPCore.a
+# The service's embedded resources (Sources/NotificationService/Resources/),
+# as SwiftPM generates them.
+SERVICE_RESOURCES := $(wildcard Sources/NotificationService/Resources/*)
+SERVICE_RESOURCE_SOURCE := .build/debug/NotificationService.build/DerivedSources/embedded_resources.swift
+
+$(SERVICE_RESOURCE_SOURCE): $(SERVICE_RESOURCES)
+	$(SWIFT) build --target NotificationService
+
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(SERVICE_RESOURCE_SOURCE) \
+  $(FUZZ_MODULES)/libNotificationText.a $(FUZZ_MODULES)/libHTTPCore.a
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
 
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))

@@ -34,7 +34,10 @@ let package = Package(
         ),
         .target(
             name: "NotificationService",
-            dependencies: ["HTTPCore", "NotificationText"]
+            dependencies: ["HTTPCore", "NotificationText"],
+            // Every file in Resources/ becomes a `PackageResources` array of its
+            // bytes (openapi.yaml: `PackageResources.openapi_yaml`); no Foundation.
+            resources: [.embedInCode("Resources")]
         ),
         .executableTarget(
             name: "notification-text",

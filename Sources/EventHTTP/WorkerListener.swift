@@ -49,6 +49,9 @@ final class WorkerListener {
         return listener
     }
 
+    /// True once `closeOnceQueueIsEmpty` has closed the socket.
+    var isClosed: Bool { boundSocket == nil }
+
     /// Stops routing accept errors here; call before the `evhttp` is freed.
     func detach() {
         ErrorRoute.unregister(http: http)

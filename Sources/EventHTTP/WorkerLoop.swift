@@ -152,9 +152,12 @@ final class WorkerLoop {
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
     }
 
+    /// A draining loop ends once it has no connection left and its listener
+    /// is closed: until then the kernel may still hold connections made before
+    /// the drain, which ending the loop would reset.
     private func sweep() {
         connections.sweep()
-        if connections.isDraining && connections.isEmpty, let base {
+        if connections.isDraining && connections.isEmpty && listener?.isClosed != false, let base {
             event_base_loopexit(base, nil)
         }
     }

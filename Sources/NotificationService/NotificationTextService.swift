@@ -205,9 +205,10 @@ public final class NotificationTextService: HTTPHandler {
                 status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
                 body: MetricsExposition.render(metrics, snapshot), route: route.label)
         case .openAPI:
+            // Resources/openapi.yaml (the repository's file), embedded by SwiftPM.
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/yaml")],
-                body: OpenAPIDocument.bytes, route: route.label)
+                body: PackageResources.openapi_yaml, route: route.label)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }
