@@ -1,3 +1,4 @@
+import EventHTTP
 import HTTPCore
 import Synchronization
 
@@ -13,6 +14,8 @@ import Glibc
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     let respondedCount = Atomic<Int>(0)
+    /// The case name of each rejection reported to `didReject`, in order.
+    let rejected = Locked<[String]>([])
 
     func setState(_ state: ServerState) {
         stateValue.store(state.rawValue, ordering: .releasing)
@@ -49,6 +52,11 @@ final class EchoHandler: HTTPHandler {
 
     func didRespond(to request: HTTPRequest, with response: HTTPResponse, durationNanoseconds: UInt64) {
         respondedCount.add(1, ordering: .relaxed)
+    }
+
+    func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
+        let name = "\(rejection)".prefix { $0 != "(" }
+        rejected.withLock { $0.append(String(name)) }
     }
 
     /// The rejection as the adapter reported it, and its status.

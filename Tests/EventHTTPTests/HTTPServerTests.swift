@@ -113,19 +113,47 @@ import Glibc
         #expect(response.text.contains("\"truncated\":true"))
     }
 
-    @Test func bodyOverLimit_gets413FromHandlerRejection() throws {
+    /// Refused when the head arrives: the body is never read, the answer
+    /// closes the connection, and a request sent after it is not answered.
+    @Test func bodyOverLimit_gets413FromHandlerRejection_atTheHead_andTheConnectionCloses() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
         let body = String(repeating: "x", count: 4_097)
         try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 4097\r\n\r\n\(body)")
+        try? connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.header("content-type") == "application/problem+json")
+        #expect(response.header("connection") == "close")
         #expect(response.text == #"{"rejection":"bodyTooLarge(maxBytes: 4096)","path":"/big"}"#)
-        // The body was read, so the connection stays usable.
-        try connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try connection.readResponse().header("x-path") == "/after")
+        #expect(connection.isClosedByPeer())
+    }
+
+    @Test func expectContinue_overLimit_gets413WithoutContinue() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(connection.isClosedByPeer())
+    }
+
+    /// Refusals found in the head reach the handler's `didReject`, once each.
+    @Test func framingRefusal_isReportedToTheHandler_once() throws {
+        let handler = EchoHandler()
+        let live = try LiveServer(handler: handler)
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send(
+            "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 35\r\n\r\n"
+                + "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(response.text.hasPrefix(#"{"rejection":"badFraming("#))
+        #expect(connection.isClosedByPeer())
+        #expect(handler.rejected.withLock { $0 } == ["badFraming"])
     }
 
     @Test func expectContinue_withinLimit_gets100ThenTheAnswer() throws {
@@ -347,7 +375,7 @@ import Glibc
         #expect(try live.waitForStop(timeoutSeconds: 10).forcedCloseCount == 0)
     }
 
-    @Test func shutdown_finishesRequestInFlight_closesIdleConnections_refusesNewOnes() throws {
+    @Test func shutdown_finishesRequestInFlight_answersIdleConnectionsOnceMore_refusesNewOnes() throws {
         let handler = EchoHandler()
         let states = Locked<[ServerState]>([])
         let live = try LiveServer(handler: handler) { state in
@@ -364,8 +392,14 @@ import Glibc
         usleep(100_000)
 
         live.server.shutdown()
-        #expect(idle.isClosedByPeer(), "an idle keep-alive connection is closed at once")
         #expect(listenerClosesWithinTwoSeconds(port: live.port))
+        // An idle keep-alive connection stays open for one more request,
+        // answered with Connection: close.
+        try idle.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
+        let late = try idle.readResponse()
+        #expect(late.header("x-path") == "/late")
+        #expect(late.header("connection") == "close")
+        #expect(idle.isClosedByPeer())
 
         try inFlight.send("\r\n")
         let response = try inFlight.readResponse()

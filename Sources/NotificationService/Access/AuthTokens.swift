@@ -20,7 +20,7 @@ public struct AuthTokens: Sendable, Equatable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .empty:
-                "the token file holds no token"
+                "the token file is empty"
             case .tooMany(let count):
                 "the token file holds \(count) tokens; at most \(AuthTokens.maxCount) are accepted"
             case .invalidCharacter(let line, let offset):
