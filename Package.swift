@@ -55,9 +55,20 @@ let package = Package(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore"]
         ),
+        // The live tests' raw-socket client, shared by the test targets that start servers.
+        .target(
+            name: "HTTPTestSupport",
+            path: "Tests/HTTPTestSupport"
+        ),
         .testTarget(
             name: "EventHTTPTests",
-            dependencies: ["EventHTTP", "HTTPCore", "NotificationService"]
+            dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService"]
+        ),
+        // The executable as a subprocess (serve, render, compose), with
+        // @testable access to its configuration.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["notification-text", "HTTPCore", "HTTPTestSupport", "NotificationService"]
         ),
         .testTarget(
             name: "NotificationServiceTests",

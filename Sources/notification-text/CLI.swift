@@ -51,6 +51,24 @@ enum CLI {
         return text
     }
 
+    /// Calls `body` with each `--name value` (or `--name=value`) in
+    /// `arguments`, in order; anything else is a usage error naming `command`.
+    static func forEachOption(
+        in arguments: [String], of command: String, named names: Set<String>, _ body: (String, String) -> Void
+    ) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if names.contains(argument) {
+                guard let value = rest.popFirst() else { fail("\(argument) needs a value", status: usageError) }
+                body(argument, value)
+            } else if let equals = argument.firstIndex(of: "="), names.contains(String(argument[..<equals])) {
+                body(String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            } else {
+                fail("\(command): unknown argument '\(argument)'", status: usageError)
+            }
+        }
+    }
+
     /// Parses `--name N` (or `--name=N`) as an integer within `range`.
     static func integerOption(_ name: String, _ raw: String, in range: ClosedRange<Int>) -> Int {
         guard let value = Int(raw), range.contains(value) else {

@@ -7,17 +7,7 @@ import NotificationText
 enum ComposeCommand {
     static func run(_ arguments: [String]) {
         var app = ComposeRequest.defaultApp
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if argument == "--app" {
-                guard let value = rest.popFirst() else { CLI.fail("--app needs a value", status: CLI.usageError) }
-                app = value
-            } else if argument.hasPrefix("--app=") {
-                app = String(argument.dropFirst("--app=".count))
-            } else {
-                CLI.fail("compose: unknown argument '\(argument)'", status: CLI.usageError)
-            }
-        }
+        CLI.forEachOption(in: arguments, of: "compose", named: ["--app"]) { _, value in app = value }
         let input: ComposeInput
         do {
             input = try ComposeInput.decode(CLI.readStdin(), serverApp: app, now: WallClock.system.timestamp)

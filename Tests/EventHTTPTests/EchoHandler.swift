@@ -1,14 +1,12 @@
+import Dispatch
 import EventHTTP
 import HTTPCore
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A handler that shows what the adapter handed it: the method, path and a
 /// test header come back as response headers, the body comes back as the
-/// body. `/readyz` follows the server state; `/slow` takes 300 ms;
+/// body. `/readyz` follows the server state; `/gated` signals `gateReached`
+/// and waits (at most 10 s) until the test calls `openGate()`;
 /// `/no-content` is a 204; `/status/N` answers status N; `/framed` sets its own `Content-Length` (as the
 /// service does for HEAD) and `Date`, and sends no body.
 final class EchoHandler: HTTPHandler {
@@ -16,6 +14,12 @@ final class EchoHandler: HTTPHandler {
     let respondedCount = Atomic<Int>(0)
     /// The case name of each rejection reported to `didReject`, in order.
     let rejected = Locked<[String]>([])
+    let gateReached = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+
+    func openGate() {
+        gate.signal()
+    }
 
     func setState(_ state: ServerState) {
         stateValue.store(state.rawValue, ordering: .releasing)
@@ -35,8 +39,9 @@ final class EchoHandler: HTTPHandler {
                 route: "/framed")
         case _ where request.path.hasPrefix("/status/"):
             return HTTPResponse(status: Int(request.path.dropFirst("/status/".count)) ?? 500, route: "/status")
-        case "/slow":
-            usleep(300_000)
+        case "/gated":
+            gateReached.signal()
+            _ = gate.wait(timeout: .now() + 10)
             fallthrough
         default:
             return HTTPResponse(

@@ -1,6 +1,7 @@
 import Dispatch
 import EventHTTP
 import HTTPCore
+import HTTPTestSupport
 import Synchronization
 
 /// An `HTTPServer` running on a background thread on 127.0.0.1, port 0.

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Testing
 
 @testable import EventHTTP

@@ -5,31 +5,35 @@ import Glibc
 /// A test client on raw sockets: writes exactly the bytes a test gives it and
 /// parses replies itself, so nothing between the test and the server hides
 /// what the server did. Every read has a timeout, so no test can hang.
-final class RawHTTPConnection {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class RawHTTPConnection {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    struct Response {
-        var status: Int
+    public struct Response {
+        public var status: Int
         /// The status line after the code ("Unauthorized").
-        var reasonPhrase: String
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+        public var reasonPhrase: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name == name.lowercased() }?.value
         }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    private(set) var descriptor: Int32
+    public private(set) var descriptor: Int32
     private var pending: [UInt8] = []
 
     /// `receiveBufferBytes`: a small kernel receive buffer, so the server
     /// meets a full socket and must write a large reply in parts.
-    init(port: Int, timeoutSeconds: Double = 5, receiveBufferBytes: Int32? = nil) throws {
+    public init(port: Int, timeoutSeconds: Double = 5, receiveBufferBytes: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
         if var receiveBufferBytes {
@@ -57,16 +61,16 @@ final class RawHTTPConnection {
 
     deinit { close() }
 
-    func close() {
+    public func close() {
         if descriptor >= 0 {
             Glibc.close(descriptor)
             descriptor = -1
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
@@ -79,7 +83,7 @@ final class RawHTTPConnection {
 
     /// Reads one response (Content-Length framing, as the server always sends);
     /// `isBodyless` for replies that have none whatever their header says (HEAD, 204).
-    func readResponse(isBodyless: Bool = false) throws -> Response {
+    public func readResponse(isBodyless: Bool = false) throws -> Response {
         let headEnd = try readUntil(separator: Array("\r\n\r\n".utf8))
         let head = String(decoding: pending[..<headEnd], as: UTF8.self)
         pending.removeFirst(headEnd + 4)
@@ -106,13 +110,37 @@ final class RawHTTPConnection {
 
     /// True when the server closes (EOF or reset) within the read timeout
     /// without sending anything more.
-    func isClosedByPeer() -> Bool {
+    public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, 0)
         if count == 0 { return true }
         if count < 0 { return errno == ECONNRESET }
         pending.append(byte)
         return false
+    }
+
+    /// Waits until the server's kernel has acknowledged every byte sent, so
+    /// they are in the server's receive queue (or read): the server can tell
+    /// a request has begun. False if that takes longer than `timeoutSeconds`.
+    public func waitUntilSentBytesAreAcknowledged(timeoutSeconds: Double = 5) -> Bool {
+        // TIOCOUTQ (SIOCOUTQ) on a TCP socket: bytes sent but not yet acknowledged.
+        eventually(withinSeconds: timeoutSeconds) {
+            var unacknowledgedByteCount: Int32 = 0
+            return ioctl(descriptor, UInt(TIOCOUTQ), &unacknowledgedByteCount) == 0 && unacknowledgedByteCount == 0
+        }
+    }
+
+    /// Waits until the server has sent something (or closed); false after `timeoutSeconds`.
+    public func waitUntilReadable(timeoutSeconds: Double = 5) -> Bool {
+        guard pending.isEmpty else { return true }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, Int32(timeoutSeconds * 1_000)) > 0
+    }
+
+    /// True when the server closes the connection within `seconds` without
+    /// sending anything more; false when it sends a byte or stays silent.
+    public func closes(withinSeconds seconds: Double) -> Bool {
+        waitUntilReadable(timeoutSeconds: seconds) && pending.isEmpty && isClosedByPeer()
     }
 
     private func readUntil(separator: [UInt8]) throws -> Int {

@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTestSupport
 import Testing
+
+@testable import notification_text
 
 /// The built `notification-text serve` binary as a subprocess: start line,
 /// settings from flags and environment, and the drain on SIGTERM/SIGINT.
@@ -24,16 +27,14 @@ import Testing
         let idle = try RawHTTPConnection(port: serve.port)
         try idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try idle.readResponse().status == 200)
-        usleep(100_000)  // let the server read the partial requests before the signal
+        // The server has the partial requests before the signal.
+        #expect(upload.waitUntilSentBytesAreAcknowledged())
+        #expect(readiness.waitUntilSentBytesAreAcknowledged())
 
         #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
-        // The listener closes as the drain starts; readiness has changed by then.
-        var listenerClosed = false
-        for _ in 0..<200 where !listenerClosed {
-            listenerClosed = (try? RawHTTPConnection(port: serve.port)) == nil
-            if !listenerClosed { usleep(10_000) }
-        }
-        #expect(listenerClosed)
+        // Every loop is draining (so its replies close their connection) once
+        // no listener is left.
+        #expect(connectionsAreRefused(port: serve.port, withinSeconds: 2))
 
         try readiness.send("\r\n")
         let ready = try readiness.readResponse()
@@ -67,7 +68,7 @@ import Testing
         _ = try serve.readStartLine()
         let stalled = try RawHTTPConnection(port: serve.port)
         try stalled.send("POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n{\"te")
-        usleep(100_000)
+        #expect(stalled.waitUntilSentBytesAreAcknowledged())
         #expect(kill(serve.process.processIdentifier, SIGINT) == 0)
         #expect(try serve.waitForExit(timeoutSeconds: 5) == 0)
         #expect(stalled.isClosedByPeer())
@@ -137,6 +138,22 @@ import Testing
         #expect(try serve.waitForExit(timeoutSeconds: 15) == 0)
     }
 
+    /// `serve --help` names every setting the configuration reads, with its
+    /// range, default and environment variable.
+    @Test func serve_help_listsEverySettingWithItsValuesAndVariable() throws {
+        let result = try BuiltExecutable.run(["serve", "--help"])
+        #expect(result.status == 0)
+        #expect(ServeConfiguration.options.count >= 16)
+        for option in ServeConfiguration.options {
+            #expect(option.values.contains("default"), "\(option.flag)")
+            #expect(
+                result.stdout.contains(
+                    "  \(option.flag) \(option.valueName)\n      \(option.meaning)\n"
+                        + "      \(option.values); \(option.environmentVariable)\n"),
+                "\(option.flag)")
+        }
+    }
+
     @Test(arguments: [
         (
             "bad-port-flag", ["--port", "70000"], [String: String](),
@@ -165,6 +182,14 @@ import Testing
             "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"
         ),
         ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
+        (
+            "bad-max-connections", ["--max-connections", "0"], [:],
+            "--max-connections must be an integer in 1…1000000, got '0'"
+        ),
+        (
+            "bad-shutdown-delay", [], ["NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS": "soon"],
+            "NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS must be a number of seconds in 0…3600, got 'soon'"
+        ),
     ])
     func serve_badSetting_exits64WithMessage(
         id: String, arguments: [String], environment: [String: String], message: String
@@ -173,113 +198,5 @@ import Testing
         defer { serve.terminateIfRunning() }
         #expect(try serve.waitForExit(timeoutSeconds: 10) == 64, "\(id)")
         #expect(serve.standardError() == "notification-text: \(message)\n", "\(id)")
-    }
-}
-
-/// `notification-text serve …` started from the build directory next to the
-/// test bundle, with its stdout and stderr captured.
-final class ServeProcess {
-    let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private var stdoutBytes: [UInt8] = []
-    private(set) var port = 0
-
-    init(arguments: [String], environment: [String: String] = [:]) throws {
-        let executable = try Self.executablePath()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve"] + arguments
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NOTIFICATION_TEXT_") }
-        inherited.merge(environment) { $1 }
-        process.environment = inherited
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-    }
-
-    /// The binary SwiftPM built beside this test bundle.
-    static func executablePath() throws -> String {
-        let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: bundle).deletingLastPathComponent()
-        while !directory.path.hasSuffix("/debug") && !directory.path.hasSuffix("/release") && directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        let path = directory.appendingPathComponent("notification-text").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw RawHTTPConnection.Failure(description: "no built notification-text at \(path); run swift build first")
-        }
-        return path
-    }
-
-    /// Waits (up to 10 s) for the JSON start line and remembers the port.
-    func readStartLine() throws -> [String: Any] {
-        let line = try readLine(timeoutSeconds: 10)
-        let object = try Self.jsonObject(line)
-        port = object["port"] as? Int ?? 0
-        return object
-    }
-
-    func lastStdoutObject() throws -> [String: Any] {
-        stdoutBytes += Array(output.fileHandleForReading.readDataToEndOfFile())
-        let lines = String(decoding: stdoutBytes, as: UTF8.self).split(separator: "\n")
-        guard let last = lines.last else { throw RawHTTPConnection.Failure(description: "no stdout") }
-        return try Self.jsonObject(String(last))
-    }
-
-    func standardError() -> String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    /// The exit status, or a failure if the process outlives the timeout.
-    func waitForExit(timeoutSeconds: Double) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while process.isRunning {
-            guard Date() < deadline else {
-                throw RawHTTPConnection.Failure(description: "serve still running after \(timeoutSeconds) s")
-            }
-            usleep(10_000)
-        }
-        guard process.terminationReason == .exit else {
-            throw RawHTTPConnection.Failure(description: "serve died of signal \(process.terminationStatus)")
-        }
-        return process.terminationStatus
-    }
-
-    func terminateIfRunning() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    private func readLine(timeoutSeconds: Double) throws -> String {
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while true {
-            if let newline = stdoutBytes.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: stdoutBytes[..<newline], as: UTF8.self)
-                stdoutBytes.removeFirst(newline + 1)
-                return line
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else {
-                throw RawHTTPConnection.Failure(description: "no line on stdout within \(timeoutSeconds) s")
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(remaining * 1_000)) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 4_096)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                throw RawHTTPConnection.Failure(description: "stdout closed before a line; stderr: \(standardError())")
-            }
-            stdoutBytes += chunk[..<count]
-        }
-    }
-
-    private static func jsonObject(_ line: String) throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            throw RawHTTPConnection.Failure(description: "not a JSON object: \(line)")
-        }
-        return object
     }
 }

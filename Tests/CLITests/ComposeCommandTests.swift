@@ -1,0 +1,38 @@
+import HTTPCore
+import NotificationService
+import Testing
+
+/// `notification-text compose`, run as the built binary: the same decoder and
+/// validation as `POST /compose`.
+@Suite struct ComposeCommandTests {
+    @Test func compose_validRequest_printsTheSameResponseAsTheHTTPRoute() throws {
+        let request =
+            #"{"now": "2026-11-29T12:00:00Z", "notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "Hi **there**", "sender": {"name": "Ana"}}]}"#
+        let result = try BuiltExecutable.run(["compose"], stdin: Array(request.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
+        let http = service.handle(
+            HTTPRequest(
+                method: "POST", path: "/compose", headers: [("content-type", "application/json")],
+                body: Array(request.utf8)))
+        #expect(http.status == 200)
+        #expect(result.stdout == String(decoding: http.body, as: UTF8.self) + "\n")
+    }
+
+    @Test func compose_withApp_usesItForGenericTexts() throws {
+        let result = try BuiltExecutable.run(["compose", "--app", "Wiki"], stdin: Array(#"{"fetch": "timeout"}"#.utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""title":"Wiki""#))
+    }
+
+    @Test func compose_badRequest_printsTheProblemAndExits65() throws {
+        let result = try BuiltExecutable.run(
+            ["compose"],
+            stdin: Array(
+                #"{"notifications": [{"id": "1", "type": "m", "timestamp": "noon", "text": "private words"}]}"#.utf8))
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("invalid-timestamp: notifications[0].timestamp must be an RFC 3339 date-time"))
+        #expect(!result.stderr.contains("private words"))
+    }
+}
