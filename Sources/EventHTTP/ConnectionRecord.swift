@@ -20,9 +20,11 @@ final class ConnectionRecord {
     enum Stage {
         /// The framer reads the head, or a chunked body, ahead of evhttp.
         case framing
-        /// evhttp reads a `Content-Length` body, or has a complete request
-        /// and its reply is pending: the framer waits for the next request.
-        case evhttpOwned
+        /// evhttp reads what the framer accepted (a `Content-Length` body, or
+        /// a head it has yet to parse); our input callback is off.
+        case evhttpReading
+        /// The handler has the request and its reply is pending.
+        case replyPending
         /// A refusal is decided; the loop takes the connection over from
         /// evhttp when the current callback has returned.
         case refusalPending
@@ -33,11 +35,19 @@ final class ConnectionRecord {
     let bufferEvent: OpaquePointer
     private unowned let table: ConnectionTable
     private(set) var stage = Stage.framing
-    private(set) var framer: RequestFramer
-    /// Our callback on the input buffer, enabled while the framer reads and
-    /// while refusing (to discard what arrives).
+    /// The framer, in storage of its own: it is fed on every request, and as
+    /// a stored property of this class each feed would pay for a dynamic
+    /// exclusivity check. Only this record, on its loop's thread, touches it.
+    private let framerStorage: UnsafeMutablePointer<RequestFramer>
+    /// Our callback on the input buffer, present while the framer reads or
+    /// a refusal discards: any callback on the buffer makes each of evhttp's
+    /// changes to it dearer (it drains every line it parses).
     private var inputCallback: OpaquePointer?
-    private var inputCallbackEnabled = false
+    /// Past this much input waiting behind a reply, the input is capped.
+    private let backlogInputBytes: Int
+    /// The cap: a head and a body, so any one request still fits.
+    private let inputCapBytes: Int
+    private var isInputCapped = false
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
     /// evhttp has freed `connection` (its close callback ran).
@@ -62,14 +72,19 @@ final class ConnectionRecord {
         var rejection: TransportRejection?
     }
 
-    init(bufferEvent: OpaquePointer, table: ConnectionTable, limits: RequestFramer.Limits) {
+    init(bufferEvent: OpaquePointer, table: ConnectionTable, limits: RequestFramer.Limits, screensHeads: Bool) {
         self.bufferEvent = bufferEvent
         self.table = table
-        self.framer = RequestFramer(limits: limits)
+        framerStorage = .allocate(capacity: 1)
+        framerStorage.initialize(to: RequestFramer(limits: limits, keepsScreeningValues: screensHeads))
+        backlogInputBytes = limits.maxHeaderBytes
+        inputCapBytes = limits.maxHeaderBytes + limits.maxBodyBytes + 65_536
     }
 
-    /// Registers the input callback; false when out of memory.
+    /// Puts our callback on the input buffer; false when out of memory.
+    @discardableResult
     func watchInput() -> Bool {
+        guard inputCallback == nil else { return true }
         inputCallback = evbuffer_add_cb(
             bufferevent_get_input(bufferEvent),
             { buffer, info, argument in
@@ -79,15 +94,20 @@ final class ConnectionRecord {
                     $0.inputDidGrow(buffer, addedByteCount: info.pointee.n_added)
                 }
             }, Unmanaged.passUnretained(self).toOpaque())
-        inputCallbackEnabled = inputCallback != nil
         return inputCallback != nil
     }
 
-    private func setInputCallback(enabled: Bool) {
-        guard let inputCallback, enabled != inputCallbackEnabled else { return }
-        inputCallbackEnabled = enabled
-        evbuffer_cb_set_flags(
-            bufferevent_get_input(bufferEvent), inputCallback, enabled ? UInt32(EVBUFFER_CB_ENABLED) : 0)
+    /// Removing it from within the callback is safe: libevent reads the next
+    /// entry before calling this one.
+    private func unwatchInput() {
+        guard let inputCallback else { return }
+        evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
+        self.inputCallback = nil
+    }
+
+    deinit {
+        framerStorage.deinitialize(count: 1)
+        framerStorage.deallocate()
     }
 
     // MARK: evhttp's side
@@ -115,24 +135,41 @@ final class ConnectionRecord {
         table.noteClosed(self)
     }
 
-    /// The handler got a complete request: the connection is busy, and reads
-    /// nothing more, until the reply has been written out.
+    /// The handler got a complete request: the connection is busy until the
+    /// reply has been written out.
     func noteRequestComplete() {
         isHandlingRequest = true
         requestStartNanoseconds = nil
-        stage = .evhttpOwned
-        setInputCallback(enabled: false)
+        guard stage == .framing || stage == .evhttpReading else { return }
+        stage = .replyPending
+    }
+
+    /// Called once the reply is queued. evhttp reads on while a reply is
+    /// written (to notice a close early), and between requests; a client
+    /// that pipelines requests and never reads its replies would grow the
+    /// input by a read per request answered. Once more than a head waits
+    /// behind a reply, the input gets a high watermark of one head and one
+    /// body (libevent stops reading there, so no request is starved), for
+    /// the rest of the connection: a watermark puts a callback on the
+    /// buffer, which only such connections pay for.
+    func capInputIfBacklogged() {
+        guard !isInputCapped, evbuffer_get_length(bufferevent_get_input(bufferEvent)) > backlogInputBytes else {
+            return
+        }
+        isInputCapped = true
+        bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, inputCapBytes)
     }
 
     /// The reply has been written out (called inside evhttp's completion
-    /// callback); the bytes of a pipelined request may already be waiting.
+    /// callback, before evhttp reads on); the bytes of a pipelined request
+    /// may already be waiting.
     func noteReplyWritten() {
         isHandlingRequest = false
         requestStartNanoseconds = nil
-        guard stage == .evhttpOwned else { return }
+        guard stage == .replyPending else { return }
         stage = .framing
-        framer.reset()
-        setInputCallback(enabled: true)
+        framerStorage.pointee.reset()
+        watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         let pendingByteCount = evbuffer_get_length(input)
         if pendingByteCount > 0 {
@@ -161,7 +198,7 @@ final class ConnectionRecord {
         case .refusalPending, .refusing:
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
-        case .evhttpOwned:
+        case .evhttpReading, .replyPending:
             break
         }
     }
@@ -169,50 +206,65 @@ final class ConnectionRecord {
     /// Feeds `count` bytes of `input` from `offset` to the framer, and acts on what it finds.
     private func frame(_ input: OpaquePointer, from offset: Int, count: Int) {
         if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
+        // Usually one chain holds the whole buffer: no position to set.
+        var vector = iovec()
+        if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base
+        {
+            _ = feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + offset, count: count))
+            return
+        }
         var position = evbuffer_ptr()
         guard evbuffer_ptr_set(input, &position, offset, EVBUFFER_PTR_SET) == 0 else { return }
         var remaining = count
         while remaining > 0 {
-            var vector = iovec()
             guard evbuffer_peek(input, remaining, &position, &vector, 1) >= 1, let base = vector.iov_base else {
                 return
             }
             let piece = min(remaining, vector.iov_len)
-            let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece)
-            var fed = 0
-            while fed < piece {
-                let (taken, verdict) = framer.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
-                fed += taken
-                switch verdict {
-                case .needMore:
-                    if taken == 0 { return }
-                case .headComplete:
-                    if let screened = table.screen(framer.head) {
-                        refuse(Refusal(response: screened, request: table.headRequest(framer.head), rejection: nil))
-                        return
-                    }
-                    if framer.isFinished {
-                        // No body, or a Content-Length body evhttp reads whole.
-                        stage = .evhttpOwned
-                        setInputCallback(enabled: false)
-                        return
-                    }
-                case .bodyComplete:
-                    stage = .evhttpOwned
-                    setInputCallback(enabled: false)
-                    return
-                case .refused(let rejection):
-                    let request = table.headRequest(framer.head)
-                    refuse(
-                        Refusal(
-                            response: table.handler.reject(request, because: rejection), request: request,
-                            rejection: rejection))
-                    return
-                }
+            guard feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece)) else {
+                return
             }
             remaining -= piece
             guard evbuffer_ptr_set(input, &position, piece, EVBUFFER_PTR_ADD) == 0 else { return }
         }
+    }
+
+    /// Feeds contiguous bytes; false once the framer wants no more of this request.
+    private func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var fed = 0
+        while fed < bytes.count {
+            let (taken, verdict) = framerStorage.pointee.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
+            fed += taken
+            switch verdict {
+            case .needMore:
+                if taken == 0 { return false }
+            case .headComplete(let hasBody, let isChunked):
+                if hasBody, table.screensHeads, let screened = table.screen(framerStorage.pointee.head) {
+                    refuse(
+                        Refusal(
+                            response: screened, request: table.headRequest(framerStorage.pointee.head), rejection: nil))
+                    return false
+                }
+                if !isChunked {
+                    // No body, or a Content-Length body evhttp reads whole.
+                    stage = .evhttpReading
+                    unwatchInput()
+                    return false
+                }
+            case .bodyComplete:
+                stage = .evhttpReading
+                unwatchInput()
+                return false
+            case .refused(let rejection):
+                let request = table.headRequest(framerStorage.pointee.head)
+                refuse(
+                    Refusal(
+                        response: table.handler.reject(request, because: rejection), request: request,
+                        rejection: rejection))
+                return false
+            }
+        }
+        return true
     }
 
     // MARK: Refusing
@@ -224,7 +276,7 @@ final class ConnectionRecord {
         guard stage != .refusalPending && stage != .refusing else { return }
         self.refusal = refusal
         stage = .refusalPending
-        setInputCallback(enabled: true)
+        watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))
         table.scheduleTakeOver(self)
@@ -281,10 +333,7 @@ final class ConnectionRecord {
     func release() -> Bool {
         guard !released else { return false }
         released = true
-        if let inputCallback {
-            evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
-            self.inputCallback = nil
-        }
+        unwatchInput()
         bufferevent_decref(bufferEvent)
         return true
     }

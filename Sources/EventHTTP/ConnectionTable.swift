@@ -18,6 +18,8 @@ final class ConnectionTable {
     /// Set once by `beginDrain`; replies from then on close their connection.
     private(set) var isDraining = false
     private var dateField = DateField()
+    /// `handler.screensRequestHeads`, asked once.
+    let screensHeads: Bool
 
     /// Work for the loop's next turn, outside any evhttp callback.
     private var newlyAccepted: [ConnectionRecord] = []
@@ -32,6 +34,7 @@ final class ConnectionTable {
         self.configuration = configuration
         self.handler = handler
         self.budget = budget
+        screensHeads = handler.screensRequestHeads
         limits = RequestFramer.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
         readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
@@ -58,7 +61,7 @@ final class ConnectionTable {
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
-        let record = ConnectionRecord(bufferEvent: bufferEvent, table: self, limits: limits)
+        let record = ConnectionRecord(bufferEvent: bufferEvent, table: self, limits: limits, screensHeads: screensHeads)
         guard record.watchInput() else {
             bufferevent_free(bufferEvent)
             return nil
@@ -82,9 +85,9 @@ final class ConnectionTable {
     }
 
     /// A request on one of our connections is complete: its connection is
-    /// busy until the reply has been written out. Returns its bufferevent.
+    /// busy until the reply has been written out. Returns its record.
     @discardableResult
-    func noteRequestComplete(_ request: OpaquePointer) -> OpaquePointer? {
+    func noteRequestComplete(_ request: OpaquePointer) -> ConnectionRecord? {
         guard let record = record(of: request) else { return nil }
         record.noteRequestComplete()
         // The record outlives this callback: it leaves `records` only once
@@ -95,7 +98,7 @@ final class ConnectionTable {
                 guard let argument else { return }
                 Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
             }, Unmanaged.passUnretained(record).toOpaque())
-        return record.bufferEvent
+        return record
     }
 
     private func record(of request: OpaquePointer) -> ConnectionRecord? {
@@ -122,8 +125,7 @@ final class ConnectionTable {
 
     /// The handler's answer to a head with a body it refuses unread, if any.
     func screen(_ head: RequestHead) -> HTTPResponse? {
-        guard head.hasBody, handler.screensRequestHeads else { return nil }
-        return handler.screen(headRequest(head))
+        handler.screen(headRequest(head))
     }
 
     func scheduleTakeOver(_ record: ConnectionRecord) {
@@ -204,7 +206,7 @@ final class ConnectionTable {
                 if now > record.lingerDeadlineNanoseconds { finishRefusal(record) }
             case .refusalPending:
                 break
-            case .framing, .evhttpOwned:
+            case .framing, .evhttpReading, .replyPending:
                 let isTooSlow =
                     !record.isHandlingRequest
                     && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true

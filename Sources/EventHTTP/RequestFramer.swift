@@ -29,30 +29,35 @@ struct RequestFramer {
         /// Every byte given was taken; the request goes on.
         case needMore
         /// The head ended; `head` describes it. A chunked body's bytes go on
-        /// being fed; a `Content-Length` body is evhttp's to read.
-        case headComplete
+        /// being fed; a `Content-Length` body is evhttp's to read. (The two
+        /// facts the adapter acts on come along, so it need not copy `head`.)
+        case headComplete(hasBody: Bool, isChunked: Bool)
         /// A chunked body (trailers included) ended.
         case bodyComplete
         /// The request is refused; feed it nothing more.
         case refused(TransportRejection)
     }
 
-    private enum Phase: Equatable {
+    /// No payloads: the per-line path compares it as a byte.
+    private enum Phase: UInt8 {
         case requestLine
         case fields
-        /// In a chunked body: a chunk size's hex digits, then its LF.
+        /// In a chunked body: a chunk size's hex digits, then its LF, the
+        /// data (`chunkRemaining` bytes of it), its CR and LF.
         case chunkSize
         case chunkSizeLF
-        case chunkData(remaining: Int)
+        case chunkData
         case chunkDataCR
         case chunkDataLF
         case trailers
         /// The framer has nothing more to read for this request.
         case finished
+
+        var readsLines: Bool { self == .requestLine || self == .fields || self == .trailers }
     }
 
     let limits: Limits
-    private(set) var head = RequestHead()
+    private(set) var head: RequestHead
     private var phase = Phase.requestLine
     /// Head (and trailer) bytes so far, line ends included.
     private var headByteCount = 0
@@ -60,10 +65,13 @@ struct RequestFramer {
     private var partialLine: [UInt8] = []
     private var chunkSizeDigits = 0
     private var chunkSize = 0
+    private var chunkRemaining = 0
     private var bodyByteCount = 0
 
-    init(limits: Limits) {
+    /// `keepsScreeningValues`: keep the path and `Authorization` values for `HTTPHandler.screen`.
+    init(limits: Limits, keepsScreeningValues: Bool = false) {
         self.limits = limits
+        head = RequestHead(keepsScreeningValues: keepsScreeningValues)
     }
 
     /// Ready for the next request on the connection; keeps its buffers' storage.
@@ -74,6 +82,7 @@ struct RequestFramer {
         partialLine.removeAll(keepingCapacity: true)
         chunkSizeDigits = 0
         chunkSize = 0
+        chunkRemaining = 0
         bodyByteCount = 0
     }
 
@@ -90,11 +99,11 @@ struct RequestFramer {
             case .requestLine, .fields, .trailers:
                 let (taken, verdict) = feedLines(UnsafeBufferPointer(rebasing: bytes[offset...]))
                 offset += taken
-                if verdict != .needMore { return (offset, verdict) }
+                guard case .needMore = verdict else { return (offset, verdict) }
             case .chunkSize, .chunkSizeLF, .chunkData, .chunkDataCR, .chunkDataLF:
                 let (taken, verdict) = feedChunks(UnsafeBufferPointer(rebasing: bytes[offset...]))
                 offset += taken
-                if verdict != .needMore { return (offset, verdict) }
+                guard case .needMore = verdict else { return (offset, verdict) }
             case .finished:
                 return (offset, .needMore)
             }
@@ -105,65 +114,75 @@ struct RequestFramer {
     // MARK: Lines (the head and the trailers)
 
     private mutating func feedLines(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Verdict) {
+        guard let base = bytes.baseAddress else { return (0, .needMore) }
+        let count = bytes.count
         var offset = 0
-        while offset < bytes.count {
-            let rest = UnsafeBufferPointer(rebasing: bytes[offset...])
-            guard let lineFeed = Self.firstIndex(of: 0x0A, in: rest) else {
+        while offset < count {
+            let start = base + offset
+            let available = count - offset
+            guard let found = memchr(start, 0x0A, available) else {
                 // No line end yet: keep the start of the line for the next feed.
-                if headByteCount + partialLine.count + rest.count > limits.maxHeaderBytes {
-                    return (bytes.count, .refused(.headersTooLarge(maxBytes: limits.maxHeaderBytes)))
+                if headByteCount + partialLine.count + available > limits.maxHeaderBytes {
+                    return (count, .refused(.headersTooLarge(maxBytes: limits.maxHeaderBytes)))
                 }
-                partialLine.append(contentsOf: rest)
-                return (bytes.count, .needMore)
+                partialLine.append(contentsOf: UnsafeBufferPointer(start: start, count: available))
+                return (count, .needMore)
             }
-            offset += lineFeed + 1
-            headByteCount += partialLine.count + lineFeed + 1
+            let lineLength = UnsafeRawPointer(found) - UnsafeRawPointer(start)
+            offset += lineLength + 1
+            headByteCount += partialLine.count + lineLength + 1
             if headByteCount > limits.maxHeaderBytes {
                 return (offset, .refused(.headersTooLarge(maxBytes: limits.maxHeaderBytes)))
             }
-            let verdict: Verdict
+            let outcome: LineOutcome
             if partialLine.isEmpty {
-                verdict = takeLine(UnsafeBufferPointer(rebasing: rest[..<lineFeed]))
+                outcome = takeLine(start, count: lineLength)
             } else {
-                partialLine.append(contentsOf: UnsafeBufferPointer(rebasing: rest[..<lineFeed]))
-                verdict = partialLine.withUnsafeBufferPointer { takeLine($0) }
+                partialLine.append(contentsOf: UnsafeBufferPointer(start: start, count: lineLength))
+                outcome = partialLine.withUnsafeBufferPointer { takeLine($0.baseAddress!, count: $0.count) }
                 partialLine.removeAll(keepingCapacity: true)
             }
-            if verdict != .needMore { return (offset, verdict) }
-            if phase != .requestLine && phase != .fields && phase != .trailers { return (offset, .needMore) }
+            switch outcome {
+            case .more:
+                if !phase.readsLines { return (offset, .needMore) }
+            case .headEnded: return (offset, .headComplete(hasBody: head.hasBody, isChunked: head.isChunked))
+            case .bodyEnded: return (offset, .bodyComplete)
+            case .refused: return (offset, .refused(head.rejection ?? .badRequest(detail: "the head is malformed")))
+            }
         }
         return (offset, .needMore)
     }
 
     /// One line without its LF (a CR before the LF is still there).
-    private mutating func takeLine(_ raw: UnsafeBufferPointer<UInt8>) -> Verdict {
-        var line = raw
-        if let last = line.last, last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
-        switch phase {
-        case .requestLine:
-            if let rejection = head.takeRequestLine(line) { return .refused(rejection) }
-            phase = .fields
-            return .needMore
-        case .fields:
-            if line.isEmpty { return endOfHead() }
-            if let rejection = head.takeField(line) { return .refused(rejection) }
-            return .needMore
-        case .trailers:
-            if line.isEmpty {
-                phase = .finished
-                return .bodyComplete
-            }
-            if let rejection = head.takeTrailer(line) { return .refused(rejection) }
-            return .needMore
-        default:
-            return .needMore
-        }
+    /// What one line did (a refusal's reason is `head.rejection`): no
+    /// payload, so the per-line path moves a byte, not a rejection.
+    private enum LineOutcome {
+        case more, headEnded, bodyEnded, refused
     }
 
-    private mutating func endOfHead() -> Verdict {
-        if let rejection = head.framingRejection(maxBodyBytes: limits.maxBodyBytes) { return .refused(rejection) }
-        phase = head.isChunked ? .chunkSize : .finished
-        return .headComplete
+    private mutating func takeLine(_ line: UnsafePointer<UInt8>, count rawCount: Int) -> LineOutcome {
+        let count = rawCount > 0 && line[rawCount - 1] == 0x0D ? rawCount - 1 : rawCount
+        switch phase {
+        case .requestLine:
+            guard head.takeRequestLine(line, count: count) else { return .refused }
+            phase = .fields
+        case .fields:
+            if count > 0 {
+                return head.takeField(line, count: count) ? .more : .refused
+            }
+            guard head.checkFraming(maxBodyBytes: limits.maxBodyBytes) else { return .refused }
+            phase = head.isChunked ? .chunkSize : .finished
+            return .headEnded
+        case .trailers:
+            if count == 0 {
+                phase = .finished
+                return .bodyEnded
+            }
+            return head.takeTrailer(line, count: count) ? .more : .refused
+        default:
+            break
+        }
+        return .more
     }
 
     // MARK: Chunked body (RFC 9112 section 7.1, without extensions)
@@ -172,10 +191,11 @@ struct RequestFramer {
         var offset = 0
         while offset < bytes.count {
             switch phase {
-            case .chunkData(let remaining):
-                let taken = min(remaining, bytes.count - offset)
+            case .chunkData:
+                let taken = min(chunkRemaining, bytes.count - offset)
                 offset += taken
-                phase = taken == remaining ? .chunkDataCR : .chunkData(remaining: remaining - taken)
+                chunkRemaining -= taken
+                if chunkRemaining == 0 { phase = .chunkDataCR }
                 continue
             case .chunkSize:
                 let byte = bytes[offset]
@@ -204,7 +224,8 @@ struct RequestFramer {
                     phase = .trailers
                     return (offset, .needMore)
                 }
-                phase = .chunkData(remaining: chunkSize)
+                phase = .chunkData
+                chunkRemaining = chunkSize
                 chunkSize = 0
                 chunkSizeDigits = 0
             case .chunkDataCR, .chunkDataLF:

@@ -154,7 +154,7 @@ final class WorkerLoop {
     /// evhttp's callback for a complete request: the one place that replies.
     private func answer(_ request: OpaquePointer) {
         let completedAt = MonotonicClock.nanoseconds()
-        let bufferEvent = connections.noteRequestComplete(request)
+        let record = connections.noteRequestComplete(request)
         let (value, rejection) = RequestReader.read(
             request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
         let response: HTTPResponse
@@ -164,11 +164,7 @@ final class WorkerLoop {
             response = handler.handle(value)
         }
         reply.send(response, for: request, closingConnection: connections.isDraining)
-        // evhttp keeps reading while the reply is written (to notice a close
-        // early); a client that pipelines requests and never reads its
-        // replies would grow the input without bound. Reading resumes once
-        // the reply is out.
-        if let bufferEvent { bufferevent_disable(bufferEvent, Int16(EV_READ)) }
+        record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
     }
 

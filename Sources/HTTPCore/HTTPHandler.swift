@@ -4,7 +4,10 @@ public protocol HTTPHandler: Sendable {
     /// Answers one request. Never throws and never traps on input.
     func handle(_ request: HTTPRequest) -> HTTPResponse
     /// The reply for a request the adapter refuses before `handle`, in the
-    /// handler's own error shape; `request` has everything but the body.
+    /// handler's own error shape. For a complete request (`uriTooLong`)
+    /// `request` has everything but the body; for a refusal in the head
+    /// (every other case) only the method and the `x-request-id` field, and
+    /// the path when the handler `screensRequestHeads`.
     func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse
     /// Called once per answered request, after the reply was queued, with the
     /// time since the request was complete; records metrics and the access log.
