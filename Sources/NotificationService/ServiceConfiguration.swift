@@ -8,14 +8,16 @@ public struct ServiceConfiguration: Sendable {
     /// Whether `didRespond` writes one access-log line per request to stdout.
     public var accessLogEnabled: Bool
     /// When set, every request except `/healthz` and `/readyz` must carry
-    /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
-    public var authToken: BearerToken?
+    /// `Authorization: Bearer <token>` with one of these tokens, else 401
+    /// `unauthorized`; `NotificationTextService.replaceAuthTokens` swaps them
+    /// while serving.
+    public var authTokens: AuthTokens?
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authTokens: AuthTokens? = nil
     ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
-        self.authToken = authToken
+        self.authTokens = authTokens
     }
 }
