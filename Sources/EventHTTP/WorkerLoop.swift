@@ -22,11 +22,17 @@ final class WorkerLoop {
     private var listener: WorkerListener?
     private var sweepTimer: LoopEvent?
     private var deadlineTimer: LoopEvent?
+    private var flushEvent: LoopEvent?
+    /// The flush event is active: it runs after the callbacks of this iteration.
+    private var flushPending = false
 
     /// How often connections are checked for slow requests (and, while
     /// draining, for having gone idle or closed).
     private static let sweepIntervalNanoseconds: UInt64 = 250_000_000
     private static let drainSweepIntervalNanoseconds: UInt64 = 20_000_000
+    /// The handler's buffered output waits at most this long (lines written
+    /// outside `answer`, such as refusals, wait for this timer).
+    private static let flushIntervalNanoseconds: UInt64 = 50_000_000
 
     init(worker: EventLoopWorker) {
         self.worker = worker
@@ -56,6 +62,8 @@ final class WorkerLoop {
         // The listening socket is ours until evhttp's listener takes it.
         var unownedDescriptor: Int32? = listeningDescriptor
         defer { if let unownedDescriptor { close(unownedDescriptor) } }
+        // Last of all: whatever the handler still buffers on this thread.
+        defer { handler.flushBufferedOutput() }
 
         guard let base = Self.makeEventBase() else { return worker.didFailToStart(.libeventFailed("event_base_new")) }
         defer { event_base_free(base) }
@@ -83,6 +91,8 @@ final class WorkerLoop {
             let drainEvent = events.make(.user, { [unowned self] in self.beginDrain() }),
             let forceCloseEvent = events.make(.user, { [unowned self] in self.forceClose() }),
             let deferredWork = events.make(.user, { [unowned self] in self.connections.runDeferredWork() }),
+            let flushEvent = events.make(.user, { [unowned self] in self.flushBufferedOutput() }),
+            let flushTimer = events.make(.repeatingTimer, { [handler] in handler.flushBufferedOutput() }),
             let budgetChanged = events.make(
                 .user, { [unowned listener, budget = worker.budget] in listener.setBudgetFull(budget.isFull) })
         else { return worker.didFailToStart(.libeventFailed("event_new(worker)")) }
@@ -101,7 +111,9 @@ final class WorkerLoop {
         self.listener = listener
         self.sweepTimer = sweepTimer
         self.deadlineTimer = deadlineTimer
+        self.flushEvent = flushEvent
         sweepTimer.schedule(afterNanoseconds: Self.sweepIntervalNanoseconds)
+        flushTimer.schedule(afterNanoseconds: Self.flushIntervalNanoseconds)
 
         worker.didStart(wakeups: EventLoopWorker.Wakeups(drain: drainEvent.remote, forceClose: forceCloseEvent.remote))
         if event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY) < 0 {
@@ -115,6 +127,7 @@ final class WorkerLoop {
         self.listener = nil
         self.sweepTimer = nil
         self.deadlineTimer = nil
+        self.flushEvent = nil
     }
 
     /// evhttp's limits, the methods it lets through, and our two callbacks.
@@ -166,6 +179,17 @@ final class WorkerLoop {
         reply.send(response, for: request, closingConnection: connections.isDraining)
         record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
+        if !flushPending, let flushEvent {
+            // Activated now, it runs after the other callbacks libevent has
+            // queued in this iteration: one flush for all their requests.
+            flushPending = true
+            flushEvent.activate()
+        }
+    }
+
+    private func flushBufferedOutput() {
+        flushPending = false
+        handler.flushBufferedOutput()
     }
 
     /// A draining loop ends once it has no connection left and its listener

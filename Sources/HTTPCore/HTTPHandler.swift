@@ -29,6 +29,11 @@ public protocol HTTPHandler: Sendable {
     /// Called when accept() failed with `errorNumber` (EMFILE, ENFILE,
     /// ENOBUFS, ...); the adapter pauses accepting for a moment after each.
     func didFailToAccept(errorNumber: Int32)
+    /// Called on an event-loop thread at the end of each loop iteration in
+    /// which it answered requests, from a timer at least every 50 ms, and
+    /// once as the loop ends: writes out whatever the handler buffered on
+    /// that thread (the access log), so no line waits longer than that.
+    func flushBufferedOutput()
 }
 
 extension HTTPHandler {
@@ -37,4 +42,5 @@ extension HTTPHandler {
     public func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
     }
     public func didFailToAccept(errorNumber: Int32) {}
+    public func flushBufferedOutput() {}
 }

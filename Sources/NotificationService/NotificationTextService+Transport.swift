@@ -35,6 +35,11 @@ extension NotificationTextService {
             Array(#"{"event":"rejected","reason":"\#(reason.rawValue)","status":\#(response.status)}"#.utf8) + [0x0A])
     }
 
+    /// The calling loop thread's buffered access-log lines go out.
+    public func flushBufferedOutput() {
+        accessLog.flush()
+    }
+
     public func didFailToAccept(errorNumber: Int32) {
         metrics.rejections[RejectionReason.acceptError.metricsIndex].add(1)
         accessLog.write(

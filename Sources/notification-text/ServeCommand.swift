@@ -28,7 +28,8 @@ enum ServeCommand {
         case .failure(let error): CLI.fail(error.message, status: CLI.usageError)
         }
         raiseOpenFileLimit()
-        let service = NotificationTextService(configuration: configuration.service)
+        // The access log goes out per event-loop iteration, not per line (see LogSink).
+        let service = NotificationTextService(configuration: configuration.service, accessLog: .bufferedStandardOutput)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
         }

@@ -43,6 +43,13 @@ final class ServeProcess {
         return try Self.jsonObject(String(last))
     }
 
+    /// Every stdout line not read yet, up to the end of the output (call after exit).
+    func remainingStdoutLines() -> [String] {
+        stdoutBytes += Array(output.fileHandleForReading.readDataToEndOfFile())
+        defer { stdoutBytes.removeAll() }
+        return String(decoding: stdoutBytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     func standardError() -> String {
         String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }

@@ -15,6 +15,10 @@ struct MetricsListenerHandler: HTTPHandler {
         service.didRespond(to: request, with: response, durationNanoseconds: durationNanoseconds)
     }
 
+    func flushBufferedOutput() {
+        service.flushBufferedOutput()
+    }
+
     func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         service.reject(request, because: rejection)
     }

@@ -4,17 +4,32 @@ import Glibc
 import Darwin
 #endif
 
-/// Where log lines go. Each line is handed over whole, so the standard sinks
-/// can emit it with one write(2): lines from concurrent threads never interleave.
+/// Where log lines go. Each line is handed over whole, and the standard sinks
+/// emit whole lines with one write(2): lines from concurrent threads never
+/// interleave.
 public struct LogSink: Sendable {
     public var write: @Sendable ([UInt8]) -> Void
+    /// Writes out what the calling thread has buffered (a no-op for the
+    /// unbuffered sinks).
+    public var flush: @Sendable () -> Void
 
-    public init(write: @escaping @Sendable ([UInt8]) -> Void) {
+    public init(write: @escaping @Sendable ([UInt8]) -> Void, flush: @escaping @Sendable () -> Void = {}) {
         self.write = write
+        self.flush = flush
     }
 
-    /// File descriptor 1; the access log.
+    /// File descriptor 1, one write(2) per line.
     public static let standardOutput = LogSink { writeLine($0, to: 1) }
+    /// File descriptor 1 through one buffer per thread: a thread's lines go
+    /// out in order, with one write(2) when its buffer passes
+    /// `ThreadLineBuffers.flushThresholdBytes`, when the thread calls `flush`
+    /// (the event loops do after each iteration that answered requests, from
+    /// a timer, and as they end), or when the thread exits. The serve
+    /// command's access log.
+    public static let bufferedStandardOutput: LogSink = {
+        let buffers = ThreadLineBuffers(descriptor: 1)
+        return LogSink(write: { buffers.append($0) }, flush: { buffers.flushCurrentThread() })
+    }()
     /// File descriptor 2; the error log.
     public static let standardError = LogSink { writeLine($0, to: 2) }
     /// Drops every line.
@@ -24,17 +39,20 @@ public struct LogSink: Sendable {
     /// atomic size) or EINTR continues with the rest instead of losing it.
     /// The adapter's and the CLI's output go through it too.
     public static func writeLine(_ line: [UInt8], to descriptor: Int32) {
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // a closed or full log must not take the service down
-                }
+        line.withUnsafeBytes { write($0, to: descriptor) }
+    }
+
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        guard let start = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(descriptor, start + offset, bytes.count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return  // a closed or full log must not take the service down
             }
         }
     }
