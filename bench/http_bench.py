@@ -10,9 +10,11 @@ Environment knobs: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 5),
 BENCH_SEED (the shuffles; default 1, so a rerun runs the same orders),
 BENCH_MILLION (1: keep loading the service until it has served a million
 requests, then read its RSS; default 1), BENCH_PEER (1: include the Python
-peer; default 1), BENCH_ACCESS_LOG (1: also the service with its access log on;
-default 1; the main comparison runs it with --access-log off, as the reference
-logs nothing), SERVICE_CMD (the service's command line).
+peer; default 1), BENCH_ACCESS_LOG (1: also the service with its access log off,
+beside the main comparison; default 1), SERVICE_CMD (the service's command line).
+
+The main comparison (the `service` rows and every ratio) runs the service as
+deployed: jemalloc preloaded, one thread, the access log on (to a file).
 
 Writes bench/out/http.json and bench/out/http.md; prints the table.
 """
@@ -54,12 +56,14 @@ def main() -> int:
     machine = machine_description()
     servers = {
         "reference": Server("reference (C evhttp, fixed reply)", reference_command()),
-        "service": Server("service (Swift, --threads 1, jemalloc as deployed)", service_command(threads=1)),
+        "service": Server("service as deployed (Swift, --threads 1, jemalloc, access log on to a file)",
+                          service_command(threads=1, access_log=True)),
         # The same service on glibc's malloc, to show what the allocator is worth.
-        "service+glibc": Server("service on glibc malloc (not deployed)", service_command(threads=1, allocator="glibc")),
+        "service+glibc": Server("service on glibc malloc (not deployed; access log on)",
+                                service_command(threads=1, access_log=True, allocator="glibc")),
     }
     if WITH_ACCESS_LOG:
-        servers["service+log"] = Server("service, access log on (to a file)", service_command(1, access_log=True))
+        servers["service-log"] = Server("service, access log off (jemalloc)", service_command(1, access_log=False))
     if WITH_PEER:
         servers["peer"] = Server("peer (Python ThreadingHTTPServer)", peer_command())
     # /compose has a second yardstick: the reference answering the same
@@ -97,7 +101,7 @@ def main() -> int:
         for key, server in servers.items():  # warm-up: caches, allocator, JIT-free but page faults
             served[key] += run_wrk(server, BODY, "/body", 2).requests
 
-        compose_keys = ("reference", "reference+reply", "service", "service+glibc")
+        compose_keys = ("reference", "reference+reply", "service") + (("service-log",) if WITH_ACCESS_LOG else ())
         body_runs: dict[str, list[WrkResult]] = {key: [] for key in servers if key != "reference+reply"}
         compose_runs: dict[str, list[WrkResult]] = {key: [] for key in compose_keys}
         shuffler = random.Random(SEED)
@@ -189,23 +193,27 @@ def main() -> int:
     def per_round_p99(key: str) -> str:
         return ", ".join(f"{r.p99_ms:.2f}" for r in body_runs[key])
 
-    def rounds_under_5ms(key: str) -> int:
-        return sum(r.p99_ms < 5.0 for r in body_runs[key])
-
     p99_ratios = [s.p99_ms / r.p99_ms for s, r in zip(body_runs["service"], body_runs["reference"]) if r.p99_ms > 0]
+    p99_ratio = statistics.median(p99_ratios)
+
+    def log_off(runs: dict[str, list[WrkResult]], yardstick: str) -> str:
+        if "service-log" not in runs:
+            return ""
+        ratio = median_result(runs["service-log"]).rps / median_result(runs[yardstick]).rps
+        return f"; access log off: {ratio:.0%}"
 
     targets = [
-        ("/body ≥ 80% of reference req/s", body_rps_ratio >= 0.80 and body_capacity >= 0.80,
-         f"{body_rps_ratio:.0%} by req/s (median round); {body_capacity:.0%} by CPU per request (median of rounds)"),
-        ("/body p99 < 5 ms at that load", service_body.p99_ms < 5.0,
-         f"{service_body.p99_ms:.2f} ms (reference: {body['reference'].p99_ms:.2f} ms); per round, service "
-         f"{per_round_p99('service')} ({rounds_under_5ms('service')} of {ROUNDS} under 5 ms), reference "
-         f"{per_round_p99('reference')} ({rounds_under_5ms('reference')} of {ROUNDS}); service over reference in "
-         f"the same round {min(p99_ratios):.2f}–{max(p99_ratios):.2f}, median {statistics.median(p99_ratios):.2f}"),
-        ("/compose (20 pending) ≥ 50% of reference req/s", compose_rps_ratio >= 0.50 and compose_capacity >= 0.50,
+        ("/body ≥ 90% of reference req/s (as deployed)", body_rps_ratio >= 0.90,
+         f"{body_rps_ratio:.0%} by req/s (median round); {body_capacity:.0%} by CPU per request (median of rounds)"
+         f"{log_off(body_runs, 'reference')}"),
+        ("/body p99 ≤ 1.2× the reference's in the same round", p99_ratio <= 1.2,
+         f"median {p99_ratio:.2f}×, range {min(p99_ratios):.2f}–{max(p99_ratios):.2f}×; per round, service "
+         f"{per_round_p99('service')} ms, reference {per_round_p99('reference')} ms"),
+        ("/compose (20 pending) ≥ 75% of reference req/s (as deployed)", compose_rps_ratio >= 0.75,
          f"{compose_rps_ratio:.0%} by req/s; {compose_capacity:.0%} by CPU per request (reference answering the same "
          f"request with the same reply; against the short fixed reply {short_reply_rps_ratio:.0%} and "
-         f"{short_reply_capacity:.0%}; {compose_vs_body_reference:.0%} of the /body reference's req/s)"),
+         f"{short_reply_capacity:.0%}; {compose_vs_body_reference:.0%} of the /body reference's req/s)"
+         f"{log_off(compose_runs, 'reference+reply')}"),
     ]
     if rss_after_million is not None:
         targets.append(("RSS < 50 MB after 1,000,000 requests", rss_after_million < 50 * 1e6 / 2**20,

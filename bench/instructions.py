@@ -72,9 +72,9 @@ def main() -> int:
     machine = machine_description()
     rows = [
         measure("reference /body", reference_command(), BODY, "/body"),
-        measure("service /body", service_command(threads=1), BODY, "/body"),
+        measure("service /body", service_command(threads=1, access_log=True), BODY, "/body"),
         measure("reference /compose", reference_command(), COMPOSE, "/compose"),
-        measure("service /compose", service_command(threads=1), COMPOSE, "/compose"),
+        measure("service /compose", service_command(threads=1, access_log=True), COMPOSE, "/compose"),
     ]
     # Each route against the reference answering that route's request.
     yardstick = {row["route"]: row["ir_per_request"] for row in rows if row["name"].startswith("reference")}
