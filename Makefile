@@ -55,7 +55,7 @@ check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Formatting: the toolchain's swift-format with .swift-format; `make format` rewrites.
-SWIFT_FORMAT_PATHS = Package.swift Sources Tests fuzz
+SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)

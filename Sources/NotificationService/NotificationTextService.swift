@@ -199,7 +199,8 @@ public final class NotificationTextService: HTTPHandler {
                 startNanosecondsSinceEpoch: startNanosecondsSinceEpoch,
                 nowNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(),
                 residentMemoryBytes: ProcessStats.residentMemoryBytes(),
-                unicodeVersion: UnicodeVersion.current
+                unicodeVersion: UnicodeVersion.current,
+                build: configuration.build
             )
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
@@ -215,20 +216,17 @@ public final class NotificationTextService: HTTPHandler {
     }
 
     private func answerBody(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let fields = try BodyRequest.Fields.decode(request.body)
-        let json = fields.tape.withStringBytes(fields.text) { utf8 in
-            BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
-                if rendering.truncated { metrics.bodiesTruncated.add(1) }
-                if rendering.inputCut { metrics.inputCuts.add(1) }
-                return rendering.jsonBody()
-            }
+        let json = try ServiceAnswers.body(request: request.body) { rendering in
+            if rendering.truncated { metrics.bodiesTruncated.add(1) }
+            if rendering.inputCut { metrics.inputCuts.add(1) }
         }
         return Self.json(json, route: .body)
     }
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
-        let input = try ComposeInput.decode(request.body, serverApp: configuration.appName, now: clock.timestamp)
-        return Self.json(try compose(input).jsonBody(input: input), route: .compose)
+        let json = try ServiceAnswers.compose(
+            request: request.body, appName: configuration.appName, now: clock.timestamp, composer: compose)
+        return Self.json(json, route: .compose)
     }
 
     // MARK: Responses

@@ -10,6 +10,8 @@ public struct ServiceConfiguration: Sendable {
     /// When set, every request except `/healthz` and `/readyz` must carry
     /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
     public var authToken: BearerToken?
+    /// The labels of `notification_text_build_info` (the executable sets them).
+    public var build = BuildInfo()
 
     public init(
         appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil
@@ -17,5 +19,16 @@ public struct ServiceConfiguration: Sendable {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
         self.authToken = authToken
+    }
+}
+
+/// Which build answers: the `VERSION` file's version and the git revision.
+public struct BuildInfo: Sendable, Equatable {
+    public var version: String
+    public var revision: String
+
+    public init(version: String = "unknown", revision: String = "unknown") {
+        self.version = version
+        self.revision = revision
     }
 }
