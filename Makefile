@@ -63,12 +63,18 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
+# VERSION, openapi.yaml, the kustomization's image tag, the Dockerfile's label
+# and the binary's --version name one version (scripts/check-version.sh).
+.PHONY: check-version
+check-version: build
+	scripts/check-version.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
 # The rules module alone: imports nothing, builds without the C target (scripts/check-library.sh).
 .PHONY: check-library
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-library swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
