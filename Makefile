@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -49,6 +49,22 @@ $(VENV)/.tools-installed: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
 	touch $@
+
+# The localization tables (Sources/NotificationText/Localization/Generated/):
+# CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
+# in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
+# table is not what scripts/gen-l10n-tables.py writes today.
+.PHONY: l10n-tables check-l10n-tables check-l10n-oracle
+l10n-tables: $(VENV)/.tools-installed
+	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py
+
+check-l10n-tables: $(VENV)/.tools-installed
+	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py --check
+
+# The independent check (checks/l10n/oracle.py, babel as the oracle): the
+# catalogs of l10n/ and every case of test-fixtures/l10n.json.
+check-l10n-oracle: $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/l10n/oracle.py --self-test
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -74,7 +90,7 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library check-l10n-tables check-l10n-oracle swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
