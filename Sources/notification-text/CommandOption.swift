@@ -14,7 +14,7 @@ typealias SettingPath<Settings, Value> = any WritableKeyPath<Settings, Value> & 
 struct CommandOption<Settings: CommandSettings>: Sendable {
     let flag: String
     /// Older spellings that still work; `--help` lists them.
-    var aliases: [String] = []
+    let aliases: [String]
     /// nil when only the flag sets it.
     let environmentVariable: String?
     /// The value's placeholder in `--help`; nil for a switch, which takes no value.
