@@ -1,14 +1,14 @@
 // libFuzzer target for request decoding and composing: raw body bytes → the
 // service's handler for `POST /body` and `POST /compose` (UTF-8 check, JSON
 // parser, field decoding, renderer, composer, JSON writer), and the decoders
-// (direct and general) and composer called directly.
+// (both passes) and composer called directly.
 //
 // Built by `make fuzz` into .build-fuzz/fuzz-compose, compiled in one module
 // with the NotificationService sources against a NotificationText module built
 // with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
 
 import HTTPCore
-import NotificationText
+@_spi(Engine) import NotificationText
 
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
     if !condition() {
@@ -31,33 +31,30 @@ let service = NotificationTextService(
 func units(_ text: String?) -> Int { text?.utf16.count ?? 0 }
 
 /// The handler answers 200 with JSON or 400 with problem+json, never anything
-/// else for a POST of a JSON body of any bytes, and its body always parses.
-func checkHandler(path: String, body: [UInt8]) -> JSONValue? {
+/// else for a POST of a JSON body of any bytes, and its body always parses as
+/// an object; a 400's carries a 400 problem code. Returns a 200's body.
+func checkHandler(path: String, body: [UInt8]) -> [UInt8]? {
     let response = service.handle(HTTPRequest(method: "POST", path: path, body: body))
     require(response.status == 200 || response.status == 400, "\(path) answers 200 or 400, got \(response.status)")
     let contentType = response.headers.first { $0.name == "Content-Type" }?.value
     require(
         contentType == (response.status == 200 ? "application/json" : "application/problem+json"),
         "\(path) content type")
-    let document: JSONValue
-    do {
-        document = try JSONParser.parse(response.body)
-    } catch {
+    guard let document = try? JSONParser.tape(response.body) else {
         fatalError("service promise broken: \(path) answered JSON that does not parse")
     }
-    guard case .object(let object) = document else {
-        fatalError("service promise broken: \(path) answered a non-object")
-    }
+    require(document.kind(JSONTape.root) == .object, "\(path) answers an object")
     if response.status == 400 {
-        let code = object.members.first { $0.0 == "code" }?.1
-        if case .string(let text)? = code {
-            require(ProblemCode(rawValue: text)?.status == 400, "a 400 carries a 400 problem code, got \(text)")
-        } else {
+        guard let code = document.members(JSONTape.root).first(where: { document.isName($0.name, "code") }),
+            document.kind(code.value) == .string
+        else {
             fatalError("service promise broken: a problem without a code")
         }
+        let text = document.string(code.value)
+        require(ProblemCode(rawValue: text)?.status == 400, "a 400 carries a 400 problem code, got \(text)")
         return nil
     }
-    return document
+    return response.body
 }
 
 func checkBody(_ bytes: [UInt8]) {
@@ -67,29 +64,31 @@ func checkBody(_ bytes: [UInt8]) {
     guard let request = decoded else { return }
     let rendering = BodyRenderer.render(request.text, maxUnits: request.maxUnits)
     require(rendering.units <= request.maxUnits, "/body fits maxUnits")
-    let again = try? JSONParser.parse(rendering.jsonBody())
-    require(again == answered, "/body answers the rendering's JSON")
+    require(rendering.jsonBody() == answered, "/body answers the rendering's JSON")
 }
 
 func checkCompose(_ bytes: [UInt8]) {
     let answered = checkHandler(path: "/compose", body: bytes)
     let clock = { WallClock.fixed(nanosecondsSinceEpoch: fixedNanoseconds).timestamp() }
-    let decoded = try? ComposeInput.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
+    let decoded = try? ComposeRequest.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
     require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
-    // The direct decoder only ever returns what the general path would.
-    let general = try? ComposeInput.decodeGenerally(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
-    require((decoded != nil) == (general != nil), "the general path accepts what the service accepts")
-    if let direct = DirectComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock) {
-        require(
-            general.map { ComposeRequest($0) } == ComposeRequest(direct),
-            "the direct decoder agrees with the general path")
+    // The first pass only ever returns what the validated pass would.
+    if let first = try? ComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: false)
+    {
+        let validated = try? ComposeDecoder.decode(
+            bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: true)
+        require(validated?.bytes == first.bytes, "both passes append the same bytes")
+        require(validated == first, "both passes decode the same request")
     }
-    guard let input = decoded else { return }
-    // The service composes from the input's byte ranges; Swift callers from `String`s.
-    let request = ComposeRequest(input)
+    guard let request = decoded else { return }
     let response = Composer.compose(request)
     require(response == Composer.compose(request), "composing is deterministic")
-    require(Composer.compose(input).jsonBody(input: input) == response.jsonBody(), "both paths write the same reply")
+    // The service composes from ranges of the body; a Swift caller's strings are laid out anew.
+    let rebuilt = ComposeRequest(
+        notifications: request.notifications, displayed: request.displayed, now: request.now,
+        maxAgeSeconds: request.maxAgeSeconds, maxUnits: request.maxUnits, app: request.app,
+        serverApp: request.serverApp, recipient: request.recipient, fetch: request.fetch)
+    require(Composer.compose(rebuilt).jsonBody() == answered, "the request's values compose the same reply")
     let content = response.notification
     require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
     require(
@@ -109,8 +108,7 @@ func checkCompose(_ bytes: [UInt8]) {
         require(response.kind == .fallback && response.shown.isEmpty, "a failed fetch is a fallback showing nothing")
     }
     require((response.kind == .fallback) == response.shown.isEmpty, "only a fallback shows nothing")
-    let again = try? JSONParser.parse(response.jsonBody())
-    require(again == answered, "/compose answers the response's JSON")
+    require(response.jsonBody() == answered, "/compose answers the response's JSON")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import HTTPCore
-import NotificationText
+@_spi(Engine) import NotificationText
 import Synchronization
 
 /// The HTTP service: routes, JSON in and out, problem errors, metrics and the
@@ -18,7 +18,7 @@ public final class NotificationTextService: HTTPHandler {
     let startNanosecondsSinceEpoch: Int64
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
-    let compose: @Sendable (ComposeInput) throws -> ComposeOutcome
+    let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
 
     public convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
@@ -33,7 +33,7 @@ public final class NotificationTextService: HTTPHandler {
 
     init(
         configuration: ServiceConfiguration, clock: WallClock, accessLog: LogSink, errorLog: LogSink,
-        compose: @escaping @Sendable (ComposeInput) throws -> ComposeOutcome
+        compose: @escaping @Sendable (ComposeRequest) throws -> ComposeResponse
     ) {
         self.configuration = configuration
         self.clock = clock
@@ -179,14 +179,12 @@ public final class NotificationTextService: HTTPHandler {
         }
         switch route {
         case .healthz:
-            var writer = JSONWriter(capacity: 48)
-            writer.beginObject()
-            writer.key("status")
-            writer.string("ok")
-            writer.key("unicodeVersion")
-            writer.string(UnicodeVersion.current)
-            writer.endObject()
-            return Self.json(writer.bytes, route: route)
+            let json = JSONWriter.bytes(capacity: 48) { json in
+                json.raw(#"{"status":"ok","unicodeVersion":"#)
+                json.string(UnicodeVersion.current)
+                json.raw("}")
+            }
+            return Self.json(json, route: route)
         case .readyz:
             let state = currentState
             guard state == .running else {

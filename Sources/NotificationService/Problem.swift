@@ -28,20 +28,19 @@ public struct Problem: Error, Sendable {
 
     /// The `application/problem+json` body.
     public func jsonBody() -> [UInt8] {
-        var writer = JSONWriter(capacity: 160 + detail.utf8.count)
-        writer.beginObject()
-        writer.key("type")
-        writer.string(typeURI)
-        writer.key("title")
-        writer.string(title)
-        writer.key("status")
-        writer.integer(status)
-        writer.key("detail")
-        writer.string(detail)
-        writer.key("code")
-        writer.string(code)
-        writer.endObject()
-        return writer.bytes
+        JSONWriter.bytes(capacity: 160 + detail.utf8.count) { json in
+            json.raw(#"{"type":"#)
+            json.string(typeURI)
+            json.raw(#","title":"#)
+            json.string(title)
+            json.raw(#","status":"#)
+            json.integer(status)
+            json.raw(#","detail":"#)
+            json.string(detail)
+            json.raw(#","code":"#)
+            json.string(code)
+            json.raw("}")
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 import HTTPCore
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// `POST /body` and `POST /compose` without HTTP: a request body in, the
 /// JSON of the 200 answer out, or the problem the route answers with. The
@@ -48,10 +48,10 @@ public enum ServiceAnswers {
     /// `compose(request:appName:now:)` with the service's composer (which
     /// tests replace to reach the 500 path).
     static func compose(
-        request: [UInt8], appName: String, now: () -> Timestamp, composer: (ComposeInput) throws -> ComposeOutcome
+        request: [UInt8], appName: String, now: () -> Timestamp, composer: (ComposeRequest) throws -> ComposeResponse
     ) throws -> [UInt8] {
-        let input = try ComposeInput.decode(request, serverApp: appName, now: now)
-        return try composer(input).jsonBody(input: input)
+        let composeRequest = try ComposeRequest.decode(request, serverApp: appName, now: now)
+        return try composer(composeRequest).jsonBody()
     }
 
     /// The problem of a request body larger than `maxBytes` (413 `payload-too-large`).

@@ -39,13 +39,16 @@ public struct WallClock: Sendable {
 enum UTCTime {
     /// `YYYY-MM-DDTHH:MM:SS[.fff…]Z` with `fractionDigits` (0…9) fraction digits.
     static func rfc3339(nanosecondsSinceEpoch: Int64, fractionDigits: Int) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        append(nanosecondsSinceEpoch: nanosecondsSinceEpoch, fractionDigits: fractionDigits, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        withRFC3339(nanosecondsSinceEpoch: nanosecondsSinceEpoch, fractionDigits: fractionDigits) {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
-    static func append(nanosecondsSinceEpoch: Int64, fractionDigits: Int, to bytes: inout [UInt8]) {
+    /// Calls `body` with the `rfc3339` text's bytes, formatted on the stack:
+    /// this runs for every access-log line.
+    static func withRFC3339<Result>(
+        nanosecondsSinceEpoch: Int64, fractionDigits: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         var seconds = nanosecondsSinceEpoch / 1_000_000_000
         var nanoseconds = nanosecondsSinceEpoch % 1_000_000_000
         if nanoseconds < 0 {
@@ -55,8 +58,7 @@ enum UTCTime {
         let days = floorDivide(seconds, 86_400)
         let (year, month, day) = Timestamp.civil(daysSinceEpoch: Int(days))
         let secondOfDay = Int(seconds - days * 86_400)
-        // Formatted into a stack buffer and appended once: this runs for every access-log line.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
             var n = 0
             func put(_ byte: UInt8) {
                 buffer[n] = byte
@@ -88,7 +90,7 @@ enum UTCTime {
                 digits(fraction, min(fractionDigits, 9))
             }
             put(UInt8(ascii: "Z"))
-            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: n))
+            return body(UnsafeBufferPointer(rebasing: buffer[..<n]))
         }
     }
 

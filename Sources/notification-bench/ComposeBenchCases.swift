@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// Compose workloads: a typical batch, and the largest request the service
 /// accepts (1000 notifications, 10,000 displayed entries). The request is built
@@ -12,11 +12,11 @@ func composeBenchCases() -> [BenchCase] {
     return [
         BenchCase(name: "compose 20 pending") {
             let response = Composer.compose(typical)
-            return response.shown.count + response.displayed.count + response.notification.body.utf8.count
+            return response.shownKeys.count + response.entryRecords.count + response.notification.body.utf8.count
         },
         BenchCase(name: "compose 1000 pending + 10000 displayed") {
             let response = Composer.compose(largest)
-            return response.shown.count + response.displayed.count + response.dropped.count
+            return response.shownKeys.count + response.entryRecords.count + response.dropRecords.count
         },
     ]
 }

@@ -1,6 +1,6 @@
 import HTTPCore
 import NotificationService
-import NotificationText
+@_spi(Engine) import NotificationText
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +29,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
             })
         cases.append(
             BenchCase(name: "service decode only, compose-20.json") {
-                (try? ComposeInput.decode(compose, serverApp: "App", now: { now }).notifications.count) ?? -1
+                (try? ComposeRequest.decode(compose, serverApp: "App", now: { now }).notificationRecords.count) ?? -1
             })
     }
     return cases

@@ -110,7 +110,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         var received: [UInt8] = []
         for word in ["one", "two", "three"] {
-            input.fileHandleForWriting.write(Data(#"{"text": "**\#(word)**"}"#.utf8 + [0x0A]))
+            try input.fileHandleForWriting.write(contentsOf: Data(#"{"text": "**\#(word)**"}"#.utf8 + [0x0A]))
             let line = try Self.readLine(from: output.fileHandleForReading.fileDescriptor, into: &received)
             #expect(line == #"{"body":"\#(word)","units":\#(word.utf16.count),"truncated":false,"inputCut":false}"#)
         }

@@ -68,16 +68,11 @@ struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: BodyHTTPCase.all)
     func bodyFixture_overHTTP_answersTheExpectedRendering(_ fixture: BodyHTTPCase) throws {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("text")
-        writer.string(fixture.text)
+        var request = JSONObject(members: [("text", .string(fixture.text))])
         if let maxUnits = fixture.maxUnits {
-            writer.key("maxUnits")
-            writer.integer(maxUnits)
+            request.members.append(("maxUnits", .number(JSONNumber(lexeme: String(maxUnits), integerValue: maxUnits))))
         }
-        writer.endObject()
-        let response = harness.post("/body", bytes: writer.bytes)
+        let response = harness.post("/body", bytes: JSONValue.object(request).bytes)
         try #require(response.status == 200, "[\(fixture.id)] status \(response.status): \(response.text)")
         #expect(response.header("Content-Type") == "application/json", "[\(fixture.id)]")
         let actual = try JSONDecoder().decode(BodyWireResponse.self, from: Data(response.body))
@@ -95,9 +90,7 @@ struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: ComposeHTTPCase.all)
     func composeFixture_overHTTP_answersTheExpectedResponse(_ fixture: ComposeHTTPCase) throws {
-        var writer = JSONWriter()
-        writer.value(fixture.request)
-        let response = harness.post("/compose", bytes: writer.bytes)
+        let response = harness.post("/compose", bytes: fixture.request.bytes)
         try #require(response.status == 200, "[\(fixture.id)] status \(response.status): \(response.text)")
         #expect(response.header("Content-Type") == "application/json", "[\(fixture.id)]")
         let actual = try #require(response.json, "[\(fixture.id)] response is not JSON")

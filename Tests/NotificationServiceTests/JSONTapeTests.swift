@@ -1,7 +1,7 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 import Testing
 
-@testable import NotificationService
+@_spi(Engine) @testable import NotificationService
 
 /// The flat tape the decoders read: navigation, names compared by code points
 /// whatever their escapes, and the byte tests its string scan relies on.

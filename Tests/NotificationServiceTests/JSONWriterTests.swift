@@ -3,10 +3,13 @@ import Testing
 @testable import NotificationService
 
 @Suite struct JSONWriterTests {
+    /// What `build` writes, written twice: into an array that is large enough,
+    /// and into one that is too small (so the writer counts, then writes again).
     private func written(_ build: (inout JSONWriter) -> Void) -> String {
-        var writer = JSONWriter()
-        build(&writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        let roomy = JSONWriter.bytes(capacity: 1 << 20, build)
+        let tight = JSONWriter.bytes(capacity: 1, build)
+        #expect(tight == roomy, "the second run into an exactly sized array writes the same bytes")
+        return String(decoding: roomy, as: UTF8.self)
     }
 
     @Test func string_escapesQuoteBackslashAndControls() {
@@ -45,9 +48,9 @@ import Testing
 
     @Test func string_escapesAtEveryPositionOfAWord() {
         for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
-            for position in 0..<20 {
+            for position in 0..<40 {
                 let text =
-                    String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
+                    String(repeating: "a", count: position) + special + String(repeating: "b", count: 39 - position)
                 #expect(
                     written { $0.string(text) } == referenceEscaped(text), "\(special.debugDescription) at \(position)")
             }
@@ -76,22 +79,30 @@ import Testing
         #expect(written { $0.string(text) } == "\"" + text + "\"")
     }
 
-    @Test func writer_placesCommasBetweenMembersAndElements() {
+    @Test func writer_writesLiteralsAndValuesInOrder() {
         let json = written { w in
-            w.beginObject()
-            w.key("a")
-            w.beginArray()
+            w.raw(#"{"a":["#)
             w.integer(1)
+            w.raw(",")
             w.null()
+            w.raw(",")
             w.bool(true)
-            w.beginObject()
-            w.endObject()
-            w.endArray()
-            w.key("b")
+            w.raw(",")
+            w.bool(false)
+            w.raw(#"],"b":"#)
             w.string(nil as String?)
-            w.endObject()
+            w.raw(#","c":"x"#)
+            Array("\"\n".utf8).withUnsafeBufferPointer { w.escaped($0) }
+            w.raw(#""}"#)
         }
-        #expect(json == #"{"a":[1,null,true,{}],"b":null}"#)
+        #expect(json == #"{"a":[1,null,true,false],"b":null,"c":"x\"\n"}"#)
+    }
+
+    @Test(arguments: [0, 1, 5, 6, 7, 100])
+    func bytes_atAnyCapacity_areExactlyTheBytesWritten(_ capacity: Int) {
+        let bytes = JSONWriter.bytes(capacity: capacity) { $0.string("abcd") }
+        #expect(bytes == Array(#""abcd""#.utf8), "capacity \(capacity)")
+        #expect(JSONWriter.bytes(capacity: capacity) { _ in } == [], "capacity \(capacity)")
     }
 
     @Test(arguments: [0, 7, -7, 10, 4096, Int.max, Int.min])

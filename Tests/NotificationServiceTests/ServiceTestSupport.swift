@@ -27,7 +27,7 @@ struct ServiceHarness {
     let accessLog = LogCapture()
     let errorLog = LogCapture()
 
-    init(appName: String = "Buzz", compose: (@Sendable (ComposeInput) throws -> ComposeOutcome)? = nil) {
+    init(appName: String = "Buzz", compose: (@Sendable (ComposeRequest) throws -> ComposeResponse)? = nil) {
         let configuration = ServiceConfiguration(appName: appName)
         let clock = WallClock.fixed(nanosecondsSinceEpoch: testNowNanoseconds)
         if let compose {
@@ -116,9 +116,7 @@ func structurallyEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
 }
 
 func jsonText(_ value: JSONValue) -> String {
-    var writer = JSONWriter()
-    writer.value(value)
-    return String(decoding: writer.bytes, as: UTF8.self)
+    String(decoding: value.bytes, as: UTF8.self)
 }
 
 /// The repository root, found from this file's path.

@@ -93,23 +93,14 @@ enum ComposeFixture {
             }
             return timestamp
         }
-        var request = ComposeRequest(now: try timestamp(object["now"], "now"))
-        if let value = object["maxAgeSeconds"] { request.maxAgeSeconds = try cast(value, "maxAgeSeconds") }
-        if let value = object["maxUnits"] { request.maxUnits = try cast(value, "maxUnits") }
-        if let value = object["app"] { request.app = try cast(value, "app") }
-        if let value = object["recipient"] { request.recipient = try cast(value, "recipient") }
-        if let value = object["fetch"] {
-            guard let fetch = FetchOutcome(rawValue: try cast(value, "fetch")) else {
-                throw DecodeError(description: "fetch")
-            }
-            request.fetch = fetch
-        }
+        var displayed: [DisplayedEntry] = []
         for entry in object["displayed"] as? [[String: Any]] ?? [] {
-            request.displayed.append(
+            displayed.append(
                 DisplayedEntry(
                     key: try cast(entry["key"] as Any, "key"),
                     timestamp: try timestamp(entry["timestamp"], "displayed.timestamp")))
         }
+        var notifications: [PendingNotification] = []
         for n in object["notifications"] as? [[String: Any]] ?? [] {
             var notification = PendingNotification(
                 id: try cast(n["id"] as Any, "id"), type: try cast(n["type"] as Any, "type"),
@@ -125,7 +116,19 @@ enum ComposeFixture {
             if let sender = n["sender"] as? [String: Any] {
                 notification.sender = .init(id: sender["id"] as? String, name: sender["name"] as? String)
             }
-            request.notifications.append(notification)
+            notifications.append(notification)
+        }
+        var request = ComposeRequest(
+            notifications: notifications, displayed: displayed, now: try timestamp(object["now"], "now"))
+        if let value = object["maxAgeSeconds"] { request.maxAgeSeconds = try cast(value, "maxAgeSeconds") }
+        if let value = object["maxUnits"] { request.maxUnits = try cast(value, "maxUnits") }
+        if let value = object["app"] { request.app = try cast(value, "app") }
+        if let value = object["recipient"] { request.recipient = try cast(value, "recipient") }
+        if let value = object["fetch"] {
+            guard let fetch = FetchOutcome(rawValue: try cast(value, "fetch")) else {
+                throw DecodeError(description: "fetch")
+            }
+            request.fetch = fetch
         }
         return request
     }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@_spi(Engine) @testable import NotificationText
 
 @Suite struct ComposerTests {
     let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
@@ -259,7 +259,7 @@ import Testing
 
     /// The first `limit` positions of the permutation of `0..<count` that
     /// `NewestFirst.sort` gives, with the tie order compose uses: keys and
-    /// digits beyond nanoseconds laid out in one buffer, as in a `ComposeInput`.
+    /// digits beyond nanoseconds laid out in one buffer, as in a `ComposeRequest`.
     private func newestFirstOrder(count: Int, limit: Int = .max, instant: (Int) -> Instant, key: (Int) -> String)
         -> [Int]
     {

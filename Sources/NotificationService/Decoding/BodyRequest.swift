@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 /// `POST /body`: `{"text": string, "maxUnits": integer 256…4096 (default 256)}`.
 public struct BodyRequest: Sendable, Equatable {
@@ -73,21 +73,20 @@ extension RenderedBytes {
     }
 }
 
-/// The `/body` reply, written in one buffer sized up front.
+/// The `/body` reply.
 enum RenderedJSON {
     static func body(_ text: UnsafeBufferPointer<UInt8>, ellipsis: Bool, units: Int, truncated: Bool, inputCut: Bool)
         -> [UInt8]
     {
-        var output: [UInt8] = []
         // Escapes rarely grow a body by more than a few bytes; the rest is 64 at most.
-        output.reserveCapacity(text.count + text.count / 8 + 72)
-        output.append(contentsOf: #"{"body":""#.utf8)
-        JSONWriter.appendEscaped(text, to: &output)
-        if ellipsis { output.append(contentsOf: [0xE2, 0x80, 0xA6]) }
-        output.append(contentsOf: #"","units":"#.utf8)
-        JSONWriter.appendDecimal(units, to: &output)
-        output.append(contentsOf: truncated ? #","truncated":true"#.utf8 : #","truncated":false"#.utf8)
-        output.append(contentsOf: inputCut ? #","inputCut":true}"#.utf8 : #","inputCut":false}"#.utf8)
-        return output
+        JSONWriter.bytes(capacity: text.count + text.count / 8 + 72) { json in
+            json.raw(#"{"body":""#)
+            json.escaped(text)
+            if ellipsis { json.raw("…") }
+            json.raw(#"","units":"#)
+            json.integer(units)
+            json.raw(truncated ? #","truncated":true"# : #","truncated":false"#)
+            json.raw(inputCut ? #","inputCut":true}"# : #","inputCut":false}"#)
+        }
     }
 }

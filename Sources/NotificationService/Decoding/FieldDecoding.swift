@@ -40,19 +40,30 @@ enum FieldDecoding {
         guard tape.kind(value) == .number else {
             throw typeMismatch(path(), expected: "an integer", got: tape.typeName(value))
         }
-        guard tape.isIntegerLexeme(value) else {
+        return try integer(
+            tape.integerValue(value), isIntegerLexeme: tape.isIntegerLexeme(value), lexeme: tape.lexeme(value),
+            in: range, at: path())
+    }
+
+    /// A JSON number as an integer field: written as an integer (`-?digits`),
+    /// with a `value` that fits in `Int` (nil when it does not) within `range`.
+    static func integer(
+        _ value: Int?, isIntegerLexeme: Bool, lexeme: @autoclosure () -> String, in range: ClosedRange<Int>,
+        at path: @autoclosure () -> String
+    ) throws(Problem) -> Int {
+        guard isIntegerLexeme else {
             throw Problem(
                 .invalidType,
-                "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(tape.lexeme(value)))"
+                "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(lexeme()))"
             )
         }
-        guard let integer = tape.integerValue(value), range.contains(integer) else {
+        guard let value, range.contains(value) else {
             throw Problem(
                 .outOfRange,
-                "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(tape.lexeme(value)))"
+                "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(lexeme()))"
             )
         }
-        return integer
+        return value
     }
 
     /// The elements of an array of at most `maxCount` elements.

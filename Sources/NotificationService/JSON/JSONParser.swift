@@ -24,14 +24,9 @@ public struct JSONParser {
     /// request needs 4 levels; 64 leaves room for any reasonable client.
     public static let defaultMaxDepth = 64
 
-    /// Parses one complete JSON text into a tree of values.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try tape(bytes, maxDepth: maxDepth).value(at: 0)
-    }
-
-    /// Parses one complete JSON text into a flat tape: the same checks and
-    /// errors as `parse`, without a `String` or an array per value, so a
-    /// decoder can read the fields it needs straight from the bytes.
+    /// Parses one complete JSON text into a flat tape, without a `String` or
+    /// an array per value, so a decoder can read the fields it needs straight
+    /// from the bytes.
     public static func tape(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONTape {
         // Offsets are stored in 32 bits; request bodies are limited far below.
         guard bytes.count < Int(UInt32.max) else {
@@ -582,33 +577,4 @@ public struct JSONParser {
 func hex2(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF".utf8)
     return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-}
-
-/// A member name hashed and compared by its UTF-8 bytes (code points), not by
-/// Swift's canonical equivalence.
-struct ExactName: Hashable {
-    let value: String
-
-    init(_ value: String) { self.value = value }
-
-    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
-        sameCodePoints(lhs.value, rhs.value)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var value = value
-        value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Byte equality of two strings' UTF-8: a length check, then one memcmp.
-    static func sameCodePoints(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var a = a
-        var b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
-            }
-        }
-    }
 }

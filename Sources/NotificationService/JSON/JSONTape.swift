@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 
 #if canImport(Glibc)
 import Glibc
@@ -232,34 +232,6 @@ public struct JSONTape {
             }
             if negative { return value }
             return value == Int.min ? nil : -value
-        }
-    }
-
-    // MARK: The tree
-
-    /// The value at `index` as a tree (tests and tools; decoders read the tape).
-    public func value(at index: Int) -> JSONValue {
-        switch entries[index].kind {
-        case .null:
-            return .null
-        case .false:
-            return .bool(false)
-        case .true:
-            return .bool(true)
-        case .number:
-            return .number(JSONNumber(lexeme: lexeme(index), integerValue: integerValue(index)))
-        case .string:
-            return .string(string(index))
-        case .array:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(count(index))
-            for element in self.elements(index) { elements.append(value(at: element)) }
-            return .array(elements)
-        case .object:
-            var members: [(name: String, value: JSONValue)] = []
-            members.reserveCapacity(count(index))
-            for member in self.members(index) { members.append((string(member.name), value(at: member.value))) }
-            return .object(JSONObject(members: members))
         }
     }
 

@@ -13,31 +13,26 @@ enum AccessLog {
         timeNanosecondsSinceEpoch: Int64, method: String, route: String, status: Int,
         bytes: Int, durationNanoseconds: UInt64, requestID: String
     ) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(192 + requestID.utf8.count)
-        append(#"{"time":""#, to: &out)
-        UTCTime.append(nanosecondsSinceEpoch: timeNanosecondsSinceEpoch, fractionDigits: 6, to: &out)
-        append(#"","method":"#, to: &out)
-        if method.utf8.count <= maxMethodBytes {
-            JSONWriter.appendQuoted(method, to: &out)
-        } else {
-            JSONWriter.appendQuoted(String(decoding: method.utf8.prefix(maxMethodBytes), as: UTF8.self), to: &out)
+        JSONWriter.bytes(capacity: 192 + requestID.utf8.count) { json in
+            json.raw(#"{"time":""#)
+            UTCTime.withRFC3339(nanosecondsSinceEpoch: timeNanosecondsSinceEpoch, fractionDigits: 6) { json.raw($0) }
+            json.raw(#"","method":"#)
+            if method.utf8.count <= maxMethodBytes {
+                json.string(method)
+            } else {
+                json.string(String(decoding: method.utf8.prefix(maxMethodBytes), as: UTF8.self))
+            }
+            json.raw(#","route":"#)
+            json.string(route)
+            json.raw(#","status":"#)
+            json.integer(status)
+            json.raw(#","bytes":"#)
+            json.integer(bytes)
+            json.raw(#","durationMicroseconds":"#)
+            json.integer(Int(clamping: durationNanoseconds / 1000))
+            json.raw(#","requestId":"#)
+            json.string(requestID)
+            json.raw("}\n")
         }
-        append(#","route":"#, to: &out)
-        JSONWriter.appendQuoted(route, to: &out)
-        append(#","status":"#, to: &out)
-        JSONWriter.appendDecimal(status, to: &out)
-        append(#","bytes":"#, to: &out)
-        JSONWriter.appendDecimal(bytes, to: &out)
-        append(#","durationMicroseconds":"#, to: &out)
-        JSONWriter.appendDecimal(Int(clamping: durationNanoseconds / 1000), to: &out)
-        append(#","requestId":"#, to: &out)
-        JSONWriter.appendQuoted(requestID, to: &out)
-        append("}\n", to: &out)
-        return out
-    }
-
-    private static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

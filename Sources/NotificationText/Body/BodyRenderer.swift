@@ -26,9 +26,10 @@ public enum BodyRenderer {
     /// `body` gets the rendering, valid only during the call, and returns the
     /// bytes the caller makes of it (the service: its JSON reply). Not generic:
     /// called from another module, a generic would be run unspecialised, with
-    /// a type-metadata lookup on every call.
+    /// a type-metadata lookup on every call. Engine SPI (`TextRange`): the
+    /// library's callers render `String`s (`render`).
     /// - Precondition: `utf8` is well-formed UTF-8; `maxUnits` is in `maxUnitsRange`.
-    public static func withRendering(
+    @_spi(Engine) public static func withRendering(
         utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int, _ body: (RenderedBytes) -> [UInt8]
     ) -> [UInt8] {
         withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in

@@ -19,21 +19,21 @@ public struct BodyRendering: Equatable, Sendable {
 
 /// A rendering as bytes, from `BodyRenderer.withRendering(utf8:maxUnits:_:)`;
 /// `text` is valid only during the call that receives it.
-public struct RenderedBytes {
+@_spi(Engine) public struct RenderedBytes {
     /// The body's UTF-8, without the ellipsis.
-    public let text: UnsafeBufferPointer<UInt8>
+    @_spi(Engine) public let text: UnsafeBufferPointer<UInt8>
     /// Whether "…" (U+2026) follows `text`: the body was capped.
-    public let ellipsis: Bool
+    @_spi(Engine) public let ellipsis: Bool
     /// Length of the whole body (ellipsis included) in UTF-16 code units.
-    public let units: Int
+    @_spi(Engine) public let units: Int
     /// The input was longer than 4096 units and was cut before rendering.
-    public let inputCut: Bool
+    @_spi(Engine) public let inputCut: Bool
 
     /// Whether the body was capped (the `truncated` of `BodyRendering`).
-    public var truncated: Bool { ellipsis }
+    @_spi(Engine) public var truncated: Bool { ellipsis }
 
     /// The body's UTF-8 with its ellipsis, as `BodyRenderer.render` returns it.
-    public var body: [UInt8] {
+    @_spi(Engine) public var body: [UInt8] {
         var bytes = Array(text)
         if ellipsis { bytes += BodyCap.ellipsis }
         return bytes

@@ -34,7 +34,9 @@ public enum CodePoints {
     /// short: a word or two (the last one overlapping), no ordering work.
     /// Inlinable: the service compares member names with it on every request.
     @inlinable @inline(__always)
-    public static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    @_spi(Engine) public static func equalBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
         let count = x.count
         guard count == y.count else { return false }
         guard count > 0, let a = UnsafeRawPointer(x.baseAddress), let b = UnsafeRawPointer(y.baseAddress) else {

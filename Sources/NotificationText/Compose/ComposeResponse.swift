@@ -1,4 +1,8 @@
 /// The one notification to display, and the state the caller must persist.
+///
+/// Its keys and timestamps are ranges of the request's bytes (`shown`,
+/// `dropped` and `displayed` are made from them when read), so the service
+/// writes its reply without a `String` per key.
 public struct ComposeResponse: Hashable, Sendable {
     /// What was composed.
     public enum Kind: String, Hashable, Sendable {
@@ -57,21 +61,112 @@ public struct ComposeResponse: Hashable, Sendable {
     public var kind: Kind
     public var reason: FallbackReason?
     public var notification: Content
-    /// Keys of the notifications represented, newest first (empty for a fallback).
-    public var shown: [String]
-    public var dropped: [Drop]
-    /// The next state to persist: replaces the caller's `displayed`.
-    public var displayed: [DisplayedEntry]
 
-    public init(
-        kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
-        displayed: [DisplayedEntry]
+    // MARK: Keys and timestamps, as ranges
+
+    /// The bytes the keys and timestamps are ranges of: the request's, when
+    /// `Composer` made the response, so none is copied into a `String`.
+    @_spi(Engine) public let bytes: [UInt8]
+    /// Keys of the notifications represented, newest first.
+    @_spi(Engine) public let shownKeys: [TextRange]
+    @_spi(Engine) public let dropRecords: [DropRecord]
+    /// The next state to persist.
+    @_spi(Engine) public let entryRecords: [EntryRecord]
+
+    /// A dropped notification: its key and why.
+    @_spi(Engine) public struct DropRecord: Sendable {
+        @_spi(Engine) public let key: TextRange
+        @_spi(Engine) public let reason: DropReason
+
+        @_spi(Engine) public init(key: TextRange, reason: DropReason) {
+            self.key = key
+            self.reason = reason
+        }
+    }
+
+    /// An entry of the next `displayed` state.
+    @_spi(Engine) public struct EntryRecord: Sendable {
+        @_spi(Engine) public let key: TextRange
+        @_spi(Engine) public let timestamp: TextRange
+
+        @_spi(Engine) public init(key: TextRange, timestamp: TextRange) {
+            self.key = key
+            self.timestamp = timestamp
+        }
+    }
+
+    @_spi(Engine) public init(
+        kind: Kind, reason: FallbackReason?, notification: Content, bytes: [UInt8], shownKeys: [TextRange],
+        dropRecords: [DropRecord], entryRecords: [EntryRecord]
     ) {
         self.kind = kind
         self.reason = reason
         self.notification = notification
-        self.shown = shown
-        self.dropped = dropped
-        self.displayed = displayed
+        self.bytes = bytes
+        self.shownKeys = shownKeys
+        self.dropRecords = dropRecords
+        self.entryRecords = entryRecords
+    }
+
+    /// A response of these values, their keys and timestamps laid out in one buffer.
+    public init(
+        kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
+        displayed: [DisplayedEntry]
+    ) {
+        var bytes: [UInt8] = []
+        func append(_ text: String) -> TextRange {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return TextRange(start: start, count: bytes.count - start)
+        }
+        let shownKeys = shown.map(append)
+        let dropRecords = dropped.map { DropRecord(key: append($0.key), reason: $0.reason) }
+        let entryRecords = displayed.map { EntryRecord(key: append($0.key), timestamp: append($0.timestamp.raw)) }
+        self.init(
+            kind: kind, reason: reason, notification: notification, bytes: bytes, shownKeys: shownKeys,
+            dropRecords: dropRecords, entryRecords: entryRecords)
+    }
+
+    // MARK: The response as values
+
+    /// Keys of the notifications represented, newest first (empty for a fallback).
+    public var shown: [String] {
+        bytes.withUnsafeBufferPointer { bytes in shownKeys.map { Self.string($0, in: bytes) } }
+    }
+
+    public var dropped: [Drop] {
+        bytes.withUnsafeBufferPointer { bytes in
+            dropRecords.map { Drop(key: Self.string($0.key, in: bytes), reason: $0.reason) }
+        }
+    }
+
+    /// The next state to persist: replaces the caller's `displayed`.
+    public var displayed: [DisplayedEntry] {
+        bytes.withUnsafeBufferPointer { bytes in
+            entryRecords.map {
+                // Every timestamp here was parsed when the request was filled.
+                DisplayedEntry(
+                    key: Self.string($0.key, in: bytes),
+                    timestamp: Timestamp(rfc3339: Self.string($0.timestamp, in: bytes))!)
+            }
+        }
+    }
+
+    private static func string(_ range: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes[present: range], as: UTF8.self)
+    }
+
+    // MARK: Equality of the values
+
+    public static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
+        a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.shown == b.shown
+            && a.dropped == b.dropped && a.displayed == b.displayed
+    }
+
+    /// Hashes some of the values `==` compares (equal responses hash alike).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(notification)
+        hasher.combine(shown)
     }
 }

@@ -5,8 +5,9 @@
 /// O(n log n) in the number of notifications and displayed entries: keys are
 /// looked up in hash sets compared by code points, and only sorting is n log n.
 ///
-/// The rules run over `ComposeInput` (UTF-8 ranges of one buffer);
-/// `compose(_: ComposeRequest)` converts `String`s to it and back.
+/// The rules read the request's UTF-8 ranges (`ComposeRequest+Bytes`) and
+/// answer with ranges of the same bytes for the keys and timestamps: only the
+/// texts shown (title, subtitle, body, thread identifier, url) become `String`s.
 public enum Composer {
     /// Body of a single message with no text, default text or rendering.
     public static let newMessageText = "New message"
@@ -18,55 +19,61 @@ public enum Composer {
     /// Composes the notification and the next `displayed` state.
     /// - Precondition: `request` satisfies `ComposeRequest`'s limits (the decoder checks them).
     public static func compose(_ request: ComposeRequest) -> ComposeResponse {
-        let input = ComposeInput(request)
-        return ComposeResponse(compose(input), input: input, request: request)
-    }
-
-    /// Composes from ranges of the input's bytes: the rules `compose(_:)`
-    /// runs for a `ComposeRequest`, without a `String` per field.
-    /// - Precondition: `input` satisfies `ComposeRequest`'s limits.
-    public static func compose(_ input: ComposeInput) -> ComposeOutcome {
         // The records' ranges were checked as they were appended.
         precondition(
-            input.fits(input.app) && input.fits(input.recipient), "app or recipient is outside the input's bytes")
-        return input.bytes.withUnsafeBufferPointer { bytes in
-            input.notifications.withUnsafeBufferPointer { notifications in
-                input.displayed.withUnsafeBufferPointer { displayed in
-                    compose(input, bytes: bytes, notifications: notifications, displayed: displayed)
+            request.fits(request.appRange) && request.fits(request.recipientRange),
+            "app or recipient is outside the request's bytes")
+        let composed = request.bytes.withUnsafeBufferPointer { bytes in
+            request.notificationRecords.withUnsafeBufferPointer { notifications in
+                request.displayedRecords.withUnsafeBufferPointer { displayed in
+                    compose(request, bytes: bytes, notifications: notifications, displayed: displayed)
                 }
             }
         }
+        return ComposeResponse(
+            kind: composed.kind, reason: composed.reason, notification: composed.notification, bytes: request.bytes,
+            shownKeys: composed.shown, dropRecords: composed.dropped, entryRecords: composed.displayed)
+    }
+
+    /// What the rules decided, before it becomes a response.
+    struct Composed {
+        var kind: ComposeResponse.Kind
+        var reason: ComposeResponse.FallbackReason?
+        var notification: ComposeResponse.Content
+        var shown: [TextRange]
+        var dropped: [ComposeResponse.DropRecord]
+        var displayed: [ComposeResponse.EntryRecord]
     }
 
     private static func compose(
-        _ input: ComposeInput, bytes: UnsafeBufferPointer<UInt8>,
-        notifications: UnsafeBufferPointer<ComposeInput.Notification>,
-        displayed entries: UnsafeBufferPointer<ComposeInput.Displayed>
-    ) -> ComposeOutcome {
+        _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
+    ) -> Composed {
         let app =
-            PlainText.normalisedString(bytes[input.app]) ?? PlainText.normalised(input.serverApp)
+            PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
             ?? ComposeRequest.defaultApp
         // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
-        let freshFrom = input.now.adding(seconds: -Int64(input.maxAgeSeconds))
+        let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
-        let futureAfter = input.now.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
+        let futureAfter = request.nowMoment.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
 
-        guard input.fetch == .ok else {
-            let reason: ComposeResponse.FallbackReason = input.fetch == .failed ? .failed : .timeout
+        guard request.fetch == .ok else {
+            let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
             let state = DisplayedState(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
             return fallback(
-                reason: reason, app: app, maxUnits: input.maxUnits, dropped: [],
+                reason: reason, app: app, maxUnits: request.maxUnits, dropped: [],
                 next: state.next(shown: [], freshFrom: freshFrom))
         }
 
         // Step 2: drop, in input order, with the first reason that applies.
         var state = DisplayedState(bytes: bytes, entries: entries, notifications: notifications)
-        var dropped: [ComposeOutcome.Drop] = []
+        var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
         var kept: [NewestFirst.Record] = []
         kept.reserveCapacity(notifications.count)
-        let recipient = bytes[input.recipient]
+        let recipient = bytes[request.recipientRange]
         for index in notifications.indices {
             let notification = notifications[index]
             let claim = state.claim(index)
@@ -107,24 +114,25 @@ public enum Composer {
         switch kept.count {
         case 0:
             return fallback(
-                reason: .empty, app: app, maxUnits: input.maxUnits, dropped: dropped,
+                reason: .empty, app: app, maxUnits: request.maxUnits, dropped: dropped,
                 next: state.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
-            content = single(notifications[Int(kept[0].index)], bytes: bytes, app: app, maxUnits: input.maxUnits)
+            content = single(notifications[Int(kept[0].index)], bytes: bytes, app: app, maxUnits: request.maxUnits)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
-                content = bundle(notifications, kept, thread: thread, bytes: bytes, app: app, maxUnits: input.maxUnits)
+                content = bundle(
+                    notifications, kept, thread: thread, bytes: bytes, app: app, maxUnits: request.maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, maxUnits: input.maxUnits)
+                content = summary(count: kept.count, app: app, maxUnits: request.maxUnits)
             }
         }
         var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(notifications[Int(record.index)].key) }
-        return ComposeOutcome(
+        return Composed(
             kind: kind, reason: nil, notification: content,
             shown: shown, dropped: dropped, displayed: state.next(shown: kept, freshFrom: freshFrom)
         )
@@ -133,7 +141,7 @@ public enum Composer {
     // MARK: Step 5: one notification
 
     static func single(
-        _ notification: ComposeInput.Notification, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
+        _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
     ) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
@@ -173,7 +181,7 @@ public enum Composer {
 
     /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
     static func sharedMessageThread(
-        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record],
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
         bytes: UnsafeBufferPointer<UInt8>
     ) -> UnsafeBufferPointer<UInt8>? {
         guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
@@ -187,7 +195,7 @@ public enum Composer {
 
     /// `kept`: positions in `notifications`, newest first.
     static func bundle(
-        _ notifications: UnsafeBufferPointer<ComposeInput.Notification>, _ kept: [NewestFirst.Record],
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
         thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
     ) -> ComposeResponse.Content {
         var title: String?
@@ -275,8 +283,8 @@ public enum Composer {
 
     static func fallback(
         reason: ComposeResponse.FallbackReason, app: String, maxUnits: Int,
-        dropped: [ComposeOutcome.Drop], next: [ComposeOutcome.Entry]
-    ) -> ComposeOutcome {
+        dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
+    ) -> Composed {
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
             subtitle: nil,
@@ -285,7 +293,7 @@ public enum Composer {
             threadIdentifier: nil,
             url: nil
         )
-        return ComposeOutcome(
+        return Composed(
             kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
     }
 

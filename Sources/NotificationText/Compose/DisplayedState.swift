@@ -13,8 +13,8 @@
 /// that lent them (`Composer.compose`).
 struct DisplayedState {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let entries: UnsafeBufferPointer<ComposeInput.Displayed>
-    private let notifications: UnsafeBufferPointer<ComposeInput.Notification>
+    private let entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
+    private let notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     /// Power-of-two table of `slotCount` slots, at most half full.
     private let slots: SlotTable
     private let slotCount: Int
@@ -51,8 +51,8 @@ struct DisplayedState {
 
     /// Indexes `entries`; `notifications` are the ones `claim` will be asked about.
     init(
-        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeInput.Displayed>,
-        notifications: UnsafeBufferPointer<ComposeInput.Notification>
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) {
         self.bytes = bytes
         self.entries = entries
@@ -109,7 +109,7 @@ struct DisplayedState {
     /// `ComposeRequest.maxDisplayedOutput` entries.
     /// - Parameter shown: the shown notifications, newest first (step 3's order).
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: [NewestFirst.Record], freshFrom: Moment) -> [ComposeOutcome.Entry] {
+    func next(shown: [NewestFirst.Record], freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
         let limit = ComposeRequest.maxDisplayedOutput
         let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
         var fresh: [NewestFirst.Record] = []
@@ -129,7 +129,7 @@ struct DisplayedState {
         }
 
         let count = min(limit, fresh.count + shown.count)
-        var next: [ComposeOutcome.Entry] = []
+        var next: [ComposeResponse.EntryRecord] = []
         next.reserveCapacity(count)
         var f = 0, s = 0
         while next.count < count {
@@ -147,17 +147,11 @@ struct DisplayedState {
             }
             if takesFresh {
                 let index = Int(fresh[f].index)
-                next.append(
-                    .init(
-                        key: entries[index].key, timestamp: entries[index].timestamp,
-                        origin: Int32(truncatingIfNeeded: index)))
+                next.append(.init(key: entries[index].key, timestamp: entries[index].timestamp))
                 f += 1
             } else {
                 let index = Int(shown[s].index)
-                next.append(
-                    .init(
-                        key: notifications[index].key, timestamp: notifications[index].timestamp,
-                        origin: -1 - Int32(truncatingIfNeeded: index)))
+                next.append(.init(key: notifications[index].key, timestamp: notifications[index].timestamp))
                 s += 1
             }
         }
@@ -168,8 +162,8 @@ struct DisplayedState {
     @inline(__always)
     private static func find(
         _ key: UnsafeBufferPointer<UInt8>, hash: UInt64, in slots: UnsafeMutableBufferPointer<Slot>,
-        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeInput.Displayed>,
-        notifications: UnsafeBufferPointer<ComposeInput.Notification>
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> Int {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask

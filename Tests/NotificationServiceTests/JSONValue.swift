@@ -1,4 +1,10 @@
-/// A parsed JSON document: the values of RFC 8259, nothing more.
+import NotificationText
+
+@testable import NotificationService
+
+/// A parsed JSON document as a tree, for tests to build, compare and write
+/// documents: the values of RFC 8259, nothing more. The service itself reads
+/// the parser's tape and never builds one.
 ///
 /// Objects keep their members in document order; the parser has already
 /// rejected duplicate names, so at most one member has a given name.
@@ -17,7 +23,7 @@ public enum JSONValue: Sendable, Equatable {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.number(a), .number(b)): a == b
-        case let (.string(a), .string(b)): ExactName.sameCodePoints(a, b)
+        case let (.string(a), .string(b)): CodePoints.equal(a, b)
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         default: false
@@ -41,7 +47,7 @@ public enum JSONValue: Sendable, Equatable {
 /// keeping the lexeme means no precision is lost for numbers it ignores.
 public struct JSONNumber: Sendable, Equatable {
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        ExactName.sameCodePoints(lhs.lexeme, rhs.lexeme)
+        CodePoints.equal(lhs.lexeme, rhs.lexeme)
     }
 
     /// The number exactly as written in the document (valid RFC 8259 syntax).
@@ -71,7 +77,7 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of the member called `name`, if any.
     public subscript(name: String) -> JSONValue? {
-        for member in members where ExactName.sameCodePoints(member.name, name) {
+        for member in members where CodePoints.equal(member.name, name) {
             return member.value
         }
         return nil
@@ -80,7 +86,73 @@ public struct JSONObject: Sendable, Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy {
-                ExactName.sameCodePoints($0.name, $1.name) && $0.value == $1.value
+                CodePoints.equal($0.name, $1.name) && $0.value == $1.value
             }
+    }
+}
+
+extension JSONParser {
+    /// Parses one complete JSON text into a tree of values (the tape's checks and errors).
+    static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        try tape(bytes, maxDepth: maxDepth).value(at: JSONTape.root)
+    }
+}
+
+extension JSONTape {
+    /// The value at `index` as a tree.
+    func value(at index: Int) -> JSONValue {
+        switch kind(index) {
+        case .null:
+            return .null
+        case .false:
+            return .bool(false)
+        case .true:
+            return .bool(true)
+        case .number:
+            return .number(JSONNumber(lexeme: lexeme(index), integerValue: integerValue(index)))
+        case .string:
+            return .string(string(index))
+        case .array:
+            return .array(elements(index).map { value(at: $0) })
+        case .object:
+            return .object(JSONObject(members: members(index).map { (string($0.name), value(at: $0.value)) }))
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value written compactly (numbers as they were written), by the service's writer.
+    var bytes: [UInt8] {
+        JSONWriter.bytes(capacity: 256) { $0.value(self) }
+    }
+}
+
+extension JSONWriter {
+    /// `value` written compactly (numbers as they were written).
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n):
+            var lexeme = n.lexeme
+            lexeme.withUTF8 { raw($0) }
+        case .string(let s): string(s)
+        case .array(let elements):
+            raw("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { raw(",") }
+                self.value(element)
+            }
+            raw("]")
+        case .object(let object):
+            raw("{")
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { raw(",") }
+                string(member.name)
+                raw(":")
+                self.value(member.value)
+            }
+            raw("}")
+        }
     }
 }

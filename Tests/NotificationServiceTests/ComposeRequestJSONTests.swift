@@ -1,13 +1,15 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 import Testing
 
 @testable import NotificationService
 
-/// `POST /compose` decodes into `ComposeInput` (ranges of the body's bytes)
-/// and writes its reply from them; Swift callers build a `ComposeRequest` of
-/// `String`s. Both must give the same bytes for the same request, whatever
-/// the JSON escapes, keys, ties and time digits.
-@Suite struct ComposeInputTests {
+/// `POST /compose` decodes a body into a `ComposeRequest` of ranges of the
+/// body's bytes and writes its reply from them; a Swift caller's `init` lays
+/// its `String`s out in a buffer of their own. Both must give the same reply
+/// for the same request, whatever the JSON escapes, keys, ties and time
+/// digits, and the response's values (`shown`, `dropped`, `displayed`) must be
+/// what the reply says.
+@Suite struct ComposeRequestJSONTests {
     typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     private let serverApp = "Buzz"
@@ -15,11 +17,10 @@ import Testing
 
     /// The service's path: JSON bytes to reply bytes.
     private func servicePath(_ json: [UInt8]) throws(Problem) -> [UInt8] {
-        let input = try ComposeInput.decode(json, serverApp: serverApp, now: { clock })
-        return Composer.compose(input).jsonBody(input: input)
+        Composer.compose(try ComposeRequest.decode(json, serverApp: serverApp, now: { clock })).jsonBody()
     }
 
-    /// The `String` path for the request `json` encodes.
+    /// A Swift caller's path for the request `json` encodes.
     private func stringPath(_ request: ComposeRequest) -> [UInt8] {
         Composer.compose(request).jsonBody()
     }
@@ -31,9 +32,12 @@ import Testing
             let json = RandomCompose.json(request, escapeRate: round % 3 == 0 ? 0 : 0.2, using: &random)
             let expected = stringPath(request)
             let actual = try servicePath(json)
-            let decoded = ComposeRequest(try ComposeInput.decode(json, serverApp: serverApp, now: { clock }))
-            #expect(decoded == request, "round \(round): the decoded input converts back to the request")
+            let decoded = try ComposeRequest.decode(json, serverApp: serverApp, now: { clock })
+            #expect(decoded == request, "round \(round): the decoded request has the values of the one encoded")
             #expect(actual == expected, "round \(round): \(String(decoding: json, as: UTF8.self))")
+            #expect(
+                ComposeResponseJSONTests.tree(Composer.compose(decoded)) == actual,
+                "round \(round): the response's values are its reply's")
             if actual != expected { return }
         }
     }
@@ -50,7 +54,7 @@ import Testing
 
     @Test func aRangeOutsideTheBytes_trapsInsteadOfReadingBeyondThem() async {
         await #expect(processExitsWith: .failure) {
-            var input = ComposeInput(bytes: Array("2026-11-29T12:00:00Z".utf8), serverApp: "Buzz")
+            var input = ComposeRequest(bytes: Array("2026-11-29T12:00:00Z".utf8), serverApp: "Buzz")
             let timestamp = TextRange(start: 0, count: 20)
             input.appendNotification(
                 id: TextRange(start: 10, count: 20), source: .absent, type: timestamp, timestamp: timestamp,

@@ -1,0 +1,384 @@
+@_spi(Engine) import NotificationText
+
+/// Decodes and validates a `POST /compose` body (the request of
+/// `compose-rules.md`) straight from its bytes into a `ComposeRequest`: a
+/// string without escapes stays a range of the body, an escaped one is
+/// decoded and appended. The one place that knows the request's members:
+/// each kind of object lists its names once (`RequestMember`,
+/// `NotificationMember`, …) and handles each in one `switch`.
+///
+/// A body is read once when it is well-formed and of the shape clients send.
+/// When that pass stops, the parser checks the whole text, whose errors come
+/// first, and the body is read again, knowing it is valid JSON, to find the
+/// first field problem in document order; a missing required member is
+/// reported after the members of its object. See `JSONReader`, ADR 0008.
+struct ComposeDecoder {
+    /// The request, or the first problem of the body.
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - now: the server clock, read only when the request has no `now`.
+    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeRequest
+    {
+        if let request = try? decode(body, serverApp: serverApp, now: clock, validated: false) { return request }
+        do {
+            _ = try JSONParser.tape(body)
+        } catch {
+            throw Problem(error)
+        }
+        return try decode(body, serverApp: serverApp, now: clock, validated: true)
+    }
+
+    /// One pass over `body`: the first (`validated` false) or the one after the parser.
+    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp, validated: Bool)
+        throws(Problem) -> ComposeRequest
+    {
+        // A text the parser accepted stops the validated pass only at a field's problem.
+        func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
+        var request = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeRequest in
+            // Ranges are 32-bit, with room for the bytes appended.
+            guard bytes.count < Int(Int32.max) / 2 else {
+                throw validated
+                    ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
+            }
+            guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
+            var decoder = ComposeDecoder(
+                reader: JSONReader(bytes, validated: validated),
+                request: ComposeRequest(bytes: body, serverApp: serverApp))
+            do throws(JSONReader.Stop) {
+                try decoder.decodeRequest()
+            } catch {
+                throw decoder.reader.problem ?? unexpected()
+            }
+            return decoder.request
+        }
+        if request.nowRange.isAbsent {
+            _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
+        }
+        return request
+    }
+
+    private var reader: JSONReader
+    private var request: ComposeRequest
+    /// `Self.tables`, read once.
+    private let tables: Tables
+
+    private init(reader: JSONReader, request: ComposeRequest) {
+        self.reader = reader
+        self.request = request
+        self.tables = Self.tables
+    }
+
+    /// The member names of every kind of object, in one static value (see `MemberTable`).
+    private struct Tables: Sendable {
+        let request = MemberTable<RequestMember>()
+        let notification = MemberTable<NotificationMember>()
+        let sender = MemberTable<SenderMember>()
+        let displayed = MemberTable<DisplayedMember>()
+    }
+
+    private static let tables = Tables()
+
+    // MARK: The request
+
+    enum RequestMember: String, JSONMember {
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch
+    }
+
+    private mutating func decodeRequest() throws(JSONReader.Stop) {
+        guard reader.peek() == UInt8(ascii: "{") else {
+            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())"))
+        }
+        var names = MemberNames(tables.request)
+        names.startObject()
+        var hasNotifications = false
+        if try reader.openObject(at: "") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .notifications:
+                    var names = MemberNames(tables.notification)
+                    var senderNames = MemberNames(tables.sender)
+                    try decodeArray(
+                        at: "notifications", max: ComposeRequest.maxNotifications,
+                        reserving: { $0.reserve(notifications: $1 ?? 32) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeNotification(index, &names, &senderNames)
+                    }
+                    hasNotifications = true
+                case .displayed:
+                    var names = MemberNames(tables.displayed)
+                    try decodeArray(
+                        at: "displayed", max: ComposeRequest.maxDisplayedEntries,
+                        reserving: { $0.reserve(displayed: $1 ?? 64) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeDisplayedEntry(index, &names)
+                    }
+                case .now:
+                    let range = try text(at: "now")
+                    guard request.setNow(at: range) else { throw stop(invalidTimestamp(range, at: "now")) }
+                case .maxAgeSeconds:
+                    request.maxAgeSeconds = try reader.integer(
+                        in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+                case .maxUnits:
+                    request.maxUnits = try reader.integer(in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                case .app:
+                    request.appRange = try text(at: "app")
+                case .recipient:
+                    request.recipientRange = try text(at: "recipient")
+                case .fetch:
+                    request.fetch = try fetchOutcome()
+                case nil:
+                    try reader.skipValue()  // Unknown members are ignored.
+                }
+            } while try reader.nextMember()
+        }
+        try reader.end()
+        if request.fetch == .ok && !hasNotifications {
+            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
+        }
+    }
+
+    private mutating func fetchOutcome() throws(JSONReader.Stop) -> FetchOutcome {
+        let string = try reader.string(at: "fetch")
+        let raw = UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end])
+        let spelling =
+            string.hasEscape
+            ? try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) }
+            : String(decoding: raw, as: UTF8.self)
+        // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
+        guard let outcome = FetchOutcome(rawValue: spelling) else {
+            throw stop(
+                Problem(
+                    .invalidValue,
+                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))"
+                ))
+        }
+        return outcome
+    }
+
+    // MARK: Notifications
+
+    enum NotificationMember: String, JSONMember {
+        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
+    }
+
+    enum SenderMember: String, JSONMember {
+        case id, name
+    }
+
+    private mutating func decodeNotification(
+        _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
+    ) throws(JSONReader.Stop) {
+        // The path is built only for a problem.
+        func at(_ member: NotificationMember) -> String { "notifications[\(index)].\(member.rawValue)" }
+        var fields = NotificationFields()
+        names.startObject()
+        if try reader.openObject(at: "notifications[\(index)]") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .id: fields.id = try text(at: at(.id))
+                case .source:
+                    fields.source = try text(at: at(.source))
+                    if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
+                        throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
+                    }
+                case .type: fields.type = try text(at: at(.type))
+                case .timestamp: fields.timestamp = try timestamp(at: at(.timestamp))
+                case .read: fields.read = try reader.bool(at: at(.read))
+                case .thread: fields.thread = try text(at: at(.thread))
+                case .threadTitle: fields.threadTitle = try text(at: at(.threadTitle))
+                case .sender: fields.sender = try decodeSender(at: at(.sender), &senderNames)
+                case .text: fields.text = try text(at: at(.text))
+                case .defaultText: fields.defaultText = try text(at: at(.defaultText))
+                case .url: fields.url = try text(at: at(.url))
+                case nil: try reader.skipValue()
+                }
+            } while try reader.nextMember()
+        }
+        if !fields.hasRequiredMembers, let missing = fields.missingMember {
+            throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
+        }
+        fields.append(to: &request)
+    }
+
+    private mutating func decodeSender(at path: @autoclosure () -> String, _ names: inout MemberNames<SenderMember>)
+        throws(JSONReader.Stop) -> (id: TextRange, name: TextRange)
+    {
+        var sender = (id: TextRange.absent, name: TextRange.absent)
+        names.startObject()
+        if try reader.openObject(at: path()) {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .id: sender.id = try text(at: FieldDecoding.path(path(), "id"))
+                case .name: sender.name = try text(at: FieldDecoding.path(path(), "name"))
+                case nil: try reader.skipValue()
+                }
+            } while try reader.nextMember()
+        }
+        return sender
+    }
+
+    // MARK: Displayed entries
+
+    enum DisplayedMember: String, JSONMember {
+        case key, timestamp
+    }
+
+    private mutating func decodeDisplayedEntry(_ index: Int, _ names: inout MemberNames<DisplayedMember>)
+        throws(JSONReader.Stop)
+    {
+        func at(_ member: DisplayedMember) -> String { "displayed[\(index)].\(member.rawValue)" }
+        var key = TextRange.absent
+        var timestamp: (range: TextRange, moment: Moment)? = nil
+        names.startObject()
+        if try reader.openObject(at: "displayed[\(index)]") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .key: key = try text(at: at(.key))
+                case .timestamp: timestamp = try self.timestamp(at: at(.timestamp))
+                case nil: try reader.skipValue()
+                }
+            } while try reader.nextMember()
+        }
+        guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
+        guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
+        request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
+    }
+
+    /// Reads the array at `path`, of at most `max` elements, one `element`
+    /// (by its index) at a time, after `reserving` room for their count (nil
+    /// before it is known). In a validated text the elements are counted
+    /// first, so too many is the problem before any element's; the first pass
+    /// counts as it reads.
+    @inline(__always)
+    private mutating func decodeArray(
+        at path: String, max: Int, reserving: (inout ComposeRequest, Int?) -> Void,
+        _ element: (inout Self, Int) throws(JSONReader.Stop) -> Void
+    ) throws(JSONReader.Stop) {
+        var count: Int? = nil
+        if reader.validated {
+            var ahead = reader
+            if ahead.peek() == UInt8(ascii: "[") {
+                count = ahead.elementCount()
+                guard count! <= max else {
+                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed"))
+                }
+            }
+        }
+        guard try reader.openArray(at: path) else { return }
+        reserving(&request, count)
+        var index = 0
+        repeat {
+            guard index < max else { throw JSONReader.Stop() }
+            try element(&self, index)
+            index += 1
+        } while try reader.nextElement()
+    }
+
+    /// Stops the pass at `problem`, made only in the validated pass.
+    private func stop(_ problem: @autoclosure () -> Problem) -> JSONReader.Stop {
+        reader.stop(problem())
+    }
+
+    // MARK: Values
+
+    /// A string value's range: its own bytes, or its decoded bytes appended
+    /// when it has escapes.
+    @inline(__always)
+    private mutating func text(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> TextRange {
+        let string = try reader.string(at: path())
+        guard string.hasEscape else { return TextRange(start: string.start, count: string.end &- string.start) }
+        return try appendUnescaped(string)
+    }
+
+    @inline(never)
+    private mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
+        -> TextRange
+    {
+        let reader = reader
+        return try reader.withUnescaped(string) { request.append($0) }
+    }
+
+    /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
+    private mutating func timestamp(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
+        range: TextRange, moment: Moment
+    ) {
+        let range = try text(at: path())
+        guard let moment = request.moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
+        return (range, moment)
+    }
+
+    /// The problem of a string at `range` that is not an RFC 3339 date-time.
+    private func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
+        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        return Problem(
+            .invalidTimestamp,
+            "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
+        )
+    }
+}
+
+/// A notification's members as the decoder meets them, appended once all are read.
+struct NotificationFields {
+    var id = TextRange.absent
+    var source = TextRange.absent
+    var type = TextRange.absent
+    var timestamp: (range: TextRange, moment: Moment)? = nil
+    var read = false
+    var thread = TextRange.absent
+    var threadTitle = TextRange.absent
+    var sender = (id: TextRange.absent, name: TextRange.absent)
+    var text = TextRange.absent
+    var defaultText = TextRange.absent
+    var url = TextRange.absent
+
+    /// Whether `id`, `type` and `timestamp`, the required members, are
+    /// there: `missingMember == nil`, tested without building the answer
+    /// (on the first pass, ~800 instructions fewer a request).
+    var hasRequiredMembers: Bool { !id.isAbsent && !type.isAbsent && timestamp != nil }
+
+    /// The first required member that is absent, in the order the problems name them.
+    var missingMember: ComposeDecoder.NotificationMember? {
+        id.isAbsent ? .id : type.isAbsent ? .type : timestamp == nil ? .timestamp : nil
+    }
+
+    /// Whether the source (in the request's `bytes`) holds a `:`: keys are
+    /// `source:id`, so it would make them ambiguous.
+    func sourceHasColon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes[present: source].contains(UInt8(ascii: ":"))
+    }
+
+    /// Appends the notification. - Precondition: `hasRequiredMembers`.
+    @inline(__always)
+    func append(to request: inout ComposeRequest) {
+        request.appendNotification(
+            id: id, source: source, type: type, timestamp: timestamp!.range, moment: timestamp!.moment, read: read,
+            thread: thread, threadTitle: threadTitle, senderID: sender.id, senderName: sender.name,
+            text: text, defaultText: defaultText, url: url
+        )
+    }
+}
+
+extension ComposeRequest {
+    /// Decodes and validates a `POST /compose` body, the request of
+    /// `compose-rules.md`, so that the composer only ever sees valid input:
+    /// its texts stay ranges of `bytes` (`ComposeDecoder`).
+    ///
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - now: the server clock, read only when the request has no `now`.
+    /// - Throws: the first problem in document order (JSON errors first); a
+    ///   missing required field is reported after the members of its object.
+    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem)
+        -> ComposeRequest
+    {
+        try ComposeDecoder.decode(bytes, serverApp: serverApp, now: now)
+    }
+}

@@ -1,0 +1,85 @@
+@_spi(Engine) import NotificationText
+
+extension ComposeResponse {
+    /// The response of `compose-rules.md`, compact, members in the spec's
+    /// order; absent values are `null`, never omitted. Keys and timestamps
+    /// are copied from the bytes their ranges point into.
+    public func jsonBody() -> [UInt8] {
+        // Written once into an array sized from the strings' lengths; only
+        // when escapes make it longer than that, written again at its exact size.
+        bytes.withUnsafeBufferPointer { bytes in
+            JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
+        }
+    }
+
+    /// The length of the JSON when no string needs escapes, plus room for a
+    /// few (a bundle body's line break needs one byte more). Only the strings'
+    /// lengths are read; more escapes than that make `jsonBody` write twice.
+    func estimatedJSONCount() -> Int {
+        // The longest fixed parts (kind, reason, member names, nulls,
+        // brackets), and room for escapes.
+        var count = 200 + 64
+        count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0) + notification.body.utf8.count
+        count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
+        // `{"key":"…","timestamp":"…"},` per displayed entry.
+        for key in shownKeys { count += 3 + Int(key.count) }
+        for drop in dropRecords { count += 32 + Int(drop.key.count) }
+        for entry in entryRecords { count += 28 + Int(entry.key.count) + Int(entry.timestamp.count) }
+        return count
+    }
+
+    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>) {
+        out.raw(#"{"kind":"#)
+        switch kind {
+        case .single: out.raw(#""single""#)
+        case .bundle: out.raw(#""bundle""#)
+        case .summary: out.raw(#""summary""#)
+        case .fallback: out.raw(#""fallback""#)
+        }
+        out.raw(#","reason":"#)
+        switch reason {
+        case nil: out.raw("null")
+        case .failed?: out.raw(#""failed""#)
+        case .timeout?: out.raw(#""timeout""#)
+        case .empty?: out.raw(#""empty""#)
+        }
+        out.raw(#","notification":{"title":"#)
+        out.string(notification.title)
+        out.raw(#","subtitle":"#)
+        out.string(notification.subtitle)
+        out.raw(#","body":"#)
+        out.string(notification.body)
+        out.raw(#","threadIdentifier":"#)
+        out.string(notification.threadIdentifier)
+        out.raw(#","url":"#)
+        out.string(notification.url)
+        out.raw(#"},"shown":["#)
+        for index in shownKeys.indices {
+            if index > 0 { out.raw(",") }
+            out.string(bytes[present: shownKeys[index]])
+        }
+        out.raw(#"],"dropped":["#)
+        for index in dropRecords.indices {
+            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
+            out.string(bytes[present: dropRecords[index].key])
+            switch dropRecords[index].reason {
+            case .duplicate: out.raw(#","reason":"duplicate"}"#)
+            case .read: out.raw(#","reason":"read"}"#)
+            case .own: out.raw(#","reason":"own"}"#)
+            case .stale: out.raw(#","reason":"stale"}"#)
+            case .future: out.raw(#","reason":"future"}"#)
+            case .displayed: out.raw(#","reason":"displayed"}"#)
+            }
+        }
+        out.raw(#"],"displayed":["#)
+        for index in entryRecords.indices {
+            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
+            out.string(bytes[present: entryRecords[index].key])
+            out.raw(#","timestamp":"#)
+            out.string(bytes[present: entryRecords[index].timestamp])
+            out.raw("}")
+        }
+        out.raw("]}")
+    }
+}

@@ -1,0 +1,189 @@
+/// The request as the rules read it: ranges of one UTF-8 buffer, filled by
+/// the service's decoder straight from a request body (a string without
+/// escapes is a range of the body's own bytes; only keys, `source:id`, and
+/// escaped strings are appended) and by `init` from a caller's strings. Its
+/// records are trivially copyable, so a request of 20 notifications costs no
+/// `String` and no reference count until compose writes the texts it shows.
+///
+/// Limits (`ComposeRequest.maxNotifications`, …) are the filler's to enforce.
+extension ComposeRequest {
+    /// One fetched notification (`PendingNotification`'s fields as ranges).
+    @_spi(Engine) public struct NotificationRecord: Sendable {
+        @_spi(Engine) public let id: TextRange
+        @_spi(Engine) public let source: TextRange
+        @_spi(Engine) public let type: TextRange
+        /// `source:id`, or `id` when the source is absent or empty.
+        @_spi(Engine) public let key: TextRange
+        /// The timestamp as written, echoed in the next `displayed` state.
+        @_spi(Engine) public let timestamp: TextRange
+        @_spi(Engine) public let moment: Moment
+        @_spi(Engine) public let read: Bool
+        /// Whether the type is one of `PendingNotification.messageTypes`.
+        @_spi(Engine) public let isMessage: Bool
+        @_spi(Engine) public let senderID: TextRange
+        @_spi(Engine) public let senderName: TextRange
+        @_spi(Engine) public let thread: TextRange
+        @_spi(Engine) public let threadTitle: TextRange
+        @_spi(Engine) public let text: TextRange
+        @_spi(Engine) public let defaultText: TextRange
+        @_spi(Engine) public let url: TextRange
+    }
+
+    /// One entry of the caller's `displayed` state.
+    @_spi(Engine) public struct DisplayedRecord: Sendable {
+        @_spi(Engine) public let key: TextRange
+        /// As written, echoed when the entry is kept.
+        @_spi(Engine) public let timestamp: TextRange
+        @_spi(Engine) public let moment: Moment
+    }
+
+    /// A request whose ranges will point into `bytes` (a request body), with
+    /// the time at the Unix epoch until the filler sets it (`setNow`).
+    @_spi(Engine) public init(bytes: [UInt8], serverApp: String) {
+        self.bytes = bytes
+        self.serverApp = serverApp
+        self.nowMoment = Moment(epochSeconds: 0, nanoseconds: 0, extraDigits: .empty)
+    }
+
+    // MARK: Filling
+
+    /// Makes room for `count` notifications and their keys, so the bytes are
+    /// copied (from a shared request body) at most once.
+    @_spi(Engine) public mutating func reserve(notifications count: Int) {
+        notificationRecords.reserveCapacity(count)
+        // Keys with a source are appended: room for typical ones.
+        bytes.reserveCapacity(bytes.count + 24 * count + 64)
+    }
+
+    /// Makes room for `count` displayed entries.
+    @_spi(Engine) public mutating func reserve(displayed count: Int) {
+        displayedRecords.reserveCapacity(count)
+    }
+
+    /// Appends `utf8` (well-formed UTF-8) and returns its range.
+    @_spi(Engine) public mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> TextRange {
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        return TextRange(start: start, count: utf8.count)
+    }
+
+    /// Appends `text` and returns its range.
+    @_spi(Engine) public mutating func append(_ text: String) -> TextRange {
+        if let range = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return range }
+        let start = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        return TextRange(start: start, count: bytes.count - start)
+    }
+
+    /// Appends `text`, or returns `.absent` for nil.
+    mutating func append(_ text: String?) -> TextRange {
+        guard let text else { return .absent }
+        return append(text)
+    }
+
+    /// The instant of the RFC 3339 date-time at `range` (`Timestamp`'s rules);
+    /// nil when it is not one.
+    @_spi(Engine) public func moment(at range: TextRange) -> Moment? {
+        precondition(fits(range), "a range outside the request's bytes")
+        return bytes.withUnsafeBufferPointer { bytes in
+            guard let parts = Timestamp.parse(bytes[range]) else { return nil }
+            let extra = parts.extraDigits
+            return Moment(
+                epochSeconds: parts.epochSeconds, nanoseconds: parts.nanoseconds,
+                extraDigits: extra.isEmpty
+                    ? .empty : TextRange(start: Int(range.start) + extra.lowerBound, count: extra.count)
+            )
+        }
+    }
+
+    /// `instant` as a moment (its parsed `Timestamp` is not parsed again):
+    /// its digits beyond nanoseconds, if any, appended.
+    mutating func moment(of instant: Instant) -> Moment {
+        let extra = instant.subnanosecondDigits.isEmpty ? TextRange.empty : append(instant.subnanosecondDigits)
+        return Moment(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds, extraDigits: extra)
+    }
+
+    /// Whether `range` is absent or lies within `bytes`.
+    @inline(__always)
+    func fits(_ range: TextRange) -> Bool {
+        range.isAbsent || (range.count >= 0 && range.end <= bytes.count)
+    }
+
+    /// Sets the reference time to the RFC 3339 date-time at `range`; false
+    /// (and nothing set) when it is not one.
+    @_spi(Engine) public mutating func setNow(at range: TextRange) -> Bool {
+        guard let moment = moment(at: range) else { return false }
+        nowMoment = moment
+        nowRange = range
+        return true
+    }
+
+    /// Adds `notification`, its strings appended.
+    mutating func append(_ notification: PendingNotification) {
+        let timestamp = append(notification.timestamp.raw)
+        let moment = moment(of: notification.timestamp.instant)
+        let (id, source, type) = (append(notification.id), append(notification.source), append(notification.type))
+        let (thread, threadTitle) = (append(notification.thread), append(notification.threadTitle))
+        let (senderID, senderName) = (append(notification.sender?.id), append(notification.sender?.name))
+        let (text, defaultText, url) = (
+            append(notification.text), append(notification.defaultText), append(notification.url)
+        )
+        appendNotification(
+            id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notification.read,
+            thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
+            text: text, defaultText: defaultText, url: url)
+    }
+
+    /// Adds a notification; its key is made here (`source:id`, or `id`).
+    /// - Precondition: every range is absent or within `bytes` (checked: a
+    ///   range outside would read outside the buffer); `id`, `type` and
+    ///   `timestamp` are present; `moment` is `timestamp`'s; `source` has no `:`.
+    @_spi(Engine) public mutating func appendNotification(
+        id: TextRange, source: TextRange, type: TextRange, timestamp: TextRange, moment: Moment, read: Bool,
+        thread: TextRange, threadTitle: TextRange, senderID: TextRange, senderName: TextRange,
+        text: TextRange, defaultText: TextRange, url: TextRange
+    ) {
+        precondition(
+            fits(id) && fits(source) && fits(type) && fits(timestamp) && fits(moment.extraDigits) && fits(thread)
+                && fits(threadTitle)
+                && fits(senderID) && fits(senderName) && fits(text) && fits(defaultText) && fits(url),
+            "a notification's range is outside the request's bytes"
+        )
+        precondition(
+            !id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
+        var key = id
+        if source.count > 0 {
+            let start = bytes.count
+            let count = Int(source.count) + 1 + Int(id.count)
+            // Assembled aside and appended once: a slice of `bytes` would
+            // share its storage and make the append copy all of it.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+                bytes.withUnsafeBufferPointer { bytes in
+                    let colon = Composer.write(bytes[present: source], into: buffer, at: 0)
+                    buffer[colon] = UInt8(ascii: ":")
+                    _ = Composer.write(bytes[present: id], into: buffer, at: colon + 1)
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+            }
+            key = TextRange(start: start, count: count)
+        }
+        let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
+        notificationRecords.append(
+            NotificationRecord(
+                id: id, source: source, type: type, key: key, timestamp: timestamp, moment: moment, read: read,
+                isMessage: isMessage,
+                senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
+                text: text, defaultText: defaultText, url: url
+            ))
+    }
+
+    /// Adds an entry of the caller's `displayed` state.
+    /// - Precondition: the ranges are present and within `bytes` (checked);
+    ///   `moment` is `timestamp`'s.
+    @_spi(Engine) public mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
+        precondition(
+            !key.isAbsent && !timestamp.isAbsent && fits(key) && fits(timestamp) && fits(moment.extraDigits),
+            "a displayed entry's range is outside the request's bytes")
+        displayedRecords.append(DisplayedRecord(key: key, timestamp: timestamp, moment: moment))
+    }
+}
