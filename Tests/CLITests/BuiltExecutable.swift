@@ -23,11 +23,16 @@ enum BuiltExecutable {
         return inherited
     }
 
+    /// A write to a child that exited early must fail with EPIPE, not end the
+    /// test process with SIGPIPE (seen: signal 13 when a usage error won the race).
+    private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs the binary to its end with `stdin` as its input (written from
     /// another thread, so a large input and a large output cannot block each other).
     static func run(_ arguments: [String], stdin: [UInt8] = [], environment extra: [String: String] = [:]) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
+        _ = ignoringBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try path())
         process.arguments = arguments
