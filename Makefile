@@ -117,7 +117,18 @@ $(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText -emit-library -static \
 	  -emit-module -emit-module-path $(FUZZ_MODULES)/NotificationText.swiftmodule $^ -o $@
 
-.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_MODULES)/libNotificationText.a
+# The service's .embedInCode resources (the playground's files) reach its code
+# through PackageResources, which SwiftPM generates; the fuzz build takes
+# SwiftPM's own copy of that file.
+SERVICE_RESOURCES := $(shell find Sources/NotificationService/Playground -type f ! -name '*.swift' 2>/dev/null)
+FUZZ_EMBEDDED := .build-fuzz/embedded_resources.swift
+
+$(FUZZ_EMBEDDED): Package.swift $(SERVICE_RESOURCES)
+	@mkdir -p .build-fuzz
+	$(SWIFT) build --target NotificationService $(SWIFT_BUILD_FLAGS)
+	cp "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/NotificationService.build/DerivedSources/embedded_resources.swift" $@
+
+.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(FUZZ_EMBEDDED) $(FUZZ_MODULES)/libNotificationText.a
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
 
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))

@@ -22,7 +22,14 @@ let package = Package(
         ),
         .target(
             name: "NotificationService",
-            dependencies: ["NotificationText"]
+            dependencies: ["NotificationText"],
+            // The playground page (GET /), compiled in as byte arrays: no bundle, no Foundation.
+            resources: [
+                .embedInCode("Playground/index.html"),
+                .embedInCode("Playground/playground.css"),
+                .embedInCode("Playground/playground.js"),
+                .embedInCode("Playground/playground.svg"),
+            ]
         ),
         .executableTarget(
             name: "notification-text",

@@ -10,12 +10,17 @@ public struct ServiceConfiguration: Sendable {
     /// When set, every request except `/healthz` and `/readyz` must carry
     /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
     public var authToken: BearerToken?
+    /// Whether `GET /` serves the playground page (and its CSS and script);
+    /// when off, those paths are unknown (404, or 401 without the token).
+    public var playgroundEnabled: Bool
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil,
+        playgroundEnabled: Bool = true
     ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
         self.authToken = authToken
+        self.playgroundEnabled = playgroundEnabled
     }
 }

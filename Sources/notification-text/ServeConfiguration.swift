@@ -23,10 +23,14 @@ struct ServeConfiguration: Equatable {
     var metricsPort: Int?
     /// The separate `/metrics` listener's address: loopback, so only the node scrapes it.
     var metricsHost = "127.0.0.1"
+    /// The playground page at `GET /`; off makes `/` and its files 404.
+    var playgroundEnabled = true
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
-        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken)
+        ServiceConfiguration(
+            appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken,
+            playgroundEnabled: playgroundEnabled)
     }
 
     /// The metrics listener's settings: one event loop, the main port's limits.
@@ -157,6 +161,17 @@ struct ServeConfiguration: Equatable {
             switch raw {
             case "on", "true", "1": configuration.accessLogEnabled = true
             case "off", "false", "0": configuration.accessLogEnabled = false
+            default: return "must be on or off"
+            }
+            return nil
+        },
+        Option(
+            flag: "--playground", environmentVariable: "NOTIFICATION_TEXT_PLAYGROUND", valueName: "on|off",
+            meaning: "the playground page at GET / (static, no token needed to load it)"
+        ) { configuration, raw in
+            switch raw {
+            case "on", "true", "1": configuration.playgroundEnabled = true
+            case "off", "false", "0": configuration.playgroundEnabled = false
             default: return "must be on or off"
             }
             return nil
