@@ -15,6 +15,12 @@
 
   const element = (id) => document.getElementById(id);
 
+  /** Counts the answers a panel has shown (`data-answers`), so a reader or a test can tell a new one arrived. */
+  function countAnswer(panelID) {
+    const panel = element(panelID);
+    panel.dataset.answers = String(Number(panel.dataset.answers || "0") + 1);
+  }
+
   function debounce(action) {
     let timer = 0;
     return () => {
@@ -146,6 +152,7 @@
       showProblem(problemBox, answer.problem);
     }
     updatePreview();
+    countAnswer("body-panel");
   }
 
   function setFlag(field, on) {
@@ -202,6 +209,7 @@
       showProblem(problemBox, answer.problem || { title: "Unexpected answer", detail: "no notification in it" });
     }
     updatePreview();
+    countAnswer("compose-panel");
   }
 
   function showCompose(value) {
