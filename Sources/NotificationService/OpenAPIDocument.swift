@@ -40,8 +40,8 @@ enum OpenAPIDocument {
 
             Access control is off by default. A server started with
             `--auth-token-file` requires `Authorization: Bearer <token>` on every
-            request except `GET /healthz` and `GET /readyz` (unknown paths included),
-            and answers 401 `unauthorized` otherwise. A server started with
+            request except `GET /healthz`, `GET /readyz` and the playground's static
+            files (unknown paths included), and answers 401 `unauthorized` otherwise. A server started with
             `--metrics-port` also serves `/metrics`, `/healthz` and `/readyz`,
             without a token, on that port (127.0.0.1 by default).
           license:
@@ -58,6 +58,8 @@ enum OpenAPIDocument {
             description: The notification texts.
           - name: operations
             description: Health, readiness, metrics and this document.
+          - name: playground
+            description: A page for people to try the rules in a browser (`serve --playground on|off`).
         paths:
           /body:
             post:
@@ -289,7 +291,8 @@ enum OpenAPIDocument {
                 Text exposition format 0.0.4. Series:
                 `notification_text_http_requests_total{route,status}` (counter; routes
                 `/body`, `/compose`, `/healthz`, `/readyz`, `/metrics`,
-                `/openapi.yaml`, `unmatched`; statuses 200, 400, 401, 404, 405, 408, 411,
+                `/openapi.yaml`, `/`, `/playground.css`, `/playground.js`,
+                `/playground.svg`, `unmatched`; statuses 200, 400, 401, 404, 405, 408, 411,
                 413, 414, 415, 431, 500, 501, 503, 505 or `other`; only non-zero
                 cells are listed),
                 `notification_text_http_request_duration_seconds{route}` (histogram,
@@ -339,6 +342,147 @@ enum OpenAPIDocument {
                   $ref: '#/components/responses/MethodNotAllowedGet'
                 '414':
                   $ref: '#/components/responses/URITooLong'
+          /:
+            get:
+              security: []
+              tags: [playground]
+              operationId: playgroundPage
+              summary: The playground page
+              description: |
+                One static HTML page for people: type a message's Markdown and see
+                the body `POST /body` answers (with `units / cap`, `truncated`,
+                `inputCut`); paste a compose request and see the notification
+                `POST /compose` answers; both drawn on an iOS and an Android lock
+                screen. It loads `/playground.css`, `/playground.js` and
+                `/playground.svg` from this server and nothing from any other host,
+                and runs no inline script.
+
+                Needs no token to load. On a server with `--auth-token-file` the page
+                asks for the token and sends it as `Authorization: Bearer` on its own
+                calls, keeping it in the page's memory only. A server started with
+                `--playground off` answers this path and the three files like any
+                unknown path (404, or 401 without a token).
+              responses:
+                '200':
+                  description: The page, the same bytes for every request.
+                  headers:
+                    Content-Security-Policy:
+                      $ref: '#/components/headers/Content-Security-Policy'
+                    X-Content-Type-Options:
+                      $ref: '#/components/headers/X-Content-Type-Options'
+                    Referrer-Policy:
+                      $ref: '#/components/headers/Referrer-Policy'
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    text/html; charset=utf-8:
+                      schema: {type: string}
+                '401':
+                  description: Only with `--playground off` and `--auth-token-file`, as for any unknown path.
+                  $ref: '#/components/responses/Unauthorized'
+                '404':
+                  description: Only with `--playground off`.
+                  $ref: '#/components/responses/NotFound'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+          /playground.css:
+            get:
+              security: []
+              tags: [playground]
+              operationId: playgroundStyle
+              summary: The playground page's style sheet
+              description: Static, with the same headers as `GET /`; 404 with `--playground off`.
+              responses:
+                '200':
+                  description: The file.
+                  headers:
+                    Content-Security-Policy:
+                      $ref: '#/components/headers/Content-Security-Policy'
+                    X-Content-Type-Options:
+                      $ref: '#/components/headers/X-Content-Type-Options'
+                    Referrer-Policy:
+                      $ref: '#/components/headers/Referrer-Policy'
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    text/css; charset=utf-8:
+                      schema: {type: string}
+                '401':
+                  description: Only with `--playground off` and `--auth-token-file`, as for any unknown path.
+                  $ref: '#/components/responses/Unauthorized'
+                '404':
+                  description: Only with `--playground off`.
+                  $ref: '#/components/responses/NotFound'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+          /playground.js:
+            get:
+              security: []
+              tags: [playground]
+              operationId: playgroundScript
+              summary: The playground page's script
+              description: Static, with the same headers as `GET /`; 404 with `--playground off`.
+              responses:
+                '200':
+                  description: The file.
+                  headers:
+                    Content-Security-Policy:
+                      $ref: '#/components/headers/Content-Security-Policy'
+                    X-Content-Type-Options:
+                      $ref: '#/components/headers/X-Content-Type-Options'
+                    Referrer-Policy:
+                      $ref: '#/components/headers/Referrer-Policy'
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    text/javascript; charset=utf-8:
+                      schema: {type: string}
+                '401':
+                  description: Only with `--playground off` and `--auth-token-file`, as for any unknown path.
+                  $ref: '#/components/responses/Unauthorized'
+                '404':
+                  description: Only with `--playground off`.
+                  $ref: '#/components/responses/NotFound'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
+          /playground.svg:
+            get:
+              security: []
+              tags: [playground]
+              operationId: playgroundIcon
+              summary: The playground page's icon
+              description: Static, with the same headers as `GET /`; 404 with `--playground off`.
+              responses:
+                '200':
+                  description: The file.
+                  headers:
+                    Content-Security-Policy:
+                      $ref: '#/components/headers/Content-Security-Policy'
+                    X-Content-Type-Options:
+                      $ref: '#/components/headers/X-Content-Type-Options'
+                    Referrer-Policy:
+                      $ref: '#/components/headers/Referrer-Policy'
+                    X-Request-Id:
+                      $ref: '#/components/headers/X-Request-Id'
+                  content:
+                    image/svg+xml:
+                      schema: {type: string}
+                '401':
+                  description: Only with `--playground off` and `--auth-token-file`, as for any unknown path.
+                  $ref: '#/components/responses/Unauthorized'
+                '404':
+                  description: Only with `--playground off`.
+                  $ref: '#/components/responses/NotFound'
+                '405':
+                  $ref: '#/components/responses/MethodNotAllowedGet'
+                '414':
+                  $ref: '#/components/responses/URITooLong'
         components:
           securitySchemes:
             bearerAuth:
@@ -355,6 +499,18 @@ enum OpenAPIDocument {
                 (0x21–0x7E); otherwise 32 lower-case hexadecimal digits made by the
                 server. Also written to the access log.
               schema: {type: string, pattern: '^[\x21-\x7E]{1,128}$'}
+            Content-Security-Policy:
+              description: |
+                Scripts, styles, images and requests from this origin only, no inline
+                script or style, no framing: `default-src 'self'; base-uri 'none';
+                form-action 'none'; frame-ancestors 'none'`.
+              schema: {type: string, pattern: "^default-src 'self'"}
+            X-Content-Type-Options:
+              description: The browser takes each file as its `Content-Type` says.
+              schema: {type: string, const: nosniff}
+            Referrer-Policy:
+              description: The page's requests name no referrer.
+              schema: {type: string, const: no-referrer}
             Allow:
               description: The methods the resource accepts.
               schema: {type: string, enum: [POST, 'GET, HEAD']}
