@@ -1,9 +1,9 @@
 /// The service's resources. Matching is exact on the raw path: no trailing
 /// slash, no percent-decoding, so `/body/` and `/bod%79` are 404.
 enum Route: CaseIterable, Sendable {
-    case body, compose, healthz, readyz, metrics, openAPI, playgroundPage, playgroundStyle, playgroundScript,
-        playgroundIcon,
-        unmatched
+    case body, compose, healthz, readyz, metrics, openAPI
+    case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon
+    case unmatched
 
     init(path: String) {
         switch path {
