@@ -7,7 +7,9 @@ import Synchronization
 /// from any of its threads, and tests call it directly.
 ///
 /// Routes: `POST /body`, `POST /compose`, `GET /healthz`, `GET /readyz`,
-/// `GET /metrics`, `GET /openapi.yaml` (HEAD is answered for every GET route).
+/// `GET /metrics`, `GET /openapi.yaml`, and the playground page at `GET /`
+/// with `/playground.css`, `/playground.js` and `/playground.svg` (HEAD is
+/// answered for every GET route).
 public final class NotificationTextService: HTTPHandler {
     public let configuration: ServiceConfiguration
     let clock: WallClock
@@ -80,7 +82,7 @@ public final class NotificationTextService: HTTPHandler {
         defer { metrics.inFlight.wrappingSubtract(1, ordering: .relaxed) }
 
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
-        let route = Route(path: request.path)
+        let route = route(forPath: request.path)
         var response: HTTPResponse
         do {
             switch listener {
@@ -129,7 +131,7 @@ public final class NotificationTextService: HTTPHandler {
     /// The problem for a request the adapter refused (`uri-too-long`,
     /// `payload-too-large`), echoing its request id and labelled with its route.
     public func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
-        let route = Route(path: request.path)
+        let route = route(forPath: request.path)
         var response = Self.problemResponse(Problem(rejection), route: route)
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
         response.headers.append(("X-Request-Id", requestID))
@@ -138,9 +140,9 @@ public final class NotificationTextService: HTTPHandler {
 
     // MARK: Access
 
-    /// With a configured token, every route but the probes needs it; unknown
-    /// paths too, so strangers learn nothing about what exists. The header's
-    /// value is never logged or echoed.
+    /// With a configured token, every route but the probes and the playground's
+    /// static files needs it; unknown paths too, so strangers learn nothing
+    /// about what exists. The header's value is never logged or echoed.
     private func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
         guard let token = configuration.authToken, !route.isOpenWithoutToken else { return }
         let values = request.headers.filter { $0.name == "authorization" }.map(\.value)
@@ -208,6 +210,8 @@ public final class NotificationTextService: HTTPHandler {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/yaml")],
                 body: PackageResources.openapi_yaml, route: route.label)
+        case .playgroundPage, .playgroundStyle, .playgroundScript, .playgroundIcon:
+            return PlaygroundAsset.response(route: route)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }

@@ -12,13 +12,18 @@ public struct ServiceConfiguration: Sendable {
     public var authToken: BearerToken?
     /// The labels of `notification_text_build_info` (the executable sets them).
     public var build = BuildInfo()
+    /// Whether `GET /` serves the playground page (and its CSS and script);
+    /// when off, those paths are unknown (404, or 401 without the token).
+    public var playgroundEnabled: Bool
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil,
+        playgroundEnabled: Bool = true
     ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
         self.authToken = authToken
+        self.playgroundEnabled = playgroundEnabled
     }
 }
 

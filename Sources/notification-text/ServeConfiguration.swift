@@ -23,10 +23,14 @@ struct ServeConfiguration: Equatable, CommandSettings {
     var metricsPort: Int?
     /// The separate `/metrics` listener's address: loopback, so only the node scrapes it.
     var metricsHost = "127.0.0.1"
+    /// The playground page at `GET /`; off makes `/` and its files 404.
+    var playgroundEnabled = true
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
-        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken)
+        ServiceConfiguration(
+            appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken,
+            playgroundEnabled: playgroundEnabled)
     }
 
     /// The metrics listener's settings: one event loop, the main port's limits.
@@ -121,6 +125,11 @@ struct ServeConfiguration: Equatable, CommandSettings {
             flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
             meaning: "one JSON line per request on stdout",
             value: .onOff(\.accessLogEnabled)
+        ),
+        Option(
+            flag: "--playground", environmentVariable: "NOTIFICATION_TEXT_PLAYGROUND", valueName: "on|off",
+            meaning: "the playground page at GET / (static, no token needed to load it)",
+            value: .onOff(\.playgroundEnabled)
         ),
     ]
 
