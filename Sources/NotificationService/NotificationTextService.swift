@@ -18,6 +18,8 @@ public final class NotificationTextService: HTTPHandler {
     let metrics = ServiceMetrics()
     let requestIDs = RequestIDGenerator()
     let startNanosecondsSinceEpoch: Int64
+    /// The tokens in force; nil when access control is off.
+    let authTokenStore: AuthTokenStore?
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
     let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
@@ -42,6 +44,7 @@ public final class NotificationTextService: HTTPHandler {
         self.accessLog = accessLog
         self.errorLog = errorLog
         self.compose = compose
+        self.authTokenStore = configuration.authTokens.map(AuthTokenStore.init)
         self.startNanosecondsSinceEpoch = clock.nanosecondsSinceEpoch()
         // Computed once per process (~30 ms); here rather than in the first health probe.
         _ = UnicodeVersion.current
@@ -141,12 +144,12 @@ public final class NotificationTextService: HTTPHandler {
     // MARK: Access
 
     /// With a configured token, every route but the probes and the playground's
-    /// static files needs it; unknown paths too, so strangers learn nothing
-    /// about what exists. The header's value is never logged or echoed.
-    private func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
-        guard let token = configuration.authToken, !route.isOpenWithoutToken else { return }
+    /// static files needs it; unknown paths too, so strangers learn nothing about what exists. The header's
+    /// value is never logged or echoed.
+    func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
+        guard let authTokenStore, !route.isOpenWithoutToken else { return }
         let values = request.headers.filter { $0.name == "authorization" }.map(\.value)
-        switch token.verdict(authorizationValues: values) {
+        switch authTokenStore.current.verdict(authorizationValues: values) {
         case .authorized:
             return
         case .missing:
@@ -199,6 +202,9 @@ public final class NotificationTextService: HTTPHandler {
                 startNanosecondsSinceEpoch: startNanosecondsSinceEpoch,
                 nowNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(),
                 residentMemoryBytes: ProcessStats.residentMemoryBytes(),
+                cpuNanoseconds: ProcessStats.cpuNanoseconds(),
+                openDescriptorCount: ProcessStats.openDescriptorCount(),
+                maxDescriptorCount: ProcessStats.maxDescriptorCount(),
                 unicodeVersion: UnicodeVersion.current,
                 build: configuration.build
             )

@@ -8,8 +8,10 @@ public struct ServiceConfiguration: Sendable {
     /// Whether `didRespond` writes one access-log line per request to stdout.
     public var accessLogEnabled: Bool
     /// When set, every request except `/healthz` and `/readyz` must carry
-    /// `Authorization: Bearer <token>`, else 401 `unauthorized`.
-    public var authToken: BearerToken?
+    /// `Authorization: Bearer <token>` with one of these tokens, else 401
+    /// `unauthorized`; `NotificationTextService.replaceAuthTokens` swaps them
+    /// while serving.
+    public var authTokens: AuthTokens?
     /// The labels of `notification_text_build_info` (the executable sets them).
     public var build = BuildInfo()
     /// Whether `GET /` serves the playground page (and its CSS and script);
@@ -17,12 +19,12 @@ public struct ServiceConfiguration: Sendable {
     public var playgroundEnabled: Bool
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authToken: BearerToken? = nil,
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authTokens: AuthTokens? = nil,
         playgroundEnabled: Bool = true
     ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
-        self.authToken = authToken
+        self.authTokens = authTokens
         self.playgroundEnabled = playgroundEnabled
     }
 }

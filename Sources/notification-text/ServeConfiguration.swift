@@ -17,19 +17,23 @@ struct ServeConfiguration: Equatable, CommandSettings {
     var appName = ComposeRequest.defaultApp
     /// One access-log line per request on stdout.
     var accessLogEnabled = true
-    /// Read once at start from `--auth-token-file`; nil leaves access open.
-    var authToken: BearerToken?
+    /// `--auth-token-file`, re-read on SIGHUP; nil leaves access open.
+    var authTokenFile: String?
+    /// The tokens read from `authTokenFile` at start.
+    var authTokens: AuthTokens?
     /// The separate `/metrics` listener's port; nil serves metrics on the main port only.
     var metricsPort: Int?
     /// The separate `/metrics` listener's address: loopback, so only the node scrapes it.
     var metricsHost = "127.0.0.1"
     /// The playground page at `GET /`; off makes `/` and its files 404.
     var playgroundEnabled = true
+    /// `--max-connections`; nil sizes the limit to the memory (`ConnectionLimit.derived`).
+    var maxConnections: Int?
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
         ServiceConfiguration(
-            appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken,
+            appName: appName, accessLogEnabled: accessLogEnabled, authTokens: authTokens,
             playgroundEnabled: playgroundEnabled)
     }
 
@@ -40,6 +44,10 @@ struct ServeConfiguration: Equatable, CommandSettings {
         metrics.host = metricsHost
         metrics.port = metricsPort
         metrics.threadCount = 1
+        // Scrapers reconnect at once: nothing to keep open, nothing to delay.
+        metrics.keepsIdleConnectionsWhileDraining = false
+        metrics.shutdownDelaySeconds = 0
+        metrics.maxConnections = min(server.maxConnections, 64)
         return metrics
     }
 
@@ -89,26 +97,41 @@ struct ServeConfiguration: Equatable, CommandSettings {
         ),
         Option(
             flag: "--drain-seconds", environmentVariable: "NOTIFICATION_TEXT_DRAIN_SECONDS", valueName: "S",
-            meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight",
+            meaning: "after SIGTERM/SIGINT and the shutdown delay, how long requests in flight and idle keep-alive"
+                + " connections get to finish (each later request is answered with Connection: close)",
             value: .seconds(0...3_600, \.server.drainSeconds)
         ),
         Option(
+            flag: "--shutdown-delay-seconds", environmentVariable: "NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS",
+            valueName: "S",
+            meaning: "after SIGTERM/SIGINT, how long to go on serving (/readyz says 503) before the drain starts",
+            value: .seconds(0...3_600, \.server.shutdownDelaySeconds)
+        ),
+        Option(
+            flag: "--max-connections", environmentVariable: "NOTIFICATION_TEXT_MAX_CONNECTIONS", valueName: "N",
+            meaning: "client connections open at once; past it new ones wait in the kernel's backlog",
+            value: .integer(
+                1...1_000_000, \.maxConnections,
+                unset: "(memory limit - 32 MiB - 8 MiB a thread) / (max body + max head + 64 KiB),"
+                    + " at most the descriptor limit - 64, at least 16")
+        ),
+        Option(
             flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
-            meaning: "file holding the bearer token every request but /healthz and /readyz must carry",
+            meaning: "file of bearer tokens, one a line, one of which every request but /healthz and /readyz"
+                + " must carry; SIGHUP re-reads it",
             value: OptionValue(
-                accepted: "a readable file of at most \(maxTokenFileBytes) bytes holding one token",
+                accepted: "a readable file of at most \(AuthTokens.maxCount) tokens, \(maxTokenFileBytes) bytes",
                 defaultValue: { _ in "none (no token needed)" }
             ) { configuration, raw in
                 guard !raw.isEmpty else { return "must not be empty" }
-                guard let contents = readSmallFile(raw, maxBytes: maxTokenFileBytes) else {
-                    return "cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"
+                switch loadAuthTokens(path: raw) {
+                case .success(let tokens):
+                    configuration.authTokenFile = raw
+                    configuration.authTokens = tokens
+                    return nil
+                case .failure(let problem):
+                    return problem.message
                 }
-                do {
-                    configuration.authToken = try BearerToken(fileContents: contents)
-                } catch {
-                    return "is not usable: \(error)"
-                }
-                return nil
             }
         ),
         Option(
@@ -140,14 +163,40 @@ struct ServeConfiguration: Equatable, CommandSettings {
         OptionParser.parse(arguments, command: "serve", options: options, environment: environment).flatMap {
             parsed in
             switch parsed {
-            case .run(let configuration): .success(configuration)
+            case .run(let configuration): .success(configuration.withConnectionLimit())
             case .help: .failure(UsageError("serve: --help is not a setting"))
             }
         }
     }
 
-    /// A token is short; a bigger file is a mistake (the wrong path).
+    /// The server's connection limit: `--max-connections`, or else sized to
+    /// the memory and descriptor limits (`ConnectionLimit.derived`).
+    func withConnectionLimit() -> ServeConfiguration {
+        var configuration = self
+        configuration.server.maxConnections =
+            maxConnections
+            ?? ConnectionLimit.derived(
+                memoryBytes: ConnectionLimit.memoryLimitBytes(), descriptorLimit: ConnectionLimit.descriptorLimit(),
+                threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
+                maxHeaderBytes: server.maxHeaderBytes)
+        return configuration
+    }
+
+    /// A few tokens are short; a bigger file is a mistake (the wrong path).
     static let maxTokenFileBytes = 4_096
+
+    /// The tokens in the file at `path`, or what is wrong with it (never its text).
+    static func loadAuthTokens(path: String) -> Result<AuthTokens, UsageError> {
+        guard let contents = readSmallFile(path, maxBytes: maxTokenFileBytes) else {
+            return .failure(
+                UsageError("cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"))
+        }
+        do {
+            return .success(try AuthTokens(fileContents: contents))
+        } catch {
+            return .failure(UsageError("is not usable: \(error)"))
+        }
+    }
 
     /// The whole file at `path`, or nil when it cannot be read or holds more than `maxBytes`.
     static func readSmallFile(_ path: String, maxBytes: Int) -> [UInt8]? {

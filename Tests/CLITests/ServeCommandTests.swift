@@ -34,7 +34,6 @@ import Testing
         #expect(readiness.waitUntilSentBytesAreAcknowledged())
 
         #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
-        #expect(idle.isClosedByPeer(), "idle keep-alive connection closed by the drain")
         // Every loop is draining (so its replies close their connection) once
         // no listener is left.
         #expect(connectionsAreRefused(port: serve.port, withinSeconds: 2))
@@ -49,6 +48,13 @@ import Testing
         #expect(rendered.status == 200)
         #expect(rendered.text.contains("\"body\":\"Hello world\""))
         #expect(rendered.header("connection") == "close")
+
+        // The idle keep-alive connection was kept for one more request.
+        try idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        let last = try idle.readResponse()
+        #expect(last.status == 200)
+        #expect(last.header("connection") == "close")
+        #expect(idle.isClosedByPeer())
 
         let status = try serve.waitForExit(timeoutSeconds: 10)
         #expect(status == 0)
@@ -169,6 +175,14 @@ import Testing
             "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"
         ),
         ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
+        (
+            "bad-max-connections", ["--max-connections", "0"], [:],
+            "--max-connections must be an integer in 1…1000000, got '0'"
+        ),
+        (
+            "bad-shutdown-delay", [], ["NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS": "soon"],
+            "NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS must be a number of seconds in 0…3600, got 'soon'"
+        ),
     ])
     func serve_badSetting_exits64WithMessage(
         id: String, arguments: [String], environment: [String: String], message: String

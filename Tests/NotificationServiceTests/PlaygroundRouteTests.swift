@@ -23,7 +23,7 @@ import Testing
 
     func service(playground: Bool, token: Bool) throws -> NotificationTextService {
         let configuration = ServiceConfiguration(
-            authToken: token ? try BearerToken(fileContents: Array(Self.secret.utf8)) : nil,
+            authTokens: token ? try AuthTokens(fileContents: Array(Self.secret.utf8)) : nil,
             playgroundEnabled: playground)
         let service = NotificationTextService(
             configuration: configuration, clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds),

@@ -10,6 +10,10 @@ enum MetricsExposition {
         var startNanosecondsSinceEpoch: Int64
         var nowNanosecondsSinceEpoch: Int64
         var residentMemoryBytes: Int?
+        /// User and system CPU time.
+        var cpuNanoseconds: UInt64?
+        var openDescriptorCount: Int?
+        var maxDescriptorCount: Int?
         var unicodeVersion: String
         var build = BuildInfo()
     }
@@ -63,6 +67,14 @@ enum MetricsExposition {
             "POST /body answers whose input was cut at 4096 UTF-16 units.")
         out += "notification_text_input_cuts_total \(metrics.inputCuts.value)\n"
 
+        header(
+            &out, "notification_text_connections_rejected_total", "counter",
+            "Connections refused before a request on them reached a route (the answer closes them), by reason.")
+        for reason in RejectionReason.allCases {
+            out +=
+                "notification_text_connections_rejected_total{reason=\"\(reason.rawValue)\"} \(metrics.rejections[reason.metricsIndex].value)\n"
+        }
+
         header(&out, "notification_text_server_state", "gauge", "1 for the server's current life-cycle state.")
         for state in [ServerState.starting, .running, .draining, .stopped] {
             out += "notification_text_server_state{state=\"\(state.label)\"} \(state == snapshot.state ? 1 : 0)\n"
@@ -75,6 +87,21 @@ enum MetricsExposition {
         if let resident = snapshot.residentMemoryBytes {
             header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
             out += "process_resident_memory_bytes \(resident)\n"
+        }
+
+        if let cpu = snapshot.cpuNanoseconds {
+            header(&out, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
+            out += "process_cpu_seconds_total \(seconds(cpu))\n"
+        }
+
+        if let open = snapshot.openDescriptorCount {
+            header(&out, "process_open_fds", "gauge", "Number of open file descriptors.")
+            out += "process_open_fds \(open)\n"
+        }
+
+        if let maximum = snapshot.maxDescriptorCount {
+            header(&out, "process_max_fds", "gauge", "Maximum number of open file descriptors.")
+            out += "process_max_fds \(maximum)\n"
         }
 
         header(
