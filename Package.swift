@@ -41,8 +41,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"],
+            // `BuildVersion.version` (the VERSION file) and `.revision` (git).
+            plugins: ["BuildVersion"]
         ),
+        .plugin(name: "BuildVersion", capability: .buildTool()),
         .executableTarget(
             name: "notification-bench",
             dependencies: ["HTTPCore", "NotificationText", "NotificationService"]
@@ -78,7 +81,7 @@ let package = Package(
 )
 
 // Settings applied in one place for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny")

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A strict reader of one request's framing, fed the bytes of a connection
-/// as they arrive, ahead of evhttp (docs/adr/0012-request-framing.md).
+/// as they arrive, ahead of evhttp (docs/adr/0016-request-framing.md).
 ///
 /// evhttp decides where a body ends by rules that are lenient where a strict
 /// reader refuses (it takes the first of two `Content-Length` fields, reads

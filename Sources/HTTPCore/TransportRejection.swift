@@ -5,8 +5,8 @@
 /// connection stays usable. Found in a request's head or a chunked body's
 /// framing (everything else), before the body is read: the adapter sends the
 /// handler's answer with `Connection: close`, discards what still arrives for
-/// a bounded time and closes (docs/adr/0012-request-framing.md,
-/// docs/adr/0013-connection-limits-and-drain.md).
+/// a bounded time and closes (docs/adr/0016-request-framing.md,
+/// docs/adr/0017-connection-limits-and-drain.md).
 public enum TransportRejection: Sendable, Equatable {
     /// The request target is longer than `maxBytes`.
     case uriTooLong(maxBytes: Int)

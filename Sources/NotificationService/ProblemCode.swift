@@ -25,7 +25,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case internalError = "internal-error"
     case notReady = "not-ready"
     // Refused in the request's head, before its body is read; the connection
-    // closes after the answer (docs/adr/0012-request-framing.md).
+    // closes after the answer (docs/adr/0016-request-framing.md).
     case badRequest = "bad-request"
     case badFraming = "bad-framing"
     case headerFieldsTooLarge = "header-fields-too-large"

@@ -12,12 +12,30 @@ public struct ServiceConfiguration: Sendable {
     /// `unauthorized`; `NotificationTextService.replaceAuthTokens` swaps them
     /// while serving.
     public var authTokens: AuthTokens?
+    /// The labels of `notification_text_build_info` (the executable sets them).
+    public var build = BuildInfo()
+    /// Whether `GET /` serves the playground page (and its CSS and script);
+    /// when off, those paths are unknown (404, or 401 without the token).
+    public var playgroundEnabled: Bool
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authTokens: AuthTokens? = nil
+        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authTokens: AuthTokens? = nil,
+        playgroundEnabled: Bool = true
     ) {
         self.appName = appName
         self.accessLogEnabled = accessLogEnabled
         self.authTokens = authTokens
+        self.playgroundEnabled = playgroundEnabled
+    }
+}
+
+/// Which build answers: the `VERSION` file's version and the git revision.
+public struct BuildInfo: Sendable, Equatable {
+    public var version: String
+    public var revision: String
+
+    public init(version: String = "unknown", revision: String = "unknown") {
+        self.version = version
+        self.revision = revision
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// The default of `--max-connections`: as many connections as the memory
 /// holds when every one is uploading a body of the largest size at once
-/// (docs/adr/0013-connection-limits-and-drain.md). A connection's input holds at most
+/// (docs/adr/0017-connection-limits-and-drain.md). A connection's input holds at most
 /// its head and one body (the adapter stops reading while a reply is
 /// pending), so that is its worst case; the rest is a fixed reserve for the
 /// process and each thread's decoding and reply.

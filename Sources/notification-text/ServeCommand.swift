@@ -4,7 +4,7 @@ import NotificationService
 /// `serve [options]`: the HTTP service on libevent until SIGTERM or SIGINT.
 ///
 /// stdout gets one JSON start line once every event loop accepts, e.g.
-/// `{"event":"start","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"pid":4242}`,
+/// `{"event":"start","version":"0.2.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"pid":4242}`,
 /// then the access log and the `rejected` and `auth-tokens-reloaded` lines,
 /// then one stop line, e.g.
 /// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
@@ -18,18 +18,15 @@ enum ServeCommand {
     static let unavailable: Int32 = 69
 
     static func run(_ arguments: [String]) {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            CLI.writeStdout(help)
-            return
-        }
-        let configuration: ServeConfiguration
-        switch ServeConfiguration.load(arguments: arguments) {
-        case .success(let loaded): configuration = loaded
-        case .failure(let error): CLI.fail(error.message, status: CLI.usageError)
-        }
+        let parsed = OptionParser.settingsOrExit(
+            arguments, command: "serve", options: ServeConfiguration.options, help: { help })
+        // Raised first: the derived connection limit reads the descriptor limit.
         raiseOpenFileLimit()
+        let configuration = parsed.withConnectionLimit()
+        var serviceConfiguration = configuration.service
+        serviceConfiguration.build = BuildInfo(version: BuildVersion.version, revision: BuildVersion.revision)
         // The access log goes out per event-loop iteration, not per line (see LogSink).
-        let service = NotificationTextService(configuration: configuration.service, accessLog: .bufferedStandardOutput)
+        let service = NotificationTextService(configuration: serviceConfiguration, accessLog: .bufferedStandardOutput)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
         }
@@ -66,7 +63,8 @@ enum ServeCommand {
         address: BoundAddress, threadCount: Int, maxConnections: Int, metricsAddress: BoundAddress? = nil
     ) -> String {
         let metrics = metricsAddress.map { ",\"metricsAddress\":\"\($0)\",\"metricsPort\":\($0.port)" } ?? ""
-        return "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
+        return "{\"event\":\"start\",\"version\":\"\(BuildVersion.version)\",\"revision\":\"\(BuildVersion.revision)\","
+            + "\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
             + "\"threads\":\(threadCount),\"maxConnections\":\(maxConnections)\(metrics),\"pid\":\(getpid())}\n"
     }
 
@@ -99,16 +97,14 @@ enum ServeCommand {
     }
 
     static var help: String {
-        var text =
-            "usage: notification-text serve [options]\n\noptions (each also read from its environment variable; the flag wins):\n"
-        for option in ServeConfiguration.options {
-            text +=
-                "  \(option.flag) \(option.valueName)\n      \(option.meaning)\n"
-                + "      \(option.values); \(option.environmentVariable)\n"
-        }
-        text += "\nsignals: SIGTERM/SIGINT drain and exit 0 (a second one closes everything at once);"
-        text += " SIGHUP re-reads --auth-token-file\n"
-        return text
+        OptionParser.help(
+            usage: "serve [options]",
+            about: "The HTTP service on 127.0.0.1:8080 until SIGTERM or SIGINT. Each setting is also read from its\n"
+                + "environment variable; a flag wins over its variable.",
+            options: ServeConfiguration.options,
+            notes: "signals: SIGTERM/SIGINT drain and exit 0 (a second one closes everything at once);"
+                + " SIGHUP re-reads --auth-token-file\n"
+                + "exit status: 0 after a drain, 64 for a bad setting, 69 when the address cannot be bound")
     }
 }
 

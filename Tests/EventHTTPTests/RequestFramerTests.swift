@@ -82,7 +82,7 @@ import Testing
         #expect(taken + bodyTaken == request.utf8.count)
     }
 
-    /// Each refused case and the kind of refusal (the cases of docs/adr/0012 and the head's own syntax).
+    /// Each refused case and the kind of refusal (the cases of docs/adr/0016 and the head's own syntax).
     static let refused: [(id: String, request: String, status: Int)] = [
         ("two-content-lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", 400),
         ("content-length-list", "POST / HTTP/1.1\r\nContent-Length: 1, 1\r\n\r\n", 400),

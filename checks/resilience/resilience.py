@@ -13,7 +13,7 @@ keeps serving and loses nothing:
   resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
   access         --auth-token-file (401/200, probes open) and --metrics-port
   soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
-  framing        each request-framing case of docs/adr/0012 followed by a pipelined
+  framing        each request-framing case of docs/adr/0016 followed by a pipelined
                  request: its target answer, never a second parse
   pipelining     10 clients pipeline GET /healthz and never read: RSS peak < 64 MiB,
                  a normal client served meanwhile
@@ -768,7 +768,7 @@ def scenario_access(binary, report, quick):
 # server that reads the case's bytes the way its sender meant answers it once.
 FOLLOW = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 # What a desynchronised server answers as a second request of its own (the
-# service answers it 404; the nginx set-up of docs/adr/0012 too).
+# service answers it 404; the nginx set-up of docs/adr/0016 too).
 SMUGGLED = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
 JSON_BODY = b'{"text":"x"}'
 
@@ -987,7 +987,7 @@ def describe_target(targets):
 
 
 def scenario_framing(binary, report, quick):
-    """Each request-framing case of docs/adr/0012 gets its target answer, and never a second parse."""
+    """Each request-framing case of docs/adr/0016 gets its target answer, and never a second parse."""
     print("framing", flush=True)
     cases = framing_cases()
     server = Server(binary, ["--threads", "2", "--access-log", "off"])

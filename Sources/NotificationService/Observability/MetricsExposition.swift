@@ -15,6 +15,7 @@ enum MetricsExposition {
         var openDescriptorCount: Int?
         var maxDescriptorCount: Int?
         var unicodeVersion: String
+        var build = BuildInfo()
     }
 
     static func render(_ metrics: ServiceMetrics, _ snapshot: Snapshot) -> [UInt8] {
@@ -80,7 +81,8 @@ enum MetricsExposition {
         }
 
         header(&out, "notification_text_build_info", "gauge", "Always 1; labels describe the build.")
-        out += "notification_text_build_info{unicode_version=\"\(snapshot.unicodeVersion)\"} 1\n"
+        out += "notification_text_build_info{version=\"\(label(snapshot.build.version))\","
+        out += "revision=\"\(label(snapshot.build.revision))\",unicode_version=\"\(snapshot.unicodeVersion)\"} 1\n"
 
         if let resident = snapshot.residentMemoryBytes {
             header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
@@ -115,6 +117,20 @@ enum MetricsExposition {
 
     private static func header(_ out: inout String, _ name: String, _ type: String, _ help: String) {
         out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    /// A label value with `\`, `"` and line feeds escaped, as the format requires.
+    static func label(_ value: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\"": escaped.append(contentsOf: #"\""#.unicodeScalars)
+            case "\n": escaped.append(contentsOf: #"\n"#.unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Nanoseconds as decimal seconds, exact, without trailing zeros: `0.00025`, `1`, `12.5`.
