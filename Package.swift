@@ -16,6 +16,11 @@ import PackageDescription
 // code, the service no socket.
 let package = Package(
     name: "notification-text",
+    // The NotificationText library (the rules alone, the standard library
+    // only) is meant for apps too: an iOS notification service extension can
+    // link the very renderer and composer the service runs. The service and
+    // its adapter are built and run on Linux.
+    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "NotificationText", targets: ["NotificationText"]),
         .executable(name: "notification-text", targets: ["notification-text"]),
