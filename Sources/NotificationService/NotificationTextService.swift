@@ -226,7 +226,7 @@ public final class NotificationTextService: HTTPHandler {
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
         let composeRequest = try ComposeRequest.decode(
-            request.body, serverApp: configuration.appName, now: clock.timestamp)
+            request.body, serverApp: configuration.appName, catalogs: configuration.catalogs, now: clock.timestamp)
         return Self.json(try compose(composeRequest).jsonBody(), route: .compose)
     }
 

@@ -15,6 +15,8 @@ struct ServeConfiguration: Equatable {
     var server = HTTPServerConfiguration()
     /// App name used in generic compose texts when a request names none.
     var appName = ComposeRequest.defaultApp
+    /// The built-in catalogs with the default locale of compose texts.
+    var catalogs = CatalogSet.builtIn
     /// One access-log line per request on stdout.
     var accessLogEnabled = true
     /// Read once at start from `--auth-token-file`; nil leaves access open.
@@ -26,7 +28,8 @@ struct ServeConfiguration: Equatable {
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
-        ServiceConfiguration(appName: appName, accessLogEnabled: accessLogEnabled, authToken: authToken)
+        ServiceConfiguration(
+            appName: appName, catalogs: catalogs, accessLogEnabled: accessLogEnabled, authToken: authToken)
     }
 
     /// The metrics listener's settings: one event loop, the main port's limits.
@@ -100,6 +103,12 @@ struct ServeConfiguration: Equatable {
             }
             configuration.appName = raw
             return nil
+        },
+        Option(
+            flag: "--default-locale", environmentVariable: "NOTIFICATION_TEXT_DEFAULT_LOCALE", valueName: "TAG",
+            meaning: "language of compose texts when a request has no locale (a built-in catalog must fit it)"
+        ) { configuration, raw in
+            defaultLocale(raw) { configuration.catalogs = $0 }
         },
         Option(
             flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS",
@@ -229,6 +238,19 @@ struct ServeConfiguration: Equatable {
 
     static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
+    }
+
+    /// The built-in catalogs with the default locale `raw`, chosen by the
+    /// rules a request's `locale` follows (compose.md section 10).
+    static func defaultLocale(_ raw: String, store: (CatalogSet) -> Void) -> String? {
+        do {
+            store(try CatalogSet.builtIn.withDefaultLocale(raw))
+            return nil
+        } catch .malformedTag {
+            return "must be a BCP 47 language tag such as pt-BR"
+        } catch {
+            return "fits no catalog (they are \(CatalogSet.builtIn.catalogs.map(\.tag).joined(separator: ", ")))"
+        }
     }
 
     private static func integer(_ raw: String, in range: ClosedRange<Int>, store: (Int) -> Void) -> String? {

@@ -15,7 +15,7 @@ import Testing
     private let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
 
     private func firstPass(_ json: [UInt8]) -> ComposeRequest? {
-        try? ComposeDecoder.decode(json, serverApp: serverApp, now: { clock }, validated: false)
+        try? ComposeDecoder.decode(json, serverApp: serverApp, catalogs: .builtIn, now: { clock }, validated: false)
     }
 
     /// The parser's check, then the validated pass: what the decoder answers
@@ -27,7 +27,8 @@ import Testing
             } catch {
                 throw Problem(error)
             }
-            return try ComposeDecoder.decode(json, serverApp: serverApp, now: { clock }, validated: true)
+            return try ComposeDecoder.decode(
+                json, serverApp: serverApp, catalogs: .builtIn, now: { clock }, validated: true)
         }
     }
 
@@ -156,7 +157,8 @@ import Testing
     ])
     func unusualValidBodies_decodeTheSameInEitherPass(_ json: String) throws {
         checkAgreement(Array(json.utf8), json)
-        let decoded = try ComposeDecoder.decode(Array(json.utf8), serverApp: serverApp, now: { clock })
+        let decoded = try ComposeDecoder.decode(
+            Array(json.utf8), serverApp: serverApp, catalogs: .builtIn, now: { clock })
         let expected = try validatedPass(Array(json.utf8)).get()
         #expect(decoded.bytes == expected.bytes, "\(json)")
         #expect(decoded == expected, "\(json)")
