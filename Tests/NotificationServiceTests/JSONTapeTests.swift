@@ -156,3 +156,13 @@ import Testing
         }
     }
 }
+
+extension BodyRendering {
+    /// The `/body` reply for this rendering, as the service writes it for its bytes.
+    func jsonBody() -> [UInt8] {
+        var body = body
+        return body.withUTF8 { utf8 in
+            RenderedJSON.body(utf8, ellipsis: false, units: units, truncated: truncated, inputCut: inputCut)
+        }
+    }
+}

@@ -132,7 +132,7 @@ extension JSONWriter {
     mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
-        case .bool(let b): bool(b)
+        case .bool(let b): raw(b ? "true" : "false")
         case .number(let n):
             var lexeme = n.lexeme
             lexeme.withUTF8 { raw($0) }

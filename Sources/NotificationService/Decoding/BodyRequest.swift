@@ -55,19 +55,8 @@ public struct BodyRequest: Sendable, Equatable {
     }
 }
 
-extension BodyRendering {
-    /// `{"body","units","truncated","inputCut"}`, compact.
-    func jsonBody() -> [UInt8] {
-        var body = body
-        return body.withUTF8 { utf8 in
-            RenderedJSON.body(utf8, ellipsis: false, units: units, truncated: truncated, inputCut: inputCut)
-        }
-    }
-}
-
 extension RenderedBytes {
-    /// `{"body","units","truncated","inputCut"}`, compact: the same bytes as
-    /// `BodyRendering.jsonBody()` for the same rendering.
+    /// `{"body","units","truncated","inputCut"}`, compact.
     func jsonBody() -> [UInt8] {
         RenderedJSON.body(text, ellipsis: ellipsis, units: units, truncated: truncated, inputCut: inputCut)
     }

@@ -1,6 +1,7 @@
-/// Typed access to request fields, with problems that name the field path
-/// (`maxUnits`, `notifications[3].timestamp`). Paths are autoclosures, so a
-/// path string is only built when there is an error to report.
+/// The problems of request fields, which name the field path (`maxUnits`,
+/// `notifications[3].timestamp`), for every decoder: the tape's (`/body`)
+/// and `JSONReader`'s (`/compose`). Paths are autoclosures, so a path string
+/// is only built when there is an error to report.
 ///
 /// Conventions every request field follows:
 /// - `null` counts as absent: an optional field gets its default, a required
@@ -9,30 +10,6 @@
 ///   or `2.56e2`): anything else is `invalid-type`;
 /// - unknown members are ignored (after the whole body was parsed as JSON).
 enum FieldDecoding {
-    static func object(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem)
-        -> JSONTape.Members
-    {
-        guard tape.kind(value) == .object else {
-            throw typeMismatch(path(), expected: "an object", got: tape.typeName(value))
-        }
-        return tape.members(value)
-    }
-
-    static func string(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> String {
-        guard tape.kind(value) == .string else {
-            throw typeMismatch(path(), expected: "a string", got: tape.typeName(value))
-        }
-        return tape.string(value)
-    }
-
-    static func bool(_ tape: JSONTape, _ value: Int, at path: @autoclosure () -> String) throws(Problem) -> Bool {
-        switch tape.kind(value) {
-        case .true: return true
-        case .false: return false
-        default: throw typeMismatch(path(), expected: "a boolean", got: tape.typeName(value))
-        }
-    }
-
     /// An integer written without fraction or exponent, within `range`.
     static func integer(_ tape: JSONTape, _ value: Int, in range: ClosedRange<Int>, at path: @autoclosure () -> String)
         throws(Problem) -> Int
@@ -64,20 +41,6 @@ enum FieldDecoding {
             )
         }
         return value
-    }
-
-    /// The elements of an array of at most `maxCount` elements.
-    static func array(_ tape: JSONTape, _ value: Int, maxCount: Int, at path: @autoclosure () -> String) throws(Problem)
-        -> JSONTape.Elements
-    {
-        guard tape.kind(value) == .array else {
-            throw typeMismatch(path(), expected: "an array", got: tape.typeName(value))
-        }
-        let count = tape.count(value)
-        guard count <= maxCount else {
-            throw Problem(.outOfRange, "\(path()) has \(count) items, at most \(maxCount) are allowed")
-        }
-        return tape.elements(value)
     }
 
     static func missing(_ path: String) -> Problem {

@@ -188,15 +188,6 @@ public struct JSONTape {
         }
     }
 
-    /// Where the string at `index` is in the text, when it has no escapes
-    /// (its bytes are then its decoded UTF-8); nil when it has escapes.
-    @inline(__always)
-    public func unescapedRange(_ index: Int) -> Range<Int>? {
-        let entry = entries[index]
-        precondition(entry.kind == .string, "range of a non-string")
-        return entry.flag ? nil : Int(entry.start)..<Int(entry.end)
-    }
-
     /// The number at `index` exactly as written.
     public func lexeme(_ index: Int) -> String {
         let entry = entries[index]

@@ -2,7 +2,7 @@
 /// writer of every JSON the service produces (replies, problems, the access log).
 ///
 /// The caller writes punctuation and member names as literals
-/// (`#"{"kind":"#`) and values with `string`, `integer`, `bool` and `null`.
+/// (`#"{"kind":"#`, `true`) and values with `string`, `integer` and `null`.
 /// Strings are escaped minimally (`"`, `\` and controls below U+0020, with the
 /// short forms `\n`, `\t`, … where JSON has them); everything else, non-ASCII
 /// included, is copied as UTF-8, runs without escapes in one go.
@@ -103,10 +103,6 @@ struct JSONWriter {
             }
             copy(UnsafeBufferPointer(rebasing: digits[start...]))
         }
-    }
-
-    mutating func bool(_ value: Bool) {
-        raw(value ? "true" : "false")
     }
 
     mutating func null() {
