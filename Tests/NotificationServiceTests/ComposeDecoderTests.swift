@@ -152,6 +152,10 @@ import Testing
         #"{"notifications":[],"extra":{"a":1}}"#,
         #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","extra":[1,2]}]}"#,
         #"{"notifications":[],"fetch":"\u006fk"}"#,
+        #"{"notifications":[],"locale":"pt-AO"}"#,
+        #"{"notifications":[],"locale":"p\u0074_PT","app":"Wiki"}"#,
+        #"{"locale":"","notifications":[]}"#,
+        #"{"locale":null,"notifications":[]}"#,
         #"{"notifications":[],"extra":-1000000000000000000000000.5e-7,"maxUnits":300}"#,
         #"{"notifications":[],"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}"#,
     ])
