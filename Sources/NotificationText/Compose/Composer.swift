@@ -249,7 +249,7 @@ public enum Composer {
         }
         return .init(
             title: PlainText.capped(title ?? app),
-            subtitle: catalog.senderList(utf8: names.values).map(filledInTitle),
+            subtitle: senderList(names.values, catalog: catalog),
             body: body,
             threadIdentifier: String(decoding: thread, as: UTF8.self),
             url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
@@ -290,7 +290,7 @@ public enum Composer {
     static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposeResponse.Content {
         var app = app
         return .init(
-            title: filledInTitle(app.withUTF8 { catalog.format(.summaryTitle, values: MessageValues(app: $0)) }),
+            title: app.withUTF8 { filledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog) },
             subtitle: nil,
             body: BodyCap.apply(
                 catalog.format(.summaryCount, values: MessageValues(count: n)), maxUnits: maxUnits, inputCut: false
@@ -317,11 +317,32 @@ public enum Composer {
             kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
     }
 
-    /// A title or subtitle filled in from a message (C9): normalised by
-    /// `plain`, then through the title cap. The values filled in are
-    /// normalised and not empty, so nothing normalises to absent.
-    static func filledInTitle(_ text: String) -> String {
-        PlainText.capped(PlainText.normalised(text) ?? text)
+    /// The subtitle of a bundle's distinct `names` (C6, L13): none is
+    /// absent, one is the name itself, more are the catalog's sender list;
+    /// through the title cap.
+    static func senderList(_ names: [UnsafeBufferPointer<UInt8>], catalog: Catalog) -> String? {
+        guard names.count > 1 else {
+            return names.first.map {
+                BodyCap.apply($0, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
+            }
+        }
+        let (key, values) = Catalog.senderMessage(names)
+        return filledInTitle(key, values, catalog: catalog)
+    }
+
+    /// A title or subtitle filled in from the message `key` (C9): written
+    /// into a temporary buffer, normalised by `plain` when it is not normal
+    /// already, then through the title cap, becoming one `String`. The values
+    /// filled in are normalised and not empty, so nothing normalises to absent.
+    static func filledInTitle(_ key: MessageKey, _ values: MessageValues, catalog: Catalog) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: catalog.maximumByteCount(key, values)) { buffer in
+            let written = catalog.write(key, values, into: buffer, at: 0)
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
+            guard PlainText.isNormal(bytes) else {
+                return PlainText.capped(PlainText.normalisedCopy(bytes) ?? String(decoding: bytes, as: UTF8.self))
+            }
+            return BodyCap.apply(bytes, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
+        }
     }
 
     // MARK: Texts written as bytes, without interpolation
