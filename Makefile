@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 selenium==4.51.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -79,8 +79,26 @@ check-l10n-oracle: build $(VENV)/.tools-installed
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# The playground page (GET /) in headless Chromium driven by Selenium, against
+# the debug build on 127.0.0.1 (checks/browser/playground_test.py); screenshots
+# go to $(PLAYGROUND_SCREENSHOTS). Debian's chromium and chromedriver, through
+# apt-get only when missing; the whole check is bounded by BROWSER_SECONDS.
+.PHONY: check-browser chromium
+BROWSER_SECONDS ?= 120
+PLAYGROUND_SCREENSHOTS ?= .build/playground-screenshots
+chromium:
+	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
+	  echo "installing chromium chromium-driver with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    chromium chromium-driver >/dev/null; }
+
+check-browser: build chromium $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/browser/playground_test.py --seconds $(BROWSER_SECONDS) \
+	  --screenshots $(PLAYGROUND_SCREENSHOTS) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
 # Formatting: the toolchain's swift-format with .swift-format; `make format` rewrites.
-SWIFT_FORMAT_PATHS = Package.swift Sources Tests fuzz
+SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
@@ -88,12 +106,18 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
+# VERSION, openapi.yaml, the kustomization's image tag, the Dockerfile's label
+# and the binary's --version name one version (scripts/check-version.sh).
+.PHONY: check-version
+check-version: build
+	scripts/check-version.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
 # The rules module alone: imports nothing, builds without the C target (scripts/check-library.sh).
 .PHONY: check-library
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-library check-l10n-tables check-l10n-oracle swift-test check-openapi check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library check-l10n-tables check-l10n-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps

@@ -16,6 +16,11 @@ import PackageDescription
 // code, the service no socket.
 let package = Package(
     name: "notification-text",
+    // The NotificationText library (the rules alone, the standard library
+    // only) is meant for apps too: an iOS notification service extension can
+    // link the very renderer and composer the service runs. The service and
+    // its adapter are built and run on Linux.
+    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "NotificationText", targets: ["NotificationText"]),
         .executable(name: "notification-text", targets: ["notification-text"]),
@@ -41,8 +46,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"]
+            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"],
+            // `BuildVersion.version` (the VERSION file) and `.revision` (git).
+            plugins: ["BuildVersion"]
         ),
+        .plugin(name: "BuildVersion", capability: .buildTool()),
         .executableTarget(
             name: "notification-bench",
             dependencies: ["HTTPCore", "NotificationText", "NotificationService"]
@@ -78,7 +86,7 @@ let package = Package(
 )
 
 // Settings applied in one place for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny")

@@ -14,6 +14,9 @@ echo; echo "== CLI: hyperfine (process start + one render)"
 hyperfine --warmup 3 --min-runs 30 --export-markdown bench/out/cli.md \
   ".build/release/notification-text render < bench/payloads/body-typical.txt" | tail -n +1
 
+echo; echo "== CLI: --json-lines, lines per second with the process start (hyperfine)"
+bench/cli-json-lines.sh .build/release/notification-text
+
 echo; echo "== HTTP: wrk side by side"
 $PY bench/http_bench.py
 
@@ -29,6 +32,9 @@ echo
 cat bench/out/instructions.md
 echo
 cat bench/out/soak.md
+echo
+echo "CLI --json-lines:"
+cat bench/out/cli-json-lines.md
 echo
 echo "renderer (notification-bench):"
 cat bench/out/render.txt

@@ -119,6 +119,8 @@ def check_kubernetes(resources, findings):
 
     drain_env = env_value(container, "NOTIFICATION_TEXT_DRAIN_SECONDS")
     drain_seconds = int(drain_env) if drain_env is not None else DEFAULT_DRAIN_SECONDS
+    delay_env = env_value(container, "NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS")
+    delay_seconds = float(delay_env) if delay_env is not None else 0
     pre_stop = container.get("lifecycle", {}).get("preStop", {})
     pre_stop_seconds = 0
     if "sleep" in pre_stop:
@@ -128,9 +130,9 @@ def check_kubernetes(resources, findings):
         if len(command) == 2 and command[0].endswith("sleep"):
             pre_stop_seconds = int(command[1])
     grace_seconds = pod.get("terminationGracePeriodSeconds", 30)
-    findings.expect(grace_seconds > pre_stop_seconds + drain_seconds,
+    findings.expect(grace_seconds > pre_stop_seconds + delay_seconds + drain_seconds,
                     f"terminationGracePeriodSeconds {grace_seconds} must exceed preStop {pre_stop_seconds}"
-                    f" + drain {drain_seconds} seconds")
+                    f" + shutdown delay {delay_seconds:g} + drain {drain_seconds} seconds")
 
     service = by_kind["Service"][0]
     findings.expect(service["spec"]["selector"] == {APP_LABEL[0]: APP_LABEL[1]},
@@ -234,9 +236,11 @@ def check_systemd(root, findings):
                     "unit must start /usr/local/bin/notification-text serve")
     environment = dict(item.split("=", 1) for item in unit.get("Environment", []))
     drain_seconds = int(environment.get("NOTIFICATION_TEXT_DRAIN_SECONDS", DEFAULT_DRAIN_SECONDS))
+    delay_seconds = float(environment.get("NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS", 0))
     stop_seconds = parse_seconds(last.get("TimeoutStopSec", "90s"))
-    findings.expect(stop_seconds is not None and stop_seconds > drain_seconds,
-                    f"TimeoutStopSec {last.get('TimeoutStopSec')} must exceed the drain of {drain_seconds} s")
+    findings.expect(stop_seconds is not None and stop_seconds > delay_seconds + drain_seconds,
+                    f"TimeoutStopSec {last.get('TimeoutStopSec')} must exceed the shutdown delay of"
+                    f" {delay_seconds:g} s plus the drain of {drain_seconds} s")
 
 
 def dockerfile_instructions(path):

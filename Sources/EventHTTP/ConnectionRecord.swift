@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPCore
 
 #if canImport(Glibc)
 import Glibc
@@ -6,108 +7,334 @@ import Glibc
 
 /// What one worker knows about one client connection, from accept to close.
 ///
-/// evhttp 2.1 exposes no hook when it creates or frees a server connection,
-/// but it lets us create each connection's bufferevent (`evhttp_set_bevcb`).
-/// The record holds a reference on that bufferevent, so the pointer stays
-/// valid after evhttp frees the connection; evhttp's free clears the
-/// bufferevent's callbacks, which is how a sweep learns the connection is gone.
-/// Confined to its worker's thread.
+/// evhttp 2.1 exposes no hook when it creates a server connection, but it
+/// lets us create each connection's bufferevent (`evhttp_set_bevcb`). The
+/// record holds a reference on that bufferevent, so the pointer stays valid
+/// after evhttp frees the connection, and a callback on its input buffer that
+/// feeds every byte of a request's head (and of a chunked body) to a
+/// `RequestFramer` before evhttp reads it. When the framer or the handler
+/// refuses a request, the record takes the connection over from evhttp
+/// (`Stage.refusing`): it writes the answer, discards what still arrives for
+/// a bounded time, and closes. Confined to its worker's thread.
 final class ConnectionRecord {
+    enum Stage {
+        /// The framer reads the head, or a chunked body, ahead of evhttp.
+        case framing
+        /// evhttp reads what the framer accepted (a `Content-Length` body, or
+        /// a head it has yet to parse); our input callback is off.
+        case evhttpReading
+        /// The handler has the request and its reply is pending.
+        case replyPending
+        /// A refusal is decided; the loop takes the connection over from
+        /// evhttp when the current callback has returned.
+        case refusalPending
+        /// Ours: the answer being written, then the lingering close.
+        case refusing
+    }
+
     let bufferEvent: OpaquePointer
-    /// Our callback on the input buffer, present only while waiting for a
-    /// request's first bytes: evhttp changes the buffer many times per
-    /// request (it drains each line it parses), only the first arrival
-    /// matters, and any callback on the buffer makes every change dearer.
+    private unowned let table: ConnectionTable
+    private(set) var stage = Stage.framing
+    /// The framer, in storage of its own: it is fed on every request, and as
+    /// a stored property of this class each feed would pay for a dynamic
+    /// exclusivity check. Only this record, on its loop's thread, touches it.
+    private let framerStorage: UnsafeMutablePointer<RequestFramer>
+    /// Our callback on the input buffer, present while the framer reads or
+    /// a refusal discards: any callback on the buffer makes each of evhttp's
+    /// changes to it dearer (it drains every line it parses).
     private var inputCallback: OpaquePointer?
+    /// Past this much input waiting behind a reply, the input is capped.
+    private let backlogInputBytes: Int
+    /// The cap: a head and a body, so any one request still fits.
+    private let inputCapBytes: Int
+    private var isInputCapped = false
+    /// evhttp's connection, known from the first turn of the loop after accept.
+    private(set) var connection: OpaquePointer?
+    /// evhttp has freed `connection` (its close callback ran).
+    private(set) var evhttpClosed = false
     /// True from the moment the handler got a request until its reply is
     /// written out (or the connection dies).
-    var isHandlingRequest = false
+    private(set) var isHandlingRequest = false
     /// When the first bytes since the last reply came in: set while a request
     /// is arriving, nil while the connection is idle or being answered.
-    var requestStartNanoseconds: UInt64?
+    private(set) var requestStartNanoseconds: UInt64?
+    /// What `refusalPending` will send, and after the answer, when the
+    /// lingering close ends at the latest.
+    private(set) var refusal: Refusal?
+    private(set) var lingerDeadlineNanoseconds: UInt64 = 0
+    private var released = false
 
-    init(bufferEvent: OpaquePointer) {
+    /// A refusal's answer, and what to report once it is queued.
+    struct Refusal {
+        var response: HTTPResponse
+        var request: HTTPRequest
+        /// nil for a screened request (reported as an answer, not a rejection).
+        var rejection: TransportRejection?
+    }
+
+    init(bufferEvent: OpaquePointer, table: ConnectionTable, limits: RequestFramer.Limits, screensHeads: Bool) {
         self.bufferEvent = bufferEvent
+        self.table = table
+        framerStorage = .allocate(capacity: 1)
+        framerStorage.initialize(to: RequestFramer(limits: limits, keepsScreeningValues: screensHeads))
+        backlogInputBytes = limits.maxHeaderBytes
+        inputCapBytes = limits.maxHeaderBytes + limits.maxBodyBytes + 65_536
     }
 
-    /// The evhttp connection, while evhttp still owns the bufferevent.
-    /// evhttp always sets an event callback on a server connection's
-    /// bufferevent (the read callback is unset while a reply is written),
-    /// and bufferevent_free clears them all.
-    var connection: OpaquePointer? {
-        var eventCallback: bufferevent_event_cb?
-        var argument: UnsafeMutableRawPointer?
-        bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, &argument)
-        guard eventCallback != nil, let argument else { return nil }
-        return OpaquePointer(argument)
-    }
-
-    /// Waiting between requests: nothing received, nothing being answered,
-    /// and nothing waiting in the kernel that libevent has not read yet.
-    var isIdle: Bool {
-        guard !isHandlingRequest && requestStartNanoseconds == nil else { return false }
-        let descriptor = bufferevent_getfd(bufferEvent)
-        guard descriptor >= 0 else { return true }
-        var unreadByteCount: Int32 = 0
-        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
-    }
-
-    /// Starts watching the input buffer for a request's first bytes.
-    func watchInput() {
-        guard inputCallback == nil else { return }
+    /// Puts our callback on the input buffer; false when out of memory.
+    @discardableResult
+    func watchInput() -> Bool {
+        guard inputCallback == nil else { return true }
         inputCallback = evbuffer_add_cb(
             bufferevent_get_input(bufferEvent),
-            { _, info, argument in
-                guard let info, info.pointee.n_added > 0, let argument else { return }
+            { buffer, info, argument in
+                guard let buffer, let info, info.pointee.n_added > 0, let argument else { return }
                 // The record removes this callback before it can go: no retain needed.
                 Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-                    $0.noteReceived(byteCount: info.pointee.n_added)
+                    $0.inputDidGrow(buffer, addedByteCount: info.pointee.n_added)
                 }
             }, Unmanaged.passUnretained(self).toOpaque())
-        if inputCallback == nil {
-            // Out of memory: count the request as arriving from now, so the
-            // sweep still closes the connection if no request completes.
-            requestStartNanoseconds = MonotonicClock.nanoseconds()
-        }
+        return inputCallback != nil
     }
 
-    /// Bytes came in: the first since the last reply start a request's clock.
-    private func noteReceived(byteCount: Int) {
-        guard byteCount > 0, requestStartNanoseconds == nil, !isHandlingRequest else { return }
-        requestStartNanoseconds = MonotonicClock.nanoseconds()
-        // Removing itself from within the callback is safe: libevent reads
-        // the next entry before calling this one.
-        unwatchInput()
-    }
-
-    /// Called when the handler got a complete request.
-    func noteRequestComplete() {
-        isHandlingRequest = true
-        requestStartNanoseconds = nil
-    }
-
-    /// Called when a reply has been written out; bytes of a pipelined request
-    /// may already be waiting in the input buffer.
-    func noteReplyWritten() {
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
-        let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent))
-        if pendingByteCount > 0 {
-            requestStartNanoseconds = MonotonicClock.nanoseconds()
-        } else {
-            watchInput()
-        }
-    }
-
+    /// Removing it from within the callback is safe: libevent reads the next
+    /// entry before calling this one.
     private func unwatchInput() {
         guard let inputCallback else { return }
         evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
         self.inputCallback = nil
     }
 
-    /// Drops our callback and our reference; the record is unusable afterwards.
-    func release() {
+    deinit {
+        framerStorage.deinitialize(count: 1)
+        framerStorage.deallocate()
+    }
+
+    // MARK: evhttp's side
+
+    /// evhttp has set the connection up (the loop's first turn after accept).
+    /// Returns false when evhttp has already dropped it.
+    func adopt() -> Bool {
+        var eventCallback: bufferevent_event_cb?
+        var argument: UnsafeMutableRawPointer?
+        bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, &argument)
+        guard eventCallback != nil, let argument else { return false }
+        let connection = OpaquePointer(argument)
+        self.connection = connection
+        evhttp_connection_set_closecb(
+            connection,
+            { _, argument in
+                guard let argument else { return }
+                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.evhttpDidClose() }
+            }, Unmanaged.passUnretained(self).toOpaque())
+        return true
+    }
+
+    private func evhttpDidClose() {
+        evhttpClosed = true
+        table.noteClosed(self)
+    }
+
+    /// The handler got a complete request: the connection is busy until the
+    /// reply has been written out.
+    func noteRequestComplete() {
+        isHandlingRequest = true
+        requestStartNanoseconds = nil
+        guard stage == .framing || stage == .evhttpReading else { return }
+        stage = .replyPending
+    }
+
+    /// Called once the reply is queued. evhttp reads on while a reply is
+    /// written (to notice a close early), and between requests; a client
+    /// that pipelines requests and never reads its replies would grow the
+    /// input by a read per request answered. Once more than a head waits
+    /// behind a reply, the input gets a high watermark of one head and one
+    /// body (libevent stops reading there, so no request is starved), for
+    /// the rest of the connection: a watermark puts a callback on the
+    /// buffer, which only such connections pay for.
+    func capInputIfBacklogged() {
+        guard !isInputCapped, evbuffer_get_length(bufferevent_get_input(bufferEvent)) > backlogInputBytes else {
+            return
+        }
+        isInputCapped = true
+        bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, inputCapBytes)
+    }
+
+    /// The reply has been written out (called inside evhttp's completion
+    /// callback, before evhttp reads on); the bytes of a pipelined request
+    /// may already be waiting.
+    func noteReplyWritten() {
+        isHandlingRequest = false
+        requestStartNanoseconds = nil
+        guard stage == .replyPending else { return }
+        stage = .framing
+        framerStorage.pointee.reset()
+        watchInput()
+        let input = bufferevent_get_input(bufferEvent)!
+        let pendingByteCount = evbuffer_get_length(input)
+        if pendingByteCount > 0 {
+            frame(input, from: 0, count: pendingByteCount)
+        }
+    }
+
+    /// Waiting between requests: nothing received, nothing being answered,
+    /// and nothing waiting in the kernel that libevent has not read yet.
+    var isIdle: Bool {
+        guard stage == .framing, !isHandlingRequest, requestStartNanoseconds == nil else { return false }
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard descriptor >= 0 else { return true }
+        var unreadByteCount: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
+    }
+
+    // MARK: The framer
+
+    private func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
+        switch stage {
+        case .framing:
+            guard !evhttpClosed else { return }
+            let length = evbuffer_get_length(input)
+            frame(input, from: length - addedByteCount, count: addedByteCount)
+        case .refusalPending, .refusing:
+            // Nothing a refused client sends is read as a request.
+            evbuffer_drain(input, evbuffer_get_length(input))
+        case .evhttpReading, .replyPending:
+            break
+        }
+    }
+
+    /// Feeds `count` bytes of `input` from `offset` to the framer, and acts on what it finds.
+    private func frame(_ input: OpaquePointer, from offset: Int, count: Int) {
+        if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
+        // Usually one chain holds the whole buffer: no position to set.
+        var vector = iovec()
+        if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base
+        {
+            _ = feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + offset, count: count))
+            return
+        }
+        var position = evbuffer_ptr()
+        guard evbuffer_ptr_set(input, &position, offset, EVBUFFER_PTR_SET) == 0 else { return }
+        var remaining = count
+        while remaining > 0 {
+            guard evbuffer_peek(input, remaining, &position, &vector, 1) >= 1, let base = vector.iov_base else {
+                return
+            }
+            let piece = min(remaining, vector.iov_len)
+            guard feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece)) else {
+                return
+            }
+            remaining -= piece
+            guard evbuffer_ptr_set(input, &position, piece, EVBUFFER_PTR_ADD) == 0 else { return }
+        }
+    }
+
+    /// Feeds contiguous bytes; false once the framer wants no more of this request.
+    private func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var fed = 0
+        while fed < bytes.count {
+            let (taken, verdict) = framerStorage.pointee.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
+            fed += taken
+            switch verdict {
+            case .needMore:
+                if taken == 0 { return false }
+            case .headComplete(let hasBody, let isChunked):
+                if hasBody, table.screensHeads, let screened = table.screen(framerStorage.pointee.head) {
+                    refuse(
+                        Refusal(
+                            response: screened, request: table.headRequest(framerStorage.pointee.head), rejection: nil))
+                    return false
+                }
+                if !isChunked {
+                    // No body, or a Content-Length body evhttp reads whole.
+                    stage = .evhttpReading
+                    unwatchInput()
+                    return false
+                }
+            case .bodyComplete:
+                stage = .evhttpReading
+                unwatchInput()
+                return false
+            case .refused(let rejection):
+                let request = table.headRequest(framerStorage.pointee.head)
+                refuse(
+                    Refusal(
+                        response: table.handler.reject(request, because: rejection), request: request,
+                        rejection: rejection))
+                return false
+            }
+        }
+        return true
+    }
+
+    // MARK: Refusing
+
+    /// Decides a refusal: nothing more reaches evhttp (what is buffered is
+    /// discarded), and the loop takes the connection over once the current
+    /// callback has returned (evhttp may still be on the stack).
+    func refuse(_ refusal: Refusal) {
+        guard stage != .refusalPending && stage != .refusing else { return }
+        self.refusal = refusal
+        stage = .refusalPending
+        watchInput()
+        let input = bufferevent_get_input(bufferEvent)!
+        evbuffer_drain(input, evbuffer_get_length(input))
+        table.scheduleTakeOver(self)
+    }
+
+    /// Takes the connection from evhttp: our callbacks on the bufferevent
+    /// (evhttp's are never called again), the answer queued, reading on to
+    /// discard. evhttp's connection object stays until `finishRefusal`.
+    func beginRefusal(answer bytes: [UInt8], lingerNanoseconds: UInt64) {
+        stage = .refusing
+        isHandlingRequest = false
+        requestStartNanoseconds = nil
+        let argument = Unmanaged.passUnretained(self).toOpaque()
+        bufferevent_setcb(
+            bufferEvent, nil,
+            { _, argument in
+                // The answer is in the kernel: end our side, keep reading.
+                guard let argument else { return }
+                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.answerWritten() }
+            },
+            { _, _, argument in
+                // End of file, an error or a timeout: the client is done, or gone.
+                guard let argument else { return }
+                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+                    $0.table.finishRefusal($0)
+                }
+            }, argument)
+        lingerDeadlineNanoseconds = MonotonicClock.nanoseconds() &+ lingerNanoseconds
+        _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
+        bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+    }
+
+    private func answerWritten() {
+        bufferevent_disable(bufferEvent, Int16(EV_WRITE))
+        let descriptor = bufferevent_getfd(bufferEvent)
+        if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_WR)) }
+    }
+
+    /// Reads and drops what the kernel still holds, so closing does not
+    /// answer those bytes with a reset that could destroy the answer.
+    func discardUnread() {
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard descriptor >= 0 else { return }
+        withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 8) { scratch in
+            for _ in 0..<16 where recv(descriptor, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+        }
+    }
+
+    // MARK: Release
+
+    /// Drops our callback and our reference; the record is unusable
+    /// afterwards. True the first time only.
+    @discardableResult
+    func release() -> Bool {
+        guard !released else { return false }
+        released = true
         unwatchInput()
         bufferevent_decref(bufferEvent)
+        return true
     }
 }

@@ -1,19 +1,44 @@
 import CLibevent
+import HTTPCore
 
 /// Every client connection of one event loop, from accept to close: gives
-/// each its timeouts, closes slow requests, and closes idle connections
-/// while draining. Confined to its loop's thread.
+/// each its timeouts and its framer, counts it against the server's
+/// connection limit, closes slow requests, takes refused connections over
+/// from evhttp and closes them after a lingering close, and at a drain's
+/// deadline closes what is left. Confined to its loop's thread.
 final class ConnectionTable {
     /// Keyed by the bufferevent's address (kept valid by the record's reference).
     private var records: [UInt: ConnectionRecord] = [:]
+    let handler: any HTTPHandler
+    private let configuration: HTTPServerConfiguration
+    private let budget: ConnectionBudget
+    private let limits: RequestFramer.Limits
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
     /// Set once by `beginDrain`; replies from then on close their connection.
     private(set) var isDraining = false
+    private var dateField = DateField()
+    /// `handler.screensRequestHeads`, asked once.
+    let screensHeads: Bool
 
-    init(readTimeoutNanoseconds: UInt64, writeTimeoutNanoseconds: UInt64) {
-        self.readTimeoutNanoseconds = readTimeoutNanoseconds
-        self.writeTimeoutNanoseconds = writeTimeoutNanoseconds
+    /// Work for the loop's next turn, outside any evhttp callback.
+    private var newlyAccepted: [ConnectionRecord] = []
+    private var pendingTakeOvers: [ConnectionRecord] = []
+    private var closedByEvhttp: [ConnectionRecord] = []
+    /// Fires `runDeferredWork` (set by the loop before it accepts).
+    var deferredWork: LoopEvent?
+    /// Called when this loop should stop accepting because the budget is full.
+    var budgetDidFill: () -> Void = {}
+
+    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, budget: ConnectionBudget) {
+        self.configuration = configuration
+        self.handler = handler
+        self.budget = budget
+        screensHeads = handler.screensRequestHeads
+        limits = RequestFramer.Limits(
+            maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
+        readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
+        writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
     }
 
     var isEmpty: Bool { records.isEmpty }
@@ -36,20 +61,34 @@ final class ConnectionTable {
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
         bufferevent_set_timeouts(bufferEvent, &readTimeout, &writeTimeout)
+        let record = ConnectionRecord(bufferEvent: bufferEvent, table: self, limits: limits, screensHeads: screensHeads)
+        guard record.watchInput() else {
+            bufferevent_free(bufferEvent)
+            return nil
+        }
         bufferevent_incref(bufferEvent)
-        let record = ConnectionRecord(bufferEvent: bufferEvent)
-        record.watchInput()
         records[UInt(bitPattern: bufferEvent)] = record
+        let admitted = budget.admit()
+        if budget.isFull { budgetDidFill() }
+        if !admitted {
+            record.refuse(
+                ConnectionRecord.Refusal(
+                    response: handler.reject(
+                        HTTPRequest(method: "GET", path: ""),
+                        because: .tooManyConnections(limit: budget.limit)),
+                    request: HTTPRequest(method: "GET", path: ""),
+                    rejection: .tooManyConnections(limit: budget.limit)))
+        }
+        newlyAccepted.append(record)
+        deferredWork?.activate()
         return bufferEvent
     }
 
     /// A request on one of our connections is complete: its connection is
-    /// busy until the reply has been written out.
-    func noteRequestComplete(_ request: OpaquePointer) {
-        guard let connection = evhttp_request_get_connection(request),
-            let bufferEvent = evhttp_connection_get_bufferevent(connection),
-            let record = records[UInt(bitPattern: bufferEvent)]
-        else { return }
+    /// busy until the reply has been written out. Returns its record.
+    @discardableResult
+    func noteRequestComplete(_ request: OpaquePointer) -> ConnectionRecord? {
+        guard let record = record(of: request) else { return nil }
         record.noteRequestComplete()
         // The record outlives this callback: it leaves `records` only once
         // evhttp has freed the connection, and the request with it.
@@ -59,52 +98,153 @@ final class ConnectionTable {
                 guard let argument else { return }
                 Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
             }, Unmanaged.passUnretained(record).toOpaque())
+        return record
     }
 
+    private func record(of request: OpaquePointer) -> ConnectionRecord? {
+        guard let connection = evhttp_request_get_connection(request),
+            let bufferEvent = evhttp_connection_get_bufferevent(connection)
+        else { return nil }
+        return records[UInt(bitPattern: bufferEvent)]
+    }
+
+    // MARK: Screening and refusing
+
+    /// The head as the handler sees it before the body (see `HTTPHandler.screen`).
+    func headRequest(_ head: RequestHead) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = []
+        for value in head.authorizationValues {
+            headers.append((name: "authorization", value: String(decoding: value, as: UTF8.self)))
+        }
+        if let requestID = head.requestID {
+            headers.append((name: "x-request-id", value: String(decoding: requestID, as: UTF8.self)))
+        }
+        return HTTPRequest(
+            method: head.methodName, path: String(decoding: head.path, as: UTF8.self), headers: headers)
+    }
+
+    /// The handler's answer to a head with a body it refuses unread, if any.
+    func screen(_ head: RequestHead) -> HTTPResponse? {
+        handler.screen(headRequest(head))
+    }
+
+    func scheduleTakeOver(_ record: ConnectionRecord) {
+        pendingTakeOvers.append(record)
+        deferredWork?.activate()
+    }
+
+    /// evhttp has freed a connection of ours; our reference goes on the next turn.
+    func noteClosed(_ record: ConnectionRecord) {
+        closedByEvhttp.append(record)
+        deferredWork?.activate()
+    }
+
+    /// What waited for the loop's next turn: new connections' evhttp objects,
+    /// refusals to take over, records of connections evhttp has freed.
+    func runDeferredWork() {
+        let accepted = newlyAccepted
+        newlyAccepted.removeAll()
+        for record in accepted where !record.adopt() {
+            drop(record)
+        }
+        let takeOvers = pendingTakeOvers
+        pendingTakeOvers.removeAll()
+        for record in takeOvers { takeOver(record) }
+        let closed = closedByEvhttp
+        closedByEvhttp.removeAll()
+        for record in closed { drop(record) }
+    }
+
+    private func takeOver(_ record: ConnectionRecord) {
+        guard record.stage == .refusalPending, let refusal = record.refusal else { return }
+        guard record.connection != nil, !record.evhttpClosed else { return drop(record) }
+        let bytes = dateField.withCurrentValue { date in
+            RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
+        }
+        record.beginRefusal(answer: bytes, lingerNanoseconds: readTimeoutNanoseconds)
+        if let rejection = refusal.rejection {
+            handler.didReject(refusal.request, because: rejection, with: refusal.response)
+        } else {
+            handler.didRespond(to: refusal.request, with: refusal.response, durationNanoseconds: 0)
+        }
+    }
+
+    /// The lingering close is over (the client closed, went silent, or the
+    /// deadline passed): evhttp's connection object goes, then ours.
+    func finishRefusal(_ record: ConnectionRecord) {
+        record.discardUnread()
+        close(record)
+    }
+
+    /// Frees evhttp's connection (unless evhttp did) and drops the record.
+    private func close(_ record: ConnectionRecord) {
+        if let connection = record.connection, !record.evhttpClosed {
+            evhttp_connection_free(connection)
+        }
+        drop(record)
+    }
+
+    private func drop(_ record: ConnectionRecord) {
+        records[UInt(bitPattern: record.bufferEvent)] = nil
+        if record.release() { budget.release() }
+    }
+
+    // MARK: Timeouts and draining
+
     /// Drops records of closed connections; closes connections whose request
-    /// is arriving too slowly and, while draining, idle ones.
+    /// is arriving too slowly, lingering closes past their deadline and,
+    /// while draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
-        for (key, record) in records {
-            guard let connection = record.connection else {
-                record.release()
-                records[key] = nil
+        for record in Array(records.values) {
+            if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
+                drop(record)
                 continue
             }
-            let isTooSlow =
-                !record.isHandlingRequest
-                && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true
-            if isTooSlow || (isDraining && record.isIdle) {
-                evhttp_connection_free(connection)
-                record.release()
-                records[key] = nil
+            switch record.stage {
+            case .refusing:
+                if now > record.lingerDeadlineNanoseconds { finishRefusal(record) }
+            case .refusalPending:
+                break
+            case .framing, .evhttpReading, .replyPending:
+                let isTooSlow =
+                    !record.isHandlingRequest
+                    && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true
+                if isTooSlow || (isDraining && !configuration.keepsIdleConnectionsWhileDraining && record.isIdle) {
+                    close(record)
+                }
             }
         }
     }
 
-    /// From now on idle connections close at the next sweep, and replies
-    /// close theirs.
+    private func isAdoptionPending(_ record: ConnectionRecord) -> Bool {
+        newlyAccepted.contains { $0 === record }
+    }
+
+    /// From now on replies close their connection.
     func beginDrain() {
         isDraining = true
     }
 
-    /// Closes every connection still open; returns how many there were.
+    /// Closes every connection still open; returns how many had a request
+    /// under way (idle ones and lingering refusals are not counted).
     func closeAll() -> Int {
-        var closedCount = 0
-        for record in records.values {
-            if let connection = record.connection {
-                evhttp_connection_free(connection)
-                closedCount += 1
+        var interruptedCount = 0
+        for record in Array(records.values) {
+            if record.stage == .refusing || record.stage == .refusalPending {
+                finishRefusal(record)
+                continue
             }
-            record.release()
+            if record.connection != nil && !record.evhttpClosed && !record.isIdle {
+                interruptedCount += 1
+            }
+            close(record)
         }
-        records.removeAll()
-        return closedCount
+        return interruptedCount
     }
 
     /// Drops every record once evhttp has freed its connections.
     func releaseAll() {
-        for record in records.values { record.release() }
-        records.removeAll()
+        for record in Array(records.values) { drop(record) }
     }
 }

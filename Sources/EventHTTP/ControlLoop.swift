@@ -8,18 +8,25 @@ final class ControlLoop {
     unowned let server: HTTPServer
     let base: OpaquePointer
     let drainSeconds: Double
+    let shutdownDelaySeconds: Double
     var workers: [EventLoopWorker] = []
     var stopReason: String?
     var drainStartNanoseconds: UInt64?
+    /// Starts the drain once a signal's shutdown delay is over.
+    var delayTimer: LoopEvent?
     /// Counted by the workers themselves, from their own threads.
     let exitedWorkers = ExitedWorkerCount()
 
-    init(server: HTTPServer, base: OpaquePointer, drainSeconds: Double) {
+    init(server: HTTPServer, base: OpaquePointer, drainSeconds: Double, shutdownDelaySeconds: Double) {
         self.server = server
         self.base = base
         self.drainSeconds = drainSeconds
+        self.shutdownDelaySeconds = shutdownDelaySeconds
     }
 
+    /// A signal (`reason` "SIGTERM", "SIGINT") waits out the shutdown delay,
+    /// serving as before but for readiness, then drains; `shutdown()`
+    /// ("shutdown") drains at once.
     func stop(reason: String) {
         guard stopReason == nil else {
             // A second signal: the operator does not want to wait.
@@ -29,9 +36,19 @@ final class ControlLoop {
             return
         }
         stopReason = reason
+        server.setState(.draining)
+        let delaySeconds = reason == "shutdown" ? 0 : shutdownDelaySeconds
+        if delaySeconds > 0, let delayTimer {
+            delayTimer.schedule(afterNanoseconds: MonotonicClock.nanoseconds(fromSeconds: delaySeconds))
+        } else {
+            beginDrain()
+        }
+    }
+
+    func beginDrain() {
+        guard drainStartNanoseconds == nil else { return }
         let now = MonotonicClock.nanoseconds()
         drainStartNanoseconds = now
-        server.setState(.draining)
         let deadline = now + MonotonicClock.nanoseconds(fromSeconds: drainSeconds)
         for worker in workers { worker.requestDrain(deadlineNanoseconds: deadline) }
     }

@@ -37,7 +37,10 @@ final class EventLoopWorker: Sendable {
     let index: Int
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
-    /// Connections closed because the drain deadline passed or a second signal came.
+    /// The server's connection limit, shared by its loops.
+    let budget: ConnectionBudget
+    /// Connections closed with a request under way because the drain deadline
+    /// passed or a second signal came.
     let forcedCloseCount = Atomic<Int>(0)
     /// When the loop closes what is left of a drain (monotonic clock).
     let drainDeadlineNanoseconds = Atomic<UInt64>(0)
@@ -48,12 +51,13 @@ final class EventLoopWorker: Sendable {
     private let startedOrFailed = DispatchSemaphore(value: 0)
 
     init(
-        index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler,
+        index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler, budget: ConnectionBudget,
         listeningDescriptor: Int32, onExit: @escaping @Sendable () -> Void
     ) {
         self.index = index
         self.configuration = configuration
         self.handler = handler
+        self.budget = budget
         self.listeningDescriptor = listeningDescriptor
         self.onExit = onExit
     }

@@ -12,9 +12,11 @@ import Glibc
 ///
 /// Life cycle (`ServerState`): `starting` while sockets and loops are set up,
 /// `running` once every loop accepts, `draining` after SIGTERM/SIGINT or
-/// `shutdown()` (listeners closed, requests in flight finish, idle
-/// connections close, `/readyz` can say 503), `stopped` when every loop has
-/// ended — at the latest `drainSeconds` after draining began.
+/// `shutdown()` (`/readyz` can say 503; after a signal the server first
+/// serves on for `shutdownDelaySeconds`; then listeners close, requests in
+/// flight finish, each request on a keep-alive connection is answered with
+/// `Connection: close`), `stopped` when every loop has ended — at the latest
+/// `drainSeconds` after the drain began.
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     private let handler: any HTTPHandler
@@ -28,10 +30,12 @@ public final class HTTPServer: Sendable {
     public struct StopReport: Sendable, Equatable {
         /// "SIGTERM", "SIGINT" or "shutdown" (a `shutdown()` call).
         public var reason: String
-        /// Connections still open at the drain deadline (or at a second
-        /// signal), closed without waiting for their requests.
+        /// Connections with a request under way at the drain deadline (or at
+        /// a second signal), closed without waiting for it; idle ones closed
+        /// then are not counted.
         public var forcedCloseCount: Int
-        /// From the start of draining to the end of the last loop.
+        /// From the start of the drain (after any shutdown delay) to the end
+        /// of the last loop.
         public var drainNanoseconds: UInt64
     }
 
@@ -60,8 +64,12 @@ public final class HTTPServer: Sendable {
 
     /// Binds, starts the loops, calls `onStart` with the bound address, then
     /// blocks until the server has stopped. With `handlingSignals`, SIGTERM
-    /// and SIGINT start draining, and a second one closes everything at once.
-    public func run(handlingSignals: Bool, onStart: (BoundAddress) -> Void) throws(HTTPServerError) -> StopReport {
+    /// and SIGINT start draining (after `shutdownDelaySeconds`), a second one
+    /// closes everything at once, and SIGHUP calls `onHangup` on the control
+    /// thread (it never ends the process).
+    public func run(
+        handlingSignals: Bool, onHangup: @escaping () -> Void = {}, onStart: (BoundAddress) -> Void
+    ) throws(HTTPServerError) -> StopReport {
         LibeventRuntime.prepare()
         if handlingSignals {
             // A parent may have blocked them (a test runner does); threads
@@ -70,6 +78,7 @@ public final class HTTPServer: Sendable {
             sigemptyset(&signals)
             sigaddset(&signals, SIGTERM)
             sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGHUP)
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
         let (descriptors, address) = try ListeningSocket.openAll(
@@ -82,16 +91,20 @@ public final class HTTPServer: Sendable {
         defer { event_base_free(controlBase) }
         let events = LoopEvents(base: controlBase)
         defer { events.free() }
-        let control = ControlLoop(server: self, base: controlBase, drainSeconds: configuration.drainSeconds)
+        let control = ControlLoop(
+            server: self, base: controlBase, drainSeconds: configuration.drainSeconds,
+            shutdownDelaySeconds: configuration.shutdownDelaySeconds)
+        control.delayTimer = events.make(.timer, { [unowned control] in control.beginDrain() })
         guard let exitEvent = events.make(.user, { [unowned control] in control.workerDidExit() }) else {
             for descriptor in descriptors { close(descriptor) }
             throw .libeventFailed("event_new(exit)")
         }
 
         let exitedWorkers = control.exitedWorkers
+        let budget = ConnectionBudget(limit: configuration.maxConnections)
         let workers = descriptors.enumerated().map { index, descriptor in
             EventLoopWorker(
-                index: index, configuration: configuration, handler: handler,
+                index: index, configuration: configuration, handler: handler, budget: budget,
                 listeningDescriptor: descriptor,
                 onExit: { [exitEvent = exitEvent.remote] in
                     // Count first: activations of one event coalesce.
@@ -128,6 +141,11 @@ public final class HTTPServer: Sendable {
                 }
                 signal.waitForSignal()
             }
+            guard let hangup = events.make(.signal(SIGHUP), onHangup) else {
+                for worker in workers { worker.requestForcedClose() }
+                throw .libeventFailed("evsignal_new")
+            }
+            hangup.waitForSignal()
         }
 
         setState(.running)

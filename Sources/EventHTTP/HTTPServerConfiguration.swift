@@ -27,9 +27,22 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var readTimeoutSeconds = 10.0
     /// How long a reply may sit unsent because the client does not read.
     public var writeTimeoutSeconds = 10.0
-    /// After SIGTERM/SIGINT, how long requests in flight may take to finish
-    /// before every remaining connection is closed.
+    /// After SIGTERM/SIGINT (and `shutdownDelaySeconds`), how long the
+    /// server drains: requests in flight finish, each request on a keep-alive
+    /// connection is answered with `Connection: close`; at its end every
+    /// remaining connection is closed.
     public var drainSeconds = 10.0
+    /// After SIGTERM/SIGINT, how long the server goes on serving as before
+    /// (only `/readyz` says 503) before the drain starts: the time a load
+    /// balancer takes to stop sending new connections (Kubernetes' preStop sleep).
+    public var shutdownDelaySeconds = 0.0
+    /// Whether idle keep-alive connections stay open through the drain (for
+    /// a last request, answered with `Connection: close`) or close when it
+    /// starts (fine where clients reconnect at once, as scrapers do).
+    public var keepsIdleConnectionsWhileDraining = true
+    /// The most client connections open at once, over all threads; past it
+    /// new connections wait in the kernel's backlog (1,024 per thread).
+    public var maxConnections = 1_024
 
     public init() {}
 

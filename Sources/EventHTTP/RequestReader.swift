@@ -84,10 +84,13 @@ enum RequestReader {
     /// A field name in lower case. Names are ASCII tokens (RFC 9110 section 5.1),
     /// and for ASCII, folding A-Z on the bytes is what `lowercased()` does,
     /// without its Unicode tables; any other name takes the general path.
+    /// The names almost every request has come from a table of literals,
+    /// which cost no allocation and no UTF-8 check.
     private static func lowercasedName(_ name: UnsafePointer<CChar>) -> String {
         let byteCount = strlen(name)
         return name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
             let bytes = UnsafeBufferPointer(start: start, count: byteCount)
+            if let common = commonName(bytes) { return common }
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(cString: name).lowercased() }
             return String(unsafeUninitializedCapacity: byteCount) { output in
                 for index in 0..<byteCount {
@@ -96,6 +99,28 @@ enum RequestReader {
                 }
                 return byteCount
             }
+        }
+    }
+
+    /// Names here passed `RequestFramer`, which refuses control characters
+    /// in them: so folding with 0x20 maps onto a letter or "-" only the
+    /// letters themselves, and eight bytes compare at once.
+    private static func commonName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        func matches(_ lowercase: StaticString) -> Bool {
+            RequestHead.foldedEquals(base, bytes.count, lowercase)
+        }
+        switch bytes.count {
+        case 4: return matches("host") ? "host" : nil
+        case 6: return matches("accept") ? "accept" : matches("expect") ? "expect" : nil
+        case 10: return matches("user-agent") ? "user-agent" : matches("connection") ? "connection" : nil
+        case 12: return matches("content-type") ? "content-type" : matches("x-request-id") ? "x-request-id" : nil
+        case 13: return matches("authorization") ? "authorization" : nil
+        case 14: return matches("content-length") ? "content-length" : nil
+        case 15: return matches("accept-encoding") ? "accept-encoding" : nil
+        case 16: return matches("content-encoding") ? "content-encoding" : nil
+        case 17: return matches("transfer-encoding") ? "transfer-encoding" : nil
+        default: return nil
         }
     }
 }

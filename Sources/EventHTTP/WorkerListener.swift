@@ -5,9 +5,10 @@ import Glibc
 #endif
 
 /// One loop's listening socket, bound into its `evhttp`: accepting pauses
-/// for a moment when accept() fails for lack of descriptors, and while
-/// draining the socket closes only once the kernel's accept queue is empty.
-/// Confined to its loop's thread.
+/// for a moment when accept() fails for lack of descriptors, and while the
+/// server holds its connection limit (new connections wait in the kernel's
+/// backlog); while draining the socket closes only once the kernel's accept
+/// queue is empty. Confined to its loop's thread.
 final class WorkerListener {
     private let http: OpaquePointer
     /// evhttp's bound socket until the drain closes it.
@@ -15,6 +16,10 @@ final class WorkerListener {
     private var acceptResumeTimer: LoopEvent!
     private var closeRetryTimer: LoopEvent!
     private var closeRetries = 0
+    private let onAcceptError: (Int32) -> Void
+    private var isPausedAfterError = false
+    private var isPausedAtLimit = false
+    private var isClosing = false
 
     /// How long accepting pauses after accept() fails with EMFILE and the like.
     private static let acceptPauseNanoseconds: UInt64 = 100_000_000
@@ -23,16 +28,18 @@ final class WorkerListener {
     private static let closeRetryNanoseconds: UInt64 = 1_000_000
     private static let closeMaxRetries = 50
 
-    private init(http: OpaquePointer) {
+    private init(http: OpaquePointer, onAcceptError: @escaping (Int32) -> Void) {
         self.http = http
+        self.onAcceptError = onAcceptError
     }
 
     /// Binds `descriptor` into `http`, which owns it from then on (evhttp_free
     /// or `closeOnceQueueIsEmpty` closes it); on failure it is still the caller's.
+    /// `onAcceptError` gets the errno of each failed accept().
     static func bind(
-        _ descriptor: Int32, to http: OpaquePointer, events: LoopEvents
+        _ descriptor: Int32, to http: OpaquePointer, events: LoopEvents, onAcceptError: @escaping (Int32) -> Void
     ) throws(HTTPServerError) -> WorkerListener {
-        let listener = WorkerListener(http: http)
+        let listener = WorkerListener(http: http, onAcceptError: onAcceptError)
         guard let resume = events.make(.timer, { [unowned listener] in listener.resumeAccepting() }),
             let retry = events.make(.timer, { [unowned listener] in listener.closeOnceQueueIsEmpty() })
         else { throw .libeventFailed("event_new(listener)") }
@@ -44,7 +51,8 @@ final class WorkerListener {
         listener.boundSocket = bound
         ErrorRoute.register(http: http, listener: listener)
         evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(bound)) { _, http in
-            ErrorRoute.listener(for: http)?.pauseAccepting()
+            let errorNumber = errno
+            ErrorRoute.listener(for: http)?.acceptFailed(errorNumber: errorNumber)
         }
         return listener
     }
@@ -61,6 +69,7 @@ final class WorkerListener {
     /// has already queued (those clients connected before the drain).
     func closeOnceQueueIsEmpty() {
         guard let boundSocket else { return }
+        isClosing = true
         let listener = evhttp_bound_socket_get_listener(boundSocket)
         var poller = pollfd(fd: evconnlistener_get_fd(listener), events: Int16(POLLIN), revents: 0)
         if poll(&poller, 1, 0) > 0 && closeRetries < Self.closeMaxRetries {
@@ -76,15 +85,34 @@ final class WorkerListener {
     /// accept() failed for a reason a retry will not fix soon (EMFILE,
     /// ENFILE, ENOBUFS): stop watching the listener for a moment instead of
     /// spinning on it.
-    private func pauseAccepting() {
-        guard let boundSocket else { return }
-        evconnlistener_disable(evhttp_bound_socket_get_listener(boundSocket))
+    private func acceptFailed(errorNumber: Int32) {
+        onAcceptError(errorNumber)
+        isPausedAfterError = true
+        updateAccepting()
         acceptResumeTimer.schedule(afterNanoseconds: Self.acceptPauseNanoseconds)
     }
 
     private func resumeAccepting() {
-        guard let boundSocket else { return }
-        evconnlistener_enable(evhttp_bound_socket_get_listener(boundSocket))
+        isPausedAfterError = false
+        updateAccepting()
+    }
+
+    /// The server holds its connection limit (`full`), or no longer does.
+    func setBudgetFull(_ full: Bool) {
+        isPausedAtLimit = full
+        updateAccepting()
+    }
+
+    /// While closing, the listener accepts what the kernel queued whatever
+    /// the pauses say: those clients connected before the drain.
+    private func updateAccepting() {
+        guard let boundSocket, !isClosing else { return }
+        let listener = evhttp_bound_socket_get_listener(boundSocket)
+        if isPausedAfterError || isPausedAtLimit {
+            evconnlistener_disable(listener)
+        } else {
+            evconnlistener_enable(listener)
+        }
     }
 
     /// Finds the listener for a listener's error callback, whose argument is

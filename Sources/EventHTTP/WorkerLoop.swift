@@ -33,8 +33,7 @@ final class WorkerLoop {
         self.handler = worker.handler
         self.configuration = worker.configuration
         connections = ConnectionTable(
-            readTimeoutNanoseconds: MonotonicClock.nanoseconds(fromSeconds: worker.configuration.readTimeoutSeconds),
-            writeTimeoutNanoseconds: MonotonicClock.nanoseconds(fromSeconds: worker.configuration.writeTimeoutSeconds))
+            configuration: worker.configuration, handler: worker.handler, budget: worker.budget)
     }
 
     /// An event base whose epoll backend batches the changes made during one
@@ -69,8 +68,11 @@ final class WorkerLoop {
         let events = LoopEvents(base: base)
         defer { events.free() }
         let listener: WorkerListener
+        let handler = self.handler
         do {
-            listener = try WorkerListener.bind(listeningDescriptor, to: http, events: events)
+            listener = try WorkerListener.bind(listeningDescriptor, to: http, events: events) { errorNumber in
+                handler.didFailToAccept(errorNumber: errorNumber)
+            }
         } catch {
             return worker.didFailToStart(error)
         }
@@ -79,8 +81,21 @@ final class WorkerLoop {
         guard let sweepTimer = events.make(.repeatingTimer, { [unowned self] in self.sweep() }),
             let deadlineTimer = events.make(.timer, { [unowned self] in self.forceClose() }),
             let drainEvent = events.make(.user, { [unowned self] in self.beginDrain() }),
-            let forceCloseEvent = events.make(.user, { [unowned self] in self.forceClose() })
+            let forceCloseEvent = events.make(.user, { [unowned self] in self.forceClose() }),
+            let deferredWork = events.make(.user, { [unowned self] in self.connections.runDeferredWork() }),
+            let budgetChanged = events.make(
+                .user, { [unowned listener, budget = worker.budget] in listener.setBudgetFull(budget.isFull) })
         else { return worker.didFailToStart(.libeventFailed("event_new(worker)")) }
+        connections.deferredWork = deferredWork
+        connections.budgetDidFill = { [unowned listener] in listener.setBudgetFull(true) }
+        let budgetKey = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        worker.budget.register(budgetChanged.remote, key: budgetKey)
+        defer {
+            // Before the events are freed: nothing may reach them afterwards.
+            worker.budget.unregister(key: budgetKey)
+            connections.deferredWork = nil
+        }
+        listener.setBudgetFull(worker.budget.isFull)
 
         self.base = base
         self.listener = listener
@@ -139,7 +154,7 @@ final class WorkerLoop {
     /// evhttp's callback for a complete request: the one place that replies.
     private func answer(_ request: OpaquePointer) {
         let completedAt = MonotonicClock.nanoseconds()
-        connections.noteRequestComplete(request)
+        let record = connections.noteRequestComplete(request)
         let (value, rejection) = RequestReader.read(
             request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
         let response: HTTPResponse
@@ -149,6 +164,7 @@ final class WorkerLoop {
             response = handler.handle(value)
         }
         reply.send(response, for: request, closingConnection: connections.isDraining)
+        record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
     }
 
@@ -162,8 +178,9 @@ final class WorkerLoop {
         }
     }
 
-    /// Stop accepting, let requests in flight finish, close idle connections;
-    /// at the worker's drain deadline `forceClose` closes the rest.
+    /// Stop accepting, let requests in flight finish (replies from now on
+    /// close their connection); idle connections stay open for a last request
+    /// until the worker's drain deadline, when `forceClose` closes the rest.
     private func beginDrain() {
         guard !connections.isDraining, let sweepTimer, let deadlineTimer else { return }
         connections.beginDrain()

@@ -7,7 +7,9 @@ import Synchronization
 /// from any of its threads, and tests call it directly.
 ///
 /// Routes: `POST /body`, `POST /compose`, `GET /healthz`, `GET /readyz`,
-/// `GET /metrics`, `GET /openapi.yaml` (HEAD is answered for every GET route).
+/// `GET /metrics`, `GET /openapi.yaml`, and the playground page at `GET /`
+/// with `/playground.css`, `/playground.js` and `/playground.svg` (HEAD is
+/// answered for every GET route).
 public final class NotificationTextService: HTTPHandler {
     public let configuration: ServiceConfiguration
     let clock: WallClock
@@ -16,6 +18,8 @@ public final class NotificationTextService: HTTPHandler {
     let metrics = ServiceMetrics()
     let requestIDs = RequestIDGenerator()
     let startNanosecondsSinceEpoch: Int64
+    /// The tokens in force; nil when access control is off.
+    let authTokenStore: AuthTokenStore?
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
     let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
@@ -40,6 +44,7 @@ public final class NotificationTextService: HTTPHandler {
         self.accessLog = accessLog
         self.errorLog = errorLog
         self.compose = compose
+        self.authTokenStore = configuration.authTokens.map(AuthTokenStore.init)
         self.startNanosecondsSinceEpoch = clock.nanosecondsSinceEpoch()
         // Computed once per process (~30 ms); here rather than in the first health probe.
         _ = UnicodeVersion.current
@@ -80,7 +85,7 @@ public final class NotificationTextService: HTTPHandler {
         defer { metrics.inFlight.wrappingSubtract(1, ordering: .relaxed) }
 
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
-        let route = Route(path: request.path)
+        let route = route(forPath: request.path)
         var response: HTTPResponse
         do {
             switch listener {
@@ -129,7 +134,7 @@ public final class NotificationTextService: HTTPHandler {
     /// The problem for a request the adapter refused (`uri-too-long`,
     /// `payload-too-large`), echoing its request id and labelled with its route.
     public func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
-        let route = Route(path: request.path)
+        let route = route(forPath: request.path)
         var response = Self.problemResponse(Problem(rejection), route: route)
         let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
         response.headers.append(("X-Request-Id", requestID))
@@ -138,13 +143,13 @@ public final class NotificationTextService: HTTPHandler {
 
     // MARK: Access
 
-    /// With a configured token, every route but the probes needs it; unknown
-    /// paths too, so strangers learn nothing about what exists. The header's
+    /// With a configured token, every route but the probes and the playground's
+    /// static files needs it; unknown paths too, so strangers learn nothing about what exists. The header's
     /// value is never logged or echoed.
-    private func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
-        guard let token = configuration.authToken, !route.isOpenWithoutToken else { return }
+    func authenticate(_ request: HTTPRequest, route: Route) throws(Problem) {
+        guard let authTokenStore, !route.isOpenWithoutToken else { return }
         let values = request.headers.filter { $0.name == "authorization" }.map(\.value)
-        switch token.verdict(authorizationValues: values) {
+        switch authTokenStore.current.verdict(authorizationValues: values) {
         case .authorized:
             return
         case .missing:
@@ -197,7 +202,11 @@ public final class NotificationTextService: HTTPHandler {
                 startNanosecondsSinceEpoch: startNanosecondsSinceEpoch,
                 nowNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(),
                 residentMemoryBytes: ProcessStats.residentMemoryBytes(),
-                unicodeVersion: UnicodeVersion.current
+                cpuNanoseconds: ProcessStats.cpuNanoseconds(),
+                openDescriptorCount: ProcessStats.openDescriptorCount(),
+                maxDescriptorCount: ProcessStats.maxDescriptorCount(),
+                unicodeVersion: UnicodeVersion.current,
+                build: configuration.build
             )
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", MetricsExposition.contentType)],
@@ -207,27 +216,26 @@ public final class NotificationTextService: HTTPHandler {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/yaml")],
                 body: PackageResources.openapi_yaml, route: route.label)
+        case .playgroundPage, .playgroundStyle, .playgroundScript, .playgroundIcon:
+            return PlaygroundAsset.response(route: route)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }
     }
 
     private func answerBody(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let fields = try BodyRequest.Fields.decode(request.body)
-        let json = fields.tape.withStringBytes(fields.text) { utf8 in
-            BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
-                if rendering.truncated { metrics.bodiesTruncated.add(1) }
-                if rendering.inputCut { metrics.inputCuts.add(1) }
-                return rendering.jsonBody()
-            }
+        let json = try ServiceAnswers.body(request: request.body) { rendering in
+            if rendering.truncated { metrics.bodiesTruncated.add(1) }
+            if rendering.inputCut { metrics.inputCuts.add(1) }
         }
         return Self.json(json, route: .body)
     }
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
-        let composeRequest = try ComposeRequest.decode(
-            request.body, serverApp: configuration.appName, catalogs: configuration.catalogs, now: clock.timestamp)
-        return Self.json(try compose(composeRequest).jsonBody(), route: .compose)
+        let json = try ServiceAnswers.compose(
+            request: request.body, appName: configuration.appName, catalogs: configuration.catalogs,
+            now: clock.timestamp, composer: compose)
+        return Self.json(json, route: .compose)
     }
 
     // MARK: Responses

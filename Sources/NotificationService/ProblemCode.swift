@@ -15,7 +15,8 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case invalidValue = "invalid-value"
     case invalidTimestamp = "invalid-timestamp"
     case invalidLocale = "invalid-locale"
-    // Routing and transport (413 and 414 answer the adapter's `TransportRejection`s).
+    // Routing and transport (payload-too-large, uri-too-long and the
+    // connection refusals below answer the adapter's `TransportRejection`s).
     case unauthorized = "unauthorized"
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
@@ -24,12 +25,21 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case unsupportedMediaType = "unsupported-media-type"
     case internalError = "internal-error"
     case notReady = "not-ready"
+    // Refused in the request's head, before its body is read; the connection
+    // closes after the answer (docs/adr/0016-request-framing.md).
+    case badRequest = "bad-request"
+    case badFraming = "bad-framing"
+    case headerFieldsTooLarge = "header-fields-too-large"
+    case expectationFailed = "expectation-failed"
+    case notImplemented = "not-implemented"
+    case tooManyConnections = "too-many-connections"
 
     /// The HTTP status this code is always answered with.
     public var status: Int {
         switch self {
         case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
-            .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .invalidLocale:
+            .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .invalidLocale, .badRequest,
+            .badFraming:
             400
         case .unauthorized: 401
         case .notFound: 404
@@ -37,8 +47,11 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .payloadTooLarge: 413
         case .uriTooLong: 414
         case .unsupportedMediaType: 415
+        case .expectationFailed: 417
+        case .headerFieldsTooLarge: 431
         case .internalError: 500
-        case .notReady: 503
+        case .notImplemented: 501
+        case .notReady, .tooManyConnections: 503
         }
     }
 
@@ -64,6 +77,12 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .unsupportedMediaType: "Unsupported media type"
         case .internalError: "Internal error"
         case .notReady: "Not ready"
+        case .badRequest: "The request is not valid HTTP/1.1"
+        case .badFraming: "The request's framing is ambiguous"
+        case .headerFieldsTooLarge: "The request head is too large"
+        case .expectationFailed: "The expectation cannot be met"
+        case .notImplemented: "Not implemented"
+        case .tooManyConnections: "Too many connections"
         }
     }
 

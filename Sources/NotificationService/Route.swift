@@ -1,7 +1,9 @@
 /// The service's resources. Matching is exact on the raw path: no trailing
 /// slash, no percent-decoding, so `/body/` and `/bod%79` are 404.
 enum Route: CaseIterable, Sendable {
-    case body, compose, healthz, readyz, metrics, openAPI, unmatched
+    case body, compose, healthz, readyz, metrics, openAPI
+    case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon
+    case unmatched
 
     init(path: String) {
         switch path {
@@ -11,6 +13,10 @@ enum Route: CaseIterable, Sendable {
         case "/readyz": self = .readyz
         case "/metrics": self = .metrics
         case "/openapi.yaml": self = .openAPI
+        case "/": self = .playgroundPage
+        case "/playground.css": self = .playgroundStyle
+        case "/playground.js": self = .playgroundScript
+        case "/playground.svg": self = .playgroundIcon
         default: self = .unmatched
         }
     }
@@ -24,6 +30,10 @@ enum Route: CaseIterable, Sendable {
         case .readyz: "/readyz"
         case .metrics: "/metrics"
         case .openAPI: "/openapi.yaml"
+        case .playgroundPage: "/"
+        case .playgroundStyle: "/playground.css"
+        case .playgroundScript: "/playground.js"
+        case .playgroundIcon: "/playground.svg"
         case .unmatched: "unmatched"
         }
     }
@@ -41,7 +51,11 @@ enum Route: CaseIterable, Sendable {
         case .readyz: 3
         case .metrics: 4
         case .openAPI: 5
-        case .unmatched: 6
+        case .playgroundPage: 6
+        case .playgroundStyle: 7
+        case .playgroundScript: 8
+        case .playgroundIcon: 9
+        case .unmatched: 10
         }
     }
 
@@ -49,8 +63,14 @@ enum Route: CaseIterable, Sendable {
     var acceptsPost: Bool { self == .body || self == .compose }
 
     /// Probes stay open when a token is required: orchestrators call them
-    /// without secrets, and they reveal nothing but liveness.
-    var isOpenWithoutToken: Bool { self == .healthz || self == .readyz }
+    /// without secrets, and they reveal nothing but liveness. So do the
+    /// playground's static files: the page asks for the token itself.
+    var isOpenWithoutToken: Bool { self == .healthz || self == .readyz || isPlayground }
+
+    /// The playground page and its files (`serve --playground off` makes them unknown paths).
+    var isPlayground: Bool {
+        self == .playgroundPage || self == .playgroundStyle || self == .playgroundScript || self == .playgroundIcon
+    }
 
     /// What the separate metrics listener (`serve --metrics-port`) answers.
     var isServedOnMetricsListener: Bool { self == .metrics || self == .healthz || self == .readyz }

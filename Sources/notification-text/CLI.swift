@@ -12,6 +12,8 @@ enum CLI {
     static let usageError: Int32 = 64
     /// Exit status for bad input data (sysexits' EX_DATAERR).
     static let dataError: Int32 = 65
+    /// Exit status when stdin cannot be read (sysexits' EX_IOERR).
+    static let ioError: Int32 = 74
 
     static func fail(_ message: String, status: Int32) -> Never {
         writeStderr("notification-text: \(message)\n")
@@ -25,6 +27,10 @@ enum CLI {
     /// Writes every byte with write(2), retrying short writes and EINTR.
     static func writeAll(_ text: String, to descriptor: Int32) {
         LogSink.writeLine(Array(text.utf8), to: descriptor)
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        LogSink.writeLine(bytes, to: descriptor)
     }
 
     /// All of stdin as bytes.
@@ -49,33 +55,5 @@ enum CLI {
             fail("stdin is not valid UTF-8", status: dataError)
         }
         return text
-    }
-
-    /// Calls `body` with each `--name value` (or `--name=value`) in
-    /// `arguments`, in order; anything else is a usage error naming `command`.
-    static func forEachOption(
-        in arguments: [String], of command: String, named names: Set<String>, _ body: (String, String) -> Void
-    ) {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if names.contains(argument) {
-                guard let value = rest.popFirst() else { fail("\(argument) needs a value", status: usageError) }
-                body(argument, value)
-            } else if let equals = argument.firstIndex(of: "="), names.contains(String(argument[..<equals])) {
-                body(String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-            } else {
-                fail("\(command): unknown argument '\(argument)'", status: usageError)
-            }
-        }
-    }
-
-    /// Parses `--name N` (or `--name=N`) as an integer within `range`.
-    static func integerOption(_ name: String, _ raw: String, in range: ClosedRange<Int>) -> Int {
-        guard let value = Int(raw), range.contains(value) else {
-            fail(
-                "\(name) must be an integer in \(range.lowerBound)…\(range.upperBound), got '\(raw)'",
-                status: usageError)
-        }
-        return value
     }
 }

@@ -1,30 +1,61 @@
 import NotificationService
 import NotificationText
 
-/// `compose [--app NAME] [--default-locale TAG]`: a compose request as JSON
-/// on stdin, the response JSON on stdout, decoded and validated exactly as
-/// `POST /compose` does (`--default-locale` as `serve` reads it). A bad
-/// request prints the problem's code and detail on stderr and exits 65.
+/// `compose`: a `POST /compose` request on stdin, its answer on stdout,
+/// decoded and validated exactly as the route does. A bad request prints
+/// the problem's code and detail on stderr and exits 65. `--json-lines`
+/// answers one request per line (see `JSONLines`).
 enum ComposeCommand {
-    static func run(_ arguments: [String]) {
-        var app = ComposeRequest.defaultApp
+    struct Settings: CommandSettings {
+        var appName = ComposeRequest.defaultApp
         var catalogs = CatalogSet.builtIn
-        CLI.forEachOption(in: arguments, of: "compose", named: ["--app", "--default-locale"]) { name, value in
-            if name == "--app" {
-                app = value
-            } else if let problem = ServeConfiguration.defaultLocale(value, store: { catalogs = $0 }) {
-                CLI.fail("\(name) \(problem), got '\(value)'", status: CLI.usageError)
+        var jsonLines = false
+        var maxLineBytes = defaultMaxBodyBytes
+    }
+
+    static let options: [CommandOption<Settings>] = [
+        .appName(\.appName),
+        .defaultLocale(\.catalogs),
+        .switch(
+            "--json-lines", meaning: "read one POST /compose request per line, print its answer or problem per line",
+            \.jsonLines),
+        .maxBodyBytes(
+            \.maxLineBytes, meaning: "with --json-lines: the longest line (a longer one gets the 413 problem)"),
+    ]
+
+    static var help: String {
+        OptionParser.help(
+            usage: "compose [options] < request.json",
+            about: "A POST /compose request (JSON) on stdin, the answer JSON and a newline on stdout\n"
+                + "(docs/spec/compose.md); `now` defaults to the clock.",
+            options: options,
+            notes: JSONLines.helpNotes
+                + "\n\nexit status: 0; 64 for a bad option; 65 for a bad request (its code and detail on stderr)")
+    }
+
+    static func run(_ arguments: [String]) {
+        let settings = OptionParser.settingsOrExit(arguments, command: "compose", options: options, help: { help })
+        let appName = settings.appName
+        let catalogs = settings.catalogs
+        if settings.jsonLines {
+            JSONLines.runOnStandardStreams(maxLineBytes: settings.maxLineBytes) { line in
+                do throws(Problem) {
+                    return try ServiceAnswers.compose(
+                        request: line, appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
+                } catch {
+                    return error.jsonBody()
+                }
             }
+            return
         }
-        let request: ComposeRequest
+        var output: [UInt8]
         do {
-            request = try ComposeRequest.decode(
-                CLI.readStdin(), serverApp: app, catalogs: catalogs, now: WallClock.system.timestamp)
+            output = try ServiceAnswers.compose(
+                request: CLI.readStdin(), appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }
-        var output = Composer.compose(request).jsonBody()
-        output.append(UInt8(ascii: "\n"))
-        CLI.writeStdout(String(decoding: output, as: UTF8.self))
+        output.append(0x0A)
+        CLI.writeAll(output, to: 1)
     }
 }

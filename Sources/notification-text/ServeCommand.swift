@@ -4,28 +4,28 @@ import NotificationService
 /// `serve [options]`: the HTTP service on libevent until SIGTERM or SIGINT.
 ///
 /// stdout gets one JSON start line once every event loop accepts, e.g.
-/// `{"event":"start","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"pid":4242}`,
-/// then the access log, then one stop line, e.g.
+/// `{"event":"start","version":"0.2.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"pid":4242}`,
+/// then the access log and the `rejected` and `auth-tokens-reloaded` lines,
+/// then one stop line, e.g.
 /// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
 /// With `--metrics-port` the start line also names the metrics listener
 /// (`"metricsAddress":"127.0.0.1:9464","metricsPort":9464`).
+/// SIGHUP re-reads `--auth-token-file` (a file that cannot be used keeps the
+/// tokens in force and logs `auth-tokens-reload-failed` on stderr).
 /// Exit status: 0 after a drain, 64 for a bad setting, 69 when it cannot listen.
 enum ServeCommand {
     /// sysexits' EX_UNAVAILABLE: the address is taken or not ours to bind.
     static let unavailable: Int32 = 69
 
     static func run(_ arguments: [String]) {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            CLI.writeStdout(help)
-            return
-        }
-        let configuration: ServeConfiguration
-        switch ServeConfiguration.load(arguments: arguments) {
-        case .success(let loaded): configuration = loaded
-        case .failure(let error): CLI.fail(error.message, status: CLI.usageError)
-        }
+        let parsed = OptionParser.settingsOrExit(
+            arguments, command: "serve", options: ServeConfiguration.options, help: { help })
+        // Raised first: the derived connection limit reads the descriptor limit.
         raiseOpenFileLimit()
-        let service = NotificationTextService(configuration: configuration.service)
+        let configuration = parsed.withConnectionLimit()
+        var serviceConfiguration = configuration.service
+        serviceConfiguration.build = BuildInfo(version: BuildVersion.version, revision: BuildVersion.revision)
+        let service = NotificationTextService(configuration: serviceConfiguration)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
         }
@@ -35,11 +35,14 @@ enum ServeCommand {
                 try MetricsListener(configuration: metrics, handler: service.metricsListenerHandler)
             }
             defer { metricsListener?.stop() }
-            let report = try server.run(handlingSignals: true) { address in
+            let tokenFile = configuration.authTokenFile
+            let report = try server.run(
+                handlingSignals: true, onHangup: { reloadAuthTokens(from: tokenFile, into: service) }
+            ) { address in
                 CLI.writeStdout(
                     startLine(
                         address: address, threadCount: configuration.server.threadCount,
-                        metricsAddress: metricsListener?.address))
+                        maxConnections: configuration.server.maxConnections, metricsAddress: metricsListener?.address))
             }
             CLI.writeStdout(
                 "{\"event\":\"stop\",\"reason\":\"\(report.reason)\",\"drainMilliseconds\":\(report.drainNanoseconds / 1_000_000),"
@@ -55,10 +58,32 @@ enum ServeCommand {
     /// The line other scripts parse to find the port (`address` is
     /// "host:port", an IPv6 host in brackets).
     /// With `--metrics-port`, the line also has `metricsAddress` and `metricsPort`.
-    static func startLine(address: BoundAddress, threadCount: Int, metricsAddress: BoundAddress? = nil) -> String {
+    static func startLine(
+        address: BoundAddress, threadCount: Int, maxConnections: Int, metricsAddress: BoundAddress? = nil
+    ) -> String {
         let metrics = metricsAddress.map { ",\"metricsAddress\":\"\($0)\",\"metricsPort\":\($0.port)" } ?? ""
-        return "{\"event\":\"start\",\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
-            + "\"threads\":\(threadCount)\(metrics),\"pid\":\(getpid())}\n"
+        return "{\"event\":\"start\",\"version\":\"\(BuildVersion.version)\",\"revision\":\"\(BuildVersion.revision)\","
+            + "\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
+            + "\"threads\":\(threadCount),\"maxConnections\":\(maxConnections)\(metrics),\"pid\":\(getpid())}\n"
+    }
+
+    /// SIGHUP: the token file again. A file that cannot be used leaves the
+    /// tokens in force; either way one line says so (never a token).
+    static func reloadAuthTokens(from path: String?, into service: NotificationTextService) {
+        guard let path else {
+            CLI.writeStdout(
+                "{\"event\":\"auth-tokens-reload-skipped\",\"detail\":\"serve runs without --auth-token-file\"}\n")
+            return
+        }
+        switch ServeConfiguration.loadAuthTokens(path: path) {
+        case .success(let tokens):
+            service.replaceAuthTokens(tokens)
+            CLI.writeStdout("{\"event\":\"auth-tokens-reloaded\",\"tokens\":\(tokens.count)}\n")
+        case .failure(let problem):
+            CLI.writeStderr(
+                "{\"event\":\"auth-tokens-reload-failed\",\"detail\":\"--auth-token-file \(problem.message);"
+                    + " the tokens in force stay\"}\n")
+        }
     }
 
     /// Each keep-alive connection holds a descriptor; the soft limit (often
@@ -71,16 +96,14 @@ enum ServeCommand {
     }
 
     static var help: String {
-        var text =
-            "usage: notification-text serve [options]\n\noptions (each also read from its environment variable; the flag wins):\n"
-        let defaults = ServeConfiguration()
-        for option in ServeConfiguration.options {
-            text += "  \(option.flag) \(option.valueName)\n      \(option.meaning); \(option.environmentVariable)\n"
-        }
-        text +=
-            "\ndefaults: --host \(defaults.server.host) --port \(defaults.server.port) --threads <cores>"
-            + " --max-body-bytes \(defaults.server.maxBodyBytes)\n"
-        return text
+        OptionParser.help(
+            usage: "serve [options]",
+            about: "The HTTP service on 127.0.0.1:8080 until SIGTERM or SIGINT. Each setting is also read from its\n"
+                + "environment variable; a flag wins over its variable.",
+            options: ServeConfiguration.options,
+            notes: "signals: SIGTERM/SIGINT drain and exit 0 (a second one closes everything at once);"
+                + " SIGHUP re-reads --auth-token-file\n"
+                + "exit status: 0 after a drain, 64 for a bad setting, 69 when the address cannot be bound")
     }
 }
 

@@ -11,7 +11,7 @@ import Darwin
 /// Everything `serve` can be configured with: one struct, a default for every
 /// field, read once at start from the environment and then the command line
 /// (a flag wins over its environment variable).
-struct ServeConfiguration: Equatable {
+struct ServeConfiguration: Equatable, CommandSettings {
     var server = HTTPServerConfiguration()
     /// App name used in generic compose texts when a request names none.
     var appName = ComposeRequest.defaultApp
@@ -19,17 +19,24 @@ struct ServeConfiguration: Equatable {
     var catalogs = CatalogSet.builtIn
     /// One access-log line per request on stdout.
     var accessLogEnabled = true
-    /// Read once at start from `--auth-token-file`; nil leaves access open.
-    var authToken: BearerToken?
+    /// `--auth-token-file`, re-read on SIGHUP; nil leaves access open.
+    var authTokenFile: String?
+    /// The tokens read from `authTokenFile` at start.
+    var authTokens: AuthTokens?
     /// The separate `/metrics` listener's port; nil serves metrics on the main port only.
     var metricsPort: Int?
     /// The separate `/metrics` listener's address: loopback, so only the node scrapes it.
     var metricsHost = "127.0.0.1"
+    /// The playground page at `GET /`; off makes `/` and its files 404.
+    var playgroundEnabled = true
+    /// `--max-connections`; nil sizes the limit to the memory (`ConnectionLimit.derived`).
+    var maxConnections: Int?
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
         ServiceConfiguration(
-            appName: appName, catalogs: catalogs, accessLogEnabled: accessLogEnabled, authToken: authToken)
+            appName: appName, catalogs: catalogs, accessLogEnabled: accessLogEnabled, authTokens: authTokens,
+            playgroundEnabled: playgroundEnabled)
     }
 
     /// The metrics listener's settings: one event loop, the main port's limits.
@@ -39,187 +46,160 @@ struct ServeConfiguration: Equatable {
         metrics.host = metricsHost
         metrics.port = metricsPort
         metrics.threadCount = 1
+        // Scrapers reconnect at once: nothing to keep open, nothing to delay.
+        metrics.keepsIdleConnectionsWhileDraining = false
+        metrics.shutdownDelaySeconds = 0
+        metrics.maxConnections = min(server.maxConnections, 64)
         return metrics
     }
 
-    /// One setting: its flag, its environment variable, what it means, and
-    /// how a raw value is checked and stored.
-    struct Option: Sendable {
-        let flag: String
-        let environmentVariable: String
-        let valueName: String
-        let meaning: String
-        /// Stores a valid value, or says what is wrong with it.
-        let apply: @Sendable (inout ServeConfiguration, String) -> String?
-    }
+    /// One setting of `serve`: one entry of `options`.
+    typealias Option = CommandOption<ServeConfiguration>
 
     /// Every setting, in the order the README's table lists them.
     static let options: [Option] = [
         Option(
             flag: "--host", environmentVariable: "NOTIFICATION_TEXT_HOST", valueName: "ADDRESS",
-            meaning: "address to listen on"
-        ) { configuration, raw in
-            guard !raw.isEmpty else { return "must not be empty" }
-            configuration.server.host = raw
-            return nil
-        },
+            meaning: "address to listen on (IPv4, IPv6 or a name)",
+            value: .text(\.server.host)
+        ),
         Option(
             flag: "--port", environmentVariable: "NOTIFICATION_TEXT_PORT", valueName: "PORT",
-            meaning: "TCP port (0: any free port)"
-        ) { configuration, raw in
-            integer(raw, in: 0...65_535) { configuration.server.port = $0 }
-        },
+            meaning: "TCP port (0: any free port)",
+            value: .integer(0...65_535, \.server.port)
+        ),
         Option(
             flag: "--threads", environmentVariable: "NOTIFICATION_TEXT_THREADS", valueName: "N",
-            meaning: "event-loop threads"
-        ) { configuration, raw in
-            integer(raw, in: 1...256) { configuration.server.threadCount = $0 }
-        },
-        Option(
-            flag: "--max-body-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_BODY_BYTES", valueName: "BYTES",
-            meaning: "largest request body"
-        ) { configuration, raw in
-            integer(raw, in: 1_024...1_073_741_824) { configuration.server.maxBodyBytes = $0 }
-        },
+            meaning: "event-loop threads",
+            value: .integer(1...256, \.server.threadCount, defaultNote: "the online processors")
+        ),
+        .maxBodyBytes(\.server.maxBodyBytes, meaning: "largest request body (a larger one gets 413)"),
         Option(
             flag: "--max-header-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_HEADER_BYTES", valueName: "BYTES",
-            meaning: "largest request line plus header fields"
-        ) { configuration, raw in
-            integer(raw, in: 1_024...1_048_576) { configuration.server.maxHeaderBytes = $0 }
-        },
+            meaning: "largest request line plus header fields",
+            value: .integer(1_024...1_048_576, \.server.maxHeaderBytes)
+        ),
         Option(
             flag: "--max-uri-bytes", environmentVariable: "NOTIFICATION_TEXT_MAX_URI_BYTES", valueName: "BYTES",
-            meaning: "longest request target"
-        ) { configuration, raw in
-            integer(raw, in: 64...1_048_576) { configuration.server.maxURIBytes = $0 }
-        },
-        Option(
-            flag: "--app-name", environmentVariable: "NOTIFICATION_TEXT_APP_NAME", valueName: "NAME",
-            meaning: "app name in generic compose texts"
-        ) { configuration, raw in
-            guard !raw.isEmpty, raw.count <= 100 else { return "must be 1…100 characters" }
-            guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                return "must not contain control characters"
-            }
-            configuration.appName = raw
-            return nil
-        },
-        Option(
-            flag: "--default-locale", environmentVariable: "NOTIFICATION_TEXT_DEFAULT_LOCALE", valueName: "TAG",
-            meaning: "language of compose texts when a request has no locale (a built-in catalog must fit it)"
-        ) { configuration, raw in
-            defaultLocale(raw) { configuration.catalogs = $0 }
-        },
+            meaning: "longest request target (a longer one gets 414)",
+            value: .integer(64...1_048_576, \.server.maxURIBytes)
+        ),
+        .appName(\.appName),
+        .defaultLocale(\.catalogs),
         Option(
             flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS",
             valueName: "S",
-            meaning: "idle connection timeout, and the time one request may take to arrive"
-        ) { configuration, raw in
-            seconds(raw, in: 0.1...3_600) { configuration.server.readTimeoutSeconds = $0 }
-        },
+            meaning: "idle connection timeout, and the time one request may take to arrive",
+            value: .seconds(0.1...3_600, \.server.readTimeoutSeconds)
+        ),
         Option(
             flag: "--write-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_WRITE_TIMEOUT_SECONDS",
             valueName: "S",
-            meaning: "how long a reply may wait for a client that does not read"
-        ) { configuration, raw in
-            seconds(raw, in: 0.1...3_600) { configuration.server.writeTimeoutSeconds = $0 }
-        },
+            meaning: "how long a reply may wait for a client that does not read",
+            value: .seconds(0.1...3_600, \.server.writeTimeoutSeconds)
+        ),
         Option(
             flag: "--drain-seconds", environmentVariable: "NOTIFICATION_TEXT_DRAIN_SECONDS", valueName: "S",
-            meaning: "after SIGTERM/SIGINT, the longest wait for requests in flight"
-        ) { configuration, raw in
-            seconds(raw, in: 0...3_600) { configuration.server.drainSeconds = $0 }
-        },
+            meaning: "after SIGTERM/SIGINT and the shutdown delay, how long requests in flight and idle keep-alive"
+                + " connections get to finish (each later request is answered with Connection: close)",
+            value: .seconds(0...3_600, \.server.drainSeconds)
+        ),
+        Option(
+            flag: "--shutdown-delay-seconds", environmentVariable: "NOTIFICATION_TEXT_SHUTDOWN_DELAY_SECONDS",
+            valueName: "S",
+            meaning: "after SIGTERM/SIGINT, how long to go on serving (/readyz says 503) before the drain starts",
+            value: .seconds(0...3_600, \.server.shutdownDelaySeconds)
+        ),
+        Option(
+            flag: "--max-connections", environmentVariable: "NOTIFICATION_TEXT_MAX_CONNECTIONS", valueName: "N",
+            meaning: "client connections open at once; past it new ones wait in the kernel's backlog",
+            value: .integer(
+                1...1_000_000, \.maxConnections,
+                unset: "(memory limit - 32 MiB - 8 MiB a thread) / (max body + max head + 64 KiB),"
+                    + " at most the descriptor limit - 64, at least 16")
+        ),
         Option(
             flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
-            meaning: "file holding the bearer token every request but /healthz and /readyz must carry"
-        ) { configuration, raw in
-            guard !raw.isEmpty else { return "must not be empty" }
-            guard let contents = readSmallFile(raw, maxBytes: maxTokenFileBytes) else {
-                return "cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"
+            meaning: "file of bearer tokens, one a line, one of which every request but /healthz and /readyz"
+                + " must carry; SIGHUP re-reads it",
+            value: OptionValue(
+                accepted: "a readable file of at most \(AuthTokens.maxCount) tokens, \(maxTokenFileBytes) bytes",
+                defaultValue: { _ in "none (no token needed)" }
+            ) { configuration, raw in
+                guard !raw.isEmpty else { return "must not be empty" }
+                switch loadAuthTokens(path: raw) {
+                case .success(let tokens):
+                    configuration.authTokenFile = raw
+                    configuration.authTokens = tokens
+                    return nil
+                case .failure(let problem):
+                    return problem.message
+                }
             }
-            do {
-                configuration.authToken = try BearerToken(fileContents: contents)
-            } catch {
-                return "is not usable: \(error)"
-            }
-            return nil
-        },
+        ),
         Option(
             flag: "--metrics-port", environmentVariable: "NOTIFICATION_TEXT_METRICS_PORT", valueName: "PORT",
-            meaning: "also serve /metrics (and the probes) without a token on this port (0: any free port)"
-        ) { configuration, raw in
-            integer(raw, in: 0...65_535) { configuration.metricsPort = $0 }
-        },
+            meaning: "also serve /metrics (and the probes) without a token on this port (0: any free port)",
+            value: .integer(0...65_535, \.metricsPort, unset: "none (metrics on the main port only)")
+        ),
         Option(
             flag: "--metrics-host", environmentVariable: "NOTIFICATION_TEXT_METRICS_HOST", valueName: "ADDRESS",
-            meaning: "address of the --metrics-port listener"
-        ) { configuration, raw in
-            guard !raw.isEmpty else { return "must not be empty" }
-            configuration.metricsHost = raw
-            return nil
-        },
+            meaning: "address of the --metrics-port listener",
+            value: .text(\.metricsHost)
+        ),
         Option(
             flag: "--access-log", environmentVariable: "NOTIFICATION_TEXT_ACCESS_LOG", valueName: "on|off",
-            meaning: "one JSON line per request on stdout"
-        ) { configuration, raw in
-            switch raw {
-            case "on", "true", "1": configuration.accessLogEnabled = true
-            case "off", "false", "0": configuration.accessLogEnabled = false
-            default: return "must be on or off"
-            }
-            return nil
-        },
+            meaning: "one JSON line per request on stdout",
+            value: .onOff(\.accessLogEnabled)
+        ),
+        Option(
+            flag: "--playground", environmentVariable: "NOTIFICATION_TEXT_PLAYGROUND", valueName: "on|off",
+            meaning: "the playground page at GET / (static, no token needed to load it)",
+            value: .onOff(\.playgroundEnabled)
+        ),
     ]
 
-    /// Reads each setting from its flag in `arguments`, else from its
-    /// environment variable, else the default. A bad value is a usage error
-    /// naming the flag or variable it came from; an environment value that a
-    /// flag overrides is not even looked at.
-    static func load(arguments: [String], environment: (String) -> String? = ServeConfiguration.environmentValue)
+    /// The settings from `arguments` and `environment` (see `OptionParser.parse`).
+    static func load(arguments: [String], environment: (String) -> String? = OptionParser.environmentValue)
         -> Result<ServeConfiguration, UsageError>
     {
-        var flagValues: [String: String] = [:]
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            let name: String
-            let raw: String
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                raw = String(argument[argument.index(after: equals)...])
-            } else {
-                name = argument
-                guard options.contains(where: { $0.flag == name }) else {
-                    return .failure(UsageError("serve: unknown argument '\(argument)'"))
-                }
-                guard let value = rest.popFirst() else { return .failure(UsageError("\(name) needs a value")) }
-                raw = value
-            }
-            guard options.contains(where: { $0.flag == name }) else {
-                return .failure(UsageError("serve: unknown argument '\(argument)'"))
-            }
-            flagValues[name] = raw
-        }
-        var configuration = ServeConfiguration()
-        for option in options {
-            let source: String
-            let raw: String
-            if let value = flagValues[option.flag] {
-                (source, raw) = (option.flag, value)
-            } else if let value = environment(option.environmentVariable) {
-                (source, raw) = (option.environmentVariable, value)
-            } else {
-                continue
-            }
-            if let problem = option.apply(&configuration, raw) {
-                return .failure(UsageError("\(source) \(problem), got '\(raw)'"))
+        OptionParser.parse(arguments, command: "serve", options: options, environment: environment).flatMap {
+            parsed in
+            switch parsed {
+            case .run(let configuration): .success(configuration.withConnectionLimit())
+            case .help: .failure(UsageError("serve: --help is not a setting"))
             }
         }
-        return .success(configuration)
     }
 
-    /// A token is short; a bigger file is a mistake (the wrong path).
+    /// The server's connection limit: `--max-connections`, or else sized to
+    /// the memory and descriptor limits (`ConnectionLimit.derived`).
+    func withConnectionLimit() -> ServeConfiguration {
+        var configuration = self
+        configuration.server.maxConnections =
+            maxConnections
+            ?? ConnectionLimit.derived(
+                memoryBytes: ConnectionLimit.memoryLimitBytes(), descriptorLimit: ConnectionLimit.descriptorLimit(),
+                threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
+                maxHeaderBytes: server.maxHeaderBytes)
+        return configuration
+    }
+
+    /// A few tokens are short; a bigger file is a mistake (the wrong path).
     static let maxTokenFileBytes = 4_096
+
+    /// The tokens in the file at `path`, or what is wrong with it (never its text).
+    static func loadAuthTokens(path: String) -> Result<AuthTokens, UsageError> {
+        guard let contents = readSmallFile(path, maxBytes: maxTokenFileBytes) else {
+            return .failure(
+                UsageError("cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"))
+        }
+        do {
+            return .success(try AuthTokens(fileContents: contents))
+        } catch {
+            return .failure(UsageError("is not usable: \(error)"))
+        }
+    }
 
     /// The whole file at `path`, or nil when it cannot be read or holds more than `maxBytes`.
     static func readSmallFile(_ path: String, maxBytes: Int) -> [UInt8]? {
@@ -229,51 +209,5 @@ struct ServeConfiguration: Equatable {
         let count = contents.withUnsafeMutableBytes { fread($0.baseAddress, 1, maxBytes + 1, file) }
         guard ferror(file) == 0, count <= maxBytes else { return nil }
         return Array(contents[..<count])
-    }
-
-    struct UsageError: Error, Equatable {
-        let message: String
-        init(_ message: String) { self.message = message }
-    }
-
-    static func environmentValue(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
-
-    /// The built-in catalogs with the default locale `raw`, chosen by the
-    /// rules a request's `locale` follows (compose.md section 10).
-    static func defaultLocale(_ raw: String, store: (CatalogSet) -> Void) -> String? {
-        do {
-            store(try CatalogSet.builtIn.withDefaultLocale(raw))
-            return nil
-        } catch .malformedTag {
-            return "must be a BCP 47 language tag such as pt-BR"
-        } catch {
-            return "fits no catalog (they are \(CatalogSet.builtIn.catalogs.map(\.tag).joined(separator: ", ")))"
-        }
-    }
-
-    private static func integer(_ raw: String, in range: ClosedRange<Int>, store: (Int) -> Void) -> String? {
-        guard let value = Int(raw), range.contains(value) else {
-            return "must be an integer in \(range.lowerBound)…\(range.upperBound)"
-        }
-        store(value)
-        return nil
-    }
-
-    private static func seconds(_ raw: String, in range: ClosedRange<Double>, store: (Double) -> Void) -> String? {
-        guard let value = Double(raw), value.isFinite, range.contains(value) else {
-            return
-                "must be a number of seconds in \(range.lowerBound.formattedSeconds)…\(range.upperBound.formattedSeconds)"
-        }
-        store(value)
-        return nil
-    }
-}
-
-private extension Double {
-    /// "0.1", "3600" rather than "3600.0".
-    var formattedSeconds: String {
-        self == rounded() ? String(Int(self)) : String(self)
     }
 }

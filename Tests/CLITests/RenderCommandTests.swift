@@ -22,7 +22,10 @@ import Testing
     @Test(arguments: [
         (["render", "--max-units", "10"], "notification-text: --max-units must be an integer in 256…4096, got '10'\n"),
         (["render", "--max-units"], "notification-text: --max-units needs a value\n"),
-        (["render", "--colour"], "notification-text: render: unknown argument '--colour'\n"),
+        (
+            ["render", "--colour"],
+            "notification-text: render: unknown argument '--colour' (see notification-text render --help)\n"
+        ),
     ])
     func render_badArgument_exits64WithMessage(arguments: [String], message: String) throws {
         let result = try BuiltExecutable.run(arguments, stdin: Array("a".utf8))

@@ -31,6 +31,11 @@ final class ServeProcess {
         return object
     }
 
+    /// The next JSON line on stdout (within `timeoutSeconds`).
+    func nextStdoutObject(timeoutSeconds: Double) throws -> [String: Any] {
+        try Self.jsonObject(try readLine(timeoutSeconds: timeoutSeconds))
+    }
+
     func lastStdoutObject() throws -> [String: Any] {
         stdoutBytes += Array(output.fileHandleForReading.readDataToEndOfFile())
         let lines = String(decoding: stdoutBytes, as: UTF8.self).split(separator: "\n")

@@ -1,4 +1,5 @@
 import Dispatch
+import EventHTTP
 import HTTPCore
 import Synchronization
 
@@ -11,6 +12,8 @@ import Synchronization
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     let respondedCount = Atomic<Int>(0)
+    /// The case name of each rejection reported to `didReject`, in order.
+    let rejected = Locked<[String]>([])
     let gateReached = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
 
@@ -54,6 +57,11 @@ final class EchoHandler: HTTPHandler {
 
     func didRespond(to request: HTTPRequest, with response: HTTPResponse, durationNanoseconds: UInt64) {
         respondedCount.add(1, ordering: .relaxed)
+    }
+
+    func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
+        let name = "\(rejection)".prefix { $0 != "(" }
+        rejected.withLock { $0.append(String(name)) }
     }
 
     /// The rejection as the adapter reported it, and its status.

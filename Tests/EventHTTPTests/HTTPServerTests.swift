@@ -116,19 +116,48 @@ import Glibc
         #expect(response.text.contains("\"truncated\":true"))
     }
 
-    @Test func bodyOverLimit_gets413FromHandlerRejection() throws {
+    /// Refused when the head arrives: the body is never read, the answer
+    /// closes the connection, and a request sent after it is not answered.
+    @Test func bodyOverLimit_gets413FromHandlerRejection_atTheHead_andTheConnectionCloses() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
         let connection = try RawHTTPConnection(port: live.port)
         let body = String(repeating: "x", count: 4_097)
         try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 4097\r\n\r\n\(body)")
+        try? connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.header("content-type") == "application/problem+json")
-        #expect(response.text == #"{"rejection":"bodyTooLarge(maxBytes: 4096)","path":"/big"}"#)
-        // The body was read, so the connection stays usable.
-        try connection.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try connection.readResponse().header("x-path") == "/after")
+        #expect(response.header("connection") == "close")
+        // A refusal in the head names no path unless the handler screens heads.
+        #expect(response.text == #"{"rejection":"bodyTooLarge(maxBytes: 4096)","path":""}"#)
+        #expect(connection.isClosedByPeer())
+    }
+
+    @Test func expectContinue_overLimit_gets413WithoutContinue() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(connection.isClosedByPeer())
+    }
+
+    /// Refusals found in the head reach the handler's `didReject`, once each.
+    @Test func framingRefusal_isReportedToTheHandler_once() throws {
+        let handler = EchoHandler()
+        let live = try LiveServer(handler: handler)
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send(
+            "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 35\r\n\r\n"
+                + "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(response.text.hasPrefix(#"{"rejection":"badFraming("#))
+        #expect(connection.isClosedByPeer())
+        #expect(handler.rejected.withLock { $0 } == ["badFraming"])
     }
 
     @Test func expectContinue_withinLimit_gets100ThenTheAnswer() throws {

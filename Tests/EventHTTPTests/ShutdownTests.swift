@@ -5,8 +5,8 @@ import HTTPTestSupport
 import Testing
 
 /// Live tests of the drain (`HTTPServer.shutdown()`, as SIGTERM starts it):
-/// requests in flight finish, idle connections close, listeners close, and
-/// what is left at the deadline is closed. Each waits for an event it can
+/// requests in flight finish, listeners close, idle connections get one more
+/// answer (with `Connection: close`), and what is left at the deadline is closed. Each waits for an event it can
 /// see (acknowledged bytes, a refused connect, a state change), never a pause.
 @Suite struct ShutdownTests {
     /// A second request begun on a connection before the drain is not taken
@@ -30,7 +30,7 @@ import Testing
         #expect(try live.waitForStop(timeoutSeconds: 10).forcedCloseCount == 0)
     }
 
-    @Test func shutdown_finishesRequestInFlight_closesIdleConnections_refusesNewOnes() throws {
+    @Test func shutdown_finishesRequestInFlight_answersIdleConnectionsOnceMore_refusesNewOnes() throws {
         let handler = EchoHandler()
         let states = Locked<[ServerState]>([])
         let live = try LiveServer(handler: handler) { state in
@@ -47,8 +47,14 @@ import Testing
         #expect(inFlight.waitUntilSentBytesAreAcknowledged())
 
         live.server.shutdown()
-        #expect(idle.isClosedByPeer(), "an idle keep-alive connection is closed at once")
         #expect(connectionsAreRefused(port: live.port, withinSeconds: 2))
+        // The idle keep-alive connection stays open: a client that reuses it
+        // gets its answer, with Connection: close, instead of a reset.
+        try idle.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
+        let late = try idle.readResponse()
+        #expect(late.header("x-path") == "/late")
+        #expect(late.header("connection") == "close")
+        #expect(idle.isClosedByPeer())
 
         try inFlight.send("\r\n")
         let response = try inFlight.readResponse()
@@ -92,5 +98,36 @@ import Testing
         #expect(report.forcedCloseCount == 1)
         #expect(report.drainNanoseconds >= 400_000_000)
         #expect(stalled.isClosedByPeer())
+    }
+
+    /// Only a connection silent through the whole drain is closed, at its
+    /// end; it had no request under way, so it is no forced close.
+    @Test func shutdown_silentIdleConnection_isClosedAtTheDeadline_notCountedAsForced() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.drainSeconds = 0.5
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        let idle = try RawHTTPConnection(port: live.port)
+        try idle.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        let report = try live.stop(timeoutSeconds: 10)
+        #expect(report.forcedCloseCount == 0)
+        #expect(report.drainNanoseconds >= 400_000_000)
+        #expect(idle.isClosedByPeer())
+    }
+
+    /// Where clients reconnect at once (the metrics listener's scrapers),
+    /// idle connections close as the drain starts.
+    @Test func shutdown_withoutKeepingIdleConnections_closesThemAtOnce() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.keepsIdleConnectionsWhileDraining = false
+        configuration.drainSeconds = 30
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        let idle = try RawHTTPConnection(port: live.port)
+        try idle.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        live.server.shutdown()
+        #expect(idle.isClosedByPeer())
+        let report = try live.waitForStop(timeoutSeconds: 10)
+        #expect(report.drainNanoseconds < 5_000_000_000)
     }
 }

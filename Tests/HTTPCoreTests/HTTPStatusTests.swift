@@ -22,7 +22,12 @@ import Testing
     }
 
     @Test func transportRejection_statusesAreListed() {
-        for rejection in [TransportRejection.uriTooLong(maxBytes: 1), .bodyTooLarge(maxBytes: 1)] {
+        let rejections: [TransportRejection] = [
+            .uriTooLong(maxBytes: 1), .bodyTooLarge(maxBytes: 1), .badRequest(detail: "x"), .badFraming(detail: "x"),
+            .headersTooLarge(maxBytes: 1), .notImplemented(detail: "x"), .expectationFailed,
+            .tooManyConnections(limit: 1),
+        ]
+        for rejection in rejections {
             #expect(HTTPStatus.listedReasonPhrase(rejection.status) != nil, "\(rejection)")
         }
     }

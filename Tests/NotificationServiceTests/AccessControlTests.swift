@@ -14,7 +14,7 @@ import Testing
     init() throws {
         let token = try BearerToken(fileContents: Array((Self.secret + "\n").utf8))
         service = NotificationTextService(
-            configuration: ServiceConfiguration(authToken: token),
+            configuration: ServiceConfiguration(authTokens: AuthTokens([token])),
             clock: .fixed(nanosecondsSinceEpoch: testNowNanoseconds),
             accessLog: accessLog.sink, errorLog: errorLog.sink)
         service.setState(.running)
@@ -90,7 +90,7 @@ import Testing
         #expect(metrics.text.contains(#"status="401""#), "401s are counted")
         #expect(accessLog.lines.count == 3)
         #expect(!(accessLog.lines + errorLog.lines).joined().contains(Self.secret))
-        #expect(!String(describing: service.configuration.authToken!).contains(Self.secret))
+        #expect(!String(describing: service.configuration.authTokens!).contains(Self.secret))
     }
 
     @Test func withoutConfiguredToken_everythingIsOpen() {

@@ -146,7 +146,18 @@ import Testing
         #expect(lines.contains("notification_text_uptime_seconds 0"))
         let resident = lines.first { $0.hasPrefix("process_resident_memory_bytes ") }
         #expect((resident?.split(separator: " ").last).flatMap { Int($0) }.map { $0 > 1_000_000 } == true)
-        #expect(lines.contains { $0.hasPrefix("notification_text_build_info{unicode_version=\"") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"notification_text_build_info{version="unknown",revision="unknown",unicode_version=""#)
+            })
+    }
+
+    @Test func buildInfo_labelsTheConfiguredVersionAndRevision_escaped() {
+        var configuration = ServiceConfiguration(accessLogEnabled: false)
+        configuration.build = BuildInfo(version: "1.2.3", revision: "a\"b\\c\nd")
+        let service = NotificationTextService(configuration: configuration)
+        let text = String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
+        #expect(text.contains(#"notification_text_build_info{version="1.2.3",revision="a\"b\\c\nd",unicode_version=""#))
     }
 
     @Test func metrics_everySampleLineIsWellFormed() {

@@ -9,7 +9,9 @@ import Testing
 
     // MARK: Routing
 
-    @Test(arguments: ["/", "/body/", "/BODY", "/bod%79", "/compose/x", "/health", "/metrics/", "/openapi.json", ""])
+    @Test(arguments: [
+        "/body/", "/BODY", "/bod%79", "/compose/x", "/health", "/metrics/", "/openapi.json", "", "//", "/index.html",
+    ])
     func unknownPath_isNotFound(_ path: String) {
         let response = harness.service.handle(
             HTTPRequest(

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import subprocess
 import sys
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,16 +33,51 @@ FIXTURES = [
 ]
 
 
-def swift_render(cli: str, text: str, max_units: int) -> str:
-    done = subprocess.run(
-        [cli, "render", "--max-units", str(max_units)],
-        input=text.encode("utf-8"),
-        capture_output=True,
-        timeout=30,
-    )
-    if done.returncode != 0:
-        return f"<exit {done.returncode}: {done.stderr.decode('utf-8', 'replace').strip()}>"
-    return done.stdout.decode("utf-8", "replace")
+class SwiftCLI:
+    """`notification-text render --json-lines` as the oracle's other side: each
+    request is one line of its stdin, each answer one line of its stdout, the
+    `POST /body` JSON (`body`, `units`, `truncated`, `inputCut`)."""
+
+    def __init__(self, cli: str):
+        self.cli = cli
+        # One long-running process answers the single requests (the shrinking
+        # sends thousands, one at a time): it answers each line as it arrives.
+        self.process = subprocess.Popen([cli, "render", "--json-lines"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE)
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def request(text: str, max_units: int) -> bytes:
+        return (json.dumps({"text": text, "maxUnits": max_units}, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def render(self, text: str, max_units: int) -> dict:
+        with self.lock:
+            self.process.stdin.write(self.request(text, max_units))
+            self.process.stdin.flush()
+            return json.loads(self.process.stdout.readline())
+
+    def render_all(self, items: list[tuple[str, int]]) -> list[dict]:
+        """Every (text, maxUnits) through one process of its own, in order."""
+        batch = subprocess.Popen([self.cli, "render", "--json-lines"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE)
+
+        def feed():
+            for text, max_units in items:
+                batch.stdin.write(self.request(text, max_units))
+            batch.stdin.close()
+
+        writer = threading.Thread(target=feed)
+        writer.start()
+        answers = [json.loads(line) for line in batch.stdout]
+        writer.join()
+        batch.wait(timeout=30)
+        if len(answers) != len(items):
+            raise RuntimeError(f"render --json-lines answered {len(answers)} of {len(items)} lines")
+        return answers
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
 
 
 def show(text: str) -> str:
@@ -155,7 +189,7 @@ def shrink(text: str, max_units: int, disagrees, budget_seconds: float) -> str:
 
 # Main -------------------------------------------------------------------------
 
-def check_fixtures(cli: str | None) -> int:
+def check_fixtures(swift: SwiftCLI | None) -> int:
     failures = 0
     seen: set[Path] = set()
     for path in FIXTURES:
@@ -164,23 +198,22 @@ def check_fixtures(cli: str | None) -> int:
         seen.add(path.resolve())
         cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
         port_bad = swift_bad = 0
-        for case in cases:
-            max_units = case.get("maxUnits", body_rules.DEFAULT_MAX_UNITS)
+        items = [(case["text"], case.get("maxUnits", body_rules.DEFAULT_MAX_UNITS)) for case in cases]
+        answers = swift.render_all(items) if swift else [None] * len(cases)
+        for case, (text, max_units), answer in zip(cases, items, answers):
             expected = {key: case[key] for key in ("body", "units", "truncated", "inputCut")}
-            got = body_rules.render(case["text"], max_units).as_dict()
+            got = body_rules.render(text, max_units).as_dict()
             if got != expected:
                 port_bad += 1
                 print(f"  FIXTURE {path.name} {case['id']}: port gives {json.dumps(got, ensure_ascii=True)}, "
                       f"fixture expects {json.dumps(expected, ensure_ascii=True)}")
-            if cli:
-                swift_body = swift_render(cli, case["text"], max_units)
-                if swift_body != case["body"]:
-                    swift_bad += 1
-                    print(f"  FIXTURE {path.name} {case['id']}: swift gives {show(swift_body)}, "
-                          f"fixture expects {show(case['body'])}")
+            if swift and answer != expected:
+                swift_bad += 1
+                print(f"  FIXTURE {path.name} {case['id']}: swift gives {json.dumps(answer, ensure_ascii=True)}, "
+                      f"fixture expects {json.dumps(expected, ensure_ascii=True)}")
         failures += port_bad + swift_bad
         print(f"fixture {path}: {len(cases)} cases, port disagrees on {port_bad}"
-              + (f", swift on {swift_bad}" if cli else ""))
+              + (f", swift on {swift_bad}" if swift else ""))
     return failures
 
 
@@ -189,34 +222,31 @@ def main() -> int:
     parser.add_argument("--cli", help="path to the notification-text executable (omit to check fixtures only)")
     parser.add_argument("--count", type=int, default=3000, help="generated inputs (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--shrink-seconds", type=float, default=20.0, help="time budget per disagreement")
     parser.add_argument("--max-reports", type=int, default=40, help="distinct minimal disagreements to print")
     args = parser.parse_args()
 
     print(f"python port: grapheme segmentation from regex {body_rules.regex.__version__} "
           f"(Unicode {body_rules.GRAPHEME_UNICODE_VERSION})")
-    failures = check_fixtures(args.cli)
-    if not args.cli:
+    swift = SwiftCLI(args.cli) if args.cli else None
+    failures = check_fixtures(swift)
+    if not swift:
         return 1 if failures else 0
 
     rng = random.Random(args.seed)
     inputs = hostile_inputs() + [random_input(rng) for _ in range(args.count)]
 
-    def compare(item):
-        text, max_units = item
-        port = body_rules.render(text, max_units).body
-        return text, max_units, port, swift_render(args.cli, text, max_units)
-
+    # The whole answer is compared: body, units, truncated and inputCut.
     started = time.monotonic()
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(compare, inputs))
+    answers = swift.render_all(inputs)
+    results = [(text, max_units, body_rules.render(text, max_units).as_dict(), answer)
+               for (text, max_units), answer in zip(inputs, answers)]
     disagreements = [r for r in results if r[2] != r[3]]
     print(f"generated: {len(results)} inputs ({len(hostile_inputs())} hostile, seed {args.seed}) in {time.monotonic() - started:.1f} s, "
           f"{len(disagreements)} disagree")
 
     def disagrees(text: str, max_units: int) -> bool:
-        return body_rules.render(text, max_units).body != swift_render(args.cli, text, max_units)
+        return body_rules.render(text, max_units).as_dict() != swift.render(text, max_units)
 
     reported: dict[tuple[str, int], int] = {}
     for text, max_units, _, _ in sorted(disagreements, key=lambda r: len(r[0])):
@@ -230,14 +260,16 @@ def main() -> int:
             reported[key] += 1
             continue
         reported[key] = 1
-        port = body_rules.render(minimal, max_units).body
-        swift = swift_render(args.cli, minimal, max_units)
-        print(f"\nDISAGREE maxUnits={max_units}\n  input: {show(minimal)}\n  port:  {show(port)}\n  swift: {show(swift)}")
+        port = body_rules.render(minimal, max_units).as_dict()
+        answer = swift.render(minimal, max_units)
+        print(f"\nDISAGREE maxUnits={max_units}\n  input: {show(minimal)}\n"
+              f"  port:  {json.dumps(port, ensure_ascii=True)}\n  swift: {json.dumps(answer, ensure_ascii=True)}")
         if minimal != text and len(text) < 400:
             print(f"  (shrunk from {show(text)})")
     if disagreements and len(reported) >= args.max_reports:
         print(f"\n(stopped after {args.max_reports} distinct minimal disagreements)")
 
+    swift.close()
     total = failures + len(disagreements)
     print(f"\n{len(results) - len(disagreements)} passed, {len(disagreements)} failed (generated); "
           f"{failures} fixture disagreements")

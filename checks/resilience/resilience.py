@@ -13,6 +13,21 @@ keeps serving and loses nothing:
   resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
   access         --auth-token-file (401/200, probes open) and --metrics-port
   soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
+  framing        each request-framing case of docs/adr/0016 followed by a pipelined
+                 request: its target answer, never a second parse
+  pipelining     10 clients pipeline GET /healthz and never read: RSS peak < 64 MiB,
+                 a normal client served meanwhile
+  uploads        60 unauthenticated 1 MB uploads at once: RSS rise < 24 MiB; 401/413
+                 when the head arrives, no 100 Continue, the whole answer read
+  max-connections  past --max-connections a connection waits (or gets one 503)
+  drain          SIGTERM under 16 keep-alive clients: 0 requests lost, idle
+                 connections open through the drain, exit 0 within it
+  shutdown-delay --shutdown-delay-seconds serves normally before the drain
+  rotation       several tokens a file; SIGHUP re-reads it, keeps the old tokens
+                 when the file is unusable, logs either, never ends the process
+  visibility     evhttp's own answers and accept errors: a JSON line and a counter
+                 each; process_cpu_seconds_total, process_open_fds, process_max_fds
+  reason-phrases RFC 9110 reason phrases on every status the service sends
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).
@@ -21,17 +36,22 @@ Only 127.0.0.1; every loop is bounded in count and time. Standard library only.
 
     checks/resilience/resilience.py --binary .build/release/notification-text [--quick]
         [--soak-seconds N] [--only slow-clients,sigterm,...]
+    checks/resilience/resilience.py --framing-table HOST:PORT   (any server's framing answers)
 
 Exit status 0 when every check passed; figures are printed either way.
 """
 import argparse
 import json
 import os
+import random
+import resource
+import select
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -67,11 +87,11 @@ class Report:
 class Server:
     """One `serve` process on 127.0.0.1, port 0, with its output captured."""
 
-    def __init__(self, binary, extra=(), env=None):
+    def __init__(self, binary, extra=(), env=None, preexec_fn=None):
         arguments = [binary, "serve", "--host", HOST, "--port", "0", *extra]
         self.process = subprocess.Popen(
             arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={**os.environ, **(env or {})})
+            env={**os.environ, **(env or {})}, preexec_fn=preexec_fn)
         self.stdout_lines = []
         self.stderr_bytes = bytearray()
         self.started = threading.Event()
@@ -136,6 +156,19 @@ class Server:
 
     def output_text(self):
         return "".join(self.stdout_lines) + bytes(self.stderr_bytes).decode("utf-8", errors="replace")
+
+    def events(self, *names):
+        """The JSON lines on stdout or stderr whose "event" is one of `names`, in order per stream."""
+        lines = list(self.stdout_lines) + bytes(self.stderr_bytes).decode("utf-8", errors="replace").splitlines()
+        found = []
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("event") in names:
+                found.append(event)
+        return found
 
     def stop_event(self):
         for line in self.stdout_lines:
@@ -679,7 +712,6 @@ def scenario_soak(binary, report, quick, soak_seconds):
 def scenario_access(binary, report, quick):
     """--auth-token-file and --metrics-port on the real binary."""
     print("access", flush=True)
-    import tempfile
     token = "tok-" + os.urandom(12).hex()
     with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
         file.write(token + "\n")
@@ -730,18 +762,1114 @@ def scenario_access(binary, report, quick):
         os.unlink(token_path)
 
 
-SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak"]
+# ---------------------------------------------------------------- framing
+
+# Every framing case is followed by this request on the same connection; a
+# server that reads the case's bytes the way its sender meant answers it once.
+FOLLOW = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+# What a desynchronised server answers as a second request of its own (the
+# service answers it 404; the nginx set-up of docs/adr/0016 too).
+SMUGGLED = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+JSON_BODY = b'{"text":"x"}'
+
+
+def chunked(data):
+    return b"%x\r\n" % len(data) + data + b"\r\n0\r\n\r\n"
+
+
+def head(request_line, *fields):
+    """A request head; `fields` are raw header lines (bytes), each without its CRLF."""
+    return request_line + b"\r\nHost: x\r\n" + b"".join(field + b"\r\n" for field in fields) + b"\r\n"
+
+
+def cl(data):
+    return b"Content-Length: %d" % len(data)
+
+
+# Target answers. ("reject", statuses): exactly one answer, one of `statuses`,
+# application/problem+json, `Connection: close`, then the connection closed
+# (no reset, no answer to anything after it). ("serve", status): the case
+# answered `status`, the following request answered 200, the connection open.
+# ("one", status): one answer, `status`, then the connection closed.
+REJECT = ("reject", (400, 501))
+REJECT_SIZE = ("reject", (400, 413))
+SERVE = ("serve", 200)
+SERVE_405 = ("serve", 405)
+ONE = ("one", 200)
+
+POST = b"POST /body HTTP/1.1"
+TE_CHUNKED = b"Transfer-Encoding: chunked"
+
+
+def framing_cases():
+    """(name, raw bytes sent before FOLLOW, True when the first request is a HEAD, acceptable targets)."""
+    return [
+        ("content-length", head(POST, cl(JSON_BODY)) + JSON_BODY, False, (SERVE,)),
+        ("chunked", head(POST, TE_CHUNKED) + chunked(JSON_BODY), False, (SERVE,)),
+        ("chunked-with-trailer", head(POST, TE_CHUNKED) + b"c\r\n" + JSON_BODY + b"\r\n0\r\nX-Trailer: v\r\n\r\n", False, (SERVE,)),
+        ("transfer-encoding-uppercase", head(POST, b"Transfer-Encoding: CHUNKED") + chunked(JSON_BODY), False, (SERVE,)),
+        ("content-length-leading-zeros", head(POST, b"Content-Length: 0012") + JSON_BODY, False, (SERVE,)),
+        ("content-length-trailing-space", head(POST, b"Content-Length: 12 ") + JSON_BODY, False, (SERVE,)),
+        ("http10-keep-alive", head(b"POST /body HTTP/1.0", b"Connection: keep-alive", cl(JSON_BODY)) + JSON_BODY, False, (SERVE,)),
+        ("http10-no-keep-alive", head(b"POST /body HTTP/1.0", cl(JSON_BODY)) + JSON_BODY, False, (ONE,)),
+        ("connection-close", head(POST, b"Connection: close", cl(JSON_BODY)) + JSON_BODY, False, (ONE,)),
+        ("bare-lf-line-ends", b"POST /body HTTP/1.1\nHost: x\nContent-Length: 12\n\n" + JSON_BODY, False, (SERVE, REJECT)),
+        ("chunk-extension", head(POST, TE_CHUNKED) + b"c;name=value\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (SERVE, REJECT)),
+        ("content-length-twice-same", head(POST, cl(JSON_BODY), cl(JSON_BODY)) + JSON_BODY, False, (REJECT,)),
+        ("content-length-list-same", head(POST, b"Content-Length: 12, 12") + JSON_BODY, False, (REJECT,)),
+        ("content-length-twice-0-then-n", head(POST, b"Content-Length: 0", cl(SMUGGLED)) + SMUGGLED, False, (REJECT,)),
+        ("content-length-twice-n-then-0", head(POST, cl(SMUGGLED), b"Content-Length: 0") + SMUGGLED, False, (REJECT,)),
+        ("content-length-and-chunked", head(POST, cl(b"0\r\n\r\n" + SMUGGLED), TE_CHUNKED) + b"0\r\n\r\n" + SMUGGLED, False, (REJECT,)),
+        ("chunked-and-content-length", head(POST, TE_CHUNKED, cl(b"0\r\n\r\n" + SMUGGLED)) + b"0\r\n\r\n" + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-xchunked", head(POST, b"Transfer-Encoding: xchunked") + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-chunked-identity", head(POST, b"Transfer-Encoding: chunked, identity") + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-identity", head(POST, b"Transfer-Encoding: identity") + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-gzip-chunked", head(POST, b"Transfer-Encoding: gzip, chunked") + chunked(SMUGGLED), False, (REJECT,)),
+        ("transfer-encoding-empty", head(POST, b"Transfer-Encoding:", cl(JSON_BODY)) + JSON_BODY, False, (REJECT,)),
+        ("transfer-encoding-twice", head(POST, TE_CHUNKED, TE_CHUNKED) + chunked(JSON_BODY), False, (REJECT,)),
+        ("transfer-encoding-identity-then-chunked", head(POST, b"Transfer-Encoding: identity", TE_CHUNKED) + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-obs-fold", head(POST, b"Transfer-Encoding:", b" chunked") + SMUGGLED, False, (REJECT,)),
+        ("transfer-encoding-tab-before-value", head(POST, b"Transfer-Encoding:\tchunked") + chunked(JSON_BODY), False, (SERVE, REJECT)),
+        ("transfer-encoding-http10", head(b"POST /body HTTP/1.0", b"Connection: keep-alive", TE_CHUNKED) + chunked(JSON_BODY), False, (REJECT,)),
+        ("space-before-colon-content-length", head(POST, b"Content-Length : %d" % len(SMUGGLED)) + SMUGGLED, False, (REJECT,)),
+        ("space-before-colon-transfer-encoding", head(POST, b"Transfer-Encoding : chunked") + SMUGGLED, False, (REJECT,)),
+        ("head-with-content-length-body", head(b"HEAD /healthz HTTP/1.1", cl(SMUGGLED)) + SMUGGLED, True, (REJECT,)),
+        ("get-with-content-length-body", head(b"GET /healthz HTTP/1.1", cl(SMUGGLED)) + SMUGGLED, False, (REJECT, SERVE)),
+        ("get-with-chunked-body", head(b"GET /healthz HTTP/1.1", TE_CHUNKED) + chunked(SMUGGLED), False, (REJECT, SERVE)),
+        ("delete-with-content-length-body", head(b"DELETE /body HTTP/1.1", cl(SMUGGLED)) + SMUGGLED, False, (REJECT, SERVE_405)),
+        ("options-with-content-length-body", head(b"OPTIONS /body HTTP/1.1", cl(SMUGGLED)) + SMUGGLED, False, (REJECT, SERVE_405)),
+        ("content-length-negative", head(POST, b"Content-Length: -1") + JSON_BODY, False, (REJECT,)),
+        ("content-length-plus-sign", head(POST, b"Content-Length: +12") + JSON_BODY, False, (REJECT,)),
+        ("content-length-huge", head(POST, b"Content-Length: 99999999999999999999") + JSON_BODY, False, (REJECT_SIZE,)),
+        ("content-length-not-a-number", head(POST, b"Content-Length: 12abc") + JSON_BODY, False, (REJECT,)),
+        ("content-length-empty", head(POST, b"Content-Length:") + JSON_BODY, False, (REJECT,)),
+        ("chunk-size-overflow", head(POST, TE_CHUNKED) + b"10000000000000000c\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (REJECT_SIZE,)),
+        ("chunk-size-0x-prefix", head(POST, TE_CHUNKED) + b"0xc\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (REJECT,)),
+        ("chunk-size-negative", head(POST, TE_CHUNKED) + b"-c\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (REJECT,)),
+        ("chunk-size-space-garbage", head(POST, TE_CHUNKED) + b"c garbage\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (REJECT, SERVE)),
+        ("chunk-extension-invalid", head(POST, TE_CHUNKED) + b"c;\x01\r\n" + JSON_BODY + b"\r\n0\r\n\r\n", False, (REJECT, SERVE)),
+        ("chunk-data-without-crlf", head(POST, TE_CHUNKED) + b"c\r\n" + JSON_BODY + b"0\r\n\r\n", False, (REJECT,)),
+        ("chunk-extra-blank-line", head(POST, TE_CHUNKED) + b"c\r\n" + JSON_BODY + b"\r\n\r\n0\r\n\r\n", False, (REJECT,)),
+        ("chunked-without-last-chunk", head(POST, TE_CHUNKED) + b"c\r\n" + JSON_BODY + b"\r\n" + SMUGGLED, False, (REJECT,)),
+    ]
+
+
+def parse_response(buffer, is_head, at_end):
+    """One complete response at the start of `buffer`: (bytes used, status,
+    headers, body), or None while it is incomplete."""
+    end = buffer.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    lines = bytes(buffer[:end]).decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+        raise ConnectionError("not an HTTP response: " + lines[0][:80])
+    status = int(parts[1])
+    headers = {"reason": parts[2] if len(parts) > 2 else ""}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    start = end + 4
+    if is_head or 100 <= status < 200 or status in (204, 304):
+        return start, status, headers, b""
+    if "content-length" in headers:
+        length = int(headers["content-length"])
+        if len(buffer) < start + length:
+            return None
+        return start + length, status, headers, bytes(buffer[start:start + length])
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        body = bytearray()
+        position = start
+        while True:
+            line_end = buffer.find(b"\r\n", position)
+            if line_end < 0:
+                return None
+            size = int(bytes(buffer[position:line_end]).split(b";")[0], 16)
+            position = line_end + 2
+            if size == 0:
+                trailer_end = buffer.find(b"\r\n", position)
+                return None if trailer_end < 0 else (trailer_end + 2, status, headers, bytes(body))
+            if len(buffer) < position + size + 2:
+                return None
+            body += buffer[position:position + size]
+            position += size + 2
+    return (len(buffer), status, headers, bytes(buffer[start:])) if at_end else None
+
+
+def read_answers(sock, first_is_head=False, quiet_seconds=0.8, limit_seconds=10.0):
+    """Every response the server sends until it closes the connection, resets
+    it, or stays quiet for `quiet_seconds`: (answers, interim, ending, leftover)
+    with answers a list of (status, headers, body), interim the 1xx statuses,
+    ending "closed", "reset" or "open", and leftover the bytes that were not a
+    complete response."""
+    buffer = bytearray()
+    answers, interim = [], []
+    ending = None
+    deadline = time.monotonic() + limit_seconds
+    while True:
+        while buffer:
+            parsed = parse_response(buffer, first_is_head and not answers, ending is not None)
+            if parsed is None:
+                break
+            used, status, headers, body = parsed
+            del buffer[:used]
+            (interim if 100 <= status < 200 else answers).append(status if status < 200 else (status, headers, body))
+        if ending is not None:
+            return answers, interim, ending, len(buffer)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            ending = "open"
+            continue
+        sock.settimeout(min(quiet_seconds, remaining))
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            ending = "open"
+            continue
+        except ConnectionResetError:
+            ending = "reset"
+            continue
+        if chunk:
+            buffer += chunk
+        else:
+            ending = "closed"
+
+
+def framing_outcome(port, raw, first_is_head, host=HOST):
+    """Sends a case and FOLLOW on one connection: (answers, interim, ending, leftover)."""
+    with socket.create_connection((host, port), timeout=5.0) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            sock.sendall(raw + FOLLOW)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        return read_answers(sock, first_is_head)
+
+
+def describe_outcome(outcome):
+    """"400 close", "200, 200 open", "200, 404, 200 open"... as the ADR's table writes them."""
+    answers, interim, ending, leftover = outcome
+    words = ", ".join(str(status) + ("" if status < 400 or headers.get("content-type") == "application/problem+json"
+                                     else f" ({headers.get('content-type', 'no type')})")
+                      for status, headers, _ in answers) or "no answer"
+    if interim:
+        words = " ".join(str(status) for status in interim) + " then " + words
+    words += {"closed": " close", "reset": " reset", "open": " open"}[ending]
+    return words + (f" (+{leftover} bytes)" if leftover else "")
+
+
+def meets_target(outcome, target):
+    answers, interim, ending, leftover = outcome
+    kind, statuses = target
+    if leftover or interim:
+        return False
+    if kind == "reject":
+        if len(answers) != 1 or ending != "closed":
+            return False
+        status, headers, _ = answers[0]
+        return (status in statuses and headers.get("content-type") == "application/problem+json"
+                and headers.get("connection", "").lower() == "close")
+    if kind == "serve":
+        return ending == "open" and [status for status, _, _ in answers] == [statuses, 200]
+    return ending == "closed" and [status for status, _, _ in answers] == [statuses]
+
+
+def describe_target(targets):
+    words = []
+    for kind, statuses in targets:
+        if kind == "reject":
+            words.append(" or ".join(map(str, statuses)) + " problem close")
+        elif kind == "serve":
+            words.append(f"{statuses}, 200 open")
+        else:
+            words.append(f"{statuses} close")
+    return " / ".join(words)
+
+
+def scenario_framing(binary, report, quick):
+    """Each request-framing case of docs/adr/0016 gets its target answer, and never a second parse."""
+    print("framing", flush=True)
+    cases = framing_cases()
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        outcomes = {}
+        lock = threading.Lock()
+        queue = iter(cases)
+
+        def worker():
+            for name, raw, first_is_head, _ in queue:
+                try:
+                    outcome = framing_outcome(server.port, raw, first_is_head)
+                except (OSError, ConnectionError) as error:
+                    outcome = ([], [], f"error {error}", 0)
+                with lock:
+                    outcomes[name] = outcome
+
+        threads = [threading.Thread(target=worker) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        failed = []
+        for name, _, _, targets in cases:
+            outcome = outcomes.get(name, ([], [], "open", 0))
+            good = outcome[2] in ("closed", "reset", "open") and any(meets_target(outcome, target) for target in targets)
+            described = describe_outcome(outcome) if outcome[2] in ("closed", "reset", "open") else outcome[2]
+            report.check(good, f"framing {name}: {described} (target {describe_target(targets)})")
+            if not good:
+                failed.append(name)
+        report.figure("framing", "cases", len(cases))
+        report.figure("framing", "off_target", len(failed))
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "framing: server still serves afterwards")
+    finally:
+        server.stop()
+
+
+def print_framing_table(address):
+    """Prints each case's answer from any HTTP server at HOST:PORT (for the ADR's nginx column)."""
+    host, _, port = address.rpartition(":")
+    for name, raw, first_is_head, targets in framing_cases():
+        try:
+            described = describe_outcome(framing_outcome(int(port), raw, first_is_head, host))
+        except (OSError, ConnectionError) as error:
+            described = f"error {error}"
+        print(f"{name}\t{described}\t{describe_target(targets)}", flush=True)
+
+
+# ---------------------------------------------------------------- hostile clients and operations
+
+MIB = 1024 * 1024
+
+
+class RSSSampler:
+    """Samples a server's resident memory every 50 ms in a thread; `peak_kib`
+    after `stop`. Past `cutoff_kib` it sets `exceeded`, so a scenario whose
+    check has already failed stops before it exhausts the machine."""
+
+    def __init__(self, server, cutoff_kib=256 * 1024):
+        self.server = server
+        self.cutoff_kib = cutoff_kib
+        self.peak_kib = server.rss_kib()
+        self.exceeded = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.wait(0.05):
+            try:
+                self.peak_kib = max(self.peak_kib, self.server.rss_kib())
+            except OSError:
+                return
+            if self.peak_kib > self.cutoff_kib:
+                self.exceeded.set()
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(5)
+        return self.peak_kib
+
+
+class NormalTraffic:
+    """One well-behaved client (a request every 20 ms on a fresh connection)
+    while something hostile happens; counts what was not answered 200."""
+
+    def __init__(self, port, headers=None):
+        self.port = port
+        self.headers = headers
+        self.ok = 0
+        self.failed = []
+        self.latencies = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        index = 0
+        while not self._stop.is_set():
+            index += 1
+            started = time.monotonic()
+            try:
+                status, _, _ = one_request(self.port, "POST", "/body", body_request(index), self.headers, timeout=5.0)
+                if status == 200:
+                    self.ok += 1
+                    self.latencies.append(time.monotonic() - started)
+                else:
+                    self.failed.append(f"status {status}")
+            except (OSError, ConnectionError) as error:
+                self.failed.append(str(error)[:60])
+            self._stop.wait(0.02)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(15)
+        latencies = sorted(self.latencies)
+        return latencies[-1] * 1000 if latencies else None
+
+
+def scenario_pipelining(binary, report, quick):
+    """Clients that pipeline GET /healthz and never read a reply: memory stays bounded, others are served."""
+    print("pipelining", flush=True)
+    clients = 10
+    seconds = 4.0 if quick else 10.0
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        one_request(server.port, "GET", "/healthz")
+        baseline_kib = server.rss_kib()
+        pipeline = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 2000
+        accepted = [0] * clients
+        ends = {}
+        stop = threading.Event()
+
+        def flooder(index):
+            try:
+                sock = connect(server.port)
+            except OSError as error:
+                ends[index] = f"connect failed: {error}"
+                return
+            sock.settimeout(0.2)
+            view = memoryview(pipeline)
+            offset = 0
+            with sock:
+                while not stop.is_set():
+                    try:
+                        sent = sock.send(view[offset:])
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        ends[index] = f"closed by the server after {accepted[index] // MIB} MiB"
+                        return
+                    accepted[index] += sent
+                    offset = (offset + sent) % len(pipeline)
+            ends[index] = "open"
+
+        sampler = RSSSampler(server)
+        normal = NormalTraffic(server.port)
+        threads = [threading.Thread(target=flooder, args=(n,), daemon=True) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        started = time.monotonic()
+        sampler.exceeded.wait(seconds)
+        elapsed = time.monotonic() - started
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        worst_ms = normal.stop()
+        peak_kib = sampler.stop()
+        summary = {}
+        for value in ends.values():
+            summary[value] = summary.get(value, 0) + 1
+        report.figure("pipelining", "clients_seconds", [clients, round(elapsed, 1)])
+        if sampler.exceeded.is_set():
+            print(f"  (stopped after {elapsed:.1f} s: past the {sampler.cutoff_kib // 1024} MiB cut-off)", flush=True)
+        report.figure("pipelining", "rss_mib_baseline_peak", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1)])
+        report.figure("pipelining", "bytes_accepted_per_client_mib_max", round(max(accepted) / MIB, 1))
+        report.figure("pipelining", "flooder_ends", summary)
+        report.figure("pipelining", "normal_ok_failed_worst_ms", [normal.ok, len(normal.failed), worst_ms and round(worst_ms, 1)])
+        report.check(peak_kib < 64 * 1024,
+                     f"pipelining: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} never-reading "
+                     f"pipelining clients for {elapsed:.1f} s (< 64 MiB)")
+        report.check(normal.ok >= max(3, int(elapsed * 5)) and not normal.failed,
+                     f"pipelining: a normal client is served meanwhile (ok {normal.ok}, failed {len(normal.failed)} {normal.failed[:2]})")
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "pipelining: server still serves afterwards")
+    finally:
+        server.stop()
+
+
+def token_file(*tokens):
+    """A temporary token file holding `tokens`, one a line; the caller unlinks it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
+        file.write("".join(token + "\n" for token in tokens))
+        return file.name
+
+
+def upload(port, length, headers, send_body=True, timeout=10.0):
+    """A POST /body declaring `length` bytes; sends them all unless `send_body`
+    is false, then reads what comes back: (interim statuses, final answer or
+    None, ending) where ending is "closed", "reset" or "open"."""
+    head_bytes = request_bytes("POST", "/body", b"", {"Content-Length": str(length), **headers})
+    with connect(port, timeout) as sock:
+        sock.sendall(head_bytes)
+        if send_body:
+            chunk = (b'{"text":"' + MARKER.encode() + b" " * 65536)[:65536]
+            remaining = length
+            try:
+                while remaining > 0:
+                    sock.sendall(chunk[:min(remaining, len(chunk))])
+                    remaining -= min(remaining, len(chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        answers, interim, ending, _ = read_answers(sock, quiet_seconds=2.0 if send_body else 1.5, limit_seconds=timeout)
+        return interim, answers[0] if answers else None, ending
+
+
+def problem_code(answer):
+    try:
+        return json.loads(answer[2]).get("code")
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def scenario_uploads(binary, report, quick):
+    """Bodies without a token, or over the limit, are refused when the head
+    arrives: no 100 Continue, no body buffered, and the whole refusal still reaches the client."""
+    print("uploads", flush=True)
+    token = "tok-" + os.urandom(12).hex()
+    path = token_file(token)
+    authorized = {"Authorization": "Bearer " + token}
+    uploads = 60
+    try:
+        server = Server(binary, ["--threads", "2", "--access-log", "off", "--auth-token-file", path])
+        try:
+            one_request(server.port, "POST", "/body", body_request(1), authorized)
+            baseline_kib = server.rss_kib()
+            sampler = RSSSampler(server)
+            normal = NormalTraffic(server.port, authorized)
+            results = []
+            lock = threading.Lock()
+            # Every upload stops one byte short until all have got that far,
+            # so the server holds all of them at once if it buffers bodies.
+            barrier = threading.Barrier(uploads)
+            body = (b'{"text":"' + MARKER.encode() + b" " * 1_000_000)[:999_999]
+
+            def uploader():
+                try:
+                    with connect(server.port, 5.0) as sock:
+                        try:
+                            sock.sendall(request_bytes("POST", "/body", b"", {"Content-Length": "1000000"}) + body)
+                        except (socket.timeout, BrokenPipeError, ConnectionResetError):
+                            pass  # a server that refused at the head and stopped reading
+                        try:
+                            barrier.wait(15)
+                        except threading.BrokenBarrierError:
+                            pass
+                        time.sleep(1.0)  # for the server to read what the kernel holds
+                        # Like curl: the last byte only if no answer has started arriving.
+                        readable, _, _ = select.select([sock], [], [], 0)
+                        if not readable:
+                            try:
+                                sock.sendall(b"}")
+                            except OSError:
+                                pass
+                        answers, interim, ending, _ = read_answers(sock, quiet_seconds=2.0)
+                        outcome = (interim, answers[0] if answers else None, ending)
+                except (OSError, ConnectionError) as error:
+                    outcome = ([], None, f"error {error}"[:60])
+                with lock:
+                    results.append(outcome)
+
+            threads = [threading.Thread(target=uploader) for _ in range(uploads)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            normal.stop()
+            peak_kib = sampler.stop()
+            whole = sum(1 for interim, answer, ending in results
+                        if not interim and answer and answer[0] == 401 and problem_code(answer) == "unauthorized"
+                        and answer[1].get("connection", "").lower() == "close" and ending != "reset")
+            summary = {}
+            for interim, answer, ending in results:
+                label = (" ".join(map(str, interim)) + " " if interim else "") + (str(answer[0]) if answer else "none") + " " + ending
+                summary[label] = summary.get(label, 0) + 1
+            rise_mib = (peak_kib - baseline_kib) / 1024
+            report.figure("uploads", "rss_mib_baseline_peak", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1)])
+            report.figure("uploads", "unauthenticated_1mb_upload_outcomes", summary)
+            report.check(rise_mib < 24, f"uploads: {uploads} unauthenticated 1 MB uploads raise resident memory "
+                                        f"{rise_mib:.1f} MiB (< 24 MiB)")
+            report.check(whole == uploads, f"uploads: {whole} of {uploads} unauthenticated uploads read a complete "
+                                           "401 unauthorized with Connection: close (no reset, no 100 Continue)")
+            report.check(normal.ok >= 10 and not normal.failed,
+                         f"uploads: a client with the token is served meanwhile (ok {normal.ok}, failed {len(normal.failed)})")
+
+            cases = [
+                ("no token, head only", 1_000_000, {}, False, 401, "unauthorized"),
+                ("no token, Expect: 100-continue", 1_000_000, {"Expect": "100-continue"}, False, 401, "unauthorized"),
+                ("token, 1.5 MB declared, head only", 1_500_000, authorized, False, 413, "payload-too-large"),
+                ("token, 1.5 MB, Expect: 100-continue", 1_500_000, {**authorized, "Expect": "100-continue"}, False, 413,
+                 "payload-too-large"),
+                ("token, 1.5 MB sent", 1_500_000, authorized, True, 413, "payload-too-large"),
+                ("token, 3 MB sent", 3_000_000, authorized, True, 413, "payload-too-large"),
+                ("no token, 3 MB sent", 3_000_000, {}, True, (401, 413), ("unauthorized", "payload-too-large")),
+            ]
+            for what, length, headers, send_body, status, code in cases:
+                statuses = status if isinstance(status, tuple) else (status,)
+                codes = code if isinstance(code, tuple) else (code,)
+                try:
+                    interim, answer, ending = upload(server.port, length, headers, send_body)
+                except (OSError, ConnectionError) as error:
+                    interim, answer, ending = [], None, f"error {error}"[:60]
+                got = (" ".join(map(str, interim)) + " then " if interim else "") + (
+                    f"{answer[0]} {problem_code(answer)}" if answer else "no answer") + f", {ending}"
+                good = (not interim and answer is not None and answer[0] in statuses
+                        and problem_code(answer) == codes[statuses.index(answer[0])]
+                        and answer[1].get("connection", "").lower() == "close" and ending != "reset")
+                expected = " or ".join(f"{one} {codes[n]}" for n, one in enumerate(statuses))
+                when = "the whole answer read after the body" if send_body else "before any body byte is sent"
+                report.check(good, f"uploads: {what} → {expected}, Connection: close, {when} (got {got})")
+            status, _, _ = one_request(server.port, "POST", "/body", body_request(2), authorized)
+            report.check(server.alive() and status == 200, "uploads: server still serves afterwards")
+            check_no_marker(report, server, "uploads")
+        finally:
+            server.stop()
+        scenario_lingering_bound(binary, report, path)
+    finally:
+        os.unlink(path)
+
+
+def scenario_lingering_bound(binary, report, token_path):
+    """After an early refusal the server discards what still arrives only for a
+    bounded time: a client that goes silent, or keeps sending, is closed."""
+    read_timeout = 2.0
+    bound = 10.0
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", token_path,
+                             "--read-timeout-seconds", str(read_timeout)])
+    try:
+        for behaviour in ("silent", "trickling"):
+            with connect(server.port) as sock:
+                sock.sendall(request_bytes("POST", "/body", b"", {"Content-Length": "1000000"}))
+                answers, _, ending, _ = read_answers(sock, quiet_seconds=1.5, limit_seconds=1.5)
+                answered_at = time.monotonic()
+                closed_after = None
+                if answers and ending == "open":
+                    while time.monotonic() < answered_at + bound:
+                        if behaviour == "trickling":
+                            try:
+                                sock.sendall(b" " * 4096)
+                            except OSError:
+                                closed_after = time.monotonic() - answered_at
+                                break
+                        if closed_by_peer(sock, 0.1):
+                            closed_after = time.monotonic() - answered_at
+                            break
+                elif answers:
+                    closed_after = 0.0
+                got = f"{answers[0][0]}, closed after {closed_after:.1f} s" if answers and closed_after is not None else (
+                    f"{answers[0][0]}, still open after {bound:g} s" if answers else f"no answer, {ending}")
+                report.check(bool(answers) and answers[0][0] == 401 and closed_after is not None,
+                             f"uploads: a {behaviour} client refused at the head is closed within {bound:g} s of its 401 "
+                             f"(--read-timeout-seconds {read_timeout:g}; got {got})")
+    finally:
+        server.stop()
+
+
+def exchange(sock, method, path, body=b"", headers=None, timeout=5.0):
+    """One request on an open keep-alive connection: (status, headers) or (None, reason)."""
+    try:
+        sock.sendall(request_bytes(method, path, body, headers))
+        status, answer_headers, _ = read_response(sock, time.monotonic() + timeout)
+        return status, answer_headers
+    except (OSError, ConnectionError) as error:
+        return None, str(error)[:60]
+
+
+def closed_by_peer(sock, wait_seconds=0.0):
+    """True once the server has closed (or reset) the connection; False while it is open and silent."""
+    readable, _, _ = select.select([sock], [], [], wait_seconds)
+    if not readable:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def scenario_max_connections(binary, report, quick):
+    """Past --max-connections, a new connection waits in the backlog (or gets 503); the others are served."""
+    print("max-connections", flush=True)
+    limit = 8
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--max-connections", str(limit)])
+    held = []
+    try:
+        for _ in range(limit):
+            sock = connect(server.port)
+            held.append(sock)
+            status, _ = exchange(sock, "GET", "/healthz")
+            report.check(status == 200, f"max-connections: connection {len(held)} of {limit} served (got {status})")
+        extra = connect(server.port)
+        extra.sendall(request_bytes("GET", "/healthz"))
+        answers, _, ending, _ = read_answers(extra, quiet_seconds=1.5, limit_seconds=3.0)
+        if answers:
+            status, headers, _ = answers[0]
+            report.figure("max-connections", "connection_past_the_limit", f"answered {status} at once, {ending}")
+            report.check(status == 503 and headers.get("content-type") == "application/problem+json"
+                         and headers.get("connection", "").lower() == "close" and ending == "closed",
+                         f"max-connections: connection {limit + 1} refused with one 503 problem answer and closed "
+                         f"(got {describe_outcome((answers, [], ending, 0))})")
+        else:
+            report.figure("max-connections", "connection_past_the_limit", f"no answer within 1.5 s, {ending}")
+            report.check(ending == "open", f"max-connections: connection {limit + 1} waits, neither answered nor closed ({ending})")
+            held.pop(0).close()
+            answers, _, _, _ = read_answers(extra, quiet_seconds=3.0, limit_seconds=3.0)
+            report.check([status for status, _, _ in answers] == [200],
+                         f"max-connections: the waiting connection is served once another closes "
+                         f"(got {[status for status, _, _ in answers]})")
+        extra.close()
+        statuses = [exchange(sock, "GET", "/healthz")[0] for sock in held]
+        report.check(all(status == 200 for status in statuses),
+                     f"max-connections: the connections within the limit are still served ({statuses})")
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def scenario_drain(binary, report, quick):
+    """SIGTERM loses nothing: idle keep-alive connections stay open through the
+    drain, each request on one is answered with Connection: close."""
+    print("drain", flush=True)
+    drain_seconds = 2.0
+    # An idle connection that stays silent and one that sends a request after the signal.
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", str(drain_seconds)])
+    silent, late = connect(server.port), connect(server.port)
+    try:
+        exchange(silent, "GET", "/healthz")
+        exchange(late, "GET", "/healthz")
+        closed_at = [None]
+
+        def watch_silent():
+            while time.monotonic() < signalled + drain_seconds + 2.0:
+                if closed_by_peer(silent, 0.02):
+                    closed_at[0] = time.monotonic() - signalled
+                    return
+
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        watcher = threading.Thread(target=watch_silent)
+        watcher.start()
+        time.sleep(0.5)
+        status, headers = exchange(late, "POST", "/body", body_request(1))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection == "close" and closed_by_peer(late, 2.0),
+                     f"drain: a request 0.5 s after SIGTERM on an idle keep-alive connection → 200, Connection: close, "
+                     f"then closed (got {status}, {connection})")
+        try:
+            code = server.process.wait(max(0.1, signalled + drain_seconds + 2.0 - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_at = time.monotonic() - signalled
+        watcher.join(drain_seconds + 3)
+        closed_at = closed_at[0]
+        report.figure("drain", "silent_connection_closed_after_s", closed_at and round(closed_at, 2))
+        report.check(closed_at is not None and drain_seconds - 0.3 <= closed_at <= drain_seconds + 1.0,
+                     f"drain: a silent keep-alive connection stays open through the drain and is closed at its end "
+                     f"({closed_at and round(closed_at, 2)} s after SIGTERM, drain {drain_seconds:g} s)")
+        report.check(code == 0 and exited_at <= drain_seconds + 1.0,
+                     f"drain: exit status 0 within the drain time (status {code} after {exited_at:.2f} s)")
+    finally:
+        silent.close()
+        late.close()
+        server.kill()
+
+    # Rounds of SIGTERM under 16 keep-alive clients that pause between requests.
+    rounds = 3 if quick else 10
+    clients = 16
+    drain_seconds = 5.0
+    totals = {"requests": 0, "lost": 0, "refused": 0}
+    worst_exit = 0.0
+    for round_index in range(rounds):
+        server = Server(binary, ["--threads", "2", "--access-log", "off", "--drain-seconds", str(drain_seconds)])
+        signalled_at = [None]
+        counts = {"requests": 0, "lost": 0, "refused": 0}
+        lost_examples = []
+        lock = threading.Lock()
+
+        def client(worker):
+            rng = random.Random(round_index * 100 + worker)
+            sock = None
+            index = 0
+            while True:
+                if signalled_at[0] is not None and time.monotonic() > signalled_at[0] + drain_seconds + 2:
+                    break
+                index += 1
+                if sock is None:
+                    try:
+                        sock = connect(server.port)
+                    except OSError:
+                        with lock:
+                            counts["refused"] += 1
+                        if signalled_at[0] is not None:
+                            break
+                        continue
+                status, headers = exchange(sock, "POST", "/body", body_request(index), timeout=10)
+                with lock:
+                    counts["requests"] += 1
+                    if status != 200:
+                        counts["lost"] += 1
+                        lost_examples.append(str(headers) if status is None else f"status {status}")
+                if status != 200 or headers.get("connection", "").lower() == "close":
+                    sock.close()
+                    sock = None
+                    if signalled_at[0] is not None:
+                        break  # the next connection would go to another instance
+                time.sleep(rng.uniform(0.0, 0.03))
+            if sock is not None:
+                sock.close()
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.8 + 0.13 * round_index)
+        signalled_at[0] = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            code = server.process.wait(drain_seconds + 5)
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_after = time.monotonic() - signalled_at[0]
+        worst_exit = max(worst_exit, exited_after)
+        for thread in threads:
+            thread.join(drain_seconds + 10)
+        server.kill()
+        stop_event = server.stop_event()
+        for name in totals:
+            totals[name] += counts[name]
+        report.check(counts["lost"] == 0, f"drain round {round_index + 1}: {counts['lost']} of {counts['requests']} "
+                                          f"requests lost {sorted(set(lost_examples))[:2]}")
+        report.check(code == 0 and exited_after <= drain_seconds + 0.5 and (stop_event or {}).get("reason") == "SIGTERM",
+                     f"drain round {round_index + 1}: exit status 0 within the drain time, stop line names SIGTERM "
+                     f"(status {code} after {exited_after:.2f} s)")
+    report.figure("drain", "rounds_clients", [rounds, clients])
+    report.figure("drain", "requests_lost_refused", [totals["requests"], totals["lost"], totals["refused"]])
+    report.figure("drain", "slowest_exit_seconds", round(worst_exit, 2))
+
+
+def scenario_shutdown_delay(binary, report, quick):
+    """--shutdown-delay-seconds: after SIGTERM the server keeps serving normally, then drains."""
+    print("shutdown-delay", flush=True)
+    delay, drain = 1.0, 2.0
+    server = Server(binary, ["--threads", "2", "--access-log", "off", "--shutdown-delay-seconds", str(delay),
+                             "--drain-seconds", str(drain)])
+    kept = connect(server.port)
+    try:
+        exchange(kept, "GET", "/healthz")
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        try:
+            status, headers, _ = one_request(server.port, "POST", "/body", body_request(1), timeout=3)
+        except (OSError, ConnectionError) as error:
+            status, headers = None, {"error": str(error)[:60]}
+        report.check(status == 200, f"shutdown-delay: a new connection 0.3 s after SIGTERM is served (got {status} {headers.get('error', '')})")
+        try:
+            readiness, _, _ = one_request(server.port, "GET", "/readyz", timeout=3)
+        except (OSError, ConnectionError):
+            readiness = None
+        report.figure("shutdown-delay", "readyz_during_delay", readiness)
+        status, headers = exchange(kept, "POST", "/body", body_request(2))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection != "close",
+                     f"shutdown-delay: keep-alive served without Connection: close during the delay (got {status}, {connection})")
+        time.sleep(max(0.0, signalled + delay + 0.4 - time.monotonic()))
+        status, headers = exchange(kept, "POST", "/body", body_request(3))
+        connection = headers.get("connection") if isinstance(headers, dict) else headers
+        report.check(status == 200 and connection == "close",
+                     f"shutdown-delay: once the drain starts, the next request → 200 with Connection: close (got {status}, {connection})")
+        try:
+            code = server.process.wait(delay + drain + 2)
+        except subprocess.TimeoutExpired:
+            code = None
+        exited_at = time.monotonic() - signalled
+        report.figure("shutdown-delay", "exit_seconds_after_sigterm", round(exited_at, 2))
+        report.check(code == 0 and delay - 0.1 <= exited_at <= delay + drain + 1.0,
+                     f"shutdown-delay: exit status 0 after the delay and within delay + drain (status {code} after {exited_at:.2f} s)")
+    finally:
+        kept.close()
+        server.kill()
+
+
+def authorized_status(port, token, timeout=3.0):
+    """POST /body with `token` on a fresh connection: its status, or None when nothing answers."""
+    try:
+        return one_request(port, "POST", "/body", body_request(0), {"Authorization": "Bearer " + token}, timeout)[0]
+    except (OSError, ConnectionError):
+        return None
+
+
+def await_event(server, names, already, timeout=3.0):
+    """The first JSON line named one of `names` after the `already` seen ones, or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = server.events(*names)
+        if len(found) > already:
+            return found[already]
+        if not server.alive():
+            return None
+        time.sleep(0.05)
+    return None
+
+
+RELOADED = "auth-tokens-reloaded"
+RELOAD_FAILED = "auth-tokens-reload-failed"
+
+
+def scenario_rotation(binary, report, quick):
+    """A token file with several tokens; SIGHUP re-reads it, keeps the old tokens
+    when the file became unusable, logs either outcome, and never ends the process."""
+    print("rotation", flush=True)
+    old, new, other = ("tok-" + os.urandom(12).hex() for _ in range(3))
+    path = token_file(old, new)
+    outputs = []
+    try:
+        try:
+            server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        except Failure as failure:
+            report.check(False, f"rotation: a token file with two tokens, one a line, is accepted ({failure})")
+        else:
+            try:
+                statuses = [authorized_status(server.port, token) for token in (old, new, other)]
+                report.check(statuses == [200, 200, 401],
+                             f"rotation: with two tokens in the file each is accepted, another is not "
+                             f"({statuses}, expected [200, 200, 401])")
+            finally:
+                server.stop()
+                outputs.append(server.output_text())
+
+        with open(path, "w") as file:
+            file.write(old + "\n")
+        server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        try:
+            steps = [
+                ("both tokens", old + "\n" + new + "\n", RELOADED, 2, [200, 200]),
+                ("the new token only", new + "\n", RELOADED, 1, [401, 200]),
+                ("an empty file", "", RELOAD_FAILED, None, [401, 200]),
+                ("a missing file", None, RELOAD_FAILED, None, [401, 200]),
+            ]
+            for what, contents, expected_event, token_count, expected in steps:
+                if contents is None:
+                    if os.path.exists(path):
+                        os.unlink(path)
+                else:
+                    with open(path, "w") as file:
+                        file.write(contents)
+                seen = len(server.events(RELOADED, RELOAD_FAILED))
+                if server.alive():
+                    server.process.send_signal(signal.SIGHUP)
+                event = await_event(server, (RELOADED, RELOAD_FAILED), seen)
+                time.sleep(0.1)
+                report.check(server.alive(), f"rotation: still running after SIGHUP with {what} (exit status {server.process.poll()})")
+                good_event = event is not None and event.get("event") == expected_event and (
+                    token_count is None or event.get("tokens") == token_count)
+                shape = {"event": expected_event, **({} if token_count is None else {"tokens": token_count})}
+                report.check(good_event, f"rotation: SIGHUP with {what} logs {json.dumps(shape)} (got {event})")
+                statuses = [authorized_status(server.port, token) for token in (old, new)]
+                report.check(statuses == expected, f"rotation: after SIGHUP with {what}, the old and new tokens get "
+                                                   f"{statuses} (expected {expected})")
+        finally:
+            code = server.stop()
+            outputs.append(server.output_text())
+        report.check(code == 0 and (server.stop_event() or {}).get("reason") == "SIGTERM",
+                     f"rotation: SIGTERM after the SIGHUPs still drains and exits 0 (status {code}, stop {server.stop_event()})")
+
+        server = Server(binary, ["--threads", "1", "--access-log", "off"])
+        try:
+            server.process.send_signal(signal.SIGHUP)
+            time.sleep(0.5)
+            try:
+                status = one_request(server.port, "GET", "/healthz", timeout=3)[0]
+            except (OSError, ConnectionError):
+                status = None
+            report.check(server.alive() and status == 200,
+                         f"rotation: SIGHUP without --auth-token-file leaves the server serving (status {status}, "
+                         f"exit status {server.process.poll()})")
+        finally:
+            server.stop()
+            outputs.append(server.output_text())
+        text = "".join(outputs)
+        report.check(not any(token in text for token in (old, new, other)), "rotation: no token ever appears in the server's output")
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+REJECTION_REASONS = ["bad_request", "headers_too_large", "body_too_large", "bad_framing", "not_implemented",
+                     "max_connections", "accept_error"]
+REJECTED_METRIC = "notification_text_connections_rejected_total"
+
+
+def scrape(port):
+    """The metrics text of `port` as {series: value} and {name: type}."""
+    _, _, text = one_request(port, "GET", "/metrics")
+    values, types = {}, {}
+    for line in text.decode().splitlines():
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split(" ", 3)
+            types[name] = kind
+        elif line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            try:
+                values[series] = float(value)
+            except ValueError:
+                pass
+    return values, types
+
+
+def rejected_series(reason):
+    return f'{REJECTED_METRIC}{{reason="{reason}"}}'
+
+
+def proc_cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def scenario_visibility(binary, report, quick):
+    """Each answer evhttp gives itself and each accept error: one JSON line and
+    a counter; the standard process_* metrics for CPU and descriptors."""
+    print("visibility", flush=True)
+    max_fds = 64
+
+    def low_descriptor_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max_fds, max_fds))
+
+    # A connection limit of the server's own (say, one derived from the
+    # descriptor limit) must not keep accept() from failing here.
+    help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, timeout=20).stdout.decode()
+    extra = ["--max-connections", "10000"] if "--max-connections" in help_text else []
+    server = Server(binary, ["--threads", "2", "--metrics-port", "0", *extra], preexec_fn=low_descriptor_limit)
+    try:
+        metrics_port = server.start_line.get("metricsPort")
+        before, types = scrape(metrics_port)
+        missing = [reason for reason in REJECTION_REASONS if rejected_series(reason) not in before]
+        report.check(types.get(REJECTED_METRIC) == "counter" and not missing,
+                     f"visibility: {REJECTED_METRIC} is a counter with every reason from the start "
+                     f"(missing {missing or 'none'})")
+        marker = MARKER.encode()
+        triggers = [
+            ("bad_request", b"GARBAGE-" + marker + b"\r\n\r\n", (400,)),
+            ("headers_too_large", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Fill: " + marker + b"a" * 20000 + b"\r\n\r\n", (400, 431)),
+            ("body_too_large", head(POST, b"Content-Length: 3000000", b"X-Note: " + marker), (413,)),
+            ("bad_framing", head(POST, b"Content-Length: 0", cl(SMUGGLED), b"X-Note: " + marker) + SMUGGLED, (400,)),
+            ("not_implemented", b"TRACE /" + marker + b" HTTP/1.1\r\nHost: x\r\n\r\n", (501,)),
+        ]
+        repeat = 3
+        for reason, raw, statuses in triggers:
+            seen = [event for event in server.events("rejected") if event.get("reason") == reason]
+            answered = []
+            for _ in range(repeat):
+                outcome = classify(server.port, raw, timeout=5)
+                answered.append(outcome[1] if outcome[0] == "status" else "close")
+            deadline = time.monotonic() + 2
+            while True:
+                lines = [event for event in server.events("rejected") if event.get("reason") == reason][len(seen):]
+                if len(lines) >= repeat or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            after, _ = scrape(metrics_port)
+            delta = after.get(rejected_series(reason), 0) - before.get(rejected_series(reason), 0)
+            report.check(all(status in statuses for status in answered),
+                         f"visibility: {reason} requests answered {' or '.join(map(str, statuses))} (got {answered})")
+            report.check(len(lines) == repeat and all(line.get("status") in statuses for line in lines),
+                         f"visibility: {repeat} {reason} rejections → {repeat} lines "
+                         f"{{\"event\":\"rejected\",\"reason\":\"{reason}\",\"status\":…}} (got {len(lines)}: {lines[:1]})")
+            report.check(delta == repeat, f"visibility: {rejected_series(reason)} rose by {repeat} (by {delta:g})")
+
+        # accept errors: hold more connections than the descriptor limit allows.
+        seen = len([event for event in server.events("rejected") if event.get("reason") == "accept_error"])
+        before, _ = scrape(metrics_port)
+        held = []
+        try:
+            for _ in range(max_fds + 16):
+                held.append(connect(server.port, timeout=2))
+            time.sleep(0.5)
+            report.figure("visibility", "server_fds_while_holding", server.fd_count())
+        finally:
+            for sock in held:
+                sock.close()
+        time.sleep(0.5)
+        try:
+            status = one_request(server.port, "GET", "/healthz", timeout=5)[0]
+        except (OSError, ConnectionError):
+            status = None
+        report.check(status == 200, f"visibility: serving again after running out of descriptors (got {status})")
+        after, _ = scrape(metrics_port)
+        lines = [event for event in server.events("rejected") if event.get("reason") == "accept_error"][seen:]
+        delta = after.get(rejected_series("accept_error"), 0) - before.get(rejected_series("accept_error"), 0)
+        report.figure("visibility", "accept_error_lines_counter", [len(lines), delta])
+        report.check(lines and delta == len(lines),
+                     f"visibility: accept errors (EMFILE) → lines {{\"event\":\"rejected\",\"reason\":\"accept_error\"}} "
+                     f"and {rejected_series('accept_error')} counting the same ({len(lines)} lines, counter +{delta:g})")
+
+        values, types = scrape(metrics_port)
+        actual_fds = server.fd_count()
+        actual_cpu = proc_cpu_seconds(server.pid)
+        cpu = values.get("process_cpu_seconds_total")
+        open_fds = values.get("process_open_fds")
+        report.figure("visibility", "process_cpu_open_max", [cpu, open_fds, values.get("process_max_fds")])
+        report.check(types.get("process_cpu_seconds_total") == "counter" and cpu is not None
+                     and 0 < cpu <= actual_cpu + 0.05 and cpu >= actual_cpu - 0.5,
+                     f"visibility: process_cpu_seconds_total counter near /proc's {actual_cpu:.2f} s (got {cpu})")
+        report.check(types.get("process_open_fds") == "gauge" and open_fds is not None and abs(open_fds - actual_fds) <= 3,
+                     f"visibility: process_open_fds gauge near /proc's {actual_fds} (got {open_fds})")
+        report.check(types.get("process_max_fds") == "gauge" and values.get("process_max_fds") == max_fds,
+                     f"visibility: process_max_fds gauge is the descriptor limit {max_fds} (got {values.get('process_max_fds')})")
+        check_no_marker(report, server, "visibility")
+    finally:
+        server.stop()
+
+
+REASON_PHRASES = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",
+                  413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type"}
+
+
+def scenario_reason_phrases(binary, report, quick):
+    """Each status the service answers carries its RFC 9110 reason phrase."""
+    print("reason-phrases", flush=True)
+    token = "tok-" + os.urandom(12).hex()
+    path = token_file(token)
+    authorized = {"Authorization": "Bearer " + token}
+    try:
+        server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+        try:
+            requests = [
+                (200, request_bytes("GET", "/healthz", keep_alive=False)),
+                (400, request_bytes("POST", "/body", b"{", authorized, keep_alive=False)),
+                (401, request_bytes("POST", "/body", body_request(1), keep_alive=False)),
+                (404, request_bytes("GET", "/nope", b"", authorized, keep_alive=False)),
+                (405, request_bytes("GET", "/body", b"", authorized, keep_alive=False)),
+                (413, request_bytes("POST", "/body", b'{"text":"' + b"a" * 1_100_000 + b'"}', authorized, keep_alive=False)),
+                (414, request_bytes("GET", "/" + "a" * 5000, b"", authorized, keep_alive=False)),
+                (415, request_bytes("POST", "/body", b"{}", {**authorized, "Content-Type": "text/plain"}, keep_alive=False)),
+            ]
+            for expected, raw in requests:
+                with connect(server.port) as sock:
+                    try:
+                        sock.sendall(raw)
+                    except OSError:
+                        pass
+                    answers, _, _, _ = read_answers(sock, quiet_seconds=2.0)
+                got = (answers[0][0], answers[0][1].get("reason")) if answers else None
+                report.check(got == (expected, REASON_PHRASES[expected]),
+                             f"reason-phrases: {expected} is sent as \"{expected} {REASON_PHRASES[expected]}\" (got {got})")
+        finally:
+            server.stop()
+    finally:
+        os.unlink(path)
+
+
+SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay",
+             "rotation", "visibility", "reason-phrases"]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", required=True)
+    parser.add_argument("--binary")
+    parser.add_argument("--framing-table", metavar="HOST:PORT",
+                        help="print each framing case's answer from the server at HOST:PORT, and run nothing else")
     parser.add_argument("--quick", action="store_true", help="the short version run by `make test`")
     parser.add_argument("--soak-seconds", type=float,
                         default=float(os.environ.get("SOAK_SECONDS", "0") or 0) or None)
     parser.add_argument("--only", default=",".join(SCENARIOS))
     parser.add_argument("--json", help="write the figures to this file")
     arguments = parser.parse_args()
+    if arguments.framing_table:
+        print_framing_table(arguments.framing_table)
+        return 0
+    if not arguments.binary:
+        parser.error("--binary is required")
     soak_seconds = arguments.soak_seconds or (10.0 if arguments.quick else 120.0)
     report = Report()
     for name in arguments.only.split(","):
@@ -758,6 +1886,24 @@ def main():
                 scenario_access(arguments.binary, report, arguments.quick)
             elif name == "soak":
                 scenario_soak(arguments.binary, report, arguments.quick, soak_seconds)
+            elif name == "pipelining":
+                scenario_pipelining(arguments.binary, report, arguments.quick)
+            elif name == "uploads":
+                scenario_uploads(arguments.binary, report, arguments.quick)
+            elif name == "max-connections":
+                scenario_max_connections(arguments.binary, report, arguments.quick)
+            elif name == "drain":
+                scenario_drain(arguments.binary, report, arguments.quick)
+            elif name == "shutdown-delay":
+                scenario_shutdown_delay(arguments.binary, report, arguments.quick)
+            elif name == "rotation":
+                scenario_rotation(arguments.binary, report, arguments.quick)
+            elif name == "visibility":
+                scenario_visibility(arguments.binary, report, arguments.quick)
+            elif name == "reason-phrases":
+                scenario_reason_phrases(arguments.binary, report, arguments.quick)
+            elif name == "framing":
+                scenario_framing(arguments.binary, report, arguments.quick)
             else:
                 raise Failure(f"unknown scenario {name}")
         except Failure as failure:

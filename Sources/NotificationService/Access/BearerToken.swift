@@ -53,19 +53,34 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
     /// section 11.1); the token is compared in time that depends only on its
     /// own length, never on where a guess first differs.
     public func verdict(authorizationValues values: [String]) -> Verdict {
+        switch Self.presented(in: values) {
+        case .missing: .missing
+        case .invalid: .invalid
+        case .token(let presented): matches(presented) ? .authorized : .invalid
+        }
+    }
+
+    /// What a request's `Authorization` fields present.
+    enum Presented {
+        case missing, invalid
+        case token([UInt8])
+    }
+
+    /// The bearer token of exactly one `Authorization: Bearer <token>` field.
+    static func presented(in values: [String]) -> Presented {
         guard let value = values.first else { return .missing }
         guard values.count == 1 else { return .invalid }
         let field = Array(value.utf8)
         let scheme = Array("bearer".utf8)
         guard field.count > scheme.count,
-            zip(field, scheme).allSatisfy({ Self.lowercased($0) == $1 }),
-            Self.isSpace(field[scheme.count])
+            zip(field, scheme).allSatisfy({ lowercased($0) == $1 }),
+            isSpace(field[scheme.count])
         else { return .missing }
         var start = scheme.count
         var end = field.count
-        while start < end, Self.isSpace(field[start]) { start += 1 }
-        while end > start, Self.isSpace(field[end - 1]) { end -= 1 }
-        return matches(Array(field[start..<end])) ? .authorized : .invalid
+        while start < end, isSpace(field[start]) { start += 1 }
+        while end > start, isSpace(field[end - 1]) { end -= 1 }
+        return .token(Array(field[start..<end]))
     }
 
     /// Constant-time equality: every byte of the expected token is looked at

@@ -18,4 +18,13 @@ struct MetricsListenerHandler: HTTPHandler {
     func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         service.reject(request, because: rejection)
     }
+
+    /// Refusals on this port are logged and counted with the main port's.
+    func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
+        service.didReject(request, because: rejection, with: response)
+    }
+
+    func didFailToAccept(errorNumber: Int32) {
+        service.didFailToAccept(errorNumber: errorNumber)
+    }
 }

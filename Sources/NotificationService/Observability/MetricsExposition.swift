@@ -10,7 +10,12 @@ enum MetricsExposition {
         var startNanosecondsSinceEpoch: Int64
         var nowNanosecondsSinceEpoch: Int64
         var residentMemoryBytes: Int?
+        /// User and system CPU time.
+        var cpuNanoseconds: UInt64?
+        var openDescriptorCount: Int?
+        var maxDescriptorCount: Int?
         var unicodeVersion: String
+        var build = BuildInfo()
     }
 
     static func render(_ metrics: ServiceMetrics, _ snapshot: Snapshot) -> [UInt8] {
@@ -62,17 +67,41 @@ enum MetricsExposition {
             "POST /body answers whose input was cut at 4096 UTF-16 units.")
         out += "notification_text_input_cuts_total \(metrics.inputCuts.value)\n"
 
+        header(
+            &out, "notification_text_connections_rejected_total", "counter",
+            "Connections refused before a request on them reached a route (the answer closes them), by reason.")
+        for reason in RejectionReason.allCases {
+            out +=
+                "notification_text_connections_rejected_total{reason=\"\(reason.rawValue)\"} \(metrics.rejections[reason.metricsIndex].value)\n"
+        }
+
         header(&out, "notification_text_server_state", "gauge", "1 for the server's current life-cycle state.")
         for state in [ServerState.starting, .running, .draining, .stopped] {
             out += "notification_text_server_state{state=\"\(state.label)\"} \(state == snapshot.state ? 1 : 0)\n"
         }
 
         header(&out, "notification_text_build_info", "gauge", "Always 1; labels describe the build.")
-        out += "notification_text_build_info{unicode_version=\"\(snapshot.unicodeVersion)\"} 1\n"
+        out += "notification_text_build_info{version=\"\(label(snapshot.build.version))\","
+        out += "revision=\"\(label(snapshot.build.revision))\",unicode_version=\"\(snapshot.unicodeVersion)\"} 1\n"
 
         if let resident = snapshot.residentMemoryBytes {
             header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
             out += "process_resident_memory_bytes \(resident)\n"
+        }
+
+        if let cpu = snapshot.cpuNanoseconds {
+            header(&out, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
+            out += "process_cpu_seconds_total \(seconds(cpu))\n"
+        }
+
+        if let open = snapshot.openDescriptorCount {
+            header(&out, "process_open_fds", "gauge", "Number of open file descriptors.")
+            out += "process_open_fds \(open)\n"
+        }
+
+        if let maximum = snapshot.maxDescriptorCount {
+            header(&out, "process_max_fds", "gauge", "Maximum number of open file descriptors.")
+            out += "process_max_fds \(maximum)\n"
         }
 
         header(
@@ -88,6 +117,20 @@ enum MetricsExposition {
 
     private static func header(_ out: inout String, _ name: String, _ type: String, _ help: String) {
         out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    /// A label value with `\`, `"` and line feeds escaped, as the format requires.
+    static func label(_ value: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\"": escaped.append(contentsOf: #"\""#.unicodeScalars)
+            case "\n": escaped.append(contentsOf: #"\n"#.unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Nanoseconds as decimal seconds, exact, without trailing zeros: `0.00025`, `1`, `12.5`.

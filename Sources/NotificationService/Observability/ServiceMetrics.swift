@@ -24,6 +24,8 @@ public final class ServiceMetrics: Sendable {
     let inFlight = Atomic<Int64>(0)
     let bodiesTruncated = Counter()
     let inputCuts = Counter()
+    /// By `RejectionReason.metricsIndex`.
+    let rejections = RejectionReason.allCases.map { _ in Counter() }
 
     init() {
         let routes = Self.routeLabels.count

@@ -1,0 +1,415 @@
+import HTTPCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `RequestFramer` keeps of a request's head: the framing it declares,
+/// and the few values the adapter needs before evhttp has the request (to
+/// screen it or to answer a refusal). Reused from request to request.
+///
+/// Every request's head passes through here, so lines are read through raw
+/// pointers, one pass over each byte, without slices or allocations (the
+/// values kept are copied only when `keepsScreeningValues` or when present).
+struct RequestHead {
+    enum Method: Equatable {
+        /// Methods evhttp lets through to the handler.
+        case get, head, post, put, delete, options, patch
+    }
+
+    /// Whether the path and the `Authorization` values are kept (the handler screens heads).
+    let keepsScreeningValues: Bool
+    private(set) var method = Method.get
+    /// HTTP/1.x's minor version.
+    private(set) var minorVersion = 1
+    /// The target up to `?` or `#` (kept with `keepsScreeningValues` only).
+    private(set) var path: [UInt8] = []
+    /// nil without a `Content-Length` field; saturated one past any limit.
+    private(set) var contentLength: Int?
+    private(set) var isChunked = false
+    private var hasTransferEncoding = false
+    /// Each `Authorization` value (at most two kept: two are already invalid).
+    private(set) var authorizationValues: [[UInt8]] = []
+    private(set) var requestID: [UInt8]?
+    /// The last field was `Content-Length` or `Transfer-Encoding` (for an obs-fold after it).
+    private var lastFieldFrames = false
+    /// Why the last `take…` or `checkFraming` that returned false refused the request.
+    private(set) var rejection: TransportRejection?
+
+    init(keepsScreeningValues: Bool = false) {
+        self.keepsScreeningValues = keepsScreeningValues
+    }
+
+    mutating func reset() {
+        method = .get
+        minorVersion = 1
+        if !path.isEmpty { path.removeAll(keepingCapacity: true) }
+        contentLength = nil
+        isChunked = false
+        hasTransferEncoding = false
+        if !authorizationValues.isEmpty { authorizationValues.removeAll() }
+        requestID = nil
+        lastFieldFrames = false
+        rejection = nil
+    }
+
+    /// Records why the request is refused; always false, for `return refuse(…)`.
+    private mutating func refuse(_ reason: TransportRejection) -> Bool {
+        rejection = reason
+        return false
+    }
+
+    /// Whether a body follows the head.
+    var hasBody: Bool { isChunked || (contentLength ?? 0) > 0 }
+
+    var methodName: String {
+        switch method {
+        case .get: "GET"
+        case .head: "HEAD"
+        case .post: "POST"
+        case .put: "PUT"
+        case .delete: "DELETE"
+        case .options: "OPTIONS"
+        case .patch: "PATCH"
+        }
+    }
+
+    // MARK: The request line
+
+    /// `method SP request-target SP HTTP/1.x`, nothing more (RFC 9112 section 3).
+    mutating func takeRequestLine(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        // The method up to the first space: only the methods below are
+        // known, and they are tokens; anything else is not implemented.
+        guard let firstSpace = memchr(line, 0x20, count) else {
+            return refuse(.badRequest(detail: "the request line is not method, target and version"))
+        }
+        let methodEnd = UnsafeRawPointer(firstSpace) - UnsafeRawPointer(line)
+        // The target: visible ASCII up to the second space. Origin form
+        // ("/path?query") or "*", which evhttp's URI parser takes as they
+        // are; absolute form and "//" (an authority to evhttp) are refused.
+        let targetStart = methodEnd + 1
+        guard methodEnd > 0, let secondSpace = memchr(line + targetStart, 0x20, count - targetStart) else {
+            return refuse(.badRequest(detail: "the request line is not method, target and version"))
+        }
+        let targetEnd = UnsafeRawPointer(secondSpace) - UnsafeRawPointer(line)
+        let targetCount = targetEnd - targetStart
+        guard targetCount > 0, Self.isVisibleASCII(line + targetStart, count: targetCount) else {
+            return refuse(.badRequest(detail: "the request target is not visible ASCII"))
+        }
+        let first = line[targetStart]
+        let isAsterisk = first == 0x2A && targetCount == 1
+        guard isAsterisk || (first == 0x2F && (targetCount == 1 || line[targetStart + 1] != 0x2F)) else {
+            return refuse(.badRequest(detail: "the request target is not a path"))
+        }
+        // The version: exactly "HTTP/1.1" or "HTTP/1.0".
+        let versionStart = targetEnd + 1
+        guard count - versionStart == 8,
+            UnsafeRawPointer(line + versionStart).loadUnaligned(as: UInt64.self) & Self.versionMask
+                == Self.versionPrefix,
+            line[versionStart + 7] == 0x31 || line[versionStart + 7] == 0x30
+        else {
+            return refuse(.badRequest(detail: "the version is neither HTTP/1.1 nor HTTP/1.0"))
+        }
+        minorVersion = Int(line[versionStart + 7] &- 0x30)
+        if keepsScreeningValues {
+            var pathEnd = targetEnd
+            for index in targetStart..<targetEnd where line[index] == 0x3F || line[index] == 0x23 {
+                pathEnd = index
+                break
+            }
+            path.append(contentsOf: UnsafeBufferPointer(start: line + targetStart, count: pathEnd - targetStart))
+        }
+        guard let known = Self.method(line, count: methodEnd) else {
+            // TRACE and CONNECT (evhttp never reads their bodies) and unknown methods.
+            return refuse(.notImplemented(detail: "the method is not one this server implements"))
+        }
+        method = known
+        return true
+    }
+
+    /// "HTTP/1." in the first 7 of 8 bytes, as a little-endian load sees them.
+    private static let versionPrefix: UInt64 = 0x002E_312F_5054_5448
+    private static let versionMask: UInt64 = 0x00FF_FFFF_FFFF_FFFF
+
+    /// A known method's name, followed (as in the request line) by at least one more byte.
+    private static func method(_ bytes: UnsafePointer<UInt8>, count: Int) -> Method? {
+        let raw = UnsafeRawPointer(bytes)
+        func word(_ name: StaticString) -> UInt32 {
+            UnsafeRawPointer(name.utf8Start).loadUnaligned(as: UInt32.self)
+        }
+        switch count {
+        case 3:
+            // The three bytes and the space after them.
+            let first = raw.loadUnaligned(as: UInt32.self)
+            return first == word("GET ") ? .get : first == word("PUT ") ? .put : nil
+        case 4:
+            let first = raw.loadUnaligned(as: UInt32.self)
+            return first == word("POST") ? .post : first == word("HEAD") ? .head : nil
+        case 5: return memcmp(bytes, "PATCH", 5) == 0 ? .patch : nil
+        case 6: return memcmp(bytes, "DELETE", 6) == 0 ? .delete : nil
+        case 7: return memcmp(bytes, "OPTIONS", 7) == 0 ? .options : nil
+        default: return nil
+        }
+    }
+
+    // MARK: Header fields
+
+    /// `name: value`, the name visible ASCII right up to the colon (RFC 9112 section 5).
+    mutating func takeField(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var field = Field()
+        if let refusal = Self.split(line, count: count, afterFramingField: lastFieldFrames, into: &field) {
+            return refuse(refusal)
+        }
+        let kind = Self.fieldKind(line, count: field.nameEnd)
+        guard kind != .other else {
+            lastFieldFrames = false
+            return true
+        }
+        let value = UnsafeBufferPointer(start: line + field.valueStart, count: field.valueEnd - field.valueStart)
+        lastFieldFrames = kind == .contentLength || kind == .transferEncoding
+        switch kind {
+        case .contentLength:
+            guard contentLength == nil else {
+                return refuse(.badFraming(detail: "the request has more than one Content-Length field"))
+            }
+            guard !value.isEmpty else { return refuse(.badFraming(detail: "Content-Length is not a decimal number")) }
+            var length = 0
+            for digit in value {
+                guard digit >= 0x30 && digit <= 0x39 else {
+                    return refuse(.badFraming(detail: "Content-Length is not a decimal number"))
+                }
+                // Saturates: any length past the limits is refused the same way.
+                length = min(length &* 10 &+ Int(digit &- 0x30), Int(Int32.max))
+            }
+            contentLength = length
+        case .transferEncoding:
+            guard !hasTransferEncoding else {
+                return refuse(.badFraming(detail: "the request has more than one Transfer-Encoding field"))
+            }
+            hasTransferEncoding = true
+            guard !value.isEmpty else { return refuse(.badFraming(detail: "Transfer-Encoding is empty")) }
+            guard Self.foldedEquals(value.baseAddress!, value.count, "chunked") else {
+                return refuse(.notImplemented(detail: "the only transfer coding implemented is chunked alone"))
+            }
+            isChunked = true
+        case .expect:
+            guard !value.isEmpty, Self.foldedEquals(value.baseAddress!, value.count, "100-continue") else {
+                return refuse(.expectationFailed)
+            }
+        case .authorization:
+            if keepsScreeningValues && authorizationValues.count < 2 { authorizationValues.append(Array(value)) }
+        case .requestID:
+            if requestID == nil { requestID = Array(value) }
+        case .other:
+            break
+        }
+        return true
+    }
+
+    /// A trailer field: the syntax of a header field, and none of the framing
+    /// ones (RFC 9110 section 6.5.1). Its value is not kept.
+    mutating func takeTrailer(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var field = Field()
+        if let refusal = Self.split(line, count: count, afterFramingField: false, into: &field) {
+            return refuse(refusal)
+        }
+        let kind = Self.fieldKind(line, count: field.nameEnd)
+        guard kind != .contentLength && kind != .transferEncoding else {
+            return refuse(.badFraming(detail: "a trailer field carries framing"))
+        }
+        return true
+    }
+
+    /// Where a field line's name ends and its value (without the whitespace around it) lies.
+    private struct Field {
+        var nameEnd = 0
+        var valueStart = 0
+        var valueEnd = 0
+    }
+
+    /// A field line's parts: the name is visible ASCII up to the colon (no
+    /// whitespace: evhttp would keep it in the name, a proxy might not); the
+    /// value has no control character but HTAB (a NUL would end it early for
+    /// evhttp, a CR could end the line for someone else). RFC 9110's token
+    /// also leaves out a few visible delimiters; evhttp takes them in a name
+    /// as any other byte, and no framing field can be spelt with them, so
+    /// they are let through rather than paid for on every name.
+    private static func split(
+        _ line: UnsafePointer<UInt8>, count: Int, afterFramingField: Bool, into field: inout Field
+    ) -> TransportRejection? {
+        if line[0] == 0x20 || line[0] == 0x09 {
+            return afterFramingField
+                ? .badFraming(detail: "a framing field is folded over two lines")
+                : .badRequest(detail: "a header field is folded over two lines (obs-fold)")
+        }
+        guard let found = memchr(line, 0x3A, count) else { return .badRequest(detail: "a header field has no colon") }
+        let colon = UnsafeRawPointer(found) - UnsafeRawPointer(line)
+        guard colon > 0 else { return .badRequest(detail: "a header field name is not a token") }
+        guard isVisibleASCII(line, count: colon) else { return nameRejection(line, count: colon) }
+        field.nameEnd = colon
+        var start = colon + 1
+        while start < count && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+        var end = count
+        while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
+        guard !hasControlCharacter(line + start, count: end - start) else {
+            return .badRequest(detail: "a header field value has a control character")
+        }
+        field.valueStart = start
+        field.valueEnd = end
+        return nil
+    }
+
+    /// Whether `bytes` hold a control character other than HTAB, or DEL:
+    /// eight bytes at a time (any byte below 0x20 or equal to 0x7F flags a
+    /// word, which is then looked at byte by byte for a tab; the last word
+    /// overlaps the one before it rather than leaving a tail).
+    private static func hasControlCharacter(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 8 else {
+            for index in 0..<count where isControl(bytes[index]) { return true }
+            return false
+        }
+        var index = 0
+        while true {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            let below0x20 = (word &- ones &* 0x20) & ~word & highBits
+            let delete = word ^ (ones &* 0x7F)
+            let isDelete = (delete &- ones) & ~delete & highBits
+            if below0x20 | isDelete != 0 {
+                for offset in index..<(index + 8) where isControl(bytes[offset]) { return true }
+            }
+            if index + 8 == count { return false }
+            index = min(index + 8, count - 8)
+        }
+    }
+
+    /// The colon's index when every byte before it is in 0x21...0x7E; -1
+    /// without a colon or with any other byte before it. One pass, eight
+    /// bytes at a time: the lowest byte each mask flags is exact (a borrow
+    /// only adds false flags above a true one), so a name byte is bad when a
+    /// bad flag lies below the first colon's.
+    private static func colonAfterVisibleName(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(line + index).loadUnaligned(as: UInt64.self)
+            let colons = word ^ (ones &* 0x3A)
+            let colonFlags = (colons &- ones) & ~colons & highBits
+            let below0x21 = (word &- ones &* 0x21) & ~word & highBits
+            let delete = ((word & ~highBits) &+ ones) & highBits
+            let badFlags = (word & highBits) | below0x21 | delete
+            if colonFlags != 0 {
+                let colonBit = colonFlags & (~colonFlags &+ 1)
+                return badFlags & (colonBit &- 1) == 0 ? index + colonBit.trailingZeroBitCount / 8 : -1
+            }
+            if badFlags != 0 { return -1 }
+            index += 8
+        }
+        while index < count {
+            let byte = line[index]
+            if byte == 0x3A { return index }
+            if byte <= 0x20 || byte >= 0x7F { return -1 }
+            index += 1
+        }
+        return -1
+    }
+
+    /// Whether every byte is in 0x21...0x7E, eight at a time (the last word
+    /// overlaps the one before it rather than leaving a tail).
+    private static func isVisibleASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 8 else {
+            for index in 0..<count where bytes[index] <= 0x20 || bytes[index] >= 0x7F { return false }
+            return true
+        }
+        var index = 0
+        while true {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            // High bit set, below 0x21, or 0x7F (which adding 1 carries into the high bit).
+            let below0x21 = (word &- ones &* 0x21) & ~word & highBits
+            let delete = ((word & ~highBits) &+ ones) & highBits
+            if (word & highBits) | below0x21 | delete != 0 { return false }
+            if index + 8 == count { return true }
+            index = min(index + 8, count - 8)
+        }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09) || byte == 0x7F
+    }
+
+    /// Why a field name (the `count` bytes before the colon) that is not
+    /// visible ASCII is refused: whitespace before the colon of a framing
+    /// field is a framing question.
+    private static func nameRejection(_ line: UnsafePointer<UInt8>, count: Int) -> TransportRejection {
+        var end = count
+        while end > 0 && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
+        let kind = fieldKind(line, count: end)
+        return kind == .contentLength || kind == .transferEncoding
+            ? .badFraming(detail: "a framing field has whitespace before its colon")
+            : .badRequest(detail: "a header field name is not a token")
+    }
+
+    /// The checks that need the whole head.
+    mutating func checkFraming(maxBodyBytes: Int) -> Bool {
+        if isChunked && contentLength != nil {
+            return refuse(.badFraming(detail: "the request has both Content-Length and Transfer-Encoding"))
+        }
+        if isChunked && minorVersion == 0 {
+            return refuse(.badFraming(detail: "Transfer-Encoding is not HTTP/1.0"))
+        }
+        if method == .head && hasBody {
+            // evhttp never reads a body on HEAD: it would be parsed as a request.
+            return refuse(.badFraming(detail: "a HEAD request has a body"))
+        }
+        if let contentLength, contentLength > maxBodyBytes {
+            return refuse(.bodyTooLarge(maxBytes: maxBodyBytes))
+        }
+        return true
+    }
+
+    // MARK: Bytes
+
+    private enum FieldKind: Equatable {
+        case contentLength, transferEncoding, expect, authorization, requestID, other
+    }
+
+    /// Most names differ in length from these and are never compared. Names
+    /// are visible ASCII by now, so folding with 0x20 lowers exactly their
+    /// letters (no visible byte folds onto a letter or "-"): eight bytes are
+    /// compared at once.
+    private static func fieldKind(_ name: UnsafePointer<UInt8>, count: Int) -> FieldKind {
+        switch count {
+        case 14: foldedEquals(name, count, "content-length") ? .contentLength : .other
+        case 17: foldedEquals(name, count, "transfer-encoding") ? .transferEncoding : .other
+        case 6: foldedEquals(name, count, "expect") ? .expect : .other
+        case 13: foldedEquals(name, count, "authorization") ? .authorization : .other
+        case 12: foldedEquals(name, count, "x-request-id") ? .requestID : .other
+        default: .other
+        }
+    }
+
+    /// `name` (visible ASCII, or a value without control characters) equals
+    /// `lowercase` (letters, digits and "-") ignoring ASCII case: the bytes
+    /// that fold onto a digit or "-" are all control characters. Eight bytes
+    /// at a time, the last word overlapping the one before it.
+    static func foldedEquals(_ name: UnsafePointer<UInt8>, _ count: Int, _ lowercase: StaticString) -> Bool {
+        guard count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawPointer(lowercase.utf8Start)
+        let bytes = UnsafeRawPointer(name)
+        guard count >= 8 else {
+            for index in 0..<count where name[index] | 0x20 != lowercase.utf8Start[index] { return false }
+            return true
+        }
+        let fold: UInt64 = 0x2020_2020_2020_2020
+        var index = 0
+        while true {
+            // Digits and "-" already have the 0x20 bit; folding leaves them be.
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if word | fold != expected.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            if index + 8 == count { return true }
+            index = min(index + 8, count - 8)
+        }
+    }
+}

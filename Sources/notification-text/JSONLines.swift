@@ -1,0 +1,163 @@
+import NotificationService
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--json-lines`: one request per line of the input, one answer per line of
+/// the output, in order.
+///
+/// - Every line gets exactly one answer, blank lines too (answered as an
+///   empty body is), so output line N answers input line N. A line ends at
+///   `\n`; the last one needs none. A `\r` before the `\n` is JSON whitespace.
+/// - A line longer than `maxLineBytes` is answered with `tooLong` (the 413
+///   problem) and never held in memory whole.
+/// - The output is written before every read of the input, so a caller that
+///   sends one line and waits (a terminal, a coprocess) gets its answer at
+///   once; a file or a busy pipe gets writes of about 64 KiB.
+enum JSONLines {
+    static let readBytes = 65_536
+    static let writeBytes = 65_536
+
+    /// Reads `input` to its end and writes the answers to `output`; the
+    /// `errno` of a failed read, else nil.
+    static func run(
+        input: Int32, output: Int32, maxLineBytes: Int, tooLong: [UInt8], answer: ([UInt8]) -> [UInt8]
+    ) -> Int32? {
+        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+        var out = LineOutput(descriptor: output)
+        func emit(_ line: LineSplitter.Line) {
+            switch line {
+            case .complete(let bytes): out.append(answer(bytes))
+            case .tooLong: out.append(tooLong)
+            }
+        }
+        var chunk = [UInt8](repeating: 0, count: readBytes)
+        while true {
+            out.flush()
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count > 0 {
+                chunk.withUnsafeBufferPointer { splitter.feed(UnsafeBufferPointer(rebasing: $0[0..<count]), emit) }
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                let failure = errno
+                out.flush()
+                return failure
+            }
+        }
+        splitter.finish(emit)
+        out.flush()
+        return nil
+    }
+}
+
+/// Splits input chunks into lines of at most `maxLineBytes` bytes (without
+/// the `\n`); a longer line is reported as `.tooLong` once its end is found,
+/// and only `maxLineBytes` of it are ever held.
+struct LineSplitter {
+    enum Line: Equatable {
+        case complete([UInt8])
+        case tooLong
+    }
+
+    let maxLineBytes: Int
+    /// The start of a line whose end is in a later chunk.
+    private var pending: [UInt8] = []
+    /// The current line is over the limit: its bytes are dropped up to its end.
+    private var overLimit = false
+
+    init(maxLineBytes: Int) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ each: (Line) -> Void) {
+        guard let base = chunk.baseAddress else { return }
+        var start = 0
+        while start < chunk.count {
+            let rest = chunk.count - start
+            guard let found = memchr(base + start, 0x0A, rest) else {
+                hold(UnsafeBufferPointer(start: base + start, count: rest))
+                return
+            }
+            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let piece = UnsafeBufferPointer(rebasing: chunk[start..<end])
+            if overLimit || pending.count + piece.count > maxLineBytes {
+                each(.tooLong)
+            } else if pending.isEmpty {
+                each(.complete(Array(piece)))
+            } else {
+                pending.append(contentsOf: piece)
+                each(.complete(pending))
+            }
+            pending = []
+            overLimit = false
+            start = end + 1
+        }
+    }
+
+    /// The end of the input: a last line without `\n` is a line too.
+    mutating func finish(_ each: (Line) -> Void) {
+        if overLimit {
+            each(.tooLong)
+        } else if !pending.isEmpty {
+            each(.complete(pending))
+        }
+        pending = []
+        overLimit = false
+    }
+
+    private mutating func hold(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !overLimit else { return }
+        if pending.count + piece.count > maxLineBytes {
+            pending = []
+            overLimit = true
+        } else {
+            pending.append(contentsOf: piece)
+        }
+    }
+}
+
+/// Answers collected and written in blocks.
+struct LineOutput {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(JSONLines.writeBytes * 2)
+    }
+
+    mutating func append(_ answer: [UInt8]) {
+        buffer.append(contentsOf: answer)
+        buffer.append(0x0A)
+        if buffer.count >= JSONLines.writeBytes { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        CLI.writeAll(buffer, to: descriptor)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+extension JSONLines {
+    /// stdin to stdout; exits with 74 when stdin cannot be read.
+    static func runOnStandardStreams(maxLineBytes: Int, answer: ([UInt8]) -> [UInt8]) {
+        let tooLong = ServiceAnswers.payloadTooLarge(maxBytes: maxLineBytes).jsonBody()
+        if let failure = run(input: 0, output: 1, maxLineBytes: maxLineBytes, tooLong: tooLong, answer: answer) {
+            CLI.fail("stdin cannot be read: \(String(cString: strerror(failure)))", status: CLI.ioError)
+        }
+    }
+
+    static let helpNotes = """
+        --json-lines: each line of stdin is one request body, exactly as the HTTP route takes it, and
+        gets one line of stdout, in order: the answer, or the problem object HTTP answers with (same
+        code, detail, status and title), and the stream goes on. Blank lines are answered too (as an
+        empty body: invalid-json), so output line N always answers input line N. Answers are written
+        whenever no complete line is waiting, so a caller that sends one line gets its answer at once.
+        Exit status 0 at the end of stdin, whatever the lines held.
+        """
+}

@@ -1,0 +1,161 @@
+import HTTPCore
+import Testing
+
+@testable import EventHTTP
+
+/// The framer alone, fed bytes as a connection would deliver them.
+@Suite struct RequestFramerTests {
+    static let limits = RequestFramer.Limits(maxHeaderBytes: 1_024, maxBodyBytes: 4_096)
+
+    /// Feeds `text` in pieces of `pieceSize` bytes until a verdict other than
+    /// `needMore`; returns it and the bytes taken in all.
+    static func run(_ text: String, pieceSize: Int = .max, framer: inout RequestFramer) -> (
+        RequestFramer.Verdict, taken: Int
+    ) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let end = pieceSize >= bytes.count - offset ? bytes.count : offset + pieceSize
+            let piece = bytes[offset..<end]
+            let (taken, verdict) = piece.withUnsafeBufferPointer { framer.feed($0) }
+            offset += taken
+            if verdict != .needMore || taken < piece.count { return (verdict, offset) }
+        }
+        return (.needMore, offset)
+    }
+
+    static func verdict(_ text: String, pieceSize: Int = .max) -> RequestFramer.Verdict {
+        var framer = RequestFramer(limits: limits)
+        var (verdict, taken) = run(text, pieceSize: pieceSize, framer: &framer)
+        if case .headComplete(_, isChunked: true) = verdict {
+            let rest = String(decoding: Array(text.utf8)[taken...], as: UTF8.self)
+            verdict = run(rest, pieceSize: pieceSize, framer: &framer).0
+        }
+        return verdict
+    }
+
+    @Test(arguments: [1, 7, Int.max])
+    func head_inAnyPieces_completesAtItsBlankLine_andTakesNothingAfter(_ pieceSize: Int) {
+        var framer = RequestFramer(limits: Self.limits, keepsScreeningValues: true)
+        let head = "POST /body?x=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nX-Request-Id: r-1\r\n\r\n"
+        let (verdict, taken) = Self.run(
+            head + "hello" + "GET / HTTP/1.1\r\n\r\n", pieceSize: pieceSize, framer: &framer)
+        #expect(verdict == .headComplete(hasBody: true, isChunked: false))
+        #expect(taken == head.utf8.count)
+        #expect(framer.isFinished)
+        #expect(framer.head.methodName == "POST")
+        #expect(String(decoding: framer.head.path, as: UTF8.self) == "/body")
+        #expect(framer.head.contentLength == 5)
+        #expect(framer.head.requestID.map { String(decoding: $0, as: UTF8.self) } == "r-1")
+    }
+
+    @Test func reset_readsTheNextRequestFromScratch() {
+        var framer = RequestFramer(limits: Self.limits, keepsScreeningValues: true)
+        _ = Self.run("GET /a HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n", framer: &framer)
+        framer.reset()
+        let (verdict, _) = Self.run("HEAD /b HTTP/1.0\n\n", framer: &framer)
+        #expect(verdict == .headComplete(hasBody: false, isChunked: false))
+        #expect(framer.head.methodName == "HEAD")
+        #expect(framer.head.authorizationValues.isEmpty)
+        #expect(String(decoding: framer.head.path, as: UTF8.self) == "/b")
+    }
+
+    /// Without screening, nothing of the head is copied but what a refusal echoes.
+    @Test func withoutScreening_pathAndAuthorizationAreNotKept() {
+        var framer = RequestFramer(limits: Self.limits)
+        _ = Self.run("GET /a HTTP/1.1\r\nAuthorization: Bearer x\r\nX-Request-Id: r\r\n\r\n", framer: &framer)
+        #expect(framer.head.path.isEmpty)
+        #expect(framer.head.authorizationValues.isEmpty)
+        #expect(framer.head.requestID == Array("r".utf8))
+    }
+
+    @Test(arguments: [1, 3, Int.max])
+    func chunkedBody_inAnyPieces_endsAfterItsTrailers(_ pieceSize: Int) {
+        let request =
+            "POST /c HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n5\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-T: v\r\n\r\n"
+        var framer = RequestFramer(limits: Self.limits)
+        let (head, taken) = Self.run(request + "GET", pieceSize: pieceSize, framer: &framer)
+        #expect(head == .headComplete(hasBody: true, isChunked: true))
+        let rest = String(decoding: Array((request + "GET").utf8)[taken...], as: UTF8.self)
+        let (end, bodyTaken) = Self.run(rest, pieceSize: pieceSize, framer: &framer)
+        #expect(end == .bodyComplete)
+        #expect(taken + bodyTaken == request.utf8.count)
+    }
+
+    /// Each refused case and the kind of refusal (the cases of docs/adr/0016 and the head's own syntax).
+    static let refused: [(id: String, request: String, status: Int)] = [
+        ("two-content-lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", 400),
+        ("content-length-list", "POST / HTTP/1.1\r\nContent-Length: 1, 1\r\n\r\n", 400),
+        ("content-length-plus", "POST / HTTP/1.1\r\nContent-Length: +1\r\n\r\n", 400),
+        ("length-and-chunked", "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("xchunked", "POST / HTTP/1.1\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
+        ("gzip-chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+        (
+            "two-transfer-encodings",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400
+        ),
+        ("chunked-on-http10", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("space-before-colon", "POST / HTTP/1.1\r\nContent-Length : 3\r\n\r\n", 400),
+        ("obs-fold", "POST / HTTP/1.1\r\nTransfer-Encoding:\r\n chunked\r\n\r\n", 400),
+        ("head-with-body", "HEAD / HTTP/1.1\r\nContent-Length: 3\r\n\r\n", 400),
+        ("body-over-limit", "POST / HTTP/1.1\r\nContent-Length: 4097\r\n\r\n", 413),
+        ("huge-length", "POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n", 413),
+        ("trace", "TRACE / HTTP/1.1\r\n\r\n", 501),
+        ("unknown-method", "BREW / HTTP/1.1\r\n\r\n", 501),
+        ("expect-other", "POST / HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n", 417),
+        ("no-spaces", "GARBAGE\r\n\r\n", 400),
+        ("version-2", "GET / HTTP/2.0\r\n\r\n", 400),
+        ("absolute-form", "GET http://x/ HTTP/1.1\r\n\r\n", 400),
+        ("double-slash", "GET //x HTTP/1.1\r\n\r\n", 400),
+        ("nul-in-target", "GET /a\u{0}b HTTP/1.1\r\n\r\n", 400),
+        ("no-colon", "GET / HTTP/1.1\r\nHost\r\n\r\n", 400),
+        ("control-in-value", "GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n", 400),
+        ("lone-cr", "GET / HTTP/1.1\r\nX: a\rb\r\n\r\n", 400),
+        ("head-too-large", "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 1_100) + "\r\n\r\n", 431),
+        ("chunk-0x", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n", 400),
+        ("chunk-extension", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\n\r\n", 400),
+        ("chunk-without-crlf", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello0\r\n\r\n", 400),
+        ("chunk-blank-line", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n\r\n0\r\n\r\n", 400),
+        (
+            "chunks-over-limit",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "a", count: 2_048)
+                + "\r\n801\r\n", 413
+        ),
+        ("chunk-size-overflow", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000c\r\n", 413),
+        ("framing-trailer", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 5\r\n\r\n", 400),
+    ]
+
+    @Test(arguments: refused.map(\.id))
+    func ambiguousOrMalformedRequest_isRefused_inOnePieceAndByteByByte(_ id: String) {
+        let (_, request, status) = Self.refused.first { $0.id == id }!
+        for pieceSize in [Int.max, 1] {
+            guard case .refused(let rejection) = Self.verdict(request, pieceSize: pieceSize) else {
+                Issue.record("\(id) in pieces of \(pieceSize): not refused")
+                continue
+            }
+            #expect(rejection.status == status, "\(id): \(rejection)")
+        }
+    }
+
+    static let accepted: [(id: String, request: String)] = [
+        ("get", "GET / HTTP/1.1\r\nHost: t\r\n\r\n"),
+        ("bare-lf", "GET / HTTP/1.1\nHost: t\n\n"),
+        ("asterisk", "OPTIONS * HTTP/1.1\r\n\r\n"),
+        ("leading-zeros", "POST / HTTP/1.1\r\nContent-Length: 0012\r\n\r\n"),
+        ("tab-before-value", "POST / HTTP/1.1\r\nTransfer-Encoding:\tchunked\r\n\r\n0\r\n\r\n"),
+        ("head-without-body", "HEAD / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"),
+        ("get-with-body", "GET / HTTP/1.1\r\nContent-Length: 3\r\n\r\n"),
+        ("expect-continue", "POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n"),
+        ("obs-text-value", "GET / HTTP/1.1\r\nX: caf\u{e9}\r\n\r\n"),
+    ]
+
+    @Test(arguments: accepted.map(\.id))
+    func wellFramedRequest_isAccepted(_ id: String) {
+        let request = Self.accepted.first { $0.id == id }!.request
+        let verdict = Self.verdict(request)
+        switch verdict {
+        case .headComplete, .bodyComplete: break
+        default: Issue.record("\(id): \(verdict)")
+        }
+    }
+}

@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""The playground page (GET /) in a real browser: headless Chromium with
+chromedriver (Debian's chromium and chromium-driver), driven by Selenium.
+
+Against the built binary on 127.0.0.1 (any free port), it
+  - types Markdown and checks the body, `units / cap`, truncated and inputCut
+    the page shows against what POST /body answers for the same input;
+  - pastes compose requests and checks the notification, kind, shown, dropped;
+    the locale selector sets `locale` in the request, the server default none;
+  - checks that problems appear as title and detail;
+  - with --auth-token-file: the page loads without a token, asks for one,
+    sends it as a bearer header, and keeps it out of storage and the page;
+  - with --playground off: GET / is 404;
+  - checks that every request the page made went to the server on 127.0.0.1
+    (Chrome's performance log: Network events) and that the console has no
+    error other than the HTTP statuses the checks provoke on purpose;
+  - saves screenshots (desktop, and a 390 px wide phone viewport).
+
+Usage: playground_test.py --binary PATH [--screenshots DIR] [--seconds N]
+Prints one line per check and, at the end, "browser: N passed, N failed";
+exits 1 if any check failed or the time ran out. Nothing is skipped: without
+chromium or chromedriver the run fails (`make check-browser` installs them).
+"""
+
+import argparse
+import base64
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+# Selenium Manager must not look for drivers online: both paths are given below.
+os.environ["SE_OFFLINE"] = "true"
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
+WAIT_SECONDS = 10
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+TOKEN = "browser-Token_42"
+
+LOCALES = ["en", "ar", "de", "es", "fr", "he", "hi", "it", "ja", "ko", "pl", "pt", "pt-PT", "ru", "tr", "uk",
+           "zh-Hans", "zh-Hant"]
+
+SINGLE = {
+    "now": "2026-11-29T12:00:00Z",
+    "notifications": [{
+        "id": "42", "source": "chat", "type": "message", "timestamp": "2026-11-29T11:59:30Z",
+        "thread": "general", "threadTitle": "General", "sender": {"id": "u7", "name": "Ana"},
+        "text": "Lunch at **noon**?", "url": "https://chat.example/m/42",
+    }],
+}
+
+
+class OutOfTime(Exception):
+    pass
+
+
+class Report:
+    def __init__(self):
+        self.passed = 0
+        self.failures = []
+
+    def check(self, condition, message):
+        if condition:
+            self.passed += 1
+            print(f"ok: {message}", flush=True)
+        else:
+            self.failures.append(message)
+            print(f"FAIL: {message}", flush=True)
+        return condition
+
+
+class Server:
+    """`notification-text serve` on 127.0.0.1, any free port, access log kept."""
+
+    def __init__(self, binary, *arguments):
+        self.process = subprocess.Popen(
+            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--threads", "1", *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={k: v for k, v in os.environ.items()
+                                                                 if not k.startswith("NOTIFICATION_TEXT_")})
+        line = self.process.stdout.readline().decode()
+        if not line.startswith('{"event":"start"'):
+            self.process.kill()
+            raise RuntimeError(f"no start line from serve: {line!r} {self.process.stderr.read().decode()!r}")
+        self.port = json.loads(line)["port"]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            try:
+                self.log.append(json.loads(line))
+            except ValueError:
+                pass
+
+    def routes(self):
+        """(method, route, status) of every request answered so far."""
+        return [(entry.get("method"), entry.get("route"), entry.get("status")) for entry in self.log
+                if "route" in entry]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def http(base, method, path, body=None, headers=None):
+    """(status, headers, body) of one request, straight to the server."""
+    request = urllib.request.Request(base + path, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def post_json(base, path, text, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    status, _, body = http(base, "POST", path, text.encode(), headers)
+    return status, json.loads(body)
+
+
+class Browser:
+    """One headless Chromium; collects its performance (Network) and console logs."""
+
+    def __init__(self, profile_dir):
+        chromium = next((path for path in CHROMIUM_CANDIDATES if os.access(path, os.X_OK)), None)
+        chromedriver = shutil.which("chromedriver")
+        if chromium is None or chromedriver is None:
+            raise RuntimeError("chromium or chromedriver is missing (make check-browser installs them)")
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for argument in [
+            "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+            f"--window-size={DESKTOP[0]},{DESKTOP[1]}", f"--user-data-dir={profile_dir}",
+            "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-default-apps",
+            "--disable-features=Translate,OptimizationHints,MediaRouter",
+            # Belt and braces: even a request the checks would catch cannot reach another host.
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+        ]:
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=Service(executable_path=chromedriver))
+        self.driver.set_page_load_timeout(WAIT_SECONDS)
+        self.network = []
+        self.console = []
+
+    def drain_logs(self):
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message["method"].startswith("Network."):
+                self.network.append(message)
+        self.console.extend(self.driver.get_log("browser"))
+
+    def requests(self):
+        self.drain_logs()
+        return [m["params"]["request"] | {"requestId": m["params"]["requestId"],
+                                          "documentURL": m["params"].get("documentURL", "")}
+                for m in self.network if m["method"] == "Network.requestWillBeSent"]
+
+    def take_console(self):
+        self.drain_logs()
+        entries, self.console = self.console, []
+        return entries
+
+    # ---- the page
+
+    def element(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def text(self, element_id):
+        return self.element(element_id).get_property("textContent")
+
+    def answers(self, panel):
+        return int(self.element(panel).get_attribute("data-answers") or "0")
+
+    def wait(self, condition, what):
+        try:
+            return WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.05).until(lambda _: condition())
+        except Exception:
+            raise AssertionError(f"timed out after {WAIT_SECONDS} s waiting for {what}")
+
+    def wait_for_answer(self, panel, before):
+        self.wait(lambda: self.answers(panel) > before, f"a new answer in #{panel}")
+
+    def paste(self, element_id, value):
+        """Sets a field's value as a paste does and fires its input event."""
+        self.driver.execute_script(
+            "const field = document.getElementById(arguments[0]); field.value = arguments[1];"
+            "field.dispatchEvent(new Event('input', {bubbles: true}));", element_id, value)
+
+    def type_into(self, element_id, keys):
+        field = self.element(element_id)
+        field.clear()
+        field.send_keys(keys)
+
+    def emulate(self, size, mobile):
+        """A viewport of exactly `size` CSS pixels (a phone's with `mobile`), through DevTools."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+
+    def screenshot(self, path):
+        """The whole page at the current viewport's width, as a PNG."""
+        width, height = self.driver.execute_script(
+            "return [window.innerWidth, document.documentElement.scrollHeight]")
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+        path.write_bytes(base64.b64decode(shot["data"]))
+
+    def quit(self):
+        self.driver.quit()
+
+
+def check_headers(report, server):
+    for path, media in [("/", "text/html"), ("/playground.css", "text/css"), ("/playground.js", "text/javascript"),
+                        ("/playground.svg", "image/svg+xml")]:
+        status, headers, _ = http(server.base, "GET", path)
+        report.check(status == 200 and headers.get("Content-Type", "").startswith(media)
+                     and headers.get("Content-Security-Policy", "").startswith("default-src 'self'")
+                     and headers.get("X-Content-Type-Options") == "nosniff"
+                     and headers.get("Referrer-Policy") == "no-referrer",
+                     f"GET {path}: 200 {media} with CSP default-src 'self', nosniff, no-referrer "
+                     f"(got {status} {headers.get('Content-Type')!r}, CSP {headers.get('Content-Security-Policy')!r})")
+
+
+def body_flow(report, browser, server, shots):
+    driver = browser.driver
+    driver.get(server.base + "/")
+    browser.wait(lambda: browser.answers("body-panel") >= 1 and browser.answers("compose-panel") >= 1,
+                 "the first answers")
+
+    sample = browser.element("text").get_property("value")
+    status, expected = post_json(server.base, "/body", json.dumps({"text": sample}))
+    report.check(status == 200 and browser.text("body") == expected["body"]
+                 and browser.text("units") == f"{expected['units']} / 256",
+                 f"on load, the sample Markdown's body and units are POST /body's ({expected['units']} / 256)")
+    report.check(browser.text("kind") == "bundle" and browser.text("notification-title") == "Release"
+                 and browser.text("notification-subtitle") == "Cleo and Ben"
+                 and browser.text("notification-body") == "2 new messages\nCleo: Ship it v2"
+                 and browser.text("shown") == "2, 1" and browser.text("dropped") == "3 (displayed), 4 (own)",
+                 "on load, the sample compose request shows the bundle of openapi.yaml's example "
+                 f"(got {browser.text('kind')!r}, {browser.text('notification-title')!r}, "
+                 f"{browser.text('notification-body')!r})")
+    ios_card = browser.element("ios-card").get_property("textContent")
+    android_card = browser.element("android-card").get_property("textContent")
+    report.check(all(part in ios_card for part in ["BUZZ", "Release", "Cleo and Ben", "2 new messages\nCleo: Ship it v2"])
+                 and all(part in android_card for part in ["Buzz", "Release", "Cleo and Ben", "Cleo: Ship it v2"]),
+                 "the iOS and Android lock screens show app name, title, subtitle and body")
+
+    browser.emulate(DESKTOP, mobile=False)
+    report.check(driver.execute_script("return window.innerWidth") == DESKTOP[0], "desktop viewport is 1280 px wide")
+    browser.screenshot(shots / "desktop.png")
+    browser.emulate(PHONE, mobile=True)
+    widths = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    report.check(widths[0] == PHONE[0] and widths[1] <= PHONE[0],
+                 f"phone viewport {PHONE[0]} px: nothing wider than the screen (scrollWidth {widths[1]})")
+    browser.screenshot(shots / "phone.png")
+    browser.emulate(DESKTOP, mobile=False)
+    report.check((shots / "desktop.png").stat().st_size > 10_000 and (shots / "phone.png").stat().st_size > 10_000,
+                 f"screenshots saved: {shots / 'desktop.png'}, {shots / 'phone.png'}")
+
+    # Typed, key by key, with line breaks.
+    before = browser.answers("body-panel")
+    browser.type_into("text", "Hello **world**")
+    browser.wait(lambda: browser.text("body") == "Hello world", "the body of 'Hello **world**'")
+    browser.wait_for_answer("body-panel", before)
+    report.check(browser.text("body") == "Hello world" and browser.text("units") == "11 / 256"
+                 and browser.text("truncated") == "no" and browser.text("input-cut") == "no",
+                 f"typed 'Hello **world**': body 'Hello world', 11 / 256, not truncated, no input cut "
+                 f"(got {browser.text('units')!r})")
+    report.check(browser.element("preview-body").is_selected()
+                 and browser.element("ios-card").find_element(By.CLASS_NAME, "card-body").get_property(
+                     "textContent") == "Hello world",
+                 "typing switches the lock screen to the body alone")
+
+    typed = "Line **one**\n\n\n\nLine `two`   spaced\n* item"
+    browser.type_into("text", typed)
+    _, expected = post_json(server.base, "/body", json.dumps({"text": typed}))
+    browser.wait(lambda: browser.text("body") == expected["body"], "the multi-line body")
+    report.check(browser.text("body") == expected["body"] == "Line one\n\nLine two spaced\n* item",
+                 f"typed lines: the body keeps its line breaks exactly ({expected['body']!r})")
+
+    # The cap: a longer text with maxUnits 300.
+    long_text = " ".join(f"word{n}" for n in range(120))
+    browser.paste("max-units", "300")
+    browser.paste("text", long_text)
+    _, expected = post_json(server.base, "/body", json.dumps({"text": long_text, "maxUnits": 300}))
+    browser.wait(lambda: browser.text("body") == expected["body"], "the capped body")
+    report.check(expected["truncated"] and browser.text("truncated") == "yes"
+                 and browser.text("units") == f"{expected['units']} / 300" and browser.text("body").endswith("…"),
+                 f"maxUnits 300: truncated yes, {expected['units']} / 300, the body ends with …")
+    mark = browser.element("ios-card").find_elements(By.CSS_SELECTOR, ".card-body mark.cap")
+    report.check(len(mark) == 1 and mark[0].get_property("textContent") == "…",
+                 "the lock screen marks the … where the cap fell")
+
+    # The input cut: more than 4096 UTF-16 units.
+    huge = "ab " * 2000
+    browser.paste("text", huge)
+    _, expected = post_json(server.base, "/body", json.dumps({"text": huge, "maxUnits": 300}))
+    browser.wait(lambda: browser.text("input-cut") == "yes", "inputCut yes")
+    report.check(expected["inputCut"] and browser.text("body") == expected["body"],
+                 "a 6000-unit text: inputCut yes, the body as POST /body gives it")
+
+    console = browser.take_console()
+    report.check(console == [], f"no console message while the answers were good ({console})")
+
+    # A problem: maxUnits out of range.
+    browser.type_into("max-units", "100")
+    browser.wait(lambda: browser.element("body-problem").is_displayed(), "the body problem")
+    report.check(browser.element("body-problem").find_element(By.CLASS_NAME, "problem-title").text
+                 == "A value is out of range"
+                 and "maxUnits must be an integer in 256…4096, got 100" in browser.text("body-problem")
+                 and not browser.element("body-result").is_displayed(),
+                 "maxUnits 100: the problem's title and detail replace the result")
+    console = browser.take_console()
+    report.check(len(console) == 1 and console[0]["source"] == "network"
+                 and console[0]["message"].startswith(server.base + "/body - Failed to load resource: "
+                                                      "the server responded with a status of 400"),
+                 f"the only console error is the 400 provoked here ({[entry['message'] for entry in console]})")
+    browser.paste("max-units", "")
+    browser.wait(lambda: not browser.element("body-problem").is_displayed(), "the problem to clear")
+    _, expected = post_json(server.base, "/body", json.dumps({"text": huge}))
+    browser.wait(lambda: browser.text("units") == f"{expected['units']} / 256", "the default cap")
+    report.check(browser.text("body") == expected["body"], "maxUnits emptied: none is sent, the cap is 256 again")
+
+
+def compose_flow(report, browser, server):
+    before = browser.answers("compose-panel")
+    browser.paste("compose-request", json.dumps(SINGLE, indent=2))
+    browser.wait(lambda: browser.text("kind") == "single", "kind single")
+    report.check(browser.text("notification-title") == "Ana" and browser.text("notification-subtitle") == "General"
+                 and browser.text("notification-body") == "Lunch at noon?" and browser.text("shown") == "chat:42"
+                 and browser.text("dropped") == "none" and browser.answers("compose-panel") > before,
+                 "a pasted single message: title Ana, subtitle General, body 'Lunch at noon?', shown chat:42")
+    report.check(browser.element("preview-compose").is_selected()
+                 and "Lunch at noon?" in browser.element("android-card").get_property("textContent"),
+                 "pasting switches the lock screen to the compose result")
+
+    # The locale selector: a tag sets `locale`; the server default sends none.
+    options = [option.get_attribute("value") for option in Select(browser.element("locale")).options]
+    report.check(options == [""] + LOCALES, f"the locale selector offers the server default and {len(LOCALES)} tags")
+    seen = len(browser.requests())
+    Select(browser.element("locale")).select_by_value("de")
+    browser.wait(lambda: any(r["url"].endswith("/compose") for r in browser.requests()[seen:]), "a /compose with de")
+    sent = [r for r in browser.requests()[seen:] if r["url"].endswith("/compose")][-1]
+    report.check(json.loads(sent.get("postData", "{}")).get("locale") == "de"
+                 and json.loads(sent["postData"])["notifications"] == SINGLE["notifications"],
+                 "locale de: the request carries \"locale\": \"de\" and the rest as typed")
+    status, direct = post_json(server.base, "/compose", sent["postData"])
+    browser.wait(lambda: browser.text("kind") == direct.get("kind"), "the answer with de")
+    row_shown = browser.element("response-locale-row").is_displayed()
+    report.check(status == 200 and ((("locale" in direct) and row_shown
+                                     and browser.text("response-locale") == direct["locale"])
+                                    or ("locale" not in direct and not row_shown)),
+                 "the service accepts the locale member; the page shows the response's locale exactly when "
+                 f"it has one ({direct.get('locale', 'none yet')})")
+    seen = len(browser.requests())
+    Select(browser.element("locale")).select_by_value("")
+    browser.wait(lambda: any(r["url"].endswith("/compose") for r in browser.requests()[seen:]), "a /compose again")
+    sent = [r for r in browser.requests()[seen:] if r["url"].endswith("/compose")][-1]
+    report.check("locale" not in json.loads(sent.get("postData", "{}"))
+                 and sent.get("postData") == json.dumps(SINGLE, indent=2),
+                 "server default: the request goes as typed, without locale")
+
+    console = browser.take_console()
+    report.check(console == [], f"no console message while composing ({console})")
+
+    # A problem: invalid JSON.
+    broken = '{"notifications": [}'
+    browser.paste("compose-request", broken)
+    browser.wait(lambda: browser.element("compose-problem").is_displayed(), "the compose problem")
+    _, problem = post_json(server.base, "/compose", broken)
+    report.check(browser.element("compose-problem").find_element(By.CLASS_NAME, "problem-title").text
+                 == problem["title"] == "The body is not valid JSON"
+                 and problem["detail"] in browser.text("compose-problem")
+                 and not browser.element("compose-result").is_displayed(),
+                 f"invalid JSON: the problem's title and detail ({problem['detail']!r})")
+
+    console = browser.take_console()
+    report.check(len(console) == 1 and console[0]["source"] == "network"
+                 and console[0]["message"].startswith(server.base + "/compose - Failed to load resource: "
+                                                      "the server responded with a status of 400"),
+                 f"the only console error is the 400 provoked here ({[entry['message'] for entry in console]})")
+
+
+def token_flow(report, browser, server):
+    driver = browser.driver
+    seen = len(browser.requests())
+    driver.get(server.base + "/")
+    browser.wait(lambda: browser.element("token-panel").is_displayed(), "the token form")
+    report.check("Authentication required" in browser.text("body-problem")
+                 and "this resource needs an Authorization: Bearer token" in browser.text("body-problem")
+                 and "Authentication required" in browser.text("compose-problem"),
+                 "with --auth-token-file the page loads, asks for the token and shows the 401 problem")
+    loaded = [r for r in browser.requests()[seen:] if not r["url"].endswith(("/body", "/compose"))]
+    report.check(len(loaded) >= 4 and all("Authorization" not in r["headers"] for r in loaded),
+                 f"the page and its {len(loaded) - 1} files load without a token")
+
+    before = browser.answers("body-panel")
+    browser.element("token").send_keys("wrong-token")
+    browser.element("token-form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.wait(lambda: browser.answers("body-panel") > before, "the answer with a wrong token")
+    report.check("the bearer token is not valid" in browser.text("body-problem")
+                 and "refused" in browser.text("token-state"),
+                 "a wrong token: the problem says it is not valid")
+
+    seen = len(browser.requests())
+    browser.element("token").send_keys(TOKEN)
+    browser.element("token-form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.wait(lambda: browser.text("kind") == "bundle" and browser.element("body-result").is_displayed(),
+                 "the answers with the token")
+    calls = [r for r in browser.requests()[seen:] if r["url"].endswith(("/body", "/compose"))]
+    report.check(len(calls) >= 2 and all(r["headers"].get("Authorization") == "Bearer " + TOKEN for r in calls),
+                 "with the token: both calls carry Authorization: Bearer <token> and are answered")
+    stored = driver.execute_script(
+        "return [localStorage.length, sessionStorage.length, document.cookie, location.href,"
+        " document.getElementById('token').value, document.documentElement.outerHTML.includes(arguments[0])]", TOKEN)
+    report.check(stored[:2] == [0, 0] and stored[2] == "" and TOKEN not in stored[3] and stored[4] == ""
+                 and stored[5] is False,
+                 "the token is in no storage, cookie, address, field or markup")
+    driver.refresh()
+    browser.wait(lambda: browser.answers("body-panel") >= 1, "the first answer after a reload")
+    report.check(browser.element("token-panel").is_displayed()
+                 and "Authentication required" in browser.text("body-problem"),
+                 "after a reload the token is gone: the page asks again")
+
+    console = browser.take_console()
+    unexpected = [entry for entry in console if not (
+        entry["source"] == "network" and "the server responded with a status of 401" in entry["message"]
+        and entry["message"].startswith((server.base + "/body", server.base + "/compose")))]
+    report.check(console and not unexpected, f"the only console errors are the provoked 401s ({unexpected})")
+
+
+def check_requests_stayed_local(report, browser, bases):
+    """Every request of the playground's documents, and every request on the network at all (http, https,
+    ws, wss), went to one of the servers on 127.0.0.1; the browser's own chrome:// pages load from inside it."""
+    requests = browser.requests()
+    ours = lambda url: any(url.startswith(base + "/") for base in bases)  # noqa: E731
+    page = [r for r in requests if ours(r.get("documentURL", ""))]
+    outside = [r["url"] for r in page if not ours(r["url"])]
+    outside += [r["url"] for r in requests
+                if r["url"].split(":", 1)[0] in ("http", "https", "ws", "wss") and not ours(r["url"])]
+    sockets = [m for m in browser.network if m["method"] == "Network.webSocketCreated"]
+    report.check(len(page) >= 20 and not outside and not sockets,
+                 f"all {len(page)} requests the page made went to 127.0.0.1, and no other request went "
+                 f"anywhere else (outside: {outside[:5]})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--screenshots", default=".build/playground-screenshots")
+    parser.add_argument("--seconds", type=int, default=120)
+    arguments = parser.parse_args()
+
+    def out_of_time(*_):
+        raise OutOfTime(f"the browser check took longer than {arguments.seconds} s")
+
+    signal.signal(signal.SIGALRM, out_of_time)
+    signal.alarm(arguments.seconds)
+    started = time.monotonic()
+    shots = pathlib.Path(arguments.screenshots)
+    shots.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    servers = []
+    browser = None
+    workdir = tempfile.mkdtemp(prefix="playground-test-")
+    try:
+        token_file = pathlib.Path(workdir, "token")
+        token_file.write_text(TOKEN + "\n")
+        open_server = Server(arguments.binary)
+        servers.append(open_server)
+        guarded = Server(arguments.binary, "--auth-token-file", str(token_file))
+        servers.append(guarded)
+        off = Server(arguments.binary, "--playground", "off")
+        servers.append(off)
+
+        check_headers(report, open_server)
+        status, _, body = http(off.base, "GET", "/")
+        report.check(status == 404 and json.loads(body)["code"] == "not-found", "--playground off: GET / is 404")
+
+        browser = Browser(pathlib.Path(workdir, "profile"))
+        flows = [
+            ("body", lambda: body_flow(report, browser, open_server, shots)),
+            ("compose", lambda: compose_flow(report, browser, open_server)),
+            ("token", lambda: token_flow(report, browser, guarded)),
+        ]
+        for name, flow in flows:
+            try:
+                flow()
+            except AssertionError as failure:
+                report.check(False, f"{name}: {failure}")
+        check_requests_stayed_local(report, browser, [open_server.base, guarded.base])
+        page_routes = [route for _, route, _ in open_server.routes() + guarded.routes()]
+        report.check("unmatched" not in page_routes,
+                     "the browser asked for no path the server does not have (no /favicon.ico)")
+    except OutOfTime as failure:
+        report.check(False, str(failure))
+    except Exception as failure:  # a broken setup is a failure, never a skip
+        report.check(False, f"{type(failure).__name__}: {failure}")
+    finally:
+        signal.alarm(0)
+        if browser is not None:
+            browser.quit()
+        for server in servers:
+            server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"browser: {time.monotonic() - started:.1f} s; screenshots in {shots}")
+    print(f"browser: {report.passed} passed, {len(report.failures)} failed")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
