@@ -44,6 +44,21 @@ import Testing
         #expect(refused.stderr.hasPrefix("notification-text: --default-locale fits no catalog"))
     }
 
+    /// With `--json-lines` each line chooses its own catalog; a bad tag is that line's problem only.
+    @Test func compose_jsonLines_eachLineHasItsLocale() throws {
+        let lines = [
+            #"{"fetch": "failed"}"#, #"{"fetch": "failed", "locale": "uk-UA"}"#, #"{"fetch": "failed", "locale": "e"}"#,
+        ]
+        let result = try BuiltExecutable.run(
+            ["compose", "--json-lines", "--default-locale", "ru"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let answers = result.stdout.split(separator: "\n")
+        #expect(answers.count == 3)
+        #expect(answers.first?.hasSuffix(#","locale":"ru"}"#) == true)
+        #expect(answers.dropFirst().first?.hasSuffix(#","locale":"uk"}"#) == true)
+        #expect(answers.last?.contains(#""code":"invalid-locale""#) == true)
+    }
+
     @Test func compose_malformedLocale_printsInvalidLocaleAndExits65() throws {
         let result = try BuiltExecutable.run(["compose"], stdin: Array(#"{"fetch": "failed", "locale": "e"}"#.utf8))
         #expect(result.status == 65)
