@@ -62,9 +62,18 @@ check-l10n-tables: $(VENV)/.tools-installed
 	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py --check
 
 # The independent check (checks/l10n/oracle.py, babel as the oracle): the
-# catalogs of l10n/ and every case of test-fixtures/l10n.json.
-check-l10n-oracle: $(VENV)/.tools-installed
+# catalogs of l10n/ and every case of test-fixtures/l10n.json, then random
+# compose requests in every locale through the debug binary's `compose`, with
+# the default locale en and with ar (a fixed seed and a bounded count: 400
+# requests, about 15 s).
+L10N_ORACLE_COUNT ?= 300
+L10N_ORACLE_SEED ?= 1
+check-l10n-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/l10n/oracle.py --self-test
+	$(VENV)/bin/python checks/l10n/oracle.py --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" \
+	  --count $(L10N_ORACLE_COUNT) --seed $(L10N_ORACLE_SEED)
+	$(VENV)/bin/python checks/l10n/oracle.py --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" \
+	  --count $$(( $(L10N_ORACLE_COUNT) / 3 )) --seed $$(( $(L10N_ORACLE_SEED) + 1 )) --default-locale ar
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed

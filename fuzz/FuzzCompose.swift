@@ -78,10 +78,11 @@ func checkCompose(_ bytes: [UInt8]) {
     let decoded = try? ComposeRequest.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock)
     require((answered != nil) == (decoded != nil), "/compose answers 200 iff the request decodes")
     // The first pass only ever returns what the validated pass would.
-    if let first = try? ComposeDecoder.decode(bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: false)
+    if let first = try? ComposeDecoder.decode(
+        bytes, serverApp: ComposeRequest.defaultApp, catalogs: .builtIn, now: clock, validated: false)
     {
         let validated = try? ComposeDecoder.decode(
-            bytes, serverApp: ComposeRequest.defaultApp, now: clock, validated: true)
+            bytes, serverApp: ComposeRequest.defaultApp, catalogs: .builtIn, now: clock, validated: true)
         require(validated?.bytes == first.bytes, "both passes append the same bytes")
         require(validated == first, "both passes decode the same request")
     }
@@ -92,8 +93,9 @@ func checkCompose(_ bytes: [UInt8]) {
     let rebuilt = ComposeRequest(
         notifications: request.notifications, displayed: request.displayed, now: request.now,
         maxAgeSeconds: request.maxAgeSeconds, maxUnits: request.maxUnits, app: request.app,
-        serverApp: request.serverApp, recipient: request.recipient, fetch: request.fetch)
+        serverApp: request.serverApp, recipient: request.recipient, fetch: request.fetch, catalog: request.catalog)
     require(Composer.compose(rebuilt).jsonBody() == answered, "the request's values compose the same reply")
+    require(response.locale == request.catalog.tag, "the response names the catalog the request chose")
     let content = response.notification
     require(!content.title.isEmpty && units(content.title) <= 256, "title is non-empty and at most 256 units")
     require(

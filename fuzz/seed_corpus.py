@@ -51,6 +51,10 @@ HOSTILE_REQUESTS = {
     "negative-zero": '{"text":"a","maxUnits":-0.0}',
     "fraction": '{"text":"a","maxUnits":256.5}',
     "compose-nulls": '{"notifications":null,"displayed":null,"now":null,"fetch":"ok"}',
+    "compose-locale-rtl": '{"locale":"ar","app":"Buzz","notifications":[{"id":"a","type":"message","thread":"t",'
+                          '"timestamp":"2026-01-01T00:00:00Z","sender":{"name":"Ana"},"text":"hi"},{"id":"b",'
+                          '"type":"message","thread":"t","timestamp":"2026-01-01T00:00:00Z","sender":{"name":"Bo"}}]}',
+    "compose-locale-malformed": '{"fetch":"failed","locale":"en_US\\n"}',
     "compose-leap-second": '{"now":"2016-12-31T23:59:60Z","notifications":[{"id":"a","type":"message",'
                            '"timestamp":"2016-12-31T23:59:60.5+00:00","text":"**hi**"}]}',
     "compose-offsets": '{"now":"2026-01-01T00:00:00-23:59","notifications":[{"id":"a","type":"x",'

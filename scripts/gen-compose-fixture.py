@@ -43,7 +43,8 @@ def req(notifications=None, displayed=None, now=NOW, **fields):
     return r
 
 
-def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), displayed=(), reason=None):
+def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), displayed=(), reason=None,
+         locale="en"):
     return {
         "kind": kind,
         "reason": reason,
@@ -51,13 +52,14 @@ def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), 
         "shown": list(shown),
         "dropped": [{"key": k, "reason": r} for k, r in dropped],
         "displayed": [{"key": k, "timestamp": t} for k, t in displayed],
+        "locale": locale,
     }
 
 
-def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=()):
+def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=(), locale="en"):
     return resp("fallback", title if title is not None else app,
                 body if body is not None else f"There might be new activity on {app}.",
-                None, dropped=dropped, displayed=displayed, reason=reason)
+                None, dropped=dropped, displayed=displayed, reason=reason, locale=locale)
 
 
 CASES = []
@@ -654,6 +656,398 @@ case("displayed-shown-entry-echoes-raw-timestamp",
           displayed=[("0", "2026-11-29T11:59:00.12Z"), ("1", "2026-11-29T06:59:00.120-05:00")]))
 
 
+# ---------------------------------------------------------------- languages (compose.md, Part II)
+# Every text below is written out by hand from the catalogs l10n/<tag>.json
+# and the rules of compose.md sections 8 to 13: nothing formats messages here.
+FSI, PDI = "\u2068", "\u2069"
+
+
+def non_messages(count):
+    """`count` fresh likes, l000 the newest; with `summary_response` below."""
+    return [note(f"l{i:03d}", at(-1 - i), type="like") for i in range(count)]
+
+
+def summary_response(title, body, count, locale):
+    keys = [f"l{i:03d}" for i in range(count)]
+    return resp("summary", title, body, "summary", shown=keys,
+                displayed=[(key, at(-1 - i)) for i, key in enumerate(keys)], locale=locale)
+
+
+def bundle_request(names, text=None, **fields):
+    """One message per name (None: no sender), newest first in thread t; `text` on the newest only."""
+    notes = []
+    for i, name in enumerate(names):
+        extra = {"thread": "t"}
+        if name is not None:
+            extra["name"] = name
+        if i == 0 and text is not None:
+            extra["text"] = text
+        notes.append(note(f"b{i:03d}", at(-1 - i), **extra))
+    return req(notes, **fields)
+
+
+def bundle_response(body, subtitle, count, locale, title="Buzz"):
+    keys = [f"b{i:03d}" for i in range(count)]
+    return resp("bundle", title, body, "t", subtitle=subtitle, shown=keys,
+                displayed=[(key, at(-1 - i)) for i, key in enumerate(keys)], locale=locale)
+
+
+# One tour per catalog: its ten messages, each plural category a count of 2 or
+# more reaches (compose never counts fewer: a bundle or summary has at least two
+# notifications, senders.more at least two others), written in full.
+#   names: senders, newest first (the pool a bundle draws from, fillers added)
+#   fallback / message / notification: fallback.body with Buzz, message.fallback, notification.fallback
+#   summary: summary.title with Buzz, and (count, summary.count) pairs
+#   two: (bundle.count for 2, bundle.preview of the newest name and `preview`, senders.two)
+#   three: (bundle.count for 3, senders.three)
+#   more: (distinct names, bundle.count for them, senders.more)
+TOURS = [
+    dict(tag="en", names=["Ana", "Ben", "Cy", "Dee"], filler="Guest", preview="hi",
+         fallback="There might be new activity on Buzz.", message="New message",
+         notification="You have a new notification.",
+         summary=("New activity on Buzz", [(3, "3 new notifications")]),
+         two=("2 new messages", "Ana: hi", "Ana and Ben"), three=("3 new messages", "Ana, Ben and Cy"),
+         more=[(4, "4 new messages", "Ana, Ben and 2 others")]),
+    dict(tag="de", names=["Ana", "Ben", "Cy", "Dee"], filler="Gast", preview="hallo",
+         fallback="In Buzz gibt es vielleicht Neues.", message="Neue Nachricht",
+         notification="Du hast eine neue Benachrichtigung.",
+         summary=("Neue Aktivit\u00e4t in Buzz", [(3, "3 neue Benachrichtigungen")]),
+         two=("2 neue Nachrichten", "Ana: hallo", "Ana und Ben"), three=("3 neue Nachrichten", "Ana, Ben und Cy"),
+         more=[(4, "4 neue Nachrichten", "Ana, Ben und 2 weitere Personen")]),
+    dict(tag="es", names=["Ana", "Ben", "Cy", "Dee"], filler="Invitado", preview="hola",
+         fallback="Puede que haya novedades en Buzz.", message="Nuevo mensaje",
+         notification="Tienes una notificaci\u00f3n nueva.",
+         summary=("Novedades en Buzz", [(3, "3 notificaciones nuevas")]),
+         two=("2 mensajes nuevos", "Ana: hola", "Ana y Ben"), three=("3 mensajes nuevos", "Ana, Ben y Cy"),
+         more=[(4, "4 mensajes nuevos", "Ana, Ben y 2 personas m\u00e1s")]),
+    # bundle.preview has U+00A0 before the colon: bodies are not normalised, so it stays.
+    dict(tag="fr", names=["Ana", "Ben", "Cy", "Dee"], filler="Invit\u00e9", preview="salut",
+         fallback="Il y a peut-\u00eatre du nouveau sur Buzz.", message="Nouveau message",
+         notification="Vous avez une nouvelle notification.",
+         summary=("Nouvelle activit\u00e9 sur Buzz", [(3, "3 nouvelles notifications")]),
+         two=("2 nouveaux messages", "Ana\u00a0: salut", "Ana et Ben"), three=("3 nouveaux messages", "Ana, Ben et Cy"),
+         more=[(4, "4 nouveaux messages", "Ana, Ben et 2 autres personnes")]),
+    dict(tag="hi", names=["\u0930\u093e\u091c", "\u0938\u0940\u0924\u093e", "\u0905\u092e\u093f\u0924", "\u0928\u0947\u0939\u093e"],
+         filler="\u0905\u0924\u093f\u0925\u093f", preview="\u0928\u092e\u0938\u094d\u0924\u0947",
+         fallback="Buzz \u092a\u0930 \u0928\u0908 \u0917\u0924\u093f\u0935\u093f\u0927\u093f \u0939\u094b \u0938\u0915\u0924\u0940 \u0939\u0948\u0964",
+         message="\u0928\u092f\u093e \u0938\u0902\u0926\u0947\u0936",
+         notification="\u0906\u092a\u0915\u094b \u090f\u0915 \u0928\u0908 \u0938\u0942\u091a\u0928\u093e \u092e\u093f\u0932\u0940 \u0939\u0948\u0964",
+         summary=("Buzz \u092a\u0930 \u0928\u0908 \u0917\u0924\u093f\u0935\u093f\u0927\u093f",
+                  [(3, "3 \u0928\u0908 \u0938\u0942\u091a\u0928\u093e\u090f\u0901")]),
+         two=("2 \u0928\u090f \u0938\u0902\u0926\u0947\u0936", "\u0930\u093e\u091c: \u0928\u092e\u0938\u094d\u0924\u0947",
+              "\u0930\u093e\u091c \u0914\u0930 \u0938\u0940\u0924\u093e"),
+         three=("3 \u0928\u090f \u0938\u0902\u0926\u0947\u0936",
+                "\u0930\u093e\u091c, \u0938\u0940\u0924\u093e \u0914\u0930 \u0905\u092e\u093f\u0924"),
+         more=[(4, "4 \u0928\u090f \u0938\u0902\u0926\u0947\u0936",
+                "\u0930\u093e\u091c, \u0938\u0940\u0924\u093e \u0914\u0930 2 \u0905\u0928\u094d\u092f")]),
+    dict(tag="it", names=["Ana", "Ben", "Cy", "Dee"], filler="Ospite", preview="ciao",
+         fallback="Potrebbero esserci novit\u00e0 su Buzz.", message="Nuovo messaggio",
+         notification="Hai una nuova notifica.",
+         summary=("Nuova attivit\u00e0 su Buzz", [(3, "3 nuove notifiche")]),
+         two=("2 nuovi messaggi", "Ana: ciao", "Ana e Ben"), three=("3 nuovi messaggi", "Ana, Ben e Cy"),
+         more=[(4, "4 nuovi messaggi", "Ana, Ben e 2 altre persone")]),
+    dict(tag="ja", names=["\u3055\u304f\u3089", "\u5065\u592a", "\u967d\u83dc", "\u84ee"], filler="\u30b2\u30b9\u30c8",
+         preview="\u3053\u3093\u306b\u3061\u306f",
+         fallback="Buzz\u306b\u65b0\u7740\u60c5\u5831\u304c\u3042\u308b\u304b\u3082\u3057\u308c\u307e\u305b\u3093\u3002",
+         message="\u65b0\u7740\u30e1\u30c3\u30bb\u30fc\u30b8", notification="\u65b0\u3057\u3044\u901a\u77e5\u304c\u3042\u308a\u307e\u3059\u3002",
+         summary=("Buzz\u306e\u65b0\u7740\u60c5\u5831", [(3, "3\u4ef6\u306e\u65b0\u3057\u3044\u901a\u77e5")]),
+         two=("2\u4ef6\u306e\u65b0\u7740\u30e1\u30c3\u30bb\u30fc\u30b8", "\u3055\u304f\u3089: \u3053\u3093\u306b\u3061\u306f",
+              "\u3055\u304f\u3089\u3001\u5065\u592a"),
+         three=("3\u4ef6\u306e\u65b0\u7740\u30e1\u30c3\u30bb\u30fc\u30b8", "\u3055\u304f\u3089\u3001\u5065\u592a\u3001\u967d\u83dc"),
+         more=[(4, "4\u4ef6\u306e\u65b0\u7740\u30e1\u30c3\u30bb\u30fc\u30b8", "\u3055\u304f\u3089\u3001\u5065\u592a\u3001\u4ed62\u4eba")]),
+    dict(tag="ko", names=["\ubbfc\uc900", "\uc11c\uc5f0", "\uc9c0\ud638", "\ud558\uc740"], filler="\uc190\ub2d8",
+         preview="\uc548\ub155\ud558\uc138\uc694",
+         fallback="Buzz\uc5d0 \uc0c8 \ud65c\ub3d9\uc774 \uc788\uc744 \uc218 \uc788\uc2b5\ub2c8\ub2e4.",
+         message="\uc0c8 \uba54\uc2dc\uc9c0", notification="\uc0c8 \uc54c\ub9bc\uc774 \uc788\uc2b5\ub2c8\ub2e4.",
+         summary=("Buzz\uc758 \uc0c8 \ud65c\ub3d9", [(3, "\uc0c8 \uc54c\ub9bc 3\uac1c")]),
+         two=("\uc0c8 \uba54\uc2dc\uc9c0 2\uac1c", "\ubbfc\uc900: \uc548\ub155\ud558\uc138\uc694", "\ubbfc\uc900, \uc11c\uc5f0"),
+         three=("\uc0c8 \uba54\uc2dc\uc9c0 3\uac1c", "\ubbfc\uc900, \uc11c\uc5f0, \uc9c0\ud638"),
+         more=[(4, "\uc0c8 \uba54\uc2dc\uc9c0 4\uac1c", "\ubbfc\uc900, \uc11c\uc5f0 \uc678 2\uba85")]),
+    # pl: few for 2-4 and 22, many for 5, 12 and 21 (one is only 1, other only fractions).
+    dict(tag="pl", names=["Ola", "Piotr", "Kasia", "Marek"], filler="Go\u015b\u0107", preview="cze\u015b\u0107",
+         fallback="W Buzz mog\u0105 by\u0107 nowo\u015bci.", message="Nowa wiadomo\u015b\u0107",
+         notification="Masz nowe powiadomienie.",
+         summary=("Nowa aktywno\u015b\u0107 w Buzz", [(3, "3 nowe powiadomienia"), (5, "5 nowych powiadomie\u0144"),
+                                                    (12, "12 nowych powiadomie\u0144"), (21, "21 nowych powiadomie\u0144"),
+                                                    (22, "22 nowe powiadomienia")]),
+         two=("2 nowe wiadomo\u015bci", "Ola: cze\u015b\u0107", "Ola i Piotr"),
+         three=("3 nowe wiadomo\u015bci", "Ola, Piotr i Kasia"),
+         more=[(4, "4 nowe wiadomo\u015bci", "Ola, Piotr i 2 inne osoby"),
+               (7, "7 nowych wiadomo\u015bci", "Ola, Piotr i 5 innych os\u00f3b")]),
+    dict(tag="pt", names=["Ana", "Bruno", "Clara", "Davi"], filler="Convidado", preview="oi",
+         fallback="Pode haver novidades em Buzz.", message="Nova mensagem",
+         notification="Voc\u00ea tem uma nova notifica\u00e7\u00e3o.",
+         summary=("Nova atividade em Buzz", [(3, "3 novas notifica\u00e7\u00f5es")]),
+         two=("2 novas mensagens", "Ana: oi", "Ana e Bruno"), three=("3 novas mensagens", "Ana, Bruno e Clara"),
+         more=[(4, "4 novas mensagens", "Ana, Bruno e mais 2 pessoas")]),
+    dict(tag="pt-PT", names=["Ana", "Bruno", "Clara", "Duarte"], filler="Convidado", preview="ol\u00e1",
+         fallback="Poder\u00e1 haver novidades em Buzz.", message="Nova mensagem",
+         notification="Tem uma nova notifica\u00e7\u00e3o.",
+         summary=("Nova atividade em Buzz", [(3, "3 novas notifica\u00e7\u00f5es")]),
+         two=("2 novas mensagens", "Ana: ol\u00e1", "Ana e Bruno"), three=("3 novas mensagens", "Ana, Bruno e Clara"),
+         more=[(4, "4 novas mensagens", "Ana, Bruno e mais 2 pessoas")]),
+    # ru and uk: one for 21, few for 2-4 and 23, many for 5-20.
+    dict(tag="ru", names=["\u0410\u043d\u043d\u0430", "\u0411\u043e\u0440\u0438\u0441", "\u0412\u0435\u0440\u0430", "\u0413\u043b\u0435\u0431"],
+         filler="\u0413\u043e\u0441\u0442\u044c", preview="\u043f\u0440\u0438\u0432\u0435\u0442",
+         fallback="\u0412\u043e\u0437\u043c\u043e\u0436\u043d\u043e, \u0432 Buzz \u0435\u0441\u0442\u044c \u0447\u0442\u043e-\u0442\u043e \u043d\u043e\u0432\u043e\u0435.",
+         message="\u041d\u043e\u0432\u043e\u0435 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0435",
+         notification="\u0423 \u0432\u0430\u0441 \u043d\u043e\u0432\u043e\u0435 \u0443\u0432\u0435\u0434\u043e\u043c\u043b\u0435\u043d\u0438\u0435.",
+         summary=("\u041d\u043e\u0432\u044b\u0435 \u0441\u043e\u0431\u044b\u0442\u0438\u044f \u0432 Buzz",
+                  [(3, "3 \u043d\u043e\u0432\u044b\u0445 \u0443\u0432\u0435\u0434\u043e\u043c\u043b\u0435\u043d\u0438\u044f"),
+                   (11, "11 \u043d\u043e\u0432\u044b\u0445 \u0443\u0432\u0435\u0434\u043e\u043c\u043b\u0435\u043d\u0438\u0439"),
+                   (21, "21 \u043d\u043e\u0432\u043e\u0435 \u0443\u0432\u0435\u0434\u043e\u043c\u043b\u0435\u043d\u0438\u0435")]),
+         two=("2 \u043d\u043e\u0432\u044b\u0445 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u044f",
+              "\u0410\u043d\u043d\u0430: \u043f\u0440\u0438\u0432\u0435\u0442", "\u0410\u043d\u043d\u0430 \u0438 \u0411\u043e\u0440\u0438\u0441"),
+         three=("3 \u043d\u043e\u0432\u044b\u0445 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u044f",
+                "\u0410\u043d\u043d\u0430, \u0411\u043e\u0440\u0438\u0441 \u0438 \u0412\u0435\u0440\u0430"),
+         more=[(4, "4 \u043d\u043e\u0432\u044b\u0445 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u044f",
+                "\u0410\u043d\u043d\u0430, \u0411\u043e\u0440\u0438\u0441 \u0438 \u0435\u0449\u0451 2 \u0447\u0435\u043b\u043e\u0432\u0435\u043a\u0430"),
+               (7, "7 \u043d\u043e\u0432\u044b\u0445 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0439",
+                "\u0410\u043d\u043d\u0430, \u0411\u043e\u0440\u0438\u0441 \u0438 \u0435\u0449\u0451 5 \u0447\u0435\u043b\u043e\u0432\u0435\u043a"),
+               (23, "23 \u043d\u043e\u0432\u044b\u0445 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u044f",
+                "\u0410\u043d\u043d\u0430, \u0411\u043e\u0440\u0438\u0441 \u0438 \u0435\u0449\u0451 21 \u0447\u0435\u043b\u043e\u0432\u0435\u043a")]),
+    dict(tag="tr", names=["Ay\u015fe", "Mehmet", "Zeynep", "Can"], filler="Misafir", preview="merhaba",
+         fallback="Buzz uygulamas\u0131nda yeni etkinlik olabilir.", message="Yeni mesaj",
+         notification="Yeni bir bildiriminiz var.",
+         summary=("Buzz uygulamas\u0131nda yeni etkinlik", [(3, "3 yeni bildirim")]),
+         two=("2 yeni mesaj", "Ay\u015fe: merhaba", "Ay\u015fe ve Mehmet"), three=("3 yeni mesaj", "Ay\u015fe, Mehmet ve Zeynep"),
+         more=[(4, "4 yeni mesaj", "Ay\u015fe, Mehmet ve 2 ki\u015fi daha")]),
+    dict(tag="uk", names=["\u041e\u043a\u0441\u0430\u043d\u0430", "\u0411\u043e\u0433\u0434\u0430\u043d", "\u0406\u0440\u0438\u043d\u0430", "\u0422\u0430\u0440\u0430\u0441"],
+         filler="\u0413\u0456\u0441\u0442\u044c", preview="\u043f\u0440\u0438\u0432\u0456\u0442",
+         fallback="\u041c\u043e\u0436\u043b\u0438\u0432\u043e, \u0432 Buzz \u0454 \u0449\u043e\u0441\u044c \u043d\u043e\u0432\u0435.",
+         message="\u041d\u043e\u0432\u0435 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u043d\u044f",
+         notification="\u0423 \u0432\u0430\u0441 \u043d\u043e\u0432\u0435 \u0441\u043f\u043e\u0432\u0456\u0449\u0435\u043d\u043d\u044f.",
+         summary=("\u041d\u043e\u0432\u0456 \u043f\u043e\u0434\u0456\u0457 \u0432 Buzz",
+                  [(3, "3 \u043d\u043e\u0432\u0456 \u0441\u043f\u043e\u0432\u0456\u0449\u0435\u043d\u043d\u044f"),
+                   (11, "11 \u043d\u043e\u0432\u0438\u0445 \u0441\u043f\u043e\u0432\u0456\u0449\u0435\u043d\u044c"),
+                   (21, "21 \u043d\u043e\u0432\u0435 \u0441\u043f\u043e\u0432\u0456\u0449\u0435\u043d\u043d\u044f")]),
+         two=("2 \u043d\u043e\u0432\u0456 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u043d\u044f",
+              "\u041e\u043a\u0441\u0430\u043d\u0430: \u043f\u0440\u0438\u0432\u0456\u0442", "\u041e\u043a\u0441\u0430\u043d\u0430 \u0456 \u0411\u043e\u0433\u0434\u0430\u043d"),
+         three=("3 \u043d\u043e\u0432\u0456 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u043d\u044f",
+                "\u041e\u043a\u0441\u0430\u043d\u0430, \u0411\u043e\u0433\u0434\u0430\u043d \u0456 \u0406\u0440\u0438\u043d\u0430"),
+         more=[(4, "4 \u043d\u043e\u0432\u0456 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u043d\u044f",
+                "\u041e\u043a\u0441\u0430\u043d\u0430, \u0411\u043e\u0433\u0434\u0430\u043d \u0456 \u0449\u0435 2 \u043e\u0441\u043e\u0431\u0438"),
+               (7, "7 \u043d\u043e\u0432\u0438\u0445 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u044c",
+                "\u041e\u043a\u0441\u0430\u043d\u0430, \u0411\u043e\u0433\u0434\u0430\u043d \u0456 \u0449\u0435 5 \u043e\u0441\u0456\u0431"),
+               (23, "23 \u043d\u043e\u0432\u0456 \u043f\u043e\u0432\u0456\u0434\u043e\u043c\u043b\u0435\u043d\u043d\u044f",
+                "\u041e\u043a\u0441\u0430\u043d\u0430, \u0411\u043e\u0433\u0434\u0430\u043d \u0456 \u0449\u0435 21 \u043e\u0441\u043e\u0431\u0430")]),
+    dict(tag="zh-Hans", names=["\u738b\u82b3", "\u674e\u96f7", "\u5f20\u4f1f", "\u5218\u6d0b"], filler="\u8bbf\u5ba2",
+         preview="\u4f60\u597d", fallback="Buzz\u53ef\u80fd\u6709\u65b0\u52a8\u6001\u3002", message="\u65b0\u6d88\u606f",
+         notification="\u4f60\u6709\u4e00\u6761\u65b0\u901a\u77e5\u3002",
+         summary=("Buzz\u6709\u65b0\u52a8\u6001", [(3, "3\u6761\u65b0\u901a\u77e5")]),
+         two=("2\u6761\u65b0\u6d88\u606f", "\u738b\u82b3\uff1a\u4f60\u597d", "\u738b\u82b3\u548c\u674e\u96f7"),
+         three=("3\u6761\u65b0\u6d88\u606f", "\u738b\u82b3\u3001\u674e\u96f7\u548c\u5f20\u4f1f"),
+         more=[(4, "4\u6761\u65b0\u6d88\u606f", "\u738b\u82b3\u3001\u674e\u96f7\u53ca\u5176\u4ed62\u4eba")]),
+    dict(tag="zh-Hant", names=["\u9673\u7f8e\u73b2", "\u6797\u5fd7\u660e", "\u9ec3\u6dd1\u82ac", "\u5f35\u5bb6\u8c6a"],
+         filler="\u8a2a\u5ba2", preview="\u4f60\u597d", fallback="Buzz\u53ef\u80fd\u6709\u65b0\u52d5\u614b\u3002",
+         message="\u65b0\u8a0a\u606f", notification="\u4f60\u6709\u4e00\u5247\u65b0\u901a\u77e5\u3002",
+         summary=("Buzz\u6709\u65b0\u52d5\u614b", [(3, "3\u5247\u65b0\u901a\u77e5")]),
+         two=("2\u5247\u65b0\u8a0a\u606f", "\u9673\u7f8e\u73b2\uff1a\u4f60\u597d", "\u9673\u7f8e\u73b2\u548c\u6797\u5fd7\u660e"),
+         three=("3\u5247\u65b0\u8a0a\u606f", "\u9673\u7f8e\u73b2\u3001\u6797\u5fd7\u660e\u548c\u9ec3\u6dd1\u82ac"),
+         more=[(4, "4\u5247\u65b0\u8a0a\u606f", "\u9673\u7f8e\u73b2\u3001\u6797\u5fd7\u660e\u53ca\u5176\u4ed62\u4eba")]),
+    # ar (rtl): the app Buzz is isolated; two for 2, few for 3-10, many for 11-99, other for 100 and up.
+    dict(tag="ar", names=["\u0633\u0627\u0631\u0629", "\u0639\u0645\u0631", "\u0644\u064a\u0644\u0649", "\u064a\u0648\u0633\u0641"],
+         filler="\u0636\u064a\u0641", preview="\u0645\u0631\u062d\u0628\u0627",
+         fallback="\u0642\u062f \u064a\u0643\u0648\u0646 \u0647\u0646\u0627\u0643 \u0646\u0634\u0627\u0637 \u062c\u062f\u064a\u062f \u0641\u064a " + FSI + "Buzz" + PDI + ".",
+         message="\u0631\u0633\u0627\u0644\u0629 \u062c\u062f\u064a\u062f\u0629",
+         notification="\u0644\u062f\u064a\u0643 \u0625\u0634\u0639\u0627\u0631 \u062c\u062f\u064a\u062f.",
+         summary=("\u0646\u0634\u0627\u0637 \u062c\u062f\u064a\u062f \u0641\u064a " + FSI + "Buzz" + PDI,
+                  [(2, "\u0625\u0634\u0639\u0627\u0631\u0627\u0646 \u062c\u062f\u064a\u062f\u0627\u0646"),
+                   (3, "3 \u0625\u0634\u0639\u0627\u0631\u0627\u062a \u062c\u062f\u064a\u062f\u0629"),
+                   (11, "11 \u0625\u0634\u0639\u0627\u0631\u064b\u0627 \u062c\u062f\u064a\u062f\u064b\u0627"),
+                   (100, "100 \u0625\u0634\u0639\u0627\u0631 \u062c\u062f\u064a\u062f")]),
+         two=("\u0631\u0633\u0627\u0644\u062a\u0627\u0646 \u062c\u062f\u064a\u062f\u062a\u0627\u0646",
+              "\u0633\u0627\u0631\u0629: \u0645\u0631\u062d\u0628\u0627", "\u0633\u0627\u0631\u0629 \u0648\u0639\u0645\u0631"),
+         three=("3 \u0631\u0633\u0627\u0626\u0644 \u062c\u062f\u064a\u062f\u0629",
+                "\u0633\u0627\u0631\u0629\u060c \u0639\u0645\u0631 \u0648\u0644\u064a\u0644\u0649"),
+         more=[(4, "4 \u0631\u0633\u0627\u0626\u0644 \u062c\u062f\u064a\u062f\u0629",
+                "\u0633\u0627\u0631\u0629\u060c \u0639\u0645\u0631 \u0648\u0634\u062e\u0635\u0627\u0646 \u0622\u062e\u0631\u0627\u0646"),
+               (5, "5 \u0631\u0633\u0627\u0626\u0644 \u062c\u062f\u064a\u062f\u0629",
+                "\u0633\u0627\u0631\u0629\u060c \u0639\u0645\u0631 \u06483 \u0623\u0634\u062e\u0627\u0635 \u0622\u062e\u0631\u064a\u0646"),
+               (13, "13 \u0631\u0633\u0627\u0644\u0629 \u062c\u062f\u064a\u062f\u0629",
+                "\u0633\u0627\u0631\u0629\u060c \u0639\u0645\u0631 \u064811 \u0634\u062e\u0635\u064b\u0627 \u0622\u062e\u0631"),
+               (102, "102 \u0631\u0633\u0627\u0644\u0629 \u062c\u062f\u064a\u062f\u0629",
+                "\u0633\u0627\u0631\u0629\u060c \u0639\u0645\u0631 \u0648100 \u0634\u062e\u0635 \u0622\u062e\u0631")]),
+    # he (rtl): two for 2, other for 3 and up.
+    dict(tag="he", names=["\u05d3\u05e0\u05d4", "\u05d9\u05d5\u05e1\u05d9", "\u05e0\u05d5\u05e2\u05d4", "\u05d0\u05d9\u05ea\u05d9"],
+         filler="\u05d0\u05d5\u05e8\u05d7", preview="\u05e9\u05dc\u05d5\u05dd",
+         fallback="\u05d9\u05d9\u05ea\u05db\u05df \u05e9\u05d9\u05e9 \u05e4\u05e2\u05d9\u05dc\u05d5\u05ea \u05d7\u05d3\u05e9\u05d4 \u05d1\u05be" + FSI + "Buzz" + PDI + ".",
+         message="\u05d4\u05d5\u05d3\u05e2\u05d4 \u05d7\u05d3\u05e9\u05d4", notification="\u05d9\u05e9 \u05dc\u05da \u05d4\u05ea\u05e8\u05d0\u05d4 \u05d7\u05d3\u05e9\u05d4.",
+         summary=("\u05e4\u05e2\u05d9\u05dc\u05d5\u05ea \u05d7\u05d3\u05e9\u05d4 \u05d1\u05be" + FSI + "Buzz" + PDI,
+                  [(2, "\u05e9\u05ea\u05d9 \u05d4\u05ea\u05e8\u05d0\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea"),
+                   (3, "3 \u05d4\u05ea\u05e8\u05d0\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea")]),
+         two=("\u05e9\u05ea\u05d9 \u05d4\u05d5\u05d3\u05e2\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea",
+              "\u05d3\u05e0\u05d4: \u05e9\u05dc\u05d5\u05dd", "\u05d3\u05e0\u05d4 \u05d5\u05be\u05d9\u05d5\u05e1\u05d9"),
+         three=("3 \u05d4\u05d5\u05d3\u05e2\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea",
+                "\u05d3\u05e0\u05d4, \u05d9\u05d5\u05e1\u05d9 \u05d5\u05be\u05e0\u05d5\u05e2\u05d4"),
+         more=[(4, "4 \u05d4\u05d5\u05d3\u05e2\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea",
+                "\u05d3\u05e0\u05d4, \u05d9\u05d5\u05e1\u05d9 \u05d5\u05e2\u05d5\u05d3 \u05e9\u05e0\u05d9\u05d9\u05dd"),
+               (5, "5 \u05d4\u05d5\u05d3\u05e2\u05d5\u05ea \u05d7\u05d3\u05e9\u05d5\u05ea",
+                "\u05d3\u05e0\u05d4, \u05d9\u05d5\u05e1\u05d9 \u05d5\u05e2\u05d5\u05d3 3")]),
+]
+TOUR = {tour["tag"]: tour for tour in TOURS}
+
+
+def senders(tour, count):
+    """`count` distinct names: the tour's, then numbered fillers."""
+    return (tour["names"] + [f"{tour['filler']} {i}" for i in range(1, count + 1)])[:count]
+
+
+for tour in TOURS:
+    tag = tour["tag"]
+    slug = "l10n-" + tag.lower()
+    names = tour["names"]
+    case(f"{slug}-fallback", f"{tag}: a fallback's body is fallback.body with the app; its title is the app",
+         req(fetch="failed", locale=tag), fallback("failed", body=tour["fallback"], locale=tag))
+    case(f"{slug}-single-message-without-text", f"{tag}: a message without a body is message.fallback",
+         req([note("m", at(-1), name=names[0])], locale=tag),
+         resp("single", names[0], tour["message"], "m", shown=["m"], displayed=[("m", at(-1))], locale=tag))
+    case(f"{slug}-single-non-message", f"{tag}: a non-message without defaultText is notification.fallback",
+         req([note("n", at(-1), type="like")], locale=tag),
+         resp("single", "Buzz", tour["notification"], "n", shown=["n"], displayed=[("n", at(-1))], locale=tag))
+    title, counts = tour["summary"]
+    for count, body in counts:
+        case(f"{slug}-summary-{count}", f"{tag}: summary.title, and summary.count for {count}",
+             req(non_messages(count), locale=tag), summary_response(title, body, count, tag))
+    header, line, subtitle = tour["two"]
+    case(f"{slug}-bundle-two-names", f"{tag}: bundle.count for 2, bundle.preview and senders.two",
+         bundle_request(names[:2], tour["preview"], locale=tag),
+         bundle_response(header + "\n" + line, subtitle, 2, tag))
+    header, subtitle = tour["three"]
+    case(f"{slug}-bundle-three-names", f"{tag}: bundle.count for 3 and senders.three; no text, so no preview",
+         bundle_request(names[:3], locale=tag), bundle_response(header, subtitle, 3, tag))
+    for count, header, subtitle in tour["more"]:
+        case(f"{slug}-bundle-{count}-names", f"{tag}: bundle.count for {count} and senders.more with {count - 2} others",
+             bundle_request(senders(tour, count), locale=tag), bundle_response(header, subtitle, count, tag))
+
+RU = TOUR["ru"]
+case("l10n-ru-bundle-21-messages-one-sender",
+     "ru: 21 messages is the one branch of bundle.count; a single sender is the subtitle as is",
+     bundle_request([RU["names"][0]] * 21, RU["preview"], locale="ru"),
+     bundle_response("21 \u043d\u043e\u0432\u043e\u0435 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0435\n"
+                     + RU["two"][1], RU["names"][0], 21, "ru"))
+
+# ---------------------------------------------------------------- choosing the catalog (compose.md section 10)
+NEGOTIATION = [
+    (None, "en", "null is the default locale"),
+    ("", "en", "the empty string is the default locale"),
+    ("en-GB", "en", "rule 3: the parent en_001 has no catalog"),
+    ("en-AU", "en", "rule 3 through en_001"),
+    ("pt-BR", "pt", "rule 1: pt maximises to pt-Latn-BR"),
+    ("pt_PT", "pt-PT", "an underscore reads as a hyphen; rule 1"),
+    ("pt-AO", "pt-PT", "rule 2: the CLDR parent of pt_AO is pt_PT"),
+    ("es-MX", "es", "rule 3: the parent es_419 has no catalog"),
+    ("zh-TW", "zh-Hant", "rule 1: zh-Hant maximises to zh-Hant-TW"),
+    ("zh-HK", "zh-Hant", "rule 3: zh-HK is zh-Hant-HK"),
+    ("zh-MO", "zh-Hant", "rule 3: zh-MO is zh-Hant-MO (its parent zh_Hant_HK has no catalog)"),
+    ("zh", "zh-Hans", "rule 1: zh maximises to zh-Hans-CN"),
+    ("zh-CN", "zh-Hans", "rule 1"),
+    ("zh-SG", "zh-Hans", "rule 3: zh-SG is zh-Hans-SG"),
+    ("ZH-hant-tw", "zh-Hant", "subtags are case-insensitive"),
+    ("de-CH-1996", "de", "the variant is ignored; rule 3"),
+    ("en-u-ca-buddhist", "en", "an extension is ignored"),
+    ("iw", "he", "the alias iw is he"),
+    ("und", "en", "und maximises to en-Latn-US"),
+    ("sr", "en", "well-formed, but no catalog fits: the default"),
+    ("xx-YY", "en", "unknown language: the default"),
+]
+for locale, tag, why in NEGOTIATION:
+    slug = "absent" if locale is None else (locale or "empty").lower().replace("_", "-")
+    case(f"l10n-choose-{'null' if locale is None else slug}", f"locale {json.dumps(locale)} -> catalog {tag}: {why}",
+         req(fetch="failed", locale=locale), fallback("failed", body=TOUR[tag]["fallback"], locale=tag))
+
+# ---------------------------------------------------------------- isolation (compose.md section 12.3)
+MUHAMMAD = "\u0645\u062d\u0645\u062f"
+WIKI_AR = "\u0648\u064a\u0643\u064a"
+SARA = TOUR["ar"]["names"][0]
+AR_TWO = TOUR["ar"]["two"][0]
+case("l10n-en-rtl-name-isolated-in-list-and-preview",
+     "ltr catalog: an Arabic name filled into senders.two and bundle.preview is wrapped in FSI/PDI; Ana is not",
+     bundle_request([MUHAMMAD, "Ana"], "hi"),
+     bundle_response("2 new messages\n" + FSI + MUHAMMAD + PDI + ": hi", FSI + MUHAMMAD + PDI + " and Ana", 2, "en"))
+case("l10n-en-single-rtl-name-not-isolated",
+     "a name or thread title used as a title or subtitle is not filled into a message: never wrapped",
+     req([note("1", at(-1), name=MUHAMMAD, threadTitle="\u05e6\u05d5\u05d5\u05ea", text="hi")]),
+     resp("single", MUHAMMAD, "hi", "1", subtitle="\u05e6\u05d5\u05d5\u05ea", shown=["1"], displayed=[("1", at(-1))]))
+case("l10n-en-bundle-one-rtl-sender",
+     "one distinct name is the subtitle as is (not a message), but the same name in bundle.preview is wrapped",
+     bundle_request([MUHAMMAD, MUHAMMAD], "hi"),
+     bundle_response("2 new messages\n" + FSI + MUHAMMAD + PDI + ": hi", MUHAMMAD, 2, "en"))
+case("l10n-en-rtl-text-not-isolated",
+     "the rendered text filled into bundle.preview is never wrapped, whatever its direction",
+     bundle_request(["Ana", "Ben"], "\u0645\u0631\u062d\u0628\u0627"),
+     bundle_response("2 new messages\nAna: \u0645\u0631\u062d\u0628\u0627", "Ana and Ben", 2, "en"))
+case("l10n-en-summary-rtl-app",
+     "the app filled into summary.title is wrapped when it holds an R or AL character",
+     req(non_messages(2), app=WIKI_AR),
+     summary_response("New activity on " + FSI + WIKI_AR + PDI, "2 new notifications", 2, "en"))
+case("l10n-en-fallback-rtl-app",
+     "a fallback's title is the app itself; the app in fallback.body is wrapped",
+     req(fetch="timeout", app=WIKI_AR),
+     fallback("timeout", app=WIKI_AR, body="There might be new activity on " + FSI + WIKI_AR + PDI + "."))
+case("l10n-en-mixed-mark-and-neutral-names",
+     "a name with any R/AL character is wrapped whole, RLM counts as strong R, digits are neutral and stay bare",
+     bundle_request(["Ana " + MUHAMMAD, "\u200fBo", "123"]),
+     bundle_response("3 new messages", FSI + "Ana " + MUHAMMAD + PDI + ", " + FSI + "\u200fBo" + PDI + " and 123", 3, "en"))
+case("l10n-de-hebrew-name-isolated",
+     "another ltr catalog: a Hebrew name in senders.two is wrapped",
+     bundle_request(["Ana", "\u05d3\u05e0\u05d4"], locale="de"),
+     bundle_response("2 neue Nachrichten", "Ana und " + FSI + "\u05d3\u05e0\u05d4" + PDI, 2, "de"))
+case("l10n-ar-latin-name-isolated",
+     "rtl catalog: a Latin name (Bidi_Class L) is wrapped in senders.two and bundle.preview; the Arabic one is not",
+     bundle_request(["Ana", SARA], TOUR["ar"]["preview"], locale="ar"),
+     bundle_response(AR_TWO + "\n" + FSI + "Ana" + PDI + ": " + TOUR["ar"]["preview"],
+                     FSI + "Ana" + PDI + " \u0648" + SARA, 2, "ar"))
+case("l10n-ar-arabic-app-not-isolated",
+     "rtl catalog: an Arabic app is of the catalog's direction and stays bare",
+     req(non_messages(2), app=WIKI_AR, locale="ar"),
+     summary_response("\u0646\u0634\u0627\u0637 \u062c\u062f\u064a\u062f \u0641\u064a " + WIKI_AR,
+                      "\u0625\u0634\u0639\u0627\u0631\u0627\u0646 \u062c\u062f\u064a\u062f\u0627\u0646", 2, "ar"))
+case("l10n-ar-neutral-name-not-isolated",
+     "rtl catalog: a name of digits only has no strong character and stays bare",
+     bundle_request(["123", SARA], locale="ar"),
+     bundle_response(AR_TWO, "123 \u0648" + SARA, 2, "ar"))
+case("l10n-he-lrm-and-latin-name-isolated",
+     "rtl catalog: LRM counts as strong L, so a Hebrew name after an LRM is wrapped, and so is Bo",
+     bundle_request(["\u200e\u05d3\u05e0\u05d4", "Bo"], locale="he"),
+     bundle_response(TOUR["he"]["two"][0], FSI + "\u200e\u05d3\u05e0\u05d4" + PDI + " \u05d5\u05be" + FSI + "Bo" + PDI,
+                     2, "he"))
+
+# ---------------------------------------------------------------- caps with isolates (compose.md section 12.3, L15)
+MIM = "\u0645"
+case("l10n-en-summary-title-exactly-256-units-with-isolates",
+     "New activity on (16) + FSI + 238 letters + PDI is exactly 256 units: kept whole",
+     req(non_messages(2), app=MIM * 238),
+     summary_response("New activity on " + FSI + MIM * 238 + PDI, "2 new notifications", 2, "en"))
+case("l10n-en-summary-title-cut-leaves-isolate-open",
+     "one letter more is 257 units: the cap keeps 255 (the FSI among them), drops the PDI and adds the ellipsis",
+     req(non_messages(2), app=MIM * 239),
+     summary_response("New activity on " + FSI + MIM * 238 + ELLIPSIS, "2 new notifications", 2, "en"))
+case("l10n-en-fallback-body-cut-inside-isolate",
+     "a 300-letter Arabic app: the title is the app capped; the body cap cuts inside the isolate",
+     req(fetch="failed", app=MIM * 300),
+     fallback("failed", title=MIM * 255 + ELLIPSIS, body="There might be new activity on " + FSI + MIM * 223 + ELLIPSIS))
+case("l10n-en-subtitle-cut-inside-isolate",
+     "senders.two with a 260-letter Arabic name: the subtitle is capped at 256 units, the isolate left open",
+     bundle_request(["Ana", MIM * 260]),
+     bundle_response("2 new messages", "Ana and " + FSI + MIM * 246 + ELLIPSIS, 2, "en"))
+case("l10n-en-bundle-body-cap-counts-isolates",
+     "the isolates around the name in bundle.preview count as units of the body cap",
+     bundle_request([MUHAMMAD, "Ana"], "x" * 300),
+     bundle_response("2 new messages\n" + FSI + MUHAMMAD + PDI + ": " + "x" * 232 + ELLIPSIS,
+                     FSI + MUHAMMAD + PDI + " and Ana", 2, "en"))
+case("l10n-ar-summary-title-cut-in-isolated-app",
+     "rtl catalog: a 300-letter Latin app is wrapped and the title cap cuts inside the isolate",
+     req(non_messages(2), app="a" * 300, locale="ar"),
+     summary_response("\u0646\u0634\u0627\u0637 \u062c\u062f\u064a\u062f \u0641\u064a " + FSI + "a" * 241 + ELLIPSIS,
+                      "\u0625\u0634\u0639\u0627\u0631\u0627\u0646 \u062c\u062f\u064a\u062f\u0627\u0646", 2, "ar"))
+case("l10n-ar-bundle-body-cap-counts-isolates",
+     "rtl catalog: header (16 units with the line break), the wrapped Latin name and a 300-unit text, capped at 256",
+     bundle_request(["Ana", SARA], "x" * 300, locale="ar"),
+     bundle_response(AR_TWO + "\n" + FSI + "Ana" + PDI + ": " + "x" * 232 + ELLIPSIS,
+                     FSI + "Ana" + PDI + " \u0648" + SARA, 2, "ar"))
+
+
 def dumps(value, indent=""):
     """JSON with every value that fits in 100 characters on one line; big ones expanded."""
     compact = json.dumps(value, ensure_ascii=True, separators=(", ", ": "))
@@ -672,7 +1066,8 @@ def main():
     fixture = {
         "comment": [
             "Shared cases of POST /compose (docs/spec/compose.md), written by hand from the spec.",
-            "Each case: send `request` as the JSON body of POST /compose to a server whose default app is Buzz;",
+            "Each case: send `request` as the JSON body of POST /compose to a server whose default app is Buzz",
+            "and default locale en, with the catalogs of l10n/ (the `l10n-` cases test the texts of each language);",
             "expect `response` exactly (every member, null included; arrays in order; strings compared by code points).",
             "Every request has an explicit `now`. Generated by scripts/gen-compose-fixture.py; edit the script, not this file.",
         ],

@@ -233,7 +233,8 @@ public final class NotificationTextService: HTTPHandler {
 
     private func answerCompose(_ request: HTTPRequest) throws -> HTTPResponse {
         let json = try ServiceAnswers.compose(
-            request: request.body, appName: configuration.appName, now: clock.timestamp, composer: compose)
+            request: request.body, appName: configuration.appName, catalogs: configuration.catalogs,
+            now: clock.timestamp, composer: compose)
         return Self.json(json, route: .compose)
     }
 

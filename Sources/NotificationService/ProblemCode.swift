@@ -14,6 +14,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case outOfRange = "out-of-range"
     case invalidValue = "invalid-value"
     case invalidTimestamp = "invalid-timestamp"
+    case invalidLocale = "invalid-locale"
     // Routing and transport (payload-too-large, uri-too-long and the
     // connection refusals below answer the adapter's `TransportRejection`s).
     case unauthorized = "unauthorized"
@@ -37,7 +38,8 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     public var status: Int {
         switch self {
         case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
-            .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .badRequest, .badFraming:
+            .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .invalidLocale, .badRequest,
+            .badFraming:
             400
         case .unauthorized: 401
         case .notFound: 404
@@ -66,6 +68,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
         case .outOfRange: "A value is out of range"
         case .invalidValue: "A value is not allowed"
         case .invalidTimestamp: "A timestamp is not RFC 3339"
+        case .invalidLocale: "A locale is not a language tag"
         case .unauthorized: "Authentication required"
         case .notFound: "No such resource"
         case .methodNotAllowed: "Method not allowed"

@@ -33,10 +33,15 @@ public enum ServiceAnswers {
     /// The `POST /compose` answer for a request body.
     /// - Parameters:
     ///   - appName: the configured app name (`serve --app-name`).
+    ///   - catalogs: the catalogs and default locale (`serve --default-locale`).
     ///   - now: the clock, read only when the request has no `now`.
-    public static func compose(request: [UInt8], appName: String, now: () -> Timestamp) throws(Problem) -> [UInt8] {
+    public static func compose(
+        request: [UInt8], appName: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp
+    ) throws(Problem) -> [UInt8] {
         do {
-            return try compose(request: request, appName: appName, now: now) { Composer.compose($0) }
+            return try compose(request: request, appName: appName, catalogs: catalogs, now: now) {
+                Composer.compose($0)
+            }
         } catch let problem as Problem {
             throw problem
         } catch {
@@ -45,12 +50,13 @@ public enum ServiceAnswers {
         }
     }
 
-    /// `compose(request:appName:now:)` with the service's composer (which
-    /// tests replace to reach the 500 path).
+    /// `compose(request:appName:catalogs:now:)` with the service's composer
+    /// (which tests replace to reach the 500 path).
     static func compose(
-        request: [UInt8], appName: String, now: () -> Timestamp, composer: (ComposeRequest) throws -> ComposeResponse
+        request: [UInt8], appName: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp,
+        composer: (ComposeRequest) throws -> ComposeResponse
     ) throws -> [UInt8] {
-        let composeRequest = try ComposeRequest.decode(request, serverApp: appName, now: now)
+        let composeRequest = try ComposeRequest.decode(request, serverApp: appName, catalogs: catalogs, now: now)
         return try composer(composeRequest).jsonBody()
     }
 

@@ -5,6 +5,9 @@ import NotificationText
 public struct ServiceConfiguration: Sendable {
     /// App name used in generic texts when a compose request has no `app` or an empty one.
     public var appName: String
+    /// The catalogs compose writes its own texts from, with the default
+    /// locale a request without `locale` gets (`serve --default-locale`).
+    public var catalogs: CatalogSet
     /// Whether `didRespond` writes one access-log line per request to stdout.
     public var accessLogEnabled: Bool
     /// When set, every request except `/healthz` and `/readyz` must carry
@@ -19,10 +22,11 @@ public struct ServiceConfiguration: Sendable {
     public var playgroundEnabled: Bool
 
     public init(
-        appName: String = ComposeRequest.defaultApp, accessLogEnabled: Bool = true, authTokens: AuthTokens? = nil,
-        playgroundEnabled: Bool = true
+        appName: String = ComposeRequest.defaultApp, catalogs: CatalogSet = .builtIn, accessLogEnabled: Bool = true,
+        authTokens: AuthTokens? = nil, playgroundEnabled: Bool = true
     ) {
         self.appName = appName
+        self.catalogs = catalogs
         self.accessLogEnabled = accessLogEnabled
         self.authTokens = authTokens
         self.playgroundEnabled = playgroundEnabled

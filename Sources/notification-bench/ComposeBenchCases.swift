@@ -9,9 +9,22 @@ func composeBenchCases() -> [BenchCase] {
     let largest = ComposeBenchRequests.make(
         notifications: ComposeRequest.maxNotifications, displayed: ComposeRequest.maxDisplayedEntries, threads: 7
     )
+    // The same request written in ru and ar (their catalogs, plural rules and isolation).
+    var typicalRu = typical
+    typicalRu.catalog = CatalogSet.builtIn.catalog(forLocale: "ru")!
+    var typicalAr = typical
+    typicalAr.catalog = CatalogSet.builtIn.catalog(forLocale: "ar")!
     return [
         BenchCase(name: "compose 20 pending") {
             let response = Composer.compose(typical)
+            return response.shownKeys.count + response.entryRecords.count + response.notification.body.utf8.count
+        },
+        BenchCase(name: "compose (ru) 20 pending") {
+            let response = Composer.compose(typicalRu)
+            return response.shownKeys.count + response.entryRecords.count + response.notification.body.utf8.count
+        },
+        BenchCase(name: "compose (ar) 20 pending") {
+            let response = Composer.compose(typicalAr)
             return response.shownKeys.count + response.entryRecords.count + response.notification.body.utf8.count
         },
         BenchCase(name: "compose 1000 pending + 10000 displayed") {

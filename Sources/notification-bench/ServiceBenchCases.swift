@@ -16,9 +16,14 @@ import Darwin
 func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
     service.setState(.running)
-    let routes: [(name: String, path: String, file: String)] = [
-        ("service POST /body, typical message", "/body", "body-typical.json"),
-        ("service POST /compose, 20 pending", "/compose", "compose-20.json"),
+    // The 20-pending request also in ru and ar (`"locale"` added first): the
+    // same work with the catalog's messages, plural rules and isolation. The
+    // names keep the en case's name out of the others' (the filter is a substring).
+    let routes: [(name: String, path: String, file: String, locale: String?)] = [
+        ("service POST /body, typical message", "/body", "body-typical.json", nil),
+        ("service POST /compose, 20 pending", "/compose", "compose-20.json", nil),
+        ("service POST /compose (ru), 20 pending", "/compose", "compose-20.json", "ru"),
+        ("service POST /compose (ar), 20 pending", "/compose", "compose-20.json", "ar"),
     ]
     var cases: [BenchCase] = []
     if let compose = readFile(directory + "/compose-20.json") {
@@ -34,7 +39,10 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     }
     return cases
         + routes.compactMap { route in
-            guard let body = readFile(directory + "/" + route.file) else { return nil }
+            guard var body = readFile(directory + "/" + route.file) else { return nil }
+            if let locale = route.locale, body.first == UInt8(ascii: "{") {
+                body.insert(contentsOf: Array(#""locale":"\#(locale)","#.utf8), at: 1)
+            }
             let request = HTTPRequest(
                 method: "POST", path: route.path,
                 headers: [

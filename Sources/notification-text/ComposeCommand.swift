@@ -8,12 +8,14 @@ import NotificationText
 enum ComposeCommand {
     struct Settings: CommandSettings {
         var appName = ComposeRequest.defaultApp
+        var catalogs = CatalogSet.builtIn
         var jsonLines = false
         var maxLineBytes = defaultMaxBodyBytes
     }
 
     static let options: [CommandOption<Settings>] = [
         .appName(\.appName),
+        .defaultLocale(\.catalogs),
         .switch(
             "--json-lines", meaning: "read one POST /compose request per line, print its answer or problem per line",
             \.jsonLines),
@@ -34,10 +36,12 @@ enum ComposeCommand {
     static func run(_ arguments: [String]) {
         let settings = OptionParser.settingsOrExit(arguments, command: "compose", options: options, help: { help })
         let appName = settings.appName
+        let catalogs = settings.catalogs
         if settings.jsonLines {
             JSONLines.runOnStandardStreams(maxLineBytes: settings.maxLineBytes) { line in
                 do throws(Problem) {
-                    return try ServiceAnswers.compose(request: line, appName: appName, now: WallClock.system.timestamp)
+                    return try ServiceAnswers.compose(
+                        request: line, appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
                 } catch {
                     return error.jsonBody()
                 }
@@ -47,7 +51,7 @@ enum ComposeCommand {
         var output: [UInt8]
         do {
             output = try ServiceAnswers.compose(
-                request: CLI.readStdin(), appName: appName, now: WallClock.system.timestamp)
+                request: CLI.readStdin(), appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }

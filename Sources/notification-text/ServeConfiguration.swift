@@ -15,6 +15,8 @@ struct ServeConfiguration: Equatable, CommandSettings {
     var server = HTTPServerConfiguration()
     /// App name used in generic compose texts when a request names none.
     var appName = ComposeRequest.defaultApp
+    /// The built-in catalogs with the default locale of compose texts.
+    var catalogs = CatalogSet.builtIn
     /// One access-log line per request on stdout.
     var accessLogEnabled = true
     /// `--auth-token-file`, re-read on SIGHUP; nil leaves access open.
@@ -33,7 +35,7 @@ struct ServeConfiguration: Equatable, CommandSettings {
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
         ServiceConfiguration(
-            appName: appName, accessLogEnabled: accessLogEnabled, authTokens: authTokens,
+            appName: appName, catalogs: catalogs, accessLogEnabled: accessLogEnabled, authTokens: authTokens,
             playgroundEnabled: playgroundEnabled)
     }
 
@@ -83,6 +85,7 @@ struct ServeConfiguration: Equatable, CommandSettings {
             value: .integer(64...1_048_576, \.server.maxURIBytes)
         ),
         .appName(\.appName),
+        .defaultLocale(\.catalogs),
         Option(
             flag: "--read-timeout-seconds", environmentVariable: "NOTIFICATION_TEXT_READ_TIMEOUT_SECONDS",
             valueName: "S",

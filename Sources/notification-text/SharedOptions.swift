@@ -1,4 +1,5 @@
 import EventHTTP
+import NotificationText
 
 /// The settings more than one command has, defined once: the same flag,
 /// environment variable, accepted values and checks in every command.
@@ -17,6 +18,31 @@ extension CommandOption {
                 }
                 settings[keyPath: keyPath] = raw
                 return nil
+            })
+    }
+
+    /// The default locale of compose texts: `serve` and `compose`. Stores the
+    /// built-in catalogs with the catalog the tag chooses by the rules a
+    /// request's `locale` follows (compose.md section 10); a tag no catalog
+    /// fits is refused.
+    static func defaultLocale(_ keyPath: SettingPath<Settings, CatalogSet>) -> CommandOption {
+        CommandOption(
+            flag: "--default-locale", environmentVariable: "NOTIFICATION_TEXT_DEFAULT_LOCALE", valueName: "TAG",
+            meaning: "language of compose texts when a request has no locale, or one no catalog fits",
+            value: OptionValue(
+                accepted: "a BCP 47 tag a built-in catalog fits ("
+                    + CatalogSet.builtIn.catalogs.map(\.tag).joined(separator: ", ") + ")",
+                defaultValue: { $0[keyPath: keyPath].defaultCatalog.tag }
+            ) { settings, raw in
+                do throws(LocalizationError) {
+                    settings[keyPath: keyPath] = try CatalogSet.builtIn.withDefaultLocale(raw)
+                    return nil
+                } catch .malformedTag {
+                    return "must be a BCP 47 language tag such as pt-BR"
+                } catch {
+                    return
+                        "fits no catalog (they are \(CatalogSet.builtIn.catalogs.map(\.tag).joined(separator: ", ")))"
+                }
             })
     }
 

@@ -25,6 +25,47 @@ import Testing
         #expect(result.stdout.contains(#""title":"Wiki""#))
     }
 
+    @Test func compose_locale_writesTheTextsInItsCatalog() throws {
+        let request = #"{"now": "2026-11-29T12:00:00Z", "fetch": "timeout", "locale": "de-CH"}"#
+        let result = try BuiltExecutable.run(["compose"], stdin: Array(request.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""body":"In Buzz gibt es vielleicht Neues.""#))
+        #expect(result.stdout.hasSuffix(#","locale":"de"}"# + "\n"))
+    }
+
+    @Test func compose_defaultLocale_answersARequestWithoutOne() throws {
+        let result = try BuiltExecutable.run(
+            ["compose", "--default-locale", "zh-TW"], stdin: Array(#"{"fetch": "failed"}"#.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix(#","locale":"zh-Hant"}"# + "\n"))
+        let refused = try BuiltExecutable.run(
+            ["compose", "--default-locale", "xx"], stdin: Array(#"{"fetch": "failed"}"#.utf8))
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("notification-text: --default-locale fits no catalog"))
+    }
+
+    /// With `--json-lines` each line chooses its own catalog; a bad tag is that line's problem only.
+    @Test func compose_jsonLines_eachLineHasItsLocale() throws {
+        let lines = [
+            #"{"fetch": "failed"}"#, #"{"fetch": "failed", "locale": "uk-UA"}"#, #"{"fetch": "failed", "locale": "e"}"#,
+        ]
+        let result = try BuiltExecutable.run(
+            ["compose", "--json-lines", "--default-locale", "ru"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let answers = result.stdout.split(separator: "\n")
+        #expect(answers.count == 3)
+        #expect(answers.first?.hasSuffix(#","locale":"ru"}"#) == true)
+        #expect(answers.dropFirst().first?.hasSuffix(#","locale":"uk"}"#) == true)
+        #expect(answers.last?.contains(#""code":"invalid-locale""#) == true)
+    }
+
+    @Test func compose_malformedLocale_printsInvalidLocaleAndExits65() throws {
+        let result = try BuiltExecutable.run(["compose"], stdin: Array(#"{"fetch": "failed", "locale": "e"}"#.utf8))
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("notification-text: invalid-locale: locale must be a BCP 47 language tag"))
+    }
+
     @Test func compose_badRequest_printsTheProblemAndExits65() throws {
         let result = try BuiltExecutable.run(
             ["compose"],

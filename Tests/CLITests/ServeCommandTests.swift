@@ -90,6 +90,27 @@ import Testing
         #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
     }
 
+    /// `NOTIFICATION_TEXT_DEFAULT_LOCALE` is chosen like a request's locale
+    /// (pt-AO: the pt-PT catalog) and answers a request without one.
+    @Test func serve_defaultLocaleFromEnvironment_writesComposeTextsInIt() throws {
+        let serve = try ServeProcess(
+            arguments: ["--port", "0", "--threads", "1", "--access-log", "off"],
+            environment: ["NOTIFICATION_TEXT_DEFAULT_LOCALE": "pt-AO"])
+        defer { serve.terminateIfRunning() }
+        _ = try serve.readStartLine()
+        let body = #"{"fetch":"failed"}"#
+        let connection = try RawHTTPConnection(port: serve.port)
+        try connection.send(
+            "POST /compose HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                + body)
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text.contains(#""body":"Poderá haver novidades em Buzz.""#), "\(response.text)")
+        #expect(response.text.hasSuffix(#","locale":"pt-PT"}"#), "\(response.text)")
+        #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
+        #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
+    }
+
     @Test func serve_environmentSetsWhatNoFlagSets() throws {
         let serve = try ServeProcess(
             arguments: ["--access-log", "off"],
@@ -175,6 +196,14 @@ import Testing
             "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"
         ),
         ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
+        (
+            "default-locale-no-catalog", ["--default-locale", "sr"], [:],
+            "--default-locale fits no catalog (they are ar, de, en, es, fr, he, hi, it, ja, ko, pl, pt-PT, pt, ru, tr, uk, zh-Hans, zh-Hant), got 'sr'"
+        ),
+        (
+            "default-locale-malformed-env", [], ["NOTIFICATION_TEXT_DEFAULT_LOCALE": "en_US.UTF-8"],
+            "NOTIFICATION_TEXT_DEFAULT_LOCALE must be a BCP 47 language tag such as pt-BR, got 'en_US.UTF-8'"
+        ),
         (
             "bad-max-connections", ["--max-connections", "0"], [:],
             "--max-connections must be an integer in 1…1000000, got '0'"

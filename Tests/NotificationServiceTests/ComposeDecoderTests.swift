@@ -15,7 +15,7 @@ import Testing
     private let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
 
     private func firstPass(_ json: [UInt8]) -> ComposeRequest? {
-        try? ComposeDecoder.decode(json, serverApp: serverApp, now: { clock }, validated: false)
+        try? ComposeDecoder.decode(json, serverApp: serverApp, catalogs: .builtIn, now: { clock }, validated: false)
     }
 
     /// The parser's check, then the validated pass: what the decoder answers
@@ -27,7 +27,8 @@ import Testing
             } catch {
                 throw Problem(error)
             }
-            return try ComposeDecoder.decode(json, serverApp: serverApp, now: { clock }, validated: true)
+            return try ComposeDecoder.decode(
+                json, serverApp: serverApp, catalogs: .builtIn, now: { clock }, validated: true)
         }
     }
 
@@ -151,12 +152,17 @@ import Testing
         #"{"notifications":[],"extra":{"a":1}}"#,
         #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","extra":[1,2]}]}"#,
         #"{"notifications":[],"fetch":"\u006fk"}"#,
+        #"{"notifications":[],"locale":"pt-AO"}"#,
+        #"{"notifications":[],"locale":"p\u0074_PT","app":"Wiki"}"#,
+        #"{"locale":"","notifications":[]}"#,
+        #"{"locale":null,"notifications":[]}"#,
         #"{"notifications":[],"extra":-1000000000000000000000000.5e-7,"maxUnits":300}"#,
         #"{"notifications":[],"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}"#,
     ])
     func unusualValidBodies_decodeTheSameInEitherPass(_ json: String) throws {
         checkAgreement(Array(json.utf8), json)
-        let decoded = try ComposeDecoder.decode(Array(json.utf8), serverApp: serverApp, now: { clock })
+        let decoded = try ComposeDecoder.decode(
+            Array(json.utf8), serverApp: serverApp, catalogs: .builtIn, now: { clock })
         let expected = try validatedPass(Array(json.utf8)).get()
         #expect(decoded.bytes == expected.bytes, "\(json)")
         #expect(decoded == expected, "\(json)")

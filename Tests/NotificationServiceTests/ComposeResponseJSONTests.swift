@@ -38,6 +38,7 @@ import Testing
                         object([("key", .string($0.key)), ("timestamp", .string($0.timestamp.raw))])
                     })
             ),
+            ("locale", .string(response.locale)),
         ]).bytes
     }
 
@@ -54,7 +55,7 @@ import Testing
                 url: url),
             shown: keys,
             dropped: keys.enumerated().map { .init(key: $1, reason: ComposeResponse.DropReason.allCases[$0 % 6]) },
-            displayed: keys.map { DisplayedEntry(key: $0, timestamp: timestamp) }
+            displayed: keys.map { DisplayedEntry(key: $0, timestamp: timestamp) }, locale: "pt-PT"
         )
     }
 

@@ -59,6 +59,7 @@ import Testing
                 #"{"notifications": [{"id": "1", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "2", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "3", "type": "m", "timestamp": "2026-11-29T11:59:00Z"}, {"id": "4", "type": "m", "timestamp": "yesterday"}]}"#
                     .utf8), "invalid-timestamp"
         ),
+        ("/compose", Array(#"{"fetch": "failed", "locale": "english!"}"#.utf8), "invalid-locale"),
     ]
 
     @Test(arguments: 0..<errorExamples.count)

@@ -27,8 +27,11 @@ struct ServiceHarness {
     let accessLog = LogCapture()
     let errorLog = LogCapture()
 
-    init(appName: String = "Buzz", compose: (@Sendable (ComposeRequest) throws -> ComposeResponse)? = nil) {
-        let configuration = ServiceConfiguration(appName: appName)
+    init(
+        appName: String = "Buzz", catalogs: CatalogSet = .builtIn,
+        compose: (@Sendable (ComposeRequest) throws -> ComposeResponse)? = nil
+    ) {
+        let configuration = ServiceConfiguration(appName: appName, catalogs: catalogs)
         let clock = WallClock.fixed(nanosecondsSinceEpoch: testNowNanoseconds)
         if let compose {
             service = NotificationTextService(

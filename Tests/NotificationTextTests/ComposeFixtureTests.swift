@@ -130,6 +130,13 @@ enum ComposeFixture {
             }
             request.fetch = fetch
         }
+        if let value = object["locale"], !(value is NSNull) {
+            let locale: String = try cast(value, "locale")
+            guard let catalog = CatalogSet.builtIn.catalog(forLocale: locale) else {
+                throw DecodeError(description: "locale \(locale) is malformed")
+            }
+            request.catalog = catalog
+        }
         return request
     }
 

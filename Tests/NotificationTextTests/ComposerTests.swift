@@ -19,17 +19,6 @@ import Testing
             id: id, type: "message", timestamp: at(seconds), thread: thread, sender: name.map { .init(name: $0) })
     }
 
-    // MARK: sender list
-
-    @Test func senderList_namesUpToThree_thenCountsOthers() {
-        #expect(PlainText.senderList([]) == nil)
-        #expect(PlainText.senderList(["A"]) == "A")
-        #expect(PlainText.senderList(["A", "B"]) == "A and B")
-        #expect(PlainText.senderList(["A", "B", "C"]) == "A, B and C")
-        #expect(PlainText.senderList(["A", "B", "C", "D"]) == "A, B and 2 others")
-        #expect(PlainText.senderList((0..<102).map { "n\($0)" }) == "n0, n1 and 100 others")
-    }
-
     // MARK: plain text
 
     @Test func normalised_turnsEveryWhiteSpaceRunIntoOneSpace() {

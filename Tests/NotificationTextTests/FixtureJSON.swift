@@ -46,6 +46,7 @@ enum FixtureJSON: Equatable, Sendable {
                 response.dropped.map { .object(["key": .string($0.key), "reason": .string($0.reason.rawValue)]) }),
             "displayed": .array(
                 response.displayed.map { .object(["key": .string($0.key), "timestamp": .string($0.timestamp.raw)]) }),
+            "locale": .string(response.locale),
         ])
     }
 

@@ -7,8 +7,9 @@ locales, and unicodedata2==17.0.0 for bidi classes.
                    case of test-fixtures/l10n.json against this reading (the
                    Swift tests run the same cases against the engine).
   --cli PATH       random compose requests in every locale through
-                   `PATH compose` (one request on stdin, the response on
-                   stdout; exit 65 and `invalid-locale: …` for a bad locale).
+                   `PATH compose --default-locale TAG` (one request on stdin,
+                   the response on stdout; exit 65 and `invalid-locale: …`
+                   for a bad locale).
   --url URL        the same through POST URL/compose on a running server
                    (127.0.0.1 only).
 
@@ -424,8 +425,9 @@ def build(rng, catalogs, default):
     return request, {"locale": chosen, "title": expected[0], "subtitle": expected[1], "body": expected[2]}
 
 
-def via_cli(cli, request):
-    done = subprocess.run([cli, "compose"], input=json.dumps(request).encode(), capture_output=True, timeout=30)
+def via_cli(cli, request, default_locale):
+    done = subprocess.run([cli, "compose", "--default-locale", default_locale], input=json.dumps(request).encode(),
+                          capture_output=True, timeout=30)
     if done.returncode == 65:
         return None, done.stderr.decode("utf-8", "replace")
     if done.returncode != 0:
@@ -448,7 +450,7 @@ def via_url(url, request):
 def compare(args):
     rng = random.Random(args.seed)
     catalogs = Catalogs(args.default_locale)
-    send = (lambda r: via_cli(args.cli, r)) if args.cli else (lambda r: via_url(args.url, r))
+    send = (lambda r: via_cli(args.cli, r, args.default_locale)) if args.cli else (lambda r: via_url(args.url, r))
     failures = 0
     for number in range(args.count):
         request, expected = build(rng, catalogs, args.default_locale)

@@ -16,22 +16,26 @@ struct ComposeDecoder {
     /// The request, or the first problem of the body.
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - catalogs: the server's catalogs and default locale, which `locale` chooses from.
     ///   - now: the server clock, read only when the request has no `now`.
-    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp) throws(Problem) -> ComposeRequest
+    static func decode(_ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp)
+        throws(Problem) -> ComposeRequest
     {
-        if let request = try? decode(body, serverApp: serverApp, now: clock, validated: false) { return request }
+        if let request = try? decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false) {
+            return request
+        }
         do {
             _ = try JSONParser.tape(body)
         } catch {
             throw Problem(error)
         }
-        return try decode(body, serverApp: serverApp, now: clock, validated: true)
+        return try decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: true)
     }
 
     /// One pass over `body`: the first (`validated` false) or the one after the parser.
-    static func decode(_ body: [UInt8], serverApp: String, now clock: () -> Timestamp, validated: Bool)
-        throws(Problem) -> ComposeRequest
-    {
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool
+    ) throws(Problem) -> ComposeRequest {
         // A text the parser accepted stops the validated pass only at a field's problem.
         func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
         var request = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeRequest in
@@ -43,7 +47,8 @@ struct ComposeDecoder {
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             var decoder = ComposeDecoder(
                 reader: JSONReader(bytes, validated: validated),
-                request: ComposeRequest(bytes: body, serverApp: serverApp))
+                request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
+                catalogs: catalogs)
             do throws(JSONReader.Stop) {
                 try decoder.decodeRequest()
             } catch {
@@ -59,12 +64,15 @@ struct ComposeDecoder {
 
     private var reader: JSONReader
     private var request: ComposeRequest
+    /// What `locale` chooses from.
+    private let catalogs: CatalogSet
     /// `Self.tables`, read once.
     private let tables: Tables
 
-    private init(reader: JSONReader, request: ComposeRequest) {
+    private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet) {
         self.reader = reader
         self.request = request
+        self.catalogs = catalogs
         self.tables = Self.tables
     }
 
@@ -81,7 +89,7 @@ struct ComposeDecoder {
     // MARK: The request
 
     enum RequestMember: String, JSONMember {
-        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
     }
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
@@ -128,6 +136,8 @@ struct ComposeDecoder {
                     request.recipientRange = try text(at: "recipient")
                 case .fetch:
                     request.fetch = try fetchOutcome()
+                case .locale:
+                    request.catalog = try catalog()
                 case nil:
                     try reader.skipValue()  // Unknown members are ignored.
                 }
@@ -155,6 +165,23 @@ struct ComposeDecoder {
                 ))
         }
         return outcome
+    }
+
+    /// The catalog `locale` chooses (compose.md section 10); `""` is the default's.
+    private mutating func catalog() throws(JSONReader.Stop) -> Catalog {
+        let range = try text(at: "locale")
+        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.catalog(forUTF8: $0[present: range]) }
+        guard let chosen else { throw stop(invalidLocale(range)) }
+        return chosen
+    }
+
+    /// The problem of a `locale` at `range` that is not a well-formed tag (section 9).
+    private func invalidLocale(_ range: TextRange) -> Problem {
+        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        return Problem(
+            .invalidLocale,
+            "locale must be a BCP 47 language tag of at most \(LocaleTag.maximumCount) characters such as \"pt-BR\","
+                + " got \(JSONWriter.quotedForMessage(raw))")
     }
 
     // MARK: Notifications
@@ -373,12 +400,14 @@ extension ComposeRequest {
     ///
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - catalogs: the server's catalogs and default locale; the request's
+    ///     `locale` chooses its `catalog` from them.
     ///   - now: the server clock, read only when the request has no `now`.
     /// - Throws: the first problem in document order (JSON errors first); a
     ///   missing required field is reported after the members of its object.
-    public static func decode(_ bytes: [UInt8], serverApp: String, now: () -> Timestamp) throws(Problem)
-        -> ComposeRequest
-    {
-        try ComposeDecoder.decode(bytes, serverApp: serverApp, now: now)
+    public static func decode(
+        _ bytes: [UInt8], serverApp: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp
+    ) throws(Problem) -> ComposeRequest {
+        try ComposeDecoder.decode(bytes, serverApp: serverApp, catalogs: catalogs, now: now)
     }
 }

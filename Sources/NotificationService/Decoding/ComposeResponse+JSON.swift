@@ -18,7 +18,7 @@ extension ComposeResponse {
     func estimatedJSONCount() -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
-        var count = 200 + 64
+        var count = 200 + 64 + locale.utf8.count
         count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0) + notification.body.utf8.count
         count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
@@ -80,6 +80,8 @@ extension ComposeResponse {
             out.string(bytes[present: entryRecords[index].timestamp])
             out.raw("}")
         }
-        out.raw("]}")
+        out.raw(#"],"locale":"#)
+        out.string(locale)
+        out.raw("}")
     }
 }

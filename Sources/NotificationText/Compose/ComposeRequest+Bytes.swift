@@ -38,10 +38,14 @@ extension ComposeRequest {
     }
 
     /// A request whose ranges will point into `bytes` (a request body), with
-    /// the time at the Unix epoch until the filler sets it (`setNow`).
-    @_spi(Engine) public init(bytes: [UInt8], serverApp: String) {
+    /// the time at the Unix epoch until the filler sets it (`setNow`), its
+    /// texts written from `catalog`.
+    @_spi(Engine) public init(
+        bytes: [UInt8], serverApp: String, catalog: Catalog = CatalogSet.builtIn.defaultCatalog
+    ) {
         self.bytes = bytes
         self.serverApp = serverApp
+        self.catalog = catalog
         self.nowMoment = Moment(epochSeconds: 0, nanoseconds: 0, extraDigits: .empty)
     }
 

@@ -10,6 +10,9 @@
 /// the same way. `notifications`, `displayed`, `now`, `app` and `recipient`
 /// are made from the buffer when read; setting `notifications` or
 /// `displayed` rebuilds it, so build a large request with `init`.
+///
+/// The request's `locale` is held as the catalog it chose (`catalog`): the
+/// decoder resolves it once, and a malformed tag never reaches the composer.
 public struct ComposeRequest: Hashable, Sendable {
     /// At most this many `notifications`.
     public static let maxNotifications = 1000
@@ -33,6 +36,11 @@ public struct ComposeRequest: Hashable, Sendable {
     /// The server's configured app name (`defaultApp` unless configured).
     public var serverApp: String
     public var fetch = FetchOutcome.ok
+    /// The catalog compose writes its own texts from: the request's `locale`
+    /// chosen among the server's catalogs by `CatalogSet.catalog(forLocale:)`
+    /// (which answers `nil` for a malformed tag, the `invalid-locale`
+    /// problem), the server's default catalog when the request has none.
+    public var catalog: Catalog
 
     // MARK: The buffer (ComposeRequest+Bytes)
 
@@ -57,9 +65,10 @@ public struct ComposeRequest: Hashable, Sendable {
         app: String? = nil,
         serverApp: String = ComposeRequest.defaultApp,
         recipient: String? = nil,
-        fetch: FetchOutcome = .ok
+        fetch: FetchOutcome = .ok,
+        catalog: Catalog = CatalogSet.builtIn.defaultCatalog
     ) {
-        self.init(bytes: [], serverApp: serverApp)
+        self.init(bytes: [], serverApp: serverApp, catalog: catalog)
         reserve(notifications: notifications.count)
         reserve(displayed: displayed.count)
         // Room for typical texts, so the buffer rarely grows (each growth copies it).
@@ -151,7 +160,7 @@ public struct ComposeRequest: Hashable, Sendable {
     private mutating func rebuild(notifications: [PendingNotification], displayed: [DisplayedEntry]) {
         self = ComposeRequest(
             notifications: notifications, displayed: displayed, now: now, maxAgeSeconds: maxAgeSeconds,
-            maxUnits: maxUnits, app: app, serverApp: serverApp, recipient: recipient, fetch: fetch)
+            maxUnits: maxUnits, app: app, serverApp: serverApp, recipient: recipient, fetch: fetch, catalog: catalog)
     }
 
     private static func string(_ range: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -167,7 +176,8 @@ public struct ComposeRequest: Hashable, Sendable {
 
     public static func == (a: ComposeRequest, b: ComposeRequest) -> Bool {
         a.maxAgeSeconds == b.maxAgeSeconds && a.maxUnits == b.maxUnits && a.serverApp == b.serverApp
-            && a.fetch == b.fetch && a.now == b.now && a.app == b.app && a.recipient == b.recipient
+            && a.fetch == b.fetch && a.catalog === b.catalog && a.now == b.now && a.app == b.app
+            && a.recipient == b.recipient
             && a.displayed == b.displayed && a.notifications == b.notifications
     }
 

@@ -61,6 +61,10 @@ public struct ComposeResponse: Hashable, Sendable {
     public var kind: Kind
     public var reason: FallbackReason?
     public var notification: Content
+    /// The tag of the catalog the texts were written from, as its file writes
+    /// it (`pt-PT`), for every kind: the request's `locale` once chosen, or
+    /// the default's.
+    public var locale: String
 
     // MARK: Keys and timestamps, as ranges
 
@@ -96,12 +100,13 @@ public struct ComposeResponse: Hashable, Sendable {
     }
 
     @_spi(Engine) public init(
-        kind: Kind, reason: FallbackReason?, notification: Content, bytes: [UInt8], shownKeys: [TextRange],
-        dropRecords: [DropRecord], entryRecords: [EntryRecord]
+        kind: Kind, reason: FallbackReason?, notification: Content, locale: String, bytes: [UInt8],
+        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
     ) {
         self.kind = kind
         self.reason = reason
         self.notification = notification
+        self.locale = locale
         self.bytes = bytes
         self.shownKeys = shownKeys
         self.dropRecords = dropRecords
@@ -111,7 +116,7 @@ public struct ComposeResponse: Hashable, Sendable {
     /// A response of these values, their keys and timestamps laid out in one buffer.
     public init(
         kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
-        displayed: [DisplayedEntry]
+        displayed: [DisplayedEntry], locale: String = CatalogSet.defaultLocale
     ) {
         var bytes: [UInt8] = []
         func append(_ text: String) -> TextRange {
@@ -123,8 +128,8 @@ public struct ComposeResponse: Hashable, Sendable {
         let dropRecords = dropped.map { DropRecord(key: append($0.key), reason: $0.reason) }
         let entryRecords = displayed.map { EntryRecord(key: append($0.key), timestamp: append($0.timestamp.raw)) }
         self.init(
-            kind: kind, reason: reason, notification: notification, bytes: bytes, shownKeys: shownKeys,
-            dropRecords: dropRecords, entryRecords: entryRecords)
+            kind: kind, reason: reason, notification: notification, locale: locale, bytes: bytes,
+            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
     }
 
     // MARK: The response as values
@@ -159,8 +164,8 @@ public struct ComposeResponse: Hashable, Sendable {
     // MARK: Equality of the values
 
     public static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
-        a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.shown == b.shown
-            && a.dropped == b.dropped && a.displayed == b.displayed
+        a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.locale == b.locale
+            && a.shown == b.shown && a.dropped == b.dropped && a.displayed == b.displayed
     }
 
     /// Hashes some of the values `==` compares (equal responses hash alike).

@@ -8,11 +8,11 @@
 /// The rules read the request's UTF-8 ranges (`ComposeRequest+Bytes`) and
 /// answer with ranges of the same bytes for the keys and timestamps: only the
 /// texts shown (title, subtitle, body, thread identifier, url) become `String`s.
+///
+/// The texts compose writes of its own ("New message", "3 new messages", the
+/// sender list, the summary and fallback sentences) are the messages of
+/// `request.catalog` (compose.md, Part II).
 public enum Composer {
-    /// Body of a single message with no text, default text or rendering.
-    public static let newMessageText = "New message"
-    /// Body of a single non-message with no default text.
-    public static let newNotificationText = "You have a new notification."
     /// `threadIdentifier` of a summary.
     public static let summaryThreadIdentifier = "summary"
 
@@ -31,8 +31,9 @@ public enum Composer {
             }
         }
         return ComposeResponse(
-            kind: composed.kind, reason: composed.reason, notification: composed.notification, bytes: request.bytes,
-            shownKeys: composed.shown, dropRecords: composed.dropped, entryRecords: composed.displayed)
+            kind: composed.kind, reason: composed.reason, notification: composed.notification,
+            locale: request.catalog.tag, bytes: request.bytes, shownKeys: composed.shown,
+            dropRecords: composed.dropped, entryRecords: composed.displayed)
     }
 
     /// What the rules decided, before it becomes a response.
@@ -53,6 +54,7 @@ public enum Composer {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
             ?? ComposeRequest.defaultApp
+        let catalog = request.catalog
         // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
         let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
@@ -63,7 +65,7 @@ public enum Composer {
             let state = DisplayedState(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
             return fallback(
-                reason: reason, app: app, maxUnits: request.maxUnits, dropped: [],
+                reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [],
                 next: state.next(shown: [], freshFrom: freshFrom))
         }
 
@@ -114,19 +116,22 @@ public enum Composer {
         switch kept.count {
         case 0:
             return fallback(
-                reason: .empty, app: app, maxUnits: request.maxUnits, dropped: dropped,
+                reason: .empty, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: dropped,
                 next: state.next(shown: [], freshFrom: freshFrom))
         case 1:
             kind = .single
-            content = single(notifications[Int(kept[0].index)], bytes: bytes, app: app, maxUnits: request.maxUnits)
+            content = single(
+                notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
+                maxUnits: request.maxUnits)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
                 content = bundle(
-                    notifications, kept, thread: thread, bytes: bytes, app: app, maxUnits: request.maxUnits)
+                    notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
+                    maxUnits: request.maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, maxUnits: request.maxUnits)
+                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: request.maxUnits)
             }
         }
         var shown: [TextRange] = []
@@ -141,7 +146,8 @@ public enum Composer {
     // MARK: Step 5: one notification
 
     static func single(
-        _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
+        _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String,
+        catalog: Catalog, maxUnits: Int
     ) -> ComposeResponse.Content {
         let isMessage = notification.isMessage
         let title: String
@@ -165,7 +171,7 @@ public enum Composer {
             body = BodyRenderer.renderedBody(utf8: defaultText, maxUnits: maxUnits)
         }
         if body.isEmpty {
-            body = isMessage ? newMessageText : newNotificationText
+            body = catalog.format(isMessage ? .messageFallback : .notificationFallback)
         }
         let thread = notification.thread.count > 0 ? notification.thread : notification.key
         return .init(
@@ -196,7 +202,8 @@ public enum Composer {
     /// `kept`: positions in `notifications`, newest first.
     static func bundle(
         _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
-        thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, maxUnits: Int
+        thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
+        maxUnits: Int
     ) -> ComposeResponse.Content {
         var title: String?
         for record in kept where title == nil {
@@ -232,37 +239,47 @@ public enum Composer {
         if let text = bytes[newest.text] {
             body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
                 bundleBody(
-                    count: kept.count, name: newestName, preview: preview, inputCut: inputCut, maxUnits: maxUnits)
+                    count: kept.count, name: newestName, preview: preview, inputCut: inputCut, catalog: catalog,
+                    maxUnits: maxUnits)
             }
         } else {
-            body = count(kept.count, "new message", "new messages")
+            body = bundleBody(
+                count: kept.count, name: nil, preview: MessageValues.none, inputCut: false, catalog: catalog,
+                maxUnits: maxUnits)
         }
         return .init(
             title: PlainText.capped(title ?? app),
-            subtitle: PlainText.senderList(utf8: names.values).map(PlainText.capped),
+            subtitle: senderList(names.values, catalog: catalog),
             body: body,
             threadIdentifier: String(decoding: thread, as: UTF8.self),
             url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
         )
     }
 
-    /// `N new messages`, then (when `preview` is not empty) a line break,
-    /// `name: ` and `preview`, capped as one body.
+    /// The header `bundle.count`, then (when `preview` is not empty) a line
+    /// break and `bundle.preview` with the newest's `name` and `preview` (the
+    /// preview alone when it has no name), capped as one body.
     static func bundleBody(
         count n: Int, name: UnsafeBufferPointer<UInt8>?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool,
-        maxUnits: Int
+        catalog: Catalog, maxUnits: Int
     ) -> String {
-        guard !preview.isEmpty else { return count(n, "new message", "new messages") }
-        let nameCount = name?.count ?? 0
-        // "1000 new messages\n" is at most 18 bytes.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18 + nameCount + 2 + preview.count) { buffer in
-            var written = writeCount(n, "new message", "new messages", into: buffer, at: 0)
+        let header = MessageValues(count: n)
+        guard !preview.isEmpty else {
+            return BodyCap.apply(catalog.format(.bundleCount, values: header), maxUnits: maxUnits, inputCut: false)
+                .body
+        }
+        let line = name.map { MessageValues(name: $0, text: preview) }
+        let capacity =
+            catalog.maximumByteCount(.bundleCount, header) + 1
+            + (line.map { catalog.maximumByteCount(.bundlePreview, $0) } ?? preview.count)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var written = catalog.write(.bundleCount, header, into: buffer, at: 0)
             written = write("\n", into: buffer, at: written)
-            if let name, !name.isEmpty {
-                written = write(name, into: buffer, at: written)
-                written = write(": ", into: buffer, at: written)
+            if let line {
+                written = catalog.write(.bundlePreview, line, into: buffer, at: written)
+            } else {
+                written = write(preview, into: buffer, at: written)
             }
-            written = write(preview, into: buffer, at: written)
             let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
             return BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil).body
         }
@@ -270,26 +287,29 @@ public enum Composer {
 
     // MARK: Steps 7 and 8: summary and fallback
 
-    static func summary(count n: Int, app: String, maxUnits: Int) -> ComposeResponse.Content {
-        .init(
-            title: PlainText.capped("New activity on " + app),
+    static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposeResponse.Content {
+        var app = app
+        return .init(
+            title: app.withUTF8 { filledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog) },
             subtitle: nil,
-            body: BodyCap.apply(count(n, "new notification", "new notifications"), maxUnits: maxUnits, inputCut: false)
-                .body,
+            body: BodyCap.apply(
+                catalog.format(.summaryCount, values: MessageValues(count: n)), maxUnits: maxUnits, inputCut: false
+            ).body,
             threadIdentifier: summaryThreadIdentifier,
             url: nil
         )
     }
 
     static func fallback(
-        reason: ComposeResponse.FallbackReason, app: String, maxUnits: Int,
+        reason: ComposeResponse.FallbackReason, app: String, catalog: Catalog, maxUnits: Int,
         dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
     ) -> Composed {
+        var app = app
+        let text = app.withUTF8 { catalog.format(.fallbackBody, values: MessageValues(app: $0)) }
         let content = ComposeResponse.Content(
             title: PlainText.capped(app),
             subtitle: nil,
-            body: BodyCap.apply("There might be new activity on " + app + ".", maxUnits: maxUnits, inputCut: false)
-                .body,
+            body: BodyCap.apply(text, maxUnits: maxUnits, inputCut: false).body,
             threadIdentifier: nil,
             url: nil
         )
@@ -297,35 +317,35 @@ public enum Composer {
             kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
     }
 
+    /// The subtitle of a bundle's distinct `names` (C6, L13): none is
+    /// absent, one is the name itself, more are the catalog's sender list;
+    /// through the title cap.
+    static func senderList(_ names: [UnsafeBufferPointer<UInt8>], catalog: Catalog) -> String? {
+        guard names.count > 1 else {
+            return names.first.map {
+                BodyCap.apply($0, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
+            }
+        }
+        let (key, values) = Catalog.senderMessage(names)
+        return filledInTitle(key, values, catalog: catalog)
+    }
+
+    /// A title or subtitle filled in from the message `key` (C9): written
+    /// into a temporary buffer, normalised by `plain` when it is not normal
+    /// already, then through the title cap, becoming one `String`. The values
+    /// filled in are normalised and not empty, so nothing normalises to absent.
+    static func filledInTitle(_ key: MessageKey, _ values: MessageValues, catalog: Catalog) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: catalog.maximumByteCount(key, values)) { buffer in
+            let written = catalog.write(key, values, into: buffer, at: 0)
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
+            guard PlainText.isNormal(bytes) else {
+                return PlainText.capped(PlainText.normalisedCopy(bytes) ?? String(decoding: bytes, as: UTF8.self))
+            }
+            return BodyCap.apply(bytes, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
+        }
+    }
+
     // MARK: Texts written as bytes, without interpolation
-
-    /// `1 new message` / `N new messages`.
-    static func count(_ n: Int, _ singular: StaticString, _ plural: StaticString) -> String {
-        String(unsafeUninitializedCapacity: 20 + plural.utf8CodeUnitCount + 1) { buffer in
-            writeCount(n, singular, plural, into: buffer, at: 0)
-        }
-    }
-
-    /// Writes `1 singular` or `n plural` at `offset`; the offset after it.
-    /// - Precondition: `n ≥ 0`, and `buffer` has room for 20 digits, a space and `plural`.
-    static func writeCount(
-        _ n: Int, _ singular: StaticString, _ plural: StaticString,
-        into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
-    ) -> Int {
-        var digitCount = 1
-        var rest = n / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        var value = n
-        for position in stride(from: offset + digitCount - 1, through: offset, by: -1) {
-            buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-            value /= 10
-        }
-        buffer[offset + digitCount] = UInt8(ascii: " ")
-        return write(n == 1 ? singular : plural, into: buffer, at: offset + digitCount + 1)
-    }
 
     /// Writes `text` at `offset`; the offset after it.
     static func write(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {

@@ -107,12 +107,14 @@ extension Catalog {
     /// Writes `key` formatted with `values` at `offset` of `buffer`; the
     /// offset after it. Allocates nothing.
     /// - Precondition: `buffer` has `maximumByteCount(key, values)` bytes
-    ///   from `offset`, and the counts are not negative.
+    ///   from `offset`, and the counts are not negative. Every write is
+    ///   checked against the end of `buffer` (`MessageWriter`), so a buffer
+    ///   too small stops the process rather than being written past.
     func write(
         _ key: MessageKey, _ values: MessageValues, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
     ) -> Int {
         precondition(values.count >= 0 && values.others >= 0, "counts are not negative")
-        precondition(offset >= 0 && buffer.count - offset >= maximumByteCount(key, values), "no room for the message")
+        precondition(offset >= 0 && offset <= buffer.count, "the offset is outside the buffer")
         return writeUnchecked(key, values, into: buffer, at: offset)
     }
 
@@ -153,12 +155,19 @@ extension Catalog {
 
     /// `senderList(_:)` of UTF-8 names.
     func senderList(utf8 names: [UnsafeBufferPointer<UInt8>]) -> String? {
+        guard names.count > 1 else { return names.first.map { String(decoding: $0, as: UTF8.self) } }
+        let (key, values) = Catalog.senderMessage(names)
+        return format(key, values: values)
+    }
+
+    /// The message of a list of two or more distinct names and its values:
+    /// `senders.two`, `senders.three`, or `senders.more` with `others` = count − 2.
+    /// - Precondition: `names.count >= 2`.
+    static func senderMessage(_ names: [UnsafeBufferPointer<UInt8>]) -> (MessageKey, MessageValues) {
         switch names.count {
-        case 0: return nil
-        case 1: return String(decoding: names[0], as: UTF8.self)
-        case 2: return format(.sendersTwo, values: MessageValues(a: names[0], b: names[1]))
-        case 3: return format(.sendersThree, values: MessageValues(a: names[0], b: names[1], c: names[2]))
-        default: return format(.sendersMore, values: MessageValues(others: names.count - 2, a: names[0], b: names[1]))
+        case 2: return (.sendersTwo, MessageValues(a: names[0], b: names[1]))
+        case 3: return (.sendersThree, MessageValues(a: names[0], b: names[1], c: names[2]))
+        default: return (.sendersMore, MessageValues(others: names.count - 2, a: names[0], b: names[1]))
         }
     }
 }

@@ -110,3 +110,11 @@ public struct CatalogSet: Sendable {
         return nil
     }
 }
+
+extension CatalogSet: Equatable {
+    /// Two sets are equal when they hold the same catalogs (the same objects,
+    /// in the same order) and the same default.
+    public static func == (a: CatalogSet, b: CatalogSet) -> Bool {
+        a.defaultCatalog === b.defaultCatalog && a.catalogs.elementsEqual(b.catalogs, by: ===)
+    }
+}
