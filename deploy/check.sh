@@ -143,8 +143,9 @@ if ! "$binary" --help 2>&1 | grep -qw serve; then
 else
   # Every setting the deployment files name must be one serve reads.
   serve_help="$("$binary" serve --help)"
+  # NOTIFICATION_TEXT_REVISION is read at build time (Plugins/BuildVersion), not by serve.
   mapfile -t settings < <(grep -ohE 'NOTIFICATION_TEXT_[A-Z_]+' deploy/Dockerfile deploy/kubernetes/*.yaml \
-    deploy/systemd/* deploy/*.sh | sort -u)
+    deploy/examples/*/*.yaml deploy/systemd/* deploy/*.sh | grep -vx NOTIFICATION_TEXT_REVISION | sort -u)
   for setting in "${settings[@]}"; do
     grep -qw "$setting" <<<"$serve_help" || fail "$setting is used in deploy/ but serve --help does not list it"
   done
