@@ -12,7 +12,7 @@ import Testing
         _ = try serve.readStartLine()
         let clients = 4
         let port = serve.port
-        let answered = Locked<[Int]>(Array(repeating: 0, count: clients))
+        let answered = LockedBox<[Int]>(Array(repeating: 0, count: clients))
         let group = DispatchGroup()
         let body = #"{"text":"Hello **world**"}"#
         for client in 0..<clients {
@@ -77,17 +77,5 @@ import Testing
         connection.close()
         #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
         #expect(try serve.waitForExit(timeoutSeconds: 15) == 0)
-    }
-}
-
-/// A value behind a lock, for the client threads above.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
