@@ -86,6 +86,26 @@ func checkCompose(_ bytes: [UInt8]) {
         require(validated?.bytes == first.bytes, "both passes append the same bytes")
         require(validated == first, "both passes decode the same request")
     }
+    // A notification read by its shape is read as the general path reads it
+    // (the validated pass only of a text the parser accepts).
+    let isJSON = (try? JSONParser.tape(bytes)) != nil
+    for validated in isJSON ? [false, true] : [false] {
+        let shaped = Result { () throws(Problem) in
+            try ComposeDecoder.decode(
+                bytes, serverApp: ComposeRequest.defaultApp, catalogs: .builtIn, now: clock, validated: validated)
+        }
+        let general = Result { () throws(Problem) in
+            try ComposeDecoder.decode(
+                bytes, serverApp: ComposeRequest.defaultApp, catalogs: .builtIn, now: clock, validated: validated,
+                readsShapes: false)
+        }
+        switch (shaped, general) {
+        case (.success(let a), .success(let b)): require(a == b && a.bytes == b.bytes, "shapes decode as without")
+        case (.failure(let a), .failure(let b)):
+            require(!validated || (a.code == b.code && a.detail == b.detail), "shapes refuse as without")
+        default: require(false, "shapes accept exactly what the general path accepts")
+        }
+    }
     guard let request = decoded else { return }
     let response = Composer.compose(request)
     require(response == Composer.compose(request), "composing is deterministic")

@@ -32,9 +32,13 @@ struct ComposeDecoder {
         return try decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: true)
     }
 
-    /// One pass over `body`: the first (`validated` false) or the one after the parser.
+    /// One pass over `body`: the first (`validated` false) or the one after
+    /// the parser. Notifications of the previous one's shape are read as such
+    /// (`NotificationShape`) unless `readsShapes` is false (tests compare
+    /// both); `shapedReads` counts them.
     static func decode(
-        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
+        readsShapes: Bool = true, shapedReads: UnsafeMutablePointer<Int>? = nil
     ) throws(Problem) -> ComposeRequest {
         // A text the parser accepted stops the validated pass only at a field's problem.
         func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
@@ -45,16 +49,19 @@ struct ComposeDecoder {
                     ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
-            var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated),
-                request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
-                catalogs: catalogs)
-            do throws(JSONReader.Stop) {
-                try decoder.decodeRequest()
-            } catch {
-                throw decoder.reader.problem ?? unexpected()
+            return try NotificationShape.withPieces { pieces throws(Problem) in
+                var decoder = ComposeDecoder(
+                    reader: JSONReader(bytes, validated: validated),
+                    request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
+                    catalogs: catalogs, shape: NotificationShape(pieces, isEnabled: readsShapes))
+                defer { shapedReads?.pointee = decoder.shapedReads }
+                do throws(JSONReader.Stop) {
+                    try decoder.decodeRequest()
+                } catch {
+                    throw decoder.reader.problem ?? unexpected()
+                }
+                return decoder.request
             }
-            return decoder.request
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -62,14 +69,19 @@ struct ComposeDecoder {
         return request
     }
 
-    private var reader: JSONReader
-    private var request: ComposeRequest
+    var reader: JSONReader
+    var request: ComposeRequest
     /// What `locale` chooses from.
     private let catalogs: CatalogSet
     /// `Self.tables`, read once.
     private let tables: Tables
+    /// The previous notification's shape, for reading the next one.
+    var shape: NotificationShape
+    /// How many notifications were read by their shape.
+    var shapedReads = 0
 
-    private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet) {
+    private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, shape: NotificationShape) {
+        self.shape = shape
         self.reader = reader
         self.request = request
         self.catalogs = catalogs
@@ -197,37 +209,41 @@ struct ComposeDecoder {
     private mutating func decodeNotification(
         _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
     ) throws(JSONReader.Stop) {
+        if decodeShapedNotification() { return }
         // The path is built only for a problem.
         func at(_ member: NotificationMember) -> String { "notifications[\(index)].\(member.rawValue)" }
         var fields = NotificationFields()
         names.startObject()
+        _ = reader.peek()
+        shape.begin(at: reader.index)
         if try reader.openObject(at: "notifications[\(index)]") {
             repeat {
                 let member = try reader.memberName(&names)
                 if try reader.skipNull() { continue }
                 switch member {
-                case .id: fields.id = try text(at: at(.id))
+                case .id: fields.id = try text(.id, at: at(.id))
                 case .source:
-                    fields.source = try text(at: at(.source))
+                    fields.source = try text(.source, at: at(.source))
                     if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
                         throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
                     }
-                case .type: fields.type = try text(at: at(.type))
-                case .timestamp: fields.timestamp = try timestamp(at: at(.timestamp))
+                case .type: fields.type = try text(.type, at: at(.type))
+                case .timestamp: fields.timestamp = try timestamp(.timestamp, at: at(.timestamp))
                 case .read: fields.read = try reader.bool(at: at(.read))
-                case .thread: fields.thread = try text(at: at(.thread))
-                case .threadTitle: fields.threadTitle = try text(at: at(.threadTitle))
+                case .thread: fields.thread = try text(.thread, at: at(.thread))
+                case .threadTitle: fields.threadTitle = try text(.threadTitle, at: at(.threadTitle))
                 case .sender: fields.sender = try decodeSender(at: at(.sender), &senderNames)
-                case .text: fields.text = try text(at: at(.text))
-                case .defaultText: fields.defaultText = try text(at: at(.defaultText))
-                case .url: fields.url = try text(at: at(.url))
-                case nil: try reader.skipValue()
+                case .text: fields.text = try text(.text, at: at(.text))
+                case .defaultText: fields.defaultText = try text(.defaultText, at: at(.defaultText))
+                case .url: fields.url = try text(.url, at: at(.url))
+                case nil: try skipValue()
                 }
             } while try reader.nextMember()
         }
         if !fields.hasRequiredMembers, let missing = fields.missingMember {
             throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
         }
+        shape.finish(end: reader.index, read: fields.read)
         fields.append(to: &request)
     }
 
@@ -241,9 +257,9 @@ struct ComposeDecoder {
                 let member = try reader.memberName(&names)
                 if try reader.skipNull() { continue }
                 switch member {
-                case .id: sender.id = try text(at: FieldDecoding.path(path(), "id"))
-                case .name: sender.name = try text(at: FieldDecoding.path(path(), "name"))
-                case nil: try reader.skipValue()
+                case .id: sender.id = try text(.senderID, at: FieldDecoding.path(path(), "id"))
+                case .name: sender.name = try text(.senderName, at: FieldDecoding.path(path(), "name"))
+                case nil: try skipValue()
                 }
             } while try reader.nextMember()
         }
@@ -325,8 +341,27 @@ struct ComposeDecoder {
         return try appendUnescaped(string)
     }
 
+    /// A notification's string value (`text(at:)`), noted in its shape as `slot`.
+    @inline(__always)
+    private mutating func text(_ slot: NotificationShape.Slot, at path: @autoclosure () -> String)
+        throws(JSONReader.Stop) -> TextRange
+    {
+        let open = reader.index
+        let range = try text(at: path())
+        shape.note(slot, open: open, close: reader.index &- 1)
+        return range
+    }
+
+    /// An unknown member's value, skipped; a string is noted in the notification's shape.
+    private mutating func skipValue() throws(JSONReader.Stop) {
+        let open = reader.index
+        let isString = reader.peek() == UInt8(ascii: "\"")
+        try reader.skipValue()
+        if isString { shape.note(.ignored, open: open, close: reader.index &- 1) }
+    }
+
     @inline(never)
-    private mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
+    mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
         -> TextRange
     {
         let reader = reader
@@ -337,7 +372,22 @@ struct ComposeDecoder {
     private mutating func timestamp(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
         range: TextRange, moment: Moment
     ) {
+        // Read first: an argument that appends would not be seen by a call on `self` it is passed to.
         let range = try text(at: path())
+        return try instant(of: range, at: path())
+    }
+
+    /// A notification's timestamp (`timestamp(at:)`), noted in its shape as `slot`.
+    private mutating func timestamp(_ slot: NotificationShape.Slot, at path: @autoclosure () -> String)
+        throws(JSONReader.Stop) -> (range: TextRange, moment: Moment)
+    {
+        let range = try text(slot, at: path())
+        return try instant(of: range, at: path())
+    }
+
+    private func instant(of range: TextRange, at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
+        range: TextRange, moment: Moment
+    ) {
         guard let moment = request.moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
         return (range, moment)
     }
@@ -348,47 +398,6 @@ struct ComposeDecoder {
         return Problem(
             .invalidTimestamp,
             "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
-        )
-    }
-}
-
-/// A notification's members as the decoder meets them, appended once all are read.
-struct NotificationFields {
-    var id = TextRange.absent
-    var source = TextRange.absent
-    var type = TextRange.absent
-    var timestamp: (range: TextRange, moment: Moment)? = nil
-    var read = false
-    var thread = TextRange.absent
-    var threadTitle = TextRange.absent
-    var sender = (id: TextRange.absent, name: TextRange.absent)
-    var text = TextRange.absent
-    var defaultText = TextRange.absent
-    var url = TextRange.absent
-
-    /// Whether `id`, `type` and `timestamp`, the required members, are
-    /// there: `missingMember == nil`, tested without building the answer
-    /// (on the first pass, ~800 instructions fewer a request).
-    var hasRequiredMembers: Bool { !id.isAbsent && !type.isAbsent && timestamp != nil }
-
-    /// The first required member that is absent, in the order the problems name them.
-    var missingMember: ComposeDecoder.NotificationMember? {
-        id.isAbsent ? .id : type.isAbsent ? .type : timestamp == nil ? .timestamp : nil
-    }
-
-    /// Whether the source (in the request's `bytes`) holds a `:`: keys are
-    /// `source:id`, so it would make them ambiguous.
-    func sourceHasColon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes[present: source].contains(UInt8(ascii: ":"))
-    }
-
-    /// Appends the notification. - Precondition: `hasRequiredMembers`.
-    @inline(__always)
-    func append(to request: inout ComposeRequest) {
-        request.appendNotification(
-            id: id, source: source, type: type, timestamp: timestamp!.range, moment: timestamp!.moment, read: read,
-            thread: thread, threadTitle: threadTitle, senderID: sender.id, senderName: sender.name,
-            text: text, defaultText: defaultText, url: url
         )
     }
 }

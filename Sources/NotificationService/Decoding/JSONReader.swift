@@ -108,6 +108,14 @@ struct JSONReader {
         return false
     }
 
+    /// Moves past bytes the caller has read and checked itself (a notification
+    /// of a known shape, `ComposeDecoder.decodeShapedNotification`).
+    @inline(__always)
+    mutating func move(to index: Int) {
+        precondition(index >= self.index && index <= bytes.count, "a move outside the text")
+        self.index = index
+    }
+
     /// Checks that only whitespace follows the top-level value.
     mutating func end() throws(Stop) {
         guard peek() == nil else { throw Stop() }

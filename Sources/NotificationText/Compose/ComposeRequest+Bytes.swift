@@ -71,6 +71,14 @@ extension ComposeRequest {
         return TextRange(start: start, count: utf8.count)
     }
 
+    /// Removes the bytes appended since `bytes` had `count` bytes (a filler
+    /// that read ahead and then chose to read again).
+    /// - Precondition: no range of a record points past `count`.
+    @_spi(Engine) public mutating func removeAppended(downTo count: Int) {
+        precondition(count <= bytes.count, "nothing was appended past that count")
+        bytes.removeSubrange(count...)
+    }
+
     /// Appends `text` and returns its range.
     @_spi(Engine) public mutating func append(_ text: String) -> TextRange {
         if let range = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return range }

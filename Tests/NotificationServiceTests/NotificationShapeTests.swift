@@ -1,0 +1,185 @@
+@_spi(Engine) import NotificationText
+import Testing
+
+@testable import NotificationService
+
+/// A notification written as the previous one was, its strings aside, is read
+/// by its shape (`NotificationShape`). Its one promise: the request, or the
+/// problem, is the one the general path gives with shapes turned off.
+@Suite struct NotificationShapeTests {
+    typealias SplitMix = JSONParserPropertyTests.SplitMix
+
+    private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    /// What the service's decoder answers, shapes on or off, and how many
+    /// notifications the passes read by their shape.
+    private static func decode(_ json: [UInt8], readsShapes: Bool) -> (
+        outcome: Result<ComposeRequest, Problem>, shapedReads: Int
+    ) {
+        var shaped = 0
+        var validatedShaped = 0
+        let outcome = Result { () throws(Problem) -> ComposeRequest in
+            if let request = try? ComposeDecoder.decode(
+                json, serverApp: "Buzz", catalogs: .builtIn, now: { clock }, validated: false,
+                readsShapes: readsShapes, shapedReads: &shaped)
+            {
+                return request
+            }
+            do throws(JSONParseError) {
+                _ = try JSONParser.tape(json)
+            } catch {
+                throw Problem(error)
+            }
+            return try ComposeDecoder.decode(
+                json, serverApp: "Buzz", catalogs: .builtIn, now: { clock }, validated: true,
+                readsShapes: readsShapes, shapedReads: &validatedShaped)
+        }
+        return (outcome, shaped + validatedShaped)
+    }
+
+    /// Checks the promise for `json`; the number of notifications read by shape.
+    @discardableResult
+    private static func checkSameAsGeneralPath(_ json: [UInt8], _ label: @autoclosure () -> String) -> Int {
+        let shaped = decode(json, readsShapes: true)
+        let general = decode(json, readsShapes: false)
+        #expect(general.shapedReads == 0, "\(label()): shapes off, yet read by shape")
+        switch (shaped.outcome, general.outcome) {
+        case (.success(let request), .success(let expected)):
+            #expect(request == expected, "\(label()): a different request")
+            #expect(request.bytes == expected.bytes, "\(label()): different bytes appended")
+        case (.failure(let problem), .failure(let expected)):
+            #expect(problem.code == expected.code, "\(label())")
+            #expect(problem.detail == expected.detail, "\(label())")
+        case (.success, .failure(let expected)):
+            Issue.record("\(label()): accepted by shape, refused without (\(expected.code): \(expected.detail))")
+        case (.failure(let problem), .success):
+            Issue.record("\(label()): refused by shape (\(problem.code): \(problem.detail)), accepted without")
+        }
+        return shaped.shapedReads
+    }
+
+    @Test func benchPayload_readsEveryNotificationAfterTheFirstByItsShape() {
+        let payload = repositoryFile("bench/payloads/compose-20.json")
+        #expect(Self.checkSameAsGeneralPath(payload, "compose-20.json") == 19)
+    }
+
+    @Test func fixtureRequests_decodeAsWithoutShapes() {
+        var shaped = 0
+        for fixture in ComposeHTTPCase.all {
+            shaped += Self.checkSameAsGeneralPath(fixture.request.bytes, fixture.id)
+        }
+        #expect(shaped > 0, "no fixture notification was read by its shape")
+    }
+
+    @Test func uniformRequests_andTheirMutations_decodeAsWithoutShapes() {
+        var random = SplitMix(state: 2026)
+        var shapedReads = 0
+        var refusals = 0
+        for round in 0..<3000 {
+            var json = UniformCompose.json(using: &random)
+            // A third as written; the rest with one to three random edits.
+            if round % 3 != 0 {
+                for _ in 0...Int.random(in: 0..<3, using: &random) {
+                    ComposeDecoderTests.mutate(&json, using: &random)
+                }
+            }
+            shapedReads += Self.checkSameAsGeneralPath(json, "round \(round): \(String(decoding: json, as: UTF8.self))")
+            if case .failure = Self.decode(json, readsShapes: true).outcome { refusals += 1 }
+        }
+        // Both outcomes must be common, or the rounds test little.
+        #expect(shapedReads > 3000, "\(shapedReads) notifications read by their shape")
+        #expect(refusals > 300, "\(refusals) requests refused")
+    }
+
+    @Test(arguments: [
+        // Same literals, a value the field refuses: the general path's problem.
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+                + #"{"id":"b","type":"t","timestamp":"2026-11-29T25:00:00Z"}]}"#, "invalid-timestamp"
+        ),
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","source":"s","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+                + #"{"id":"b","source":"s:x","type":"t","timestamp":"2026-11-29T11:00:00Z"}]}"#, "invalid-value"
+        ),
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+                + #"{"id":"b\x","type":"t","timestamp":"2026-11-29T11:00:00Z"}]}"#, "invalid-json"
+        ),
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+                + "{\"id\":\"b\u{1}\",\"type\":\"t\",\"timestamp\":\"2026-11-29T11:00:00Z\"}]}", "invalid-json"
+        ),
+    ])
+    func valuesTheFieldRefuses_inTheSameShape_areReportedAsWithoutShapes(_ json: String, _ code: String) {
+        let bytes = Array(json.utf8)
+        Self.checkSameAsGeneralPath(bytes, json)
+        guard case .failure(let problem) = Self.decode(bytes, readsShapes: true).outcome else {
+            Issue.record("\(json): accepted")
+            return
+        }
+        #expect(problem.code == code)
+    }
+
+    @Test func escapedValues_inTheSameShape_areReadByShape_andAppendedOnce() {
+        let json =
+            #"{"now":"2026-11-29T12:00:00Z","notifications":["#
+            + #"{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","text":"one"},"#
+            + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:01Z","text":"two\nlines \u00e9"},"#
+            + #"{"id":"c","type":"t","timestamp":"2026-11-29T11:00:02Z","text":"three","x":"\u0041"}]}"#
+        #expect(Self.checkSameAsGeneralPath(Array(json.utf8), "escapes") == 1)
+        let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
+        #expect(request?.notifications.map(\.text) == ["one", "two\nlines é", "three"])
+    }
+}
+
+/// Compose requests whose notifications share one set of members, in one
+/// order and one spacing, as clients write them; values vary, now and then
+/// escaped, a source with a `:`, an invalid timestamp or a `null`.
+enum UniformCompose {
+    private static let members = [
+        "id", "source", "type", "timestamp", "read", "thread", "threadTitle", "sender", "text", "defaultText", "url",
+        "extra", "score",
+    ]
+    private static let words = ["a", "Ana", "release-4182", "#release", "ok", "x:y", "", "héllo", "👍"]
+
+    static func json<R: RandomNumberGenerator>(using random: inout R) -> [UInt8] {
+        let space = [",", ", ", ",\n  "][Int.random(in: 0..<3, using: &random)]
+        var names = members.filter { ["id", "type", "timestamp"].contains($0) || Bool.random(using: &random) }
+        names.shuffle(using: &random)
+        let read = Bool.random(using: &random) ? "true" : "false"
+        var notifications: [String] = []
+        for index in 0..<Int.random(in: 2...8, using: &random) {
+            let fields = names.map { name -> String in
+                let value: String
+                switch name {
+                case "timestamp":
+                    let second = Int.random(in: 0..<60, using: &random)
+                    value =
+                        Int.random(in: 0..<40, using: &random) == 0
+                        ? #""2026-11-29T11:00:61Z""# : "\"2026-11-29T11:00:\(second < 10 ? "0" : "")\(second)Z\""
+                case "read": value = read
+                case "sender": value = #"{"id":"u\#(index)","name":\#(string(&random))}"#
+                case "score": value = "1.5"
+                default: value = Int.random(in: 0..<30, using: &random) == 0 ? "null" : string(&random)
+                }
+                return "\"\(name)\":\(value)"
+            }
+            notifications.append("{" + fields.joined(separator: space) + "}")
+        }
+        let body = #"{"now":"2026-11-29T12:00:00Z","notifications":["# + notifications.joined(separator: space) + "]}"
+        return Array(body.utf8)
+    }
+
+    /// A JSON string of a word or two, a share of them escaped.
+    private static func string<R: RandomNumberGenerator>(_ random: inout R) -> String {
+        var text = words[Int.random(in: 0..<words.count, using: &random)]
+        if Bool.random(using: &random) { text += " " + words[Int.random(in: 0..<words.count, using: &random)] }
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0: text += #"\n"#
+        case 1: text = #"\u0041"# + text
+        case 2: text += #"\""#
+        default: break
+        }
+        return "\"\(text)\""
+    }
+}
