@@ -57,6 +57,28 @@ import Testing
         }
     }
 
+    @Test func string_atEveryShortLength_escapesAtEveryPositionAndCopiesPlainText() {
+        // Plain words are stored as they are tested: an escape found late must overwrite them.
+        for length in 0...24 {
+            let plain = String(repeating: "p", count: length)
+            #expect(written { $0.string(plain) } == referenceEscaped(plain), "plain, length \(length)")
+            for position in 0..<length {
+                for special in ["\"", "\u{1}"] {
+                    let text =
+                        String(repeating: "a", count: position) + special
+                        + String(repeating: "b", count: length - 1 - position)
+                    #expect(
+                        written { $0.string(text) } == referenceEscaped(text),
+                        "length \(length), \(special.debugDescription) at \(position)")
+                    #expect(
+                        written { json in text.utf8.withContiguousStorageIfAvailable { json.escaped($0) } }
+                            == String(referenceEscaped(text).dropFirst().dropLast()),
+                        "escaped, length \(length), \(special.debugDescription) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test func needsNoEscape_findsAnEscapeAtEveryPositionOfEveryShortLength() {
         for length in 0..<40 {
             let plain = Array(repeating: UInt8(ascii: "a"), count: length)

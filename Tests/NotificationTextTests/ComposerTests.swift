@@ -153,6 +153,57 @@ import Testing
         }
     }
 
+    @Test func keyHash_atEveryLengthUpTo40_matchesAByteAtATimeSipHash() {
+        // The last block is read with overlapping loads; the reference reads it byte by byte.
+        let message: [UInt8] = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 200) }
+        for (k0, k1) in [(UInt64(0x0706_0504_0302_0100), UInt64(0x0f0e_0d0c_0b0a_0908)), (.max, 0x1234_5678)] {
+            let hash = KeyHash(k0: k0, k1: k1)
+            for length in 0...message.count {
+                let bytes = Array(message.prefix(length))
+                let actual = bytes.withUnsafeBufferPointer { hash.hash($0) }
+                #expect(actual == referenceSipHash13(bytes, k0: k0, k1: k1), "length \(length)")
+            }
+        }
+    }
+
+    /// SipHash-1-3 as the paper writes it: whole words, then the last bytes one at a time.
+    private func referenceSipHash13(_ bytes: [UInt8], k0: UInt64, k1: UInt64) -> UInt64 {
+        func rotl(_ x: UInt64, _ b: UInt64) -> UInt64 { (x << b) | (x >> (64 - b)) }
+        var v0 = k0 ^ 0x736f_6d65_7073_6575, v1 = k1 ^ 0x646f_7261_6e64_6f6d
+        var v2 = k0 ^ 0x6c79_6765_6e65_7261, v3 = k1 ^ 0x7465_6462_7974_6573
+        func round() {
+            v0 &+= v1
+            v1 = rotl(v1, 13)
+            v1 ^= v0
+            v0 = rotl(v0, 32)
+            v2 &+= v3
+            v3 = rotl(v3, 16)
+            v3 ^= v2
+            v0 &+= v3
+            v3 = rotl(v3, 21)
+            v3 ^= v0
+            v2 &+= v1
+            v1 = rotl(v1, 17)
+            v1 ^= v2
+            v2 = rotl(v2, 32)
+        }
+        let whole = bytes.count / 8 * 8
+        var words = (0..<whole / 8).map { i in (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[8 * i + $1]) << (8 * $1) }
+        }
+        words.append(
+            (whole..<bytes.count).reduce(UInt64(bytes.count & 0xff) << 56) {
+                $0 | UInt64(bytes[$1]) << (8 * ($1 - whole))
+            })
+        for m in words {
+            v3 ^= m
+            round()
+            v0 ^= m
+        }
+        v2 ^= 0xff
+        for _ in 0..<3 { round() }
+        return v0 ^ v1 ^ v2 ^ v3
+    }
+
     // MARK: model
 
     @Test func key_isSourceColonIdOrId() {

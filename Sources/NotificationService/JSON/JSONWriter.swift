@@ -63,8 +63,9 @@ struct JSONWriter {
     /// The well-formed UTF-8 `utf8` as a quoted, escaped JSON string.
     @inline(__always)
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard !storeIfPlain(utf8, quoted: true) else { return }
         byte(UInt8(ascii: "\""))
-        escaped(utf8)
+        escapeEach(utf8)
         byte(UInt8(ascii: "\""))
     }
 
@@ -84,7 +85,7 @@ struct JSONWriter {
     /// The inside of a JSON string: `utf8` (well-formed UTF-8) escaped, without quotes.
     @inline(__always)
     mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if Self.needsNoEscape(utf8) { copy(utf8) } else { escapeEach(utf8) }
+        if !storeIfPlain(utf8, quoted: false) { escapeEach(utf8) }
     }
 
     mutating func integer(_ value: Int) {
@@ -140,6 +141,53 @@ struct JSONWriter {
         default:
             target.initialize(from: source, count: length)
         }
+    }
+
+    /// Stores `utf8` (between quotes when `quoted`) when none of its bytes
+    /// needs an escape, testing each word as it is moved, so the bytes are
+    /// read once; false, with nothing counted, when one does.
+    @inline(__always)
+    private mutating func storeIfPlain(_ utf8: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        let length = utf8.count
+        let quotes = quoted ? 2 : 0
+        guard length >= 4, length &+ quotes <= capacity &- count, let source = UnsafeRawPointer(utf8.baseAddress)
+        else {
+            // Short, or past the end (only counting): test first, then copy.
+            guard Self.needsNoEscape(utf8) else { return false }
+            if quoted { byte(UInt8(ascii: "\"")) }
+            copy(utf8)
+            if quoted { byte(UInt8(ascii: "\"")) }
+            return true
+        }
+        // Bytes stored before an escape turns up are overwritten by `escapeEach`.
+        let target = UnsafeMutableRawPointer(base + count + (quoted ? 1 : 0))
+        var escapes: UInt64
+        if length < 8 {
+            let low = source.loadUnaligned(as: UInt32.self)
+            let high = source.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
+            target.storeBytes(of: low, as: UInt32.self)
+            target.storeBytes(of: high, toByteOffset: length &- 4, as: UInt32.self)
+            escapes = JSONByteClass.escapeMask(UInt64(low) | UInt64(high) &<< 32)
+        } else {
+            // Whole words, the last one overlapping the one before it.
+            let last = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            escapes = JSONByteClass.escapeMask(last)
+            var offset = 0
+            while offset &+ 8 < length {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                escapes |= JSONByteClass.escapeMask(word)
+                offset &+= 8
+            }
+            target.storeBytes(of: last, toByteOffset: length &- 8, as: UInt64.self)
+        }
+        guard escapes == 0 else { return false }
+        if quoted {
+            target.storeBytes(of: UInt8(ascii: "\""), toByteOffset: -1, as: UInt8.self)
+            target.storeBytes(of: UInt8(ascii: "\""), toByteOffset: length, as: UInt8.self)
+        }
+        count &+= length &+ quotes
+        return true
     }
 
     // MARK: Escaping

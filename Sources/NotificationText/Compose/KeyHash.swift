@@ -51,19 +51,26 @@ struct KeyHash {
                 offset += 8
             }
         }
-        // The last block: the remaining bytes, little-endian, and the length's low byte on top.
+        // The last block: the remaining 0…7 bytes, little-endian, and the
+        // length's low byte on top. The bytes are read with at most three
+        // loads, overlapping ones, rather than one at a time.
         var last = UInt64(truncatingIfNeeded: count) &<< 56
-        if let base = bytes.baseAddress {
-            var shift: UInt64 = 0
-            if count - offset >= 4 {
-                last |= UInt64(UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
-                shift = 32
-                offset += 4
-            }
-            while offset < count {
-                last |= UInt64(base[offset]) &<< shift
-                shift += 8
-                offset += 1
+        let rest = count &- offset
+        if rest > 0, let base = UnsafeRawPointer(bytes.baseAddress) {
+            if count >= 8 {
+                // The last eight bytes; the remaining ones are their top `rest`.
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                last |= word &>> UInt64(64 &- 8 &* rest)
+            } else if rest >= 4 {
+                let low = UInt64(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+                let high = UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest &- 4, as: UInt32.self)))
+                last |= low | high &<< UInt64(8 &* (rest &- 4))
+            } else {
+                // The first, middle and last of one to three bytes.
+                let middle = rest &>> 1
+                last |= UInt64(base.load(as: UInt8.self))
+                last |= UInt64(base.load(fromByteOffset: middle, as: UInt8.self)) &<< UInt64(8 &* middle)
+                last |= UInt64(base.load(fromByteOffset: rest &- 1, as: UInt8.self)) &<< UInt64(8 &* (rest &- 1))
             }
         }
         state.compress(last, rounds: c)

@@ -63,7 +63,11 @@ public enum PlainText {
         var previousWasSpace = true
         var index = 0
         while index < utf8.count {
-            if utf8[index] == UInt8(ascii: " ") {
+            let byte = utf8[index]
+            if byte &- 0x21 < 0x7F &- 0x21 {
+                // Visible ASCII, nearly every byte of a name: never White_Space.
+                previousWasSpace = false
+            } else if byte == UInt8(ascii: " ") {
                 if previousWasSpace { return false }
                 previousWasSpace = true
             } else {
