@@ -46,7 +46,7 @@ extension ComposeDecoder {
                 if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) { return abandon(appendedCount) }
             case .type: fields.type = range
             case .timestamp:
-                guard let moment = request.moment(at: range) else { return abandon(appendedCount) }
+                guard let moment = moment(at: range) else { return abandon(appendedCount) }
                 fields.timestamp = (range, moment)
             case .thread: fields.thread = range
             case .threadTitle: fields.threadTitle = range

@@ -79,6 +79,8 @@ struct ComposeDecoder {
     var shape: NotificationShape
     /// How many notifications were read by their shape.
     var shapedReads = 0
+    /// The day of the last timestamp parsed in full.
+    private var recentDay = RecentDay()
 
     private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, shape: NotificationShape) {
         self.shape = shape
@@ -385,11 +387,26 @@ struct ComposeDecoder {
         return try instant(of: range, at: path())
     }
 
-    private func instant(of range: TextRange, at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
-        range: TextRange, moment: Moment
-    ) {
-        guard let moment = request.moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
+    private mutating func instant(of range: TextRange, at path: @autoclosure () -> String) throws(JSONReader.Stop)
+        -> (range: TextRange, moment: Moment)
+    {
+        guard let moment = moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
         return (range, moment)
+    }
+
+    /// The instant of the RFC 3339 date-time at `range` (`ComposeRequest.moment(at:)`);
+    /// one of the recent day (`RecentDay`) without the full parse.
+    @inline(__always)
+    mutating func moment(at range: TextRange) -> Moment? {
+        // Only a range of the body's own bytes: appended ones lie past them.
+        let isBody = range.count == 20 && range.start >= 0 && range.end <= reader.bytes.count
+        let raw = isBody ? UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end]) : nil
+        if let raw, let seconds = recentDay.epochSeconds(raw) {
+            return Moment(epochSeconds: seconds, nanoseconds: 0, extraDigits: .empty)
+        }
+        guard let moment = request.moment(at: range) else { return nil }
+        if let raw { recentDay.remember(raw, epochSeconds: moment.epochSeconds) }
+        return moment
     }
 
     /// The problem of a string at `range` that is not an RFC 3339 date-time.
