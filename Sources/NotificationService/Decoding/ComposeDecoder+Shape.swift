@@ -11,8 +11,8 @@ extension ComposeDecoder {
         guard shape.isKnown, reader.peek() == UInt8(ascii: "{") else { return false }
         let bytes = reader.bytes
         let appendedCount = request.bytes.count
-        var fields = NotificationFields()
-        fields.read = shape.read
+        // The slots' strings by field (`Slot.rawValue`); checked once all are read.
+        var ranges = InlineArray<12, TextRange>(repeating: .absent)
         var cursor = reader.index
         let pieces = shape.pieces
         for k in 0..<shape.count {
@@ -21,46 +21,41 @@ extension ComposeDecoder {
                 case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
             else { return abandon(appendedCount) }
             cursor = end
-            let slot = piece.slot
-            let string = (start: start, end: end, hasEscape: hasEscape)
-            guard slot != .ignored else {
+            if _fastPath(!hasEscape) {
+                ranges[Int(piece.slot.rawValue)] = TextRange(start: start, count: end &- start)
+            } else if piece.slot == .ignored {
                 // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
-                if hasEscape && !reader.validated {
-                    guard (try? reader.withUnescaped(string) { _ throws(JSONReader.Stop) in }) != nil else {
-                        return abandon(appendedCount)
-                    }
-                }
-                continue
-            }
-            let range: TextRange
-            if hasEscape {
-                guard let appended = try? appendUnescaped(string) else { return abandon(appendedCount) }
-                range = appended
+                guard
+                    reader.validated
+                        || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
+                else { return abandon(appendedCount) }
             } else {
-                range = TextRange(start: start, count: end &- start)
-            }
-            switch slot {
-            case .id: fields.id = range
-            case .source:
-                fields.source = range
-                if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) { return abandon(appendedCount) }
-            case .type: fields.type = range
-            case .timestamp:
-                guard let moment = moment(at: range) else { return abandon(appendedCount) }
-                fields.timestamp = (range, moment)
-            case .thread: fields.thread = range
-            case .threadTitle: fields.threadTitle = range
-            case .senderID: fields.sender.id = range
-            case .senderName: fields.sender.name = range
-            case .text: fields.text = range
-            case .defaultText: fields.defaultText = range
-            case .url: fields.url = range
-            case .ignored: break
+                guard let appended = try? appendUnescaped((start, end, true)) else { return abandon(appendedCount) }
+                ranges[Int(piece.slot.rawValue)] = appended
             }
         }
-        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes), fields.hasRequiredMembers else {
-            return abandon(appendedCount)
-        }
+        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes) else { return abandon(appendedCount) }
+        var fields = NotificationFields()
+        fields.read = shape.read
+        fields.id = ranges[Int(NotificationShape.Slot.id.rawValue)]
+        fields.source = ranges[Int(NotificationShape.Slot.source.rawValue)]
+        fields.type = ranges[Int(NotificationShape.Slot.type.rawValue)]
+        fields.thread = ranges[Int(NotificationShape.Slot.thread.rawValue)]
+        fields.threadTitle = ranges[Int(NotificationShape.Slot.threadTitle.rawValue)]
+        fields.sender = (
+            ranges[Int(NotificationShape.Slot.senderID.rawValue)],
+            ranges[Int(NotificationShape.Slot.senderName.rawValue)]
+        )
+        fields.text = ranges[Int(NotificationShape.Slot.text.rawValue)]
+        fields.defaultText = ranges[Int(NotificationShape.Slot.defaultText.rawValue)]
+        fields.url = ranges[Int(NotificationShape.Slot.url.rawValue)]
+        let timestamp = ranges[Int(NotificationShape.Slot.timestamp.rawValue)]
+        // The checks of the fields, as the general path makes them.
+        guard !timestamp.isAbsent, let moment = moment(at: timestamp),
+            fields.source.isAbsent || !request.bytes.withUnsafeBufferPointer(fields.sourceHasColon)
+        else { return abandon(appendedCount) }
+        fields.timestamp = (timestamp, moment)
+        guard fields.hasRequiredMembers else { return abandon(appendedCount) }
         reader.move(to: end)
         fields.append(to: &request)
         shapedReads &+= 1
