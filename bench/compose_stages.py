@@ -38,9 +38,10 @@ STAGES = [
     ("the request callback (adapter + service)", r"WorkerLoop\.configure|EventLoopWorker\.answer\(_:\)$"),
     ("adapter: request read (head, body copy)", r"RequestReader\.read|EventLoopWorker\.request\(from:"),
     ("service: handle (route, decode, compose, JSON)", r"HTTPHandler\.handle\(_:\) in conformance NotificationTextService"),
-    ("service: decode the compose request", r"ComposeDecoder\.decode\(_:serverApp:now:validated:\)|DirectComposeDecoder\.decodeRequest\(\)$"),
+    ("service: decode the compose request", r"ComposeDecoder\.decode\(_:serverApp:(catalogs:)?now:(validated:)?\)"),
+    ("— notifications read by shape (ADR 0019)", r"ComposeDecoder\.decodeShapedNotification\(\)$"),
     ("service: compose", r"^static Composer\.compose\(_:\)$"),
-    ("service: reply JSON", r"ComposeResponse\.jsonBody|ComposeOutcome\.jsonBody"),
+    ("service: reply JSON", r"ComposeResponse\.jsonBody|ComposeOutcome\.jsonBody|ComposeResponse\.write\(to:bytes:\)"),
     ("adapter: reply (headers, evhttp_send_reply)", r"ReplyWriter\.send|EventLoopWorker\.send\(_:for:"),
     ("evhttp_send_reply (header lines by evbuffer_add_printf)", r"^evhttp_send_reply$"),
     ("service: didRespond (metrics, access-log line)", r"HTTPHandler\.didRespond.* in conformance NotificationTextService"),
@@ -65,7 +66,11 @@ def inclusive_counts(out_file: Path) -> dict[str, int]:
     for line in annotated.splitlines():
         if "=>" in line:
             continue
-        match = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(?:\S*:)?(.+?)(?: \[[^\]]*\])?$", line)
+        # The file before the name ends at its first ".swift:" (or "???:"): a
+        # name such as `write(to:bytes:)` has colons of its own.
+        match = re.match(
+            r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(?:(?:\S*?\.(?:swift|c|S|h|cpp)|\?\?\?|//<compiler-generated>):)?"
+            r"(.+?)(?: \[[^\]]*\])?$", line)
         if not match:
             continue
         name = match.group(2).strip()
