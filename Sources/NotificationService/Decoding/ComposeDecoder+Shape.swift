@@ -2,54 +2,28 @@
 
 extension ComposeDecoder {
     /// Reads the notification at the reader when it has the previous
-    /// notification's shape (`NotificationShape`): its literals repeated, a
-    /// string in each slot, each string valid for its field. True when it was
-    /// read and appended; false, with the reader and the request as they
-    /// were, when it differs anywhere: then the general path reads it, and
-    /// reports whatever made it differ.
+    /// notification's shape (`ObjectShape`): its literals repeated, a string
+    /// in each slot, each string valid for its field. True when it was read
+    /// and appended; false, with the reader and the request as they were,
+    /// when it differs anywhere: then the general path reads it, and reports
+    /// whatever made it differ.
     mutating func decodeShapedNotification() -> Bool {
-        guard shape.isKnown, reader.peek() == UInt8(ascii: "{") else { return false }
-        let bytes = reader.bytes
         let appendedCount = request.bytes.count
-        // The slots' strings by field (`Slot.rawValue`); checked once all are read.
-        var ranges = InlineArray<12, TextRange>(repeating: .absent)
-        var cursor = reader.index
-        let pieces = shape.pieces
-        for k in 0..<shape.count {
-            let piece = pieces[k]
-            guard let start = piece.literalEnd(at: cursor, in: bytes),
-                case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
-            else { return abandon(appendedCount) }
-            cursor = end
-            if _fastPath(!hasEscape) {
-                ranges[Int(piece.slot.rawValue)] = TextRange(start: start, count: end &- start)
-            } else if piece.slot == .ignored {
-                // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
-                guard
-                    reader.validated
-                        || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
-                else { return abandon(appendedCount) }
-            } else {
-                guard let appended = try? appendUnescaped((start, end, true)) else { return abandon(appendedCount) }
-                ranges[Int(piece.slot.rawValue)] = appended
-            }
-        }
-        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes) else { return abandon(appendedCount) }
+        guard shape.isKnown, let (ranges, end) = readShaped(shape, appendedCount: appendedCount) else { return false }
         var fields = NotificationFields()
         fields.read = shape.read
-        fields.id = ranges[Int(NotificationShape.Slot.id.rawValue)]
-        fields.source = ranges[Int(NotificationShape.Slot.source.rawValue)]
-        fields.type = ranges[Int(NotificationShape.Slot.type.rawValue)]
-        fields.thread = ranges[Int(NotificationShape.Slot.thread.rawValue)]
-        fields.threadTitle = ranges[Int(NotificationShape.Slot.threadTitle.rawValue)]
+        fields.id = ranges[Int(ObjectShape.Slot.id.rawValue)]
+        fields.source = ranges[Int(ObjectShape.Slot.source.rawValue)]
+        fields.type = ranges[Int(ObjectShape.Slot.type.rawValue)]
+        fields.thread = ranges[Int(ObjectShape.Slot.thread.rawValue)]
+        fields.threadTitle = ranges[Int(ObjectShape.Slot.threadTitle.rawValue)]
         fields.sender = (
-            ranges[Int(NotificationShape.Slot.senderID.rawValue)],
-            ranges[Int(NotificationShape.Slot.senderName.rawValue)]
+            ranges[Int(ObjectShape.Slot.senderID.rawValue)], ranges[Int(ObjectShape.Slot.senderName.rawValue)]
         )
-        fields.text = ranges[Int(NotificationShape.Slot.text.rawValue)]
-        fields.defaultText = ranges[Int(NotificationShape.Slot.defaultText.rawValue)]
-        fields.url = ranges[Int(NotificationShape.Slot.url.rawValue)]
-        let timestamp = ranges[Int(NotificationShape.Slot.timestamp.rawValue)]
+        fields.text = ranges[Int(ObjectShape.Slot.text.rawValue)]
+        fields.defaultText = ranges[Int(ObjectShape.Slot.defaultText.rawValue)]
+        fields.url = ranges[Int(ObjectShape.Slot.url.rawValue)]
+        let timestamp = ranges[Int(ObjectShape.Slot.timestamp.rawValue)]
         // The checks of the fields, as the general path makes them.
         guard !timestamp.isAbsent, let moment = moment(at: timestamp),
             fields.source.isAbsent || !request.bytes.withUnsafeBufferPointer(fields.sourceHasColon)
@@ -62,9 +36,69 @@ extension ComposeDecoder {
         return true
     }
 
+    /// Reads the displayed entry at the reader when it has the previous
+    /// entry's shape, as `decodeShapedNotification` reads a notification.
+    mutating func decodeShapedDisplayedEntry() -> Bool {
+        let appendedCount = request.bytes.count
+        guard displayedShape.isKnown, let (ranges, end) = readShaped(displayedShape, appendedCount: appendedCount)
+        else { return false }
+        let key = ranges[Int(ObjectShape.Slot.key.rawValue)]
+        let timestamp = ranges[Int(ObjectShape.Slot.timestamp.rawValue)]
+        guard !key.isAbsent, !timestamp.isAbsent, let moment = moment(at: timestamp) else {
+            return abandon(appendedCount)
+        }
+        reader.move(to: end)
+        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment)
+        shapedReads &+= 1
+        return true
+    }
+
+    /// The strings of the object at the reader, by field (`Slot.rawValue`),
+    /// and where the object ends, when its bytes repeat `shape`'s literals
+    /// with a string in each slot; an escaped string is decoded and appended
+    /// (an unknown member's only checked). Nil, with what it appended
+    /// removed, when they do not. The fields' own checks are the caller's.
+    @inline(__always)
+    private mutating func readShaped(_ shape: ObjectShape, appendedCount: Int) -> (
+        ranges: InlineArray<13, TextRange>, end: Int
+    )? {
+        guard reader.peek() == UInt8(ascii: "{") else { return nil }
+        let bytes = reader.bytes
+        var ranges = InlineArray<13, TextRange>(repeating: .absent)
+        var cursor = reader.index
+        let pieces = shape.pieces
+        for k in 0..<shape.count {
+            let piece = pieces[k]
+            guard let start = piece.literalEnd(at: cursor, in: bytes),
+                case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
+            else { return abandoned(appendedCount) }
+            cursor = end
+            if _fastPath(!hasEscape) {
+                ranges[Int(piece.slot.rawValue)] = TextRange(start: start, count: end &- start)
+            } else if piece.slot == .ignored {
+                // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
+                guard
+                    reader.validated
+                        || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
+                else { return abandoned(appendedCount) }
+            } else {
+                guard let appended = try? appendUnescaped((start, end, true)) else { return abandoned(appendedCount) }
+                ranges[Int(piece.slot.rawValue)] = appended
+            }
+        }
+        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes) else { return abandoned(appendedCount) }
+        return (ranges, end)
+    }
+
     /// Drops what a shaped read appended; false.
     private mutating func abandon(_ appendedCount: Int) -> Bool {
         if request.bytes.count != appendedCount { request.removeAppended(downTo: appendedCount) }
         return false
+    }
+
+    /// Drops what a shaped read appended; nil.
+    private mutating func abandoned<Value>(_ appendedCount: Int) -> Value? {
+        _ = abandon(appendedCount)
+        return nil
     }
 }

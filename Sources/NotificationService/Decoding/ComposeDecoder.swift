@@ -33,9 +33,9 @@ struct ComposeDecoder {
     }
 
     /// One pass over `body`: the first (`validated` false) or the one after
-    /// the parser. Notifications of the previous one's shape are read as such
-    /// (`NotificationShape`) unless `readsShapes` is false (tests compare
-    /// both); `shapedReads` counts them.
+    /// the parser. A notification or displayed entry written as the one
+    /// before is read by that one's shape (`ObjectShape`) unless
+    /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, shapedReads: UnsafeMutablePointer<Int>? = nil
@@ -49,11 +49,11 @@ struct ComposeDecoder {
                     ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
-            return try NotificationShape.withPieces { pieces throws(Problem) in
+            return try ObjectShape.withShapes(isEnabled: readsShapes) { shape, displayedShape throws(Problem) in
                 var decoder = ComposeDecoder(
                     reader: JSONReader(bytes, validated: validated),
                     request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
-                    catalogs: catalogs, shape: NotificationShape(pieces, isEnabled: readsShapes))
+                    catalogs: catalogs, shape: shape, displayedShape: displayedShape)
                 defer { shapedReads?.pointee = decoder.shapedReads }
                 do throws(JSONReader.Stop) {
                     try decoder.decodeRequest()
@@ -76,14 +76,20 @@ struct ComposeDecoder {
     /// `Self.tables`, read once.
     private let tables: Tables
     /// The previous notification's shape, for reading the next one.
-    var shape: NotificationShape
-    /// How many notifications were read by their shape.
+    var shape: ObjectShape
+    /// The previous displayed entry's shape.
+    var displayedShape: ObjectShape
+    /// How many objects were read by their shape.
     var shapedReads = 0
     /// The day of the last timestamp parsed in full.
-    private var recentDay = RecentDay()
+    var recentDay = RecentDay()
 
-    private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, shape: NotificationShape) {
+    private init(
+        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, shape: ObjectShape,
+        displayedShape: ObjectShape
+    ) {
         self.shape = shape
+        self.displayedShape = displayedShape
         self.reader = reader
         self.request = request
         self.catalogs = catalogs
@@ -277,23 +283,27 @@ struct ComposeDecoder {
     private mutating func decodeDisplayedEntry(_ index: Int, _ names: inout MemberNames<DisplayedMember>)
         throws(JSONReader.Stop)
     {
+        if decodeShapedDisplayedEntry() { return }
         func at(_ member: DisplayedMember) -> String { "displayed[\(index)].\(member.rawValue)" }
         var key = TextRange.absent
         var timestamp: (range: TextRange, moment: Moment)? = nil
         names.startObject()
+        _ = reader.peek()
+        displayedShape.begin(at: reader.index)
         if try reader.openObject(at: "displayed[\(index)]") {
             repeat {
                 let member = try reader.memberName(&names)
                 if try reader.skipNull() { continue }
                 switch member {
-                case .key: key = try text(at: at(.key))
-                case .timestamp: timestamp = try self.timestamp(at: at(.timestamp))
-                case nil: try reader.skipValue()
+                case .key: key = try text(.key, of: .displayedEntry, at: at(.key))
+                case .timestamp: timestamp = try self.timestamp(.timestamp, of: .displayedEntry, at: at(.timestamp))
+                case nil: try skipValue(of: .displayedEntry)
                 }
             } while try reader.nextMember()
         }
         guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
         guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
+        displayedShape.finish(end: reader.index, read: false)
         request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
     }
 
@@ -328,95 +338,10 @@ struct ComposeDecoder {
     }
 
     /// Stops the pass at `problem`, made only in the validated pass.
-    private func stop(_ problem: @autoclosure () -> Problem) -> JSONReader.Stop {
+    func stop(_ problem: @autoclosure () -> Problem) -> JSONReader.Stop {
         reader.stop(problem())
     }
 
-    // MARK: Values
-
-    /// A string value's range: its own bytes, or its decoded bytes appended
-    /// when it has escapes.
-    @inline(__always)
-    private mutating func text(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> TextRange {
-        let string = try reader.string(at: path())
-        guard string.hasEscape else { return TextRange(start: string.start, count: string.end &- string.start) }
-        return try appendUnescaped(string)
-    }
-
-    /// A notification's string value (`text(at:)`), noted in its shape as `slot`.
-    @inline(__always)
-    private mutating func text(_ slot: NotificationShape.Slot, at path: @autoclosure () -> String)
-        throws(JSONReader.Stop) -> TextRange
-    {
-        let open = reader.index
-        let range = try text(at: path())
-        shape.note(slot, open: open, close: reader.index &- 1)
-        return range
-    }
-
-    /// An unknown member's value, skipped; a string is noted in the notification's shape.
-    private mutating func skipValue() throws(JSONReader.Stop) {
-        let open = reader.index
-        let isString = reader.peek() == UInt8(ascii: "\"")
-        try reader.skipValue()
-        if isString { shape.note(.ignored, open: open, close: reader.index &- 1) }
-    }
-
-    @inline(never)
-    mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
-        -> TextRange
-    {
-        let reader = reader
-        return try reader.withUnescaped(string) { request.append($0) }
-    }
-
-    /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
-    private mutating func timestamp(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
-        range: TextRange, moment: Moment
-    ) {
-        // Read first: an argument that appends would not be seen by a call on `self` it is passed to.
-        let range = try text(at: path())
-        return try instant(of: range, at: path())
-    }
-
-    /// A notification's timestamp (`timestamp(at:)`), noted in its shape as `slot`.
-    private mutating func timestamp(_ slot: NotificationShape.Slot, at path: @autoclosure () -> String)
-        throws(JSONReader.Stop) -> (range: TextRange, moment: Moment)
-    {
-        let range = try text(slot, at: path())
-        return try instant(of: range, at: path())
-    }
-
-    private mutating func instant(of range: TextRange, at path: @autoclosure () -> String) throws(JSONReader.Stop)
-        -> (range: TextRange, moment: Moment)
-    {
-        guard let moment = moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
-        return (range, moment)
-    }
-
-    /// The instant of the RFC 3339 date-time at `range` (`ComposeRequest.moment(at:)`);
-    /// one of the recent day (`RecentDay`) without the full parse.
-    @inline(__always)
-    mutating func moment(at range: TextRange) -> Moment? {
-        // Only a range of the body's own bytes: appended ones lie past them.
-        let isBody = range.count == 20 && range.start >= 0 && range.end <= reader.bytes.count
-        let raw = isBody ? UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end]) : nil
-        if let raw, let seconds = recentDay.epochSeconds(raw) {
-            return Moment(epochSeconds: seconds, nanoseconds: 0, extraDigits: .empty)
-        }
-        guard let moment = request.moment(at: range) else { return nil }
-        if let raw { recentDay.remember(raw, epochSeconds: moment.epochSeconds) }
-        return moment
-    }
-
-    /// The problem of a string at `range` that is not an RFC 3339 date-time.
-    private func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
-        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
-        return Problem(
-            .invalidTimestamp,
-            "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
-        )
-    }
 }
 
 extension ComposeRequest {

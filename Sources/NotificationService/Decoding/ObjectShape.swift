@@ -1,11 +1,12 @@
 @_spi(Engine) import NotificationText
 
-/// The bytes a notification object of the request wrote around its string
-/// values, so the next object can be read as a comparison of those bytes and
-/// a scan of each string.
+/// The bytes an object of a request's array (a notification, a displayed
+/// entry) wrote around its string values, so the next object of the array
+/// can be read as a comparison of those bytes and a scan of each string.
 ///
-/// Clients write every notification of a request with the same members in
-/// the same order and the same spacing; only the strings' contents differ.
+/// Clients write every notification of a request, and every displayed entry,
+/// with the same members in the same order and the same spacing; only the
+/// strings' contents differ.
 /// When the general decoder reads an object it notes where each string value
 /// starts and ends and which field it fills (`note`). The object is then a
 /// sequence of literals and slots: literal 0 from the object's `{` through
@@ -20,10 +21,12 @@
 /// values: the general decoder would read it the same way, so its fields are
 /// the slots' strings (each still checked as its field requires) and the
 /// constants' values (`read`). The literals are ranges of the body itself.
-struct NotificationShape {
+struct ObjectShape {
     /// Where a string value goes.
     enum Slot: UInt8 {
         case id, source, type, timestamp, thread, threadTitle, senderID, senderName, text, defaultText, url
+        /// A displayed entry's key (its `timestamp` is `timestamp`).
+        case key
         /// An unknown member's string: read and checked, not kept.
         case ignored
     }
@@ -40,7 +43,7 @@ struct NotificationShape {
     }
 
     /// Piece k: literal k and slot k; piece `count`: the last literal. In
-    /// memory the decoder lends for one body (`withPieces`), so reading a
+    /// memory the decoder lends for one body (`withShapes`), so reading a
     /// shape copies nothing.
     let pieces: UnsafeMutableBufferPointer<Piece>
     /// The number of slots.
@@ -55,21 +58,26 @@ struct NotificationShape {
     /// Whether shapes are noted at all (tests turn them off to compare).
     private let isEnabled: Bool
 
-    init(_ pieces: UnsafeMutableBufferPointer<Piece>, isEnabled: Bool = true) {
+    private init(_ pieces: UnsafeMutableBufferPointer<Piece>, isEnabled: Bool) {
         precondition(pieces.count > Self.capacity, "room for every piece")
         self.pieces = pieces
         self.isEnabled = isEnabled
     }
 
-    /// Calls `body` with room for a shape's pieces, on the stack.
-    static func withPieces<Result>(
-        _ body: (UnsafeMutableBufferPointer<Piece>) throws(Problem) -> Result
+    /// Calls `body` with a notification's shape and a displayed entry's, in
+    /// memory on the stack; `isEnabled` false notes no shape at all.
+    static func withShapes<Result>(
+        isEnabled: Bool, _ body: (_ notification: ObjectShape, _ displayed: ObjectShape) throws(Problem) -> Result
     ) throws(Problem) -> Result {
-        let outcome = withUnsafeTemporaryAllocation(of: Piece.self, capacity: capacity + 1) {
+        let size = capacity + 1
+        let outcome = withUnsafeTemporaryAllocation(of: Piece.self, capacity: 2 * size) {
             pieces -> Swift.Result<Result, Problem> in
             pieces.initialize(repeating: Piece(start: 0, count: 0, slot: .ignored))
             do throws(Problem) {
-                return .success(try body(pieces))
+                return .success(
+                    try body(
+                        ObjectShape(UnsafeMutableBufferPointer(rebasing: pieces[0..<size]), isEnabled: isEnabled),
+                        ObjectShape(UnsafeMutableBufferPointer(rebasing: pieces[size...]), isEnabled: isEnabled)))
             } catch {
                 return .failure(error)
             }
@@ -112,7 +120,7 @@ struct NotificationShape {
 
 }
 
-extension NotificationShape.Piece {
+extension ObjectShape.Piece {
     /// Where the literal ends when the body repeats it at `cursor`; nil when it does not.
     @inline(__always)
     func literalEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {

@@ -3,10 +3,11 @@ import Testing
 
 @testable import NotificationService
 
-/// A notification written as the previous one was, its strings aside, is read
-/// by its shape (`NotificationShape`). Its one promise: the request, or the
-/// problem, is the one the general path gives with shapes turned off.
-@Suite struct NotificationShapeTests {
+/// A notification or displayed entry written as the previous one was, its
+/// strings aside, is read by its shape (`ObjectShape`). Its one promise: the
+/// request, or the problem, is the one the general path gives with shapes
+/// turned off.
+@Suite struct ObjectShapeTests {
     typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
@@ -58,9 +59,10 @@ import Testing
         return shaped.shapedReads
     }
 
-    @Test func benchPayload_readsEveryNotificationAfterTheFirstByItsShape() {
+    @Test func benchPayload_readsEveryObjectAfterTheFirstOfItsArrayByItsShape() {
         let payload = repositoryFile("bench/payloads/compose-20.json")
-        #expect(Self.checkSameAsGeneralPath(payload, "compose-20.json") == 19)
+        // 19 of the 20 notifications, 1 of the 2 displayed entries.
+        #expect(Self.checkSameAsGeneralPath(payload, "compose-20.json") == 20)
     }
 
     @Test func fixtureRequests_decodeAsWithoutShapes() {
@@ -147,6 +149,7 @@ enum UniformCompose {
         var names = members.filter { ["id", "type", "timestamp"].contains($0) || Bool.random(using: &random) }
         names.shuffle(using: &random)
         let read = Bool.random(using: &random) ? "true" : "false"
+        let extraDisplayed = [#""#, #","seen":true"#, #","note":"x""#][Int.random(in: 0..<3, using: &random)]
         var notifications: [String] = []
         for index in 0..<Int.random(in: 2...8, using: &random) {
             let fields = names.map { name -> String in
@@ -166,7 +169,16 @@ enum UniformCompose {
             }
             notifications.append("{" + fields.joined(separator: space) + "}")
         }
-        let body = #"{"now":"2026-11-29T12:00:00Z","notifications":["# + notifications.joined(separator: space) + "]}"
+        let displayed = (0..<Int.random(in: 0...6, using: &random)).map { index -> String in
+            let second = Int.random(in: 10..<60, using: &random)
+            let key = Int.random(in: 0..<10, using: &random) == 0 ? #""k\u0041:\#(index)""# : #""k:\#(index)""#
+            let timestamp =
+                Int.random(in: 0..<30, using: &random) == 0 ? "null" : "\"2026-11-29T11:59:\(second)Z\""
+            return "{\"key\":\(key),\"timestamp\":\(timestamp)\(extraDisplayed)}"
+        }
+        let body =
+            #"{"now":"2026-11-29T12:00:00Z","notifications":["# + notifications.joined(separator: space)
+            + #"],"displayed":["# + displayed.joined(separator: space) + "]}"
         return Array(body.utf8)
     }
 
