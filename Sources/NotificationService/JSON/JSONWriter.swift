@@ -114,6 +114,13 @@ struct JSONWriter {
     }
 
     mutating func integer(_ value: Int) {
+        // Statuses, counts and units are mostly below 1000: their digits directly.
+        if UInt(bitPattern: value) < 1_000 {
+            if value >= 100 { byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)) }
+            if value >= 10 { byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)) }
+            byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+            return
+        }
         // Digits from the right into a small buffer: Int.min has 19 and a sign.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var magnitude = value.magnitude
