@@ -63,7 +63,7 @@ enum RequestReader {
         guard let uri = evhttp_request_get_evhttp_uri(request), let path = evhttp_uri_get_path(uri) else {
             return ""
         }
-        return String(cString: path)
+        return string(path)
     }
 
     private static func headers(of request: OpaquePointer) -> [(name: String, value: String)] {
@@ -74,11 +74,32 @@ enum RequestReader {
         var entry = clibevent_header_first(list)
         while let current = entry {
             if let key = current.pointee.key, let value = current.pointee.value {
-                headers.append((name: lowercasedName(key), value: String(cString: value)))
+                headers.append((name: lowercasedName(key), value: string(value)))
             }
             entry = clibevent_header_next(current)
         }
         return headers
+    }
+
+    /// The C string as a `String`, as `String(cString:)` makes it (ill-formed
+    /// UTF-8 repaired), without its cost where it can: up to 15 bytes fit in
+    /// the string itself and ASCII there needs no validation, and the usual
+    /// `Content-Type` comes from a literal.
+    private static func string(_ pointer: UnsafePointer<CChar>) -> String {
+        let byteCount = strlen(pointer)
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
+            if byteCount <= 15 {
+                return String(unsafeUninitializedCapacity: byteCount) { output in
+                    output.baseAddress!.update(from: start, count: byteCount)
+                    return byteCount
+                }
+            }
+            let json: StaticString = "application/json"
+            if byteCount == json.utf8CodeUnitCount, memcmp(start, json.utf8Start, byteCount) == 0 {
+                return "application/json"
+            }
+            return String(cString: pointer)
+        }
     }
 
     /// A field name in lower case. Names are ASCII tokens (RFC 9110 section 5.1),

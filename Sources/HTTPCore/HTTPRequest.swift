@@ -19,6 +19,9 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of a header, by lower-case name.
     public func header(_ lowercasedName: String) -> String? {
-        headers.first { $0.name == lowercasedName }?.value
+        // Most names differ in length from the one asked for; a count is
+        // stored in the string, while `==` on two different strings is a call.
+        let byteCount = lowercasedName.utf8.count
+        return headers.first { $0.name.utf8.count == byteCount && $0.name == lowercasedName }?.value
     }
 }

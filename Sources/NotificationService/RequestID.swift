@@ -7,10 +7,13 @@ final class RequestIDGenerator: Sendable {
     static let maxLength = 128
 
     private let prefix: UInt64
+    /// `prefix`'s 16 digits, as they are stored.
+    private let prefixDigits: (UInt64, UInt64)
     private let counter = Atomic<UInt64>(0)
 
     init(prefix: UInt64 = UInt64.random(in: .min ... .max)) {
         self.prefix = prefix
+        prefixDigits = Self.hexDigits(prefix)
     }
 
     /// A caller's id when it is 1…128 bytes of visible ASCII (0x21–0x7E), else nil.
@@ -25,14 +28,39 @@ final class RequestIDGenerator: Sendable {
     /// ids are unique across instances without a system call per request.
     func next() -> String {
         let sequence = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let digits: StaticString = "0123456789abcdef"
+        return Self.id(prefixDigits: prefixDigits, sequence: sequence)
+    }
+
+    /// The id of `sequence` after the prefix's digits.
+    static func id(prefixDigits: (UInt64, UInt64), sequence: UInt64) -> String {
+        let sequenceDigits = hexDigits(sequence)
         return String(unsafeUninitializedCapacity: 32) { buffer in
-            let d = digits.utf8Start
-            for i in 0..<16 {
-                buffer[i] = d[Int((prefix >> UInt64(60 - 4 * i)) & 0xF)]
-                buffer[16 + i] = d[Int((sequence >> UInt64(60 - 4 * i)) & 0xF)]
-            }
+            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+            raw.storeBytes(of: prefixDigits.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: prefixDigits.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: sequenceDigits.0, toByteOffset: 16, as: UInt64.self)
+            raw.storeBytes(of: sequenceDigits.1, toByteOffset: 24, as: UInt64.self)
             return 32
         }
+    }
+
+    /// `value`'s 16 lower-case hex digits, most significant first, as two
+    /// words to store in order: each nibble spread into a byte of its own,
+    /// then made a digit in all bytes at once.
+    static func hexDigits(_ value: UInt64) -> (UInt64, UInt64) {
+        (hexDigits(UInt32(truncatingIfNeeded: value >> 32)), hexDigits(UInt32(truncatingIfNeeded: value)))
+    }
+
+    private static func hexDigits(_ value: UInt32) -> UInt64 {
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // Byte k holds nibble k from the right; the first digit goes first in memory.
+        nibbles = nibbles.byteSwapped
+        // 1 in each byte that holds 10 or more (adding 6 carries into bit 4).
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        // "0" is 0x30; "a" is 39 past "0" + 10.
+        return (nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39).littleEndian
     }
 }

@@ -11,19 +11,27 @@ import Darwin
 /// The service's share of one HTTP request, without sockets: the bench
 /// payloads of `bench/payloads/` through `NotificationTextService.handle`
 /// (routing, content checks, JSON decoding, the rules, the JSON reply) and
-/// `didRespond` (metrics). The adapter's and libevent's share is measured by
-/// `bench/instructions.py` against the live server.
+/// `didRespond` (metrics, and in the cases so named the access log). The
+/// adapter's and libevent's share is measured by `bench/instructions.py`
+/// against the live server.
 func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
     service.setState(.running)
+    // As `serve` runs it: the access log on, buffered per thread (here into /dev/null).
+    let loggingService = NotificationTextService(
+        configuration: ServiceConfiguration(accessLogEnabled: true),
+        accessLog: .buffered(descriptor: open("/dev/null", O_WRONLY)))
+    loggingService.setState(.running)
     // The 20-pending request also in ru and ar (`"locale"` added first): the
     // same work with the catalog's messages, plural rules and isolation. The
     // names keep the en case's name out of the others' (the filter is a substring).
-    let routes: [(name: String, path: String, file: String, locale: String?)] = [
-        ("service POST /body, typical message", "/body", "body-typical.json", nil),
-        ("service POST /compose, 20 pending", "/compose", "compose-20.json", nil),
-        ("service POST /compose (ru), 20 pending", "/compose", "compose-20.json", "ru"),
-        ("service POST /compose (ar), 20 pending", "/compose", "compose-20.json", "ar"),
+    let routes: [(name: String, path: String, file: String, locale: String?, logged: Bool)] = [
+        ("service POST /body, typical message", "/body", "body-typical.json", nil, false),
+        ("service POST /body (access log on), typical message", "/body", "body-typical.json", nil, true),
+        ("service POST /compose, 20 pending", "/compose", "compose-20.json", nil, false),
+        ("service POST /compose (access log on), 20 pending", "/compose", "compose-20.json", nil, true),
+        ("service POST /compose (ru), 20 pending", "/compose", "compose-20.json", "ru", false),
+        ("service POST /compose (ar), 20 pending", "/compose", "compose-20.json", "ar", false),
     ]
     var cases: [BenchCase] = []
     if let compose = readFile(directory + "/compose-20.json") {
@@ -50,6 +58,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
                 ],
                 body: body
             )
+            let service = route.logged ? loggingService : service
             return BenchCase(name: route.name) {
                 let response = service.handle(request)
                 precondition(response.status == 200, "the bench payload \(route.file) was refused: \(response.status)")

@@ -117,14 +117,19 @@ import Testing
         #expect(json == #"{"a":[1,null,true,false],"b":null,"c":"x\"\n"}"#)
     }
 
-    @Test(arguments: [0, 1, 5, 6, 7, 100])
+    @Test(arguments: [0, 1, 5, 6, 7, 100, 1_024, 1_025, 4_000])
     func bytes_atAnyCapacity_areExactlyTheBytesWritten(_ capacity: Int) {
         let bytes = JSONWriter.bytes(capacity: capacity) { $0.string("abcd") }
         #expect(bytes == Array(#""abcd""#.utf8), "capacity \(capacity)")
         #expect(JSONWriter.bytes(capacity: capacity) { _ in } == [], "capacity \(capacity)")
+        // Longer than the stack's 1 KiB and than most of these estimates.
+        let long = String(repeating: "ab\"c", count: 500)
+        let longBytes = JSONWriter.bytes(capacity: capacity) { $0.string(long) }
+        let escaped = String(repeating: #"ab\"c"#, count: 500)
+        #expect(longBytes == Array(("\"" + escaped + "\"").utf8), "capacity \(capacity)")
     }
 
-    @Test(arguments: [0, 7, -7, 10, 4096, Int.max, Int.min])
+    @Test(arguments: [0, 7, -7, 9, 10, 11, 99, 100, 101, 200, 999, 1000, 1001, 4096, Int.max, Int.min])
     func integer_writesDecimal(_ value: Int) {
         #expect(written { $0.integer(value) } == String(value))
     }

@@ -27,6 +27,20 @@ struct JSONWriter {
     /// they need more, of exactly their size (`write` then runs twice).
     /// - Important: `write` must produce the same bytes each time it runs.
     static func bytes(capacity: Int, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        // A short JSON goes to the stack first and is then copied into an
+        // array of its size: `Array(unsafeUninitializedCapacity:)` looks up
+        // its storage type's metadata at run time, which costs more than
+        // copying a few hundred bytes.
+        if capacity <= maxStackBytes {
+            let copied = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxStackBytes) {
+                buffer -> [UInt8]? in
+                var writer = JSONWriter(buffer)
+                write(&writer)
+                return writer.count <= buffer.count
+                    ? Array(UnsafeBufferPointer(rebasing: buffer[..<writer.count])) : nil
+            }
+            if let copied { return copied }
+        }
         var needed = 0
         // Never 0: Array(unsafeUninitializedCapacity: 0) stores its count into
         // the shared empty-array singleton, a write other threads race with.
@@ -45,6 +59,17 @@ struct JSONWriter {
             initializedCount = needed
         }
     }
+
+    /// Writes into `buffer` and returns how many bytes `write` produced; when
+    /// that is more than `buffer.count`, what is stored is not the JSON.
+    static func write(into buffer: UnsafeMutableBufferPointer<UInt8>, _ write: (inout JSONWriter) -> Void) -> Int {
+        var writer = JSONWriter(buffer)
+        write(&writer)
+        return writer.count
+    }
+
+    /// The longest JSON `bytes(capacity:_:)` writes on the stack first.
+    static let maxStackBytes = 1_024
 
     // MARK: Values
 
@@ -89,6 +114,13 @@ struct JSONWriter {
     }
 
     mutating func integer(_ value: Int) {
+        // Statuses, counts and units are mostly below 1000: their digits directly.
+        if UInt(bitPattern: value) < 1_000 {
+            if value >= 100 { byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)) }
+            if value >= 10 { byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)) }
+            byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+            return
+        }
         // Digits from the right into a small buffer: Int.min has 19 and a sign.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var magnitude = value.magnitude

@@ -12,10 +12,20 @@ public struct LogSink: Sendable {
     /// Writes out what the calling thread has buffered (a no-op for the
     /// unbuffered sinks).
     public var flush: @Sendable () -> Void
+    /// The buffers of a buffered sink, which lines can be written straight into.
+    let lineBuffers: ThreadLineBuffers?
 
     public init(write: @escaping @Sendable ([UInt8]) -> Void, flush: @escaping @Sendable () -> Void = {}) {
+        self.init(write: write, flush: flush, lineBuffers: nil)
+    }
+
+    private init(
+        write: @escaping @Sendable ([UInt8]) -> Void, flush: @escaping @Sendable () -> Void,
+        lineBuffers: ThreadLineBuffers?
+    ) {
         self.write = write
         self.flush = flush
+        self.lineBuffers = lineBuffers
     }
 
     /// File descriptor 1, one write(2) per line.
@@ -26,14 +36,28 @@ public struct LogSink: Sendable {
     /// (the event loops do after each iteration that answered requests, from
     /// a timer, and as they end), or when the thread exits. The serve
     /// command's access log.
-    public static let bufferedStandardOutput: LogSink = {
-        let buffers = ThreadLineBuffers(descriptor: 1)
-        return LogSink(write: { buffers.append($0) }, flush: { buffers.flushCurrentThread() })
-    }()
+    public static let bufferedStandardOutput = buffered(descriptor: 1)
+
+    /// `descriptor` through one buffer per thread, as `bufferedStandardOutput`.
+    public static func buffered(descriptor: Int32) -> LogSink {
+        let buffers = ThreadLineBuffers(descriptor: descriptor)
+        return LogSink(write: { buffers.append($0) }, flush: { buffers.flushCurrentThread() }, lineBuffers: buffers)
+    }
     /// File descriptor 2; the error log.
     public static let standardError = LogSink { writeLine($0, to: 2) }
     /// Drops every line.
     public static let discard = LogSink { _ in }
+
+    /// One line: stored by `store` straight into the calling thread's buffer
+    /// (see `ThreadLineBuffers.appendLine`) when the sink is buffered, else
+    /// made by `line` and handed to `write`. Both must give the same bytes.
+    func writeLine(storing store: (UnsafeMutableBufferPointer<UInt8>) -> Int, orMaking line: () -> [UInt8]) {
+        if let lineBuffers {
+            lineBuffers.appendLine(store)
+        } else {
+            write(line())
+        }
+    }
 
     /// One write(2) for the line; a short write (only possible past the pipe's
     /// atomic size) or EINTR continues with the rest instead of losing it.

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// One line buffer per thread in front of a descriptor (nginx's
-/// `access_log … buffer=`): appending costs a copy, and a thread's lines
-/// reach the descriptor in order, whole, with one write(2) per flush.
+/// `access_log … buffer=`): appending costs a copy, or nothing when the line
+/// is written straight into the buffer, and a thread's lines reach the
+/// descriptor in order, whole, with one write(2) per flush.
 /// A thread's buffer is written out when it passes `flushThresholdBytes`,
 /// on `flushCurrentThread()`, and when the thread exits.
 final class ThreadLineBuffers: Sendable {
@@ -16,18 +17,33 @@ final class ThreadLineBuffers: Sendable {
     /// The calling thread's buffer: touched by that thread only, and by the
     /// key's destructor as the thread exits.
     private final class Buffer {
+        static let capacity = ThreadLineBuffers.flushThresholdBytes + 1_024
+
         let descriptor: Int32
-        var bytes: [UInt8] = []
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: Buffer.capacity)
+        var count = 0
 
         init(descriptor: Int32) {
             self.descriptor = descriptor
-            bytes.reserveCapacity(ThreadLineBuffers.flushThresholdBytes + 1_024)
+        }
+
+        deinit {
+            storage.deallocate()
+        }
+
+        var free: UnsafeMutableBufferPointer<UInt8> {
+            UnsafeMutableBufferPointer(start: storage + count, count: Buffer.capacity - count)
         }
 
         func flush() {
-            guard !bytes.isEmpty else { return }
-            bytes.withUnsafeBytes { LogSink.write($0, to: descriptor) }
-            bytes.removeAll(keepingCapacity: true)
+            guard count > 0 else { return }
+            LogSink.write(UnsafeRawBufferPointer(start: storage, count: count), to: descriptor)
+            count = 0
+        }
+
+        func didAppend(_ byteCount: Int) {
+            count += byteCount
+            if count >= ThreadLineBuffers.flushThresholdBytes { flush() }
         }
     }
 
@@ -48,9 +64,34 @@ final class ThreadLineBuffers: Sendable {
 
     /// Adds a whole line to the calling thread's buffer.
     func append(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { line in
+            appendLine { free in
+                if line.count <= free.count, let source = line.baseAddress {
+                    free.baseAddress!.update(from: source, count: line.count)
+                }
+                return line.count
+            }
+        }
+    }
+
+    /// Adds the line `write` stores at the start of the free space it is
+    /// given, returning the line's length; a length over the space given
+    /// means nothing was stored, and `write` runs again after a flush, or
+    /// (a line longer than a whole buffer) with a space of its own that goes
+    /// out at once. `write` must produce the same line each time it runs.
+    func appendLine(_ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
         let buffer = currentBuffer()
-        buffer.bytes.append(contentsOf: line)
-        if buffer.bytes.count >= Self.flushThresholdBytes { buffer.flush() }
+        var needed = write(buffer.free)
+        if needed <= buffer.free.count { return buffer.didAppend(needed) }
+        buffer.flush()
+        needed = write(buffer.free)
+        if needed <= buffer.free.count { return buffer.didAppend(needed) }
+        let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: needed)
+        defer { line.deallocate() }
+        let count = write(line)
+        if count <= line.count {
+            LogSink.write(UnsafeRawBufferPointer(start: line.baseAddress, count: count), to: descriptor)
+        }
     }
 
     /// Writes out the calling thread's buffer (nothing when it is empty).

@@ -42,13 +42,15 @@ struct InlineRenderer {
     private var frames: ScratchBuffer<Frame>
 
     /// Per position of `[` or `(`: the context end its match was computed for
-    /// (high 32 bits; all ones when not computed yet) and the match (low 32
-    /// bits: a position, or `noMatch`). Allocated at the first `[`.
+    /// (high 32 bits) and the match (low 32 bits: a position, or `noMatch`),
+    /// valid where `matchKnown` has the position's bit. Allocated at the first
+    /// `[`, in one block with `matchKnown` and `pendingMatches`: only the bits
+    /// are cleared, one per source byte, not an entry of 8 bytes.
     private var matchMemo: UnsafeMutablePointer<Int64>? = nil
+    private var matchKnown: UnsafeMutablePointer<UInt64>? = nil
     /// Positions opened and still looking for their match, while matching.
     private var pendingMatches: UnsafeMutablePointer<Int32>? = nil
     private static let noMatch: Int32 = -1
-    private static let unknown: Int64 = -1
 
     /// Every maximal backtick run of the source as `length << 32 | start`,
     /// sorted; built only once direct searches have used up their budget.
@@ -63,8 +65,7 @@ struct InlineRenderer {
         tokens.deallocate()
         openers.deallocate()
         frames.deallocate()
-        matchMemo?.deallocate()
-        pendingMatches?.deallocate()
+        UnsafeMutableRawPointer(matchMemo)?.deallocate()
     }
 
     init(source: UnsafeBufferPointer<UInt8>) {
@@ -371,14 +372,12 @@ struct InlineRenderer {
     /// (the scan to it never looked further); "no match" only for the same context.
     @inline(__always)
     private mutating func memo(_ open: Int, end: Int) -> Memo {
-        guard let memo = matchMemo else {
-            matchMemo = UnsafeMutablePointer<Int64>.allocate(capacity: source.count)
-            matchMemo!.initialize(repeating: InlineRenderer.unknown, count: source.count)
-            pendingMatches = UnsafeMutablePointer<Int32>.allocate(capacity: source.count)
+        guard let memo = matchMemo, let known = matchKnown else {
+            allocateMemo()
             return .unknown
         }
+        guard known[open &>> 6] & (1 &<< UInt64(open & 63)) != 0 else { return .unknown }
         let entry = memo[open]
-        if entry == InlineRenderer.unknown { return .unknown }
         let storedEnd = Int(entry &>> 32)
         let result = Int(Int32(truncatingIfNeeded: entry))
         if result >= 0 { return result < end && end <= storedEnd ? .found(result) : .unknown }
@@ -388,13 +387,27 @@ struct InlineRenderer {
     /// Whether the `[` or `(` at `open` is already known to have no match in a context ending at `end`.
     @inline(__always)
     private func knownUnmatched(_ open: Int, end: Int) -> Bool {
-        guard let memo = matchMemo else { return false }
+        guard let memo = matchMemo, let known = matchKnown,
+            known[open &>> 6] & (1 &<< UInt64(open & 63)) != 0
+        else { return false }
         return memo[open] == Int64(end) &<< 32 | Int64(UInt32(bitPattern: InlineRenderer.noMatch))
     }
 
     @inline(__always)
     private func remember(_ open: Int, match: Int32, end: Int) {
+        matchKnown![open &>> 6] |= 1 &<< UInt64(open & 63)
         matchMemo![open] = Int64(end) &<< 32 | Int64(UInt32(bitPattern: match))
+    }
+
+    /// The memo, its bits (all clear) and the pending list, in one block.
+    private mutating func allocateMemo() {
+        let count = source.count
+        let wordCount = (count &+ 63) &>> 6
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: 8 &* count &+ 8 &* wordCount &+ 4 &* count, alignment: MemoryLayout<Int64>.alignment)
+        matchMemo = block.bindMemory(to: Int64.self, capacity: count)
+        matchKnown = (block + 8 &* count).initializeMemory(as: UInt64.self, repeating: 0, count: wordCount)
+        pendingMatches = (block + (8 &* count &+ 8 &* wordCount)).bindMemory(to: Int32.self, capacity: count)
     }
 
     // MARK: Emitting
