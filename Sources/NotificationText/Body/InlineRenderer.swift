@@ -418,7 +418,7 @@ struct InlineRenderer {
                 if range.isEmpty { continue }  // a paired delimiter run, often
                 if range.count == 1 {
                     writer.appendTextByte(source[range.lowerBound])
-                } else if range.count < 64 {
+                } else if range.count < 16 {
                     writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
                 } else {
                     writer.appendLongText(UnsafeBufferPointer(rebasing: source[range]))
