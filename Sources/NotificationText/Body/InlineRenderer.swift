@@ -188,26 +188,13 @@ struct InlineRenderer {
                 textStart = position
                 // The text after the run, skipped here rather than through the
                 // switch: `**a` repeated makes a dispatch per run otherwise.
-                while position < contextEnd && !InlineRenderer.startsConstruct(source[position]) { position += 1 }
+                position = InlineBytes.nextConstructStart(in: source, from: position, end: contextEnd)
 
             default:
                 // Ordinary text: skip to the next byte that can start a construct.
-                position += 1
-                while position < contextEnd && !InlineRenderer.startsConstruct(source[position]) { position += 1 }
+                position = InlineBytes.nextConstructStart(in: source, from: position + 1, end: contextEnd)
             }
         }
-    }
-
-    /// `\\`, `` ` ``, `[`, `!`, `*` and `~`, as a bit set over ASCII.
-    private static let constructStartsBelow64: UInt64 = 1 << 0x21 | 1 << 0x2A
-    private static let constructStartsAbove64: UInt64 =
-        1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x60 - 64) | 1 << (0x7E - 64)
-
-    @inline(__always)
-    private static func startsConstruct(_ byte: UInt8) -> Bool {
-        if byte < 64 { return constructStartsBelow64 >> UInt64(byte) & 1 != 0 }
-        if byte < 128 { return constructStartsAbove64 >> UInt64(byte - 64) & 1 != 0 }
-        return false
     }
 
     @inline(__always)
@@ -431,7 +418,7 @@ struct InlineRenderer {
                 if range.isEmpty { continue }  // a paired delimiter run, often
                 if range.count == 1 {
                     writer.appendTextByte(source[range.lowerBound])
-                } else if range.count < 64 {
+                } else if range.count < 16 {
                     writer.appendText(UnsafeBufferPointer(rebasing: source[range]))
                 } else {
                     writer.appendLongText(UnsafeBufferPointer(rebasing: source[range]))
