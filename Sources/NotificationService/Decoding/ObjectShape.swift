@@ -125,19 +125,10 @@ extension ObjectShape.Piece {
     @inline(__always)
     func literalEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let length = Int(count)
-        guard bytes.count &- cursor >= length, let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
-        let (here, there) = (base + cursor, base + Int(start))
-        // Most literals (`","source":"`) are 8 to 16 bytes: two overlapping words.
-        if length >= 8 && length <= 16 {
-            let same =
-                here.loadUnaligned(as: UInt64.self) == there.loadUnaligned(as: UInt64.self)
-                && here.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-                    == there.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-            return same ? cursor &+ length : nil
-        }
+        guard bytes.count &- cursor >= length, let base = bytes.baseAddress else { return nil }
         let same = CodePoints.equalBytes(
-            UnsafeBufferPointer(start: here.assumingMemoryBound(to: UInt8.self), count: length),
-            UnsafeBufferPointer(start: there.assumingMemoryBound(to: UInt8.self), count: length))
+            UnsafeBufferPointer(start: base + cursor, count: length),
+            UnsafeBufferPointer(start: base + Int(start), count: length))
         return same ? cursor &+ length : nil
     }
 }

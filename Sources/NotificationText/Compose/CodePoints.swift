@@ -43,7 +43,12 @@ public enum CodePoints {
             return true
         }
         switch count {
-        case 8...:
+        case 8...16:
+            // The first word and the last, overlapping: the usual name or key.
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        case 17...:
             var offset = 0
             while offset + 8 < count {
                 if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
