@@ -23,8 +23,10 @@ struct JSONWriter {
         capacity = buffer.count
     }
 
-    /// The bytes `write` produces, in an array of `capacity` bytes, or, when
-    /// they need more, of exactly their size (`write` then runs twice).
+    /// The bytes `write` produces: up to `maxStackBytes` written on the stack
+    /// and copied into an array of their size; otherwise in an array of
+    /// `capacity` bytes, or, when they need more, of exactly their size
+    /// (`write` then runs once more).
     /// - Important: `write` must produce the same bytes each time it runs.
     static func bytes(capacity: Int, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
         // A short JSON goes to the stack first and is then copied into an
@@ -34,10 +36,8 @@ struct JSONWriter {
         if capacity <= maxStackBytes {
             let copied = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxStackBytes) {
                 buffer -> [UInt8]? in
-                var writer = JSONWriter(buffer)
-                write(&writer)
-                return writer.count <= buffer.count
-                    ? Array(UnsafeBufferPointer(rebasing: buffer[..<writer.count])) : nil
+                let count = Self.write(into: buffer, write)
+                return count <= buffer.count ? Array(UnsafeBufferPointer(rebasing: buffer[..<count])) : nil
             }
             if let copied { return copied }
         }
@@ -69,7 +69,8 @@ struct JSONWriter {
     }
 
     /// The longest JSON `bytes(capacity:_:)` writes on the stack first.
-    static let maxStackBytes = 1_024
+    /// (Computed: a static `let` would be a lazily initialised global, checked on every use.)
+    static var maxStackBytes: Int { 1_024 }
 
     // MARK: Values
 
