@@ -52,53 +52,6 @@ enum InlineBytes {
         return min(position, end)
     }
 
-    /// The first position from `start` before `end` whose byte the search for
-    /// a `]` looks at (`\\`, `` ` ``, `[`, `]`) or, with `parentheses`, the
-    /// search for a `)` (`\\`, line feed, `(`, `)`); `end` when there is none.
-    /// The first byte is tested here, the rest out of line, as in
-    /// `nextConstructStart`; a first byte that only the other search looks
-    /// at is returned too (the caller steps over it).
-    @inline(__always)
-    static func nextMatchCandidate(
-        in source: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, parentheses: Bool
-    ) -> Int {
-        guard start < end else { return end }
-        switch source[start] {
-        case ASCII.backslash, ASCII.leftBracket, ASCII.rightBracket, ASCII.backtick, ASCII.lineFeed,
-            ASCII.leftParenthesis, ASCII.rightParenthesis:
-            // Candidates of either search: the caller's switch sorts them out.
-            return start
-        default:
-            return matchCandidateAfterOne(in: source, from: start &+ 1, end: end, parentheses: parentheses)
-        }
-    }
-
-    @inline(never)
-    private static func matchCandidateAfterOne(
-        in source: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, parentheses: Bool
-    ) -> Int {
-        var position = start
-        // The two bytes that differ between the searches.
-        let first = parentheses ? ASCII.lineFeed : ASCII.backtick
-        let opening = parentheses ? ASCII.leftParenthesis : ASCII.leftBracket
-        let closing = parentheses ? ASCII.rightParenthesis : ASCII.rightBracket
-        while position < end && source.count &- position >= 16 {
-            let bytes = load(source, position)
-            let flagged =
-                (zeroLanes(bytes ^ lanes(ASCII.backslash)) | zeroLanes(bytes ^ lanes(first))
-                    | zeroLanes(bytes ^ lanes(opening)) | zeroLanes(bytes ^ lanes(closing))) & ~bytes
-            let skip = firstFlagged(flagged)
-            if skip < 16 { return min(position &+ skip, end) }
-            position &+= 16
-        }
-        while position < end {
-            let byte = source[position]
-            if byte == ASCII.backslash || byte == first || byte == opening || byte == closing { break }
-            position &+= 1
-        }
-        return min(position, end)
-    }
-
     @inline(__always)
     private static func load(_ source: UnsafeBufferPointer<UInt8>, _ position: Int) -> SIMD16<UInt8> {
         UnsafeRawPointer(source.baseAddress.unsafelyUnwrapped + position).loadUnaligned(as: SIMD16<UInt8>.self)
