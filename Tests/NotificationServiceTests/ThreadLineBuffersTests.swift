@@ -68,6 +68,19 @@ import Darwin
         #expect(bytes == first.line + rejected + second.line)
     }
 
+    @Test func aLineLongerThanTheBuffer_goesOutWhole_betweenTheLinesAroundIt() {
+        let first = entry(1, requestID: "a")
+        let long = Array(repeating: UInt8(ascii: "x"), count: ThreadLineBuffers.flushThresholdBytes * 2) + [0x0A]
+        let second = entry(2, requestID: "b")
+        let bytes = written { sink in
+            first.write(to: sink)
+            sink.write(long)
+            second.write(to: sink)
+        }
+        #expect(bytes.count == first.line.count + long.count + second.line.count)
+        #expect(bytes == first.line + long + second.line)
+    }
+
     @Test func unbufferedSink_getsTheSameLineAsAnArray() {
         let capture = LogCapture()
         let line = entry(3, requestID: "c")
