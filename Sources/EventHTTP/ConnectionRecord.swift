@@ -144,6 +144,10 @@ final class ConnectionRecord {
         stage = .replyPending
     }
 
+    /// The HTTP/1.x minor version of the request being answered (the framer
+    /// keeps its head until the reply is written).
+    var requestMinorVersion: Int { framerStorage.pointee.head.minorVersion }
+
     /// Called once the reply is queued. evhttp reads on while a reply is
     /// written (to notice a close early), and between requests; a client
     /// that pipelines requests and never reads its replies would grow the

@@ -1,5 +1,9 @@
 import HTTPCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The bytes of an answer the adapter writes itself, on a connection it has
 /// taken from evhttp to refuse a request: the status line, the handler's
 /// header fields, `Date`, `Content-Length`, `Connection: close`, and the body
@@ -7,41 +11,37 @@ import HTTPCore
 enum RefusalAnswer {
     static func bytes(for response: HTTPResponse, toHEAD isHEAD: Bool, date: UnsafePointer<CChar>?) -> [UInt8] {
         let status = (100...599).contains(response.status) ? response.status : 500
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + response.body.count)
-        append("HTTP/1.1 ", to: &out)
-        append(String(status), to: &out)
-        out.append(0x20)
         let reason = HTTPStatus.reasonPhrase(status)
-        out.append(contentsOf: UnsafeBufferPointer(start: reason.utf8Start, count: reason.utf8CodeUnitCount))
-        append("\r\n", to: &out)
-        for (name, value) in response.headers {
-            switch name.lowercased() {
-            case "connection", "content-length", "transfer-encoding", "date": continue
-            default: break
+        // The handler's fields, less the ones written here for it.
+        let fields = response.headers.filter { name, value in
+            ReplyHead.isSendable(name: name, value: value) && ReplyHead.FieldKind(name) == .other
+        }
+        let dateByteCount = date.map { strlen($0) } ?? 0
+        let body = isHEAD ? [] : response.body
+        var byteCount = ReplyHead.statusLineByteCount(reason: reason) + body.count + 2
+        for (name, value) in fields {
+            byteCount += ReplyHead.fieldByteCount(nameCount: name.utf8.count, valueCount: value.utf8.count)
+        }
+        if date != nil { byteCount += ReplyHead.fieldByteCount(nameCount: 4, valueCount: dateByteCount) }
+        byteCount += ReplyHead.fieldByteCount(
+            nameCount: 14, valueCount: ReplyHead.decimalDigitCount(response.body.count))
+        byteCount += ReplyHead.fieldByteCount(nameCount: 10, valueCount: 5)
+        return [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+            var head = ReplyHead(at: buffer.baseAddress!)
+            head.appendStatusLine(minorVersion: 1, status: status, reason: reason)
+            for (name, value) in fields {
+                head.appendField(name: name, value: value)
             }
-            // As evhttp does: no field whose name or value could end the line.
-            guard !name.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x3A }),
-                !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A })
-            else { continue }
-            append(name, to: &out)
-            append(": ", to: &out)
-            append(value, to: &out)
-            append("\r\n", to: &out)
+            if let date {
+                head.append("Date: ")
+                head.append(UnsafeRawPointer(date), count: dateByteCount)
+                head.append("\r\n")
+            }
+            head.append("Content-Length: ")
+            head.appendDecimal(response.body.count)
+            head.append("\r\nConnection: close\r\n\r\n")
+            body.withUnsafeBytes { if let base = $0.baseAddress { head.append(base, count: $0.count) } }
+            initializedCount = head.end - buffer.baseAddress!
         }
-        if let date {
-            append("Date: ", to: &out)
-            append(String(cString: date), to: &out)
-            append("\r\n", to: &out)
-        }
-        append("Content-Length: ", to: &out)
-        append(String(response.body.count), to: &out)
-        append("\r\nConnection: close\r\n\r\n", to: &out)
-        if !isHEAD { out.append(contentsOf: response.body) }
-        return out
-    }
-
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: text.utf8)
     }
 }

@@ -176,7 +176,9 @@ final class WorkerLoop {
         } else {
             response = handler.handle(value)
         }
-        reply.send(response, for: request, closingConnection: connections.isDraining)
+        reply.send(
+            response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
+            closingConnection: connections.isDraining)
         record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
         if !flushPending, let flushEvent {

@@ -37,6 +37,15 @@ final class EchoHandler: HTTPHandler {
             return HTTPResponse(
                 status: 200, headers: [("Content-Length", "5"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")],
                 route: "/framed")
+        case "/unsendable":
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    ("X-Before", "1"), ("X-Split", "a\r\nInjected: yes"), ("X-Feed", "a\nInjected: yes"),
+                    ("X-Nul", "a\u{0}b"), ("Bad:Name", "x"), ("", "nameless"), ("Con\rnection", "close"),
+                    ("connection", "close"), ("X-After", "2"),
+                ],
+                body: Array("unsendable".utf8), route: "/unsendable")
         case _ where request.path.hasPrefix("/status/"):
             return HTTPResponse(status: Int(request.path.dropFirst("/status/".count)) ?? 500, route: "/status")
         case "/gated":

@@ -1,3 +1,4 @@
+import HTTPCore
 import HTTPTestSupport
 import Testing
 
@@ -82,5 +83,105 @@ import Testing
         #expect(response.text == "abc")
         #expect(response.header("content-length") == "3")
         #expect(connection.isClosedByPeer())
+    }
+
+    @Test func http11Reply_saysHTTP11_andTheConnectionStaysOpen() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /first HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.version == "HTTP/1.1")
+        #expect(response.header("connection") == nil)
+        #expect(
+            response.headers.map(\.name) == ["content-type", "x-method", "x-path", "x-test", "date", "content-length"])
+        try connection.send("GET /second HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try connection.readResponse().header("x-path") == "/second")
+    }
+
+    @Test func http10KeepAliveRequest_isAnsweredInKind_andKeptOpen() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /old HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.version == "HTTP/1.0")
+        #expect(response.header("connection") == "keep-alive")
+        #expect(response.header("content-length") == "0")
+        try connection.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+        let again = try connection.readResponse()
+        #expect(again.version == "HTTP/1.1")
+        #expect(again.header("x-path") == "/again")
+    }
+
+    @Test func requestAskingForClose_getsConnectionClose_andTheConnectionCloses() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.headers.filter { $0.name == "connection" }.map(\.value) == ["close"])
+        #expect(response.header("x-path") == "/last")
+        #expect(connection.isClosedByPeer())
+    }
+
+    /// A field that could end a line or hide in a C string is dropped, the
+    /// rest are sent as given; the handler's own `Connection: close` is
+    /// honoured (sent once, and the connection closes).
+    @Test func unsendableFields_areDropped_andTheHandlersConnectionCloseIsHonoured() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /unsendable HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.text == "unsendable")
+        #expect(response.headers.map(\.name) == ["x-before", "x-after", "connection", "date", "content-length"])
+        #expect(response.header("connection") == "close")
+        #expect(response.header("injected") == nil)
+        #expect(connection.isClosedByPeer())
+    }
+
+    @Test func fieldCheck_refusesLineBreaksNulAndColonNames_atEveryPosition() {
+        for length in 0...24 {
+            let clean = String(repeating: "v", count: length)
+            #expect(ReplyHead.isSendable(name: "X-Name", value: clean))
+            #expect(ReplyHead.isSendable(name: "X-Name", value: clean + ":"), "a colon is fine in a value")
+            for position in 0..<length {
+                for bad: Character in ["\r", "\n", "\u{0}"] {
+                    var value = Array(clean)
+                    value[position] = bad
+                    #expect(!ReplyHead.isSendable(name: "X-Name", value: String(value)), "\(bad) at \(position)")
+                    #expect(!ReplyHead.isSendable(name: String(value), value: "v"), "\(bad) in a name at \(position)")
+                }
+                var name = Array(clean)
+                name[position] = ":"
+                #expect(!ReplyHead.isSendable(name: String(name), value: "v"), "colon in a name at \(position)")
+            }
+        }
+        #expect(!ReplyHead.isSendable(name: "", value: "v"))
+        // Bytes above 0x7F (UTF-8) and tabs are not line breaks.
+        #expect(ReplyHead.isSendable(name: "X-Name", value: "caf\u{E9}\tnaïve, 日本語 and more text"))
+    }
+
+    @Test func refusalAnswer_isTheExactHead_withTheBodyExceptToHEAD() {
+        let response = HTTPResponse(
+            status: 413,
+            headers: [
+                ("Content-Type", "application/problem+json"), ("content-length", "1"), ("X-Split", "a\r\nb"),
+                ("Connection", "keep-alive"), ("X-Request-Id", "r1"),
+            ],
+            body: Array("too large".utf8), route: "/body")
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let head =
+            "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/problem+json\r\nX-Request-Id: r1\r\n"
+            + "Date: \(date)\r\nContent-Length: 9\r\nConnection: close\r\n\r\n"
+        let get = date.withCString { RefusalAnswer.bytes(for: response, toHEAD: false, date: $0) }
+        #expect(String(decoding: get, as: UTF8.self) == head + "too large")
+        let headOnly = date.withCString { RefusalAnswer.bytes(for: response, toHEAD: true, date: $0) }
+        #expect(String(decoding: headOnly, as: UTF8.self) == head)
+        let undated = RefusalAnswer.bytes(for: HTTPResponse(status: 999, route: "-"), toHEAD: false, date: nil)
+        #expect(
+            String(decoding: undated, as: UTF8.self)
+                == "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     }
 }

@@ -15,6 +15,8 @@ public final class RawHTTPConnection {
     }
 
     public struct Response {
+        /// The status line's first word ("HTTP/1.1").
+        public var version: String
         public var status: Int
         /// The status line after the code ("Unauthorized").
         public var reasonPhrase: String
@@ -105,7 +107,8 @@ public final class RawHTTPConnection {
         }
         let body = Array(pending[..<length])
         pending.removeFirst(length)
-        return Response(status: status, reasonPhrase: reasonPhrase, headers: headers, body: body)
+        return Response(
+            version: String(statusLine[0]), status: status, reasonPhrase: reasonPhrase, headers: headers, body: body)
     }
 
     /// True when the server closes (EOF or reset) within the read timeout
