@@ -64,7 +64,11 @@ extension ComposeDecoder {
     )? {
         guard reader.peek() == UInt8(ascii: "{") else { return nil }
         let bytes = reader.bytes
-        var ranges = InlineArray<13, TextRange>(repeating: .absent)
+        // A literal, stored in place; `init(repeating:)` is a call and a loop.
+        let absent = TextRange.absent
+        var ranges: InlineArray<13, TextRange> = [
+            absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent,
+        ]
         var cursor = reader.index
         let pieces = shape.pieces
         for k in 0..<shape.count {

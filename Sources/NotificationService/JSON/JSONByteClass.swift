@@ -69,13 +69,17 @@ enum JSONByteClass {
         var cursor = start
         var hasEscape = false
         while true {
-            while bytes.count &- cursor >= 16 {
+            let byte: UInt8
+            if bytes.count &- cursor >= 16 {
                 let plain = firstEscapeIndex(in16: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor))
                 cursor &+= plain
-                if plain < 16 { break }
+                if plain == 16 { continue }
+                // Within the 16 bytes just tested: no bounds test to repeat.
+                byte = bytes[cursor]
+            } else {
+                guard cursor < bytes.count else { return .unterminated }
+                byte = bytes[cursor]
             }
-            guard cursor < bytes.count else { return .unterminated }
-            let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") { return .quote(end: cursor, hasEscape: hasEscape) }
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
