@@ -62,15 +62,26 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let state = DisplayedState(
-                bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
+            let next = DisplayedState.with(
+                bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
+            ) { state in state.next(shown: [], freshFrom: freshFrom) }
             return fallback(
-                reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [],
-                next: state.next(shown: [], freshFrom: freshFrom))
+                reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [], next: next)
         }
+        return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
+            composeFetched(
+                request, app: app, freshFrom: freshFrom, futureAfter: futureAfter, state: &state, bytes: bytes,
+                notifications: notifications)
+        }
+    }
 
+    /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's displayed entries.
+    private static func composeFetched(
+        _ request: ComposeRequest, app: String, freshFrom: Moment, futureAfter: Moment, state: inout DisplayedState,
+        bytes: UnsafeBufferPointer<UInt8>, notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
+    ) -> Composed {
+        let catalog = request.catalog
         // Step 2: drop, in input order, with the first reason that applies.
-        var state = DisplayedState(bytes: bytes, entries: entries, notifications: notifications)
         var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
         var kept: [NewestFirst.Record] = []
