@@ -81,7 +81,7 @@ import Testing
                             NewestFirst.tieOrder(
                                 records[a].moment, records[a].key, records[b].moment, records[b].key, in: bytes)
                         }
-                        let next = state.next(shown: shown, freshFrom: freshFrom).map {
+                        let next = shown.withUnsafeBufferPointer { state.next(shown: $0, freshFrom: freshFrom) }.map {
                             String(decoding: bytes[present: $0.key], as: UTF8.self) + " "
                                 + String(decoding: bytes[present: $0.timestamp], as: UTF8.self)
                         }

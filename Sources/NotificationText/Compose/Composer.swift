@@ -64,28 +64,31 @@ public enum Composer {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
             let next = DisplayedState.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
-            ) { state in state.next(shown: [], freshFrom: freshFrom) }
+            ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
             return fallback(
                 reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [], next: next)
         }
         return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
-            composeFetched(
-                request, app: app, freshFrom: freshFrom, futureAfter: futureAfter, state: &state, bytes: bytes,
-                notifications: notifications)
+            ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
+                composeFetched(
+                    request, app: app, freshFrom: freshFrom, futureAfter: futureAfter, state: &state,
+                    keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+            }
         }
     }
 
-    /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's displayed entries.
+    /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
+    /// displayed entries; `keptScratch` has room for a record per notification.
     private static func composeFetched(
         _ request: ComposeRequest, app: String, freshFrom: Moment, futureAfter: Moment, state: inout DisplayedState,
-        bytes: UnsafeBufferPointer<UInt8>, notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
+        keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> Composed {
         let catalog = request.catalog
         // Step 2: drop, in input order, with the first reason that applies.
         var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
-        var kept: [NewestFirst.Record] = []
-        kept.reserveCapacity(notifications.count)
+        var keptCount = 0
         let recipient = bytes[request.recipientRange]
         for index in notifications.indices {
             let notification = notifications[index]
@@ -112,15 +115,17 @@ public enum Composer {
                 if dropped.isEmpty { dropped.reserveCapacity(notifications.count - index) }
                 dropped.append(.init(key: notification.key, reason: reason))
             } else {
-                kept.append(.init(notification.moment, index: index))
+                keptScratch[keptCount] = .init(notification.moment, index: index)
+                keptCount += 1
             }
         }
 
         // Step 3: newest first, equal instants by key in code-point order.
-        NewestFirst.sort(&kept) { a, b in
+        let sortedCount = NewestFirst.sort(UnsafeMutableBufferPointer(rebasing: keptScratch[..<keptCount])) { a, b in
             NewestFirst.tieOrder(
                 notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
         }
+        let kept = UnsafeBufferPointer(rebasing: keptScratch[..<sortedCount])
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
@@ -128,7 +133,7 @@ public enum Composer {
         case 0:
             return fallback(
                 reason: .empty, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: dropped,
-                next: state.next(shown: [], freshFrom: freshFrom))
+                next: state.next(shown: kept, freshFrom: freshFrom))
         case 1:
             kind = .single
             content = single(
@@ -198,8 +203,8 @@ public enum Composer {
 
     /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
     static func sharedMessageThread(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
-        bytes: UnsafeBufferPointer<UInt8>
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        _ kept: UnsafeBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>
     ) -> UnsafeBufferPointer<UInt8>? {
         guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
         for record in kept {
@@ -212,8 +217,9 @@ public enum Composer {
 
     /// `kept`: positions in `notifications`, newest first.
     static func bundle(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
-        thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        _ kept: UnsafeBufferPointer<NewestFirst.Record>, thread: UnsafeBufferPointer<UInt8>,
+        bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
         maxUnits: Int
     ) -> ComposeResponse.Content {
         var title: String?

@@ -124,23 +124,35 @@ struct DisplayedState {
     /// `ComposeRequest.maxDisplayedOutput` entries.
     /// - Parameter shown: the shown notifications, newest first (step 3's order).
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: [NewestFirst.Record], freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
+    func next(shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
+        ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: displayedSlots.count) { scratch in
+            var freshCount = 0
+            for slot in displayedSlots {
+                let index = Int(slots[Int(slot)].entry) - 1
+                if !Moment.less(entries[index].moment, freshFrom, in: bytes) {
+                    scratch[freshCount] = .init(entries[index].moment, index: index)
+                    freshCount += 1
+                }
+            }
+            // Usually newest first already (the caller sends back the state
+            // compose returned), which `sort` checks first: then a merge is all it takes.
+            let (bytes, entries) = (self.bytes, self.entries)
+            let sorted = NewestFirst.sort(
+                UnsafeMutableBufferPointer(rebasing: scratch[..<freshCount]), limit: ComposeRequest.maxDisplayedOutput
+            ) { a, b in
+                NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
+            }
+            return merged(fresh: UnsafeBufferPointer(rebasing: scratch[..<sorted]), shown: shown)
+        }
+    }
+
+    /// The first `maxDisplayedOutput` of `fresh` entries and `shown`
+    /// notifications, each newest first, merged.
+    private func merged(
+        fresh: UnsafeBufferPointer<NewestFirst.Record>, shown: UnsafeBufferPointer<NewestFirst.Record>
+    ) -> [ComposeResponse.EntryRecord] {
         let limit = ComposeRequest.maxDisplayedOutput
         let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
-        var fresh: [NewestFirst.Record] = []
-        fresh.reserveCapacity(displayedSlots.count)
-        for slot in displayedSlots {
-            let index = Int(slots[Int(slot)].entry) - 1
-            if !Moment.less(entries[index].moment, freshFrom, in: bytes) {
-                fresh.append(.init(entries[index].moment, index: index))
-            }
-        }
-        // Usually newest first already (the caller sends back the state
-        // compose returned), which `sort` checks first: then a merge is all it takes.
-        NewestFirst.sort(&fresh, limit: limit) { a, b in
-            NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
-        }
-
         let count = min(limit, fresh.count + shown.count)
         var next: [ComposeResponse.EntryRecord] = []
         next.reserveCapacity(count)
