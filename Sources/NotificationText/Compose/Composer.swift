@@ -23,34 +23,23 @@ public enum Composer {
         precondition(
             request.fits(request.appRange) && request.fits(request.recipientRange),
             "app or recipient is outside the request's bytes")
-        let composed = request.bytes.withUnsafeBufferPointer { bytes in
+        // The response is made where the rules decide it and moved out,
+        // rather than copied from an intermediate value (each copy retains
+        // its arrays and strings, and releases them again).
+        return request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
                     compose(request, bytes: bytes, notifications: notifications, displayed: displayed)
                 }
             }
         }
-        return ComposeResponse(
-            kind: composed.kind, reason: composed.reason, notification: composed.notification,
-            locale: request.catalog.tag, bytes: request.bytes, shownKeys: composed.shown,
-            dropRecords: composed.dropped, entryRecords: composed.displayed)
-    }
-
-    /// What the rules decided, before it becomes a response.
-    struct Composed {
-        var kind: ComposeResponse.Kind
-        var reason: ComposeResponse.FallbackReason?
-        var notification: ComposeResponse.Content
-        var shown: [TextRange]
-        var dropped: [ComposeResponse.DropRecord]
-        var displayed: [ComposeResponse.EntryRecord]
     }
 
     private static func compose(
         _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
         displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
-    ) -> Composed {
+    ) -> ComposeResponse {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
             ?? ComposeRequest.defaultApp
@@ -65,8 +54,7 @@ public enum Composer {
             let next = DisplayedState.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
-            return fallback(
-                reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [], next: next)
+            return fallback(request, reason: reason, app: app, dropped: [], next: next)
         }
         return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
             ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
@@ -83,7 +71,7 @@ public enum Composer {
         _ request: ComposeRequest, app: String, freshFrom: Moment, futureAfter: Moment, state: inout DisplayedState,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
-    ) -> Composed {
+    ) -> ComposeResponse {
         let catalog = request.catalog
         // Step 2: drop, in input order, with the first reason that applies.
         var dropped: [ComposeResponse.DropRecord] = []
@@ -132,8 +120,8 @@ public enum Composer {
         switch kept.count {
         case 0:
             return fallback(
-                reason: .empty, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: dropped,
-                next: state.next(shown: kept, freshFrom: freshFrom))
+                request, reason: .empty, app: app, dropped: dropped, next: state.next(shown: kept, freshFrom: freshFrom)
+            )
         case 1:
             kind = .single
             content = single(
@@ -153,10 +141,9 @@ public enum Composer {
         var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(notifications[Int(record.index)].key) }
-        return Composed(
-            kind: kind, reason: nil, notification: content,
-            shown: shown, dropped: dropped, displayed: state.next(shown: kept, freshFrom: freshFrom)
-        )
+        return ComposeResponse(
+            kind: kind, reason: nil, notification: content, locale: catalog.tag, bytes: request.bytes,
+            shownKeys: shown, dropRecords: dropped, entryRecords: state.next(shown: kept, freshFrom: freshFrom))
     }
 
     // MARK: Step 5: one notification
@@ -318,9 +305,10 @@ public enum Composer {
     }
 
     static func fallback(
-        reason: ComposeResponse.FallbackReason, app: String, catalog: Catalog, maxUnits: Int,
+        _ request: ComposeRequest, reason: ComposeResponse.FallbackReason, app: String,
         dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
-    ) -> Composed {
+    ) -> ComposeResponse {
+        let (catalog, maxUnits) = (request.catalog, request.maxUnits)
         var app = app
         let text = app.withUTF8 { catalog.format(.fallbackBody, values: MessageValues(app: $0)) }
         let content = ComposeResponse.Content(
@@ -330,8 +318,9 @@ public enum Composer {
             threadIdentifier: nil,
             url: nil
         )
-        return Composed(
-            kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
+        return ComposeResponse(
+            kind: .fallback, reason: reason, notification: content, locale: catalog.tag, bytes: request.bytes,
+            shownKeys: [], dropRecords: dropped, entryRecords: next)
     }
 
     /// The subtitle of a bundle's distinct `names` (C6, L13): none is
