@@ -106,6 +106,7 @@ struct DisplayedState {
 
     /// Looks up the key of the notification at `position` and records it as seen.
     /// - Precondition: each position is claimed once, in increasing order.
+    @inline(__always)
     mutating func claim(_ position: Int) -> Claim {
         let key = bytes[present: notifications[position].key]
         let hash = hasher.hash(key)
