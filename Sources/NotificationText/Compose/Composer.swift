@@ -35,6 +35,14 @@ public enum Composer {
         }
     }
 
+    /// What the rules read from a request besides its records, times and ranges.
+    struct Settings {
+        let catalog: Catalog
+        let maxUnits: Int
+        /// The request's bytes, which the response's ranges point into.
+        let bytes: [UInt8]
+    }
+
     private static func compose(
         _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
@@ -43,7 +51,10 @@ public enum Composer {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
             ?? ComposeRequest.defaultApp
-        let catalog = request.catalog
+        // The closures below capture these rather than the whole request
+        // (a copy of it would retain and release each of its arrays and strings).
+        let settings = Settings(catalog: request.catalog, maxUnits: request.maxUnits, bytes: request.bytes)
+        let recipient = bytes[request.recipientRange]
         // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
         let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
@@ -54,12 +65,13 @@ public enum Composer {
             let next = DisplayedState.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
-            return fallback(request, reason: reason, app: app, dropped: [], next: next)
+            return fallback(settings, reason: reason, app: app, dropped: [], next: next)
         }
         return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
             ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
                 composeFetched(
-                    request, app: app, freshFrom: freshFrom, futureAfter: futureAfter, state: &state,
+                    settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
+                    state: &state,
                     keptScratch: keptScratch, bytes: bytes, notifications: notifications)
             }
         }
@@ -68,16 +80,16 @@ public enum Composer {
     /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
     /// displayed entries; `keptScratch` has room for a record per notification.
     private static func composeFetched(
-        _ request: ComposeRequest, app: String, freshFrom: Moment, futureAfter: Moment, state: inout DisplayedState,
+        _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
+        futureAfter: Moment, state: inout DisplayedState,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> ComposeResponse {
-        let catalog = request.catalog
+        let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         // Step 2: drop, in input order, with the first reason that applies.
         var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
         var keptCount = 0
-        let recipient = bytes[request.recipientRange]
         for index in notifications.indices {
             let notification = notifications[index]
             let claim = state.claim(index)
@@ -120,29 +132,30 @@ public enum Composer {
         switch kept.count {
         case 0:
             return fallback(
-                request, reason: .empty, app: app, dropped: dropped, next: state.next(shown: kept, freshFrom: freshFrom)
+                settings, reason: .empty, app: app, dropped: dropped,
+                next: state.next(shown: kept, freshFrom: freshFrom)
             )
         case 1:
             kind = .single
             content = single(
                 notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
-                maxUnits: request.maxUnits)
+                maxUnits: maxUnits)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
                 content = bundle(
                     notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
-                    maxUnits: request.maxUnits)
+                    maxUnits: maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: request.maxUnits)
+                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
             }
         }
         var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(notifications[Int(record.index)].key) }
         return ComposeResponse(
-            kind: kind, reason: nil, notification: content, locale: catalog.tag, bytes: request.bytes,
+            kind: kind, reason: nil, notification: content, locale: catalog.tag, bytes: settings.bytes,
             shownKeys: shown, dropRecords: dropped, entryRecords: state.next(shown: kept, freshFrom: freshFrom))
     }
 
@@ -305,10 +318,10 @@ public enum Composer {
     }
 
     static func fallback(
-        _ request: ComposeRequest, reason: ComposeResponse.FallbackReason, app: String,
+        _ settings: Settings, reason: ComposeResponse.FallbackReason, app: String,
         dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
     ) -> ComposeResponse {
-        let (catalog, maxUnits) = (request.catalog, request.maxUnits)
+        let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
         let text = app.withUTF8 { catalog.format(.fallbackBody, values: MessageValues(app: $0)) }
         let content = ComposeResponse.Content(
@@ -319,7 +332,7 @@ public enum Composer {
             url: nil
         )
         return ComposeResponse(
-            kind: .fallback, reason: reason, notification: content, locale: catalog.tag, bytes: request.bytes,
+            kind: .fallback, reason: reason, notification: content, locale: catalog.tag, bytes: settings.bytes,
             shownKeys: [], dropRecords: dropped, entryRecords: next)
     }
 
