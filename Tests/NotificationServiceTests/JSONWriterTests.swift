@@ -79,6 +79,24 @@ import Testing
         }
     }
 
+    @Test func raw_atEveryLengthAfterEveryShortPrefix_copiesTheBytesInOrder() {
+        // Distinct bytes, so a word stored at a wrong offset shows.
+        let source = (0..<48).map { UInt8(ascii: "A") + UInt8($0) }
+        for length in 0...40 {
+            for prefix in 0..<3 {
+                let json = written { w in
+                    for _ in 0..<prefix { w.raw("-") }
+                    source.withUnsafeBufferPointer { w.raw(UnsafeBufferPointer(rebasing: $0[3..<(3 + length)])) }
+                    w.raw("|")
+                }
+                let expected =
+                    String(repeating: "-", count: prefix) + String(decoding: source[3..<(3 + length)], as: UTF8.self)
+                    + "|"
+                #expect(json == expected, "length \(length) after \(prefix)")
+            }
+        }
+    }
+
     @Test func needsNoEscape_findsAnEscapeAtEveryPositionOfEveryShortLength() {
         for length in 0..<40 {
             let plain = Array(repeating: UInt8(ascii: "a"), count: length)

@@ -76,9 +76,13 @@ extension ComposeResponse {
         for index in entryRecords.indices {
             out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
             out.string(bytes[present: entryRecords[index].key])
-            out.raw(#","timestamp":"#)
-            out.string(bytes[present: entryRecords[index].timestamp])
-            out.raw("}")
+            // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
+            // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
+            let timestamp = bytes[present: entryRecords[index].timestamp]
+            assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
+            out.raw(#","timestamp":""#)
+            out.raw(timestamp)
+            out.raw(#""}"#)
         }
         out.raw(#"],"locale":"#)
         out.string(locale)

@@ -159,6 +159,15 @@ struct JSONWriter {
         let target = base + count
         // Most strings here are short: two overlapping word moves beat a memcpy call.
         switch length {
+        case 17...32:
+            // A timestamp or a longer key: the first 16 bytes and the last 16, overlapping.
+            let (head, tail) = (UnsafeRawPointer(source), UnsafeRawPointer(source + length - 16))
+            let (h0, h1) = (head.loadUnaligned(as: UInt64.self), head.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let (t0, t1) = (tail.loadUnaligned(as: UInt64.self), tail.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            UnsafeMutableRawPointer(target).storeBytes(of: h0, as: UInt64.self)
+            UnsafeMutableRawPointer(target).storeBytes(of: h1, toByteOffset: 8, as: UInt64.self)
+            UnsafeMutableRawPointer(target + length - 16).storeBytes(of: t0, as: UInt64.self)
+            UnsafeMutableRawPointer(target + length - 16).storeBytes(of: t1, toByteOffset: 8, as: UInt64.self)
         case 8...16:
             UnsafeMutableRawPointer(target).storeBytes(
                 of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)

@@ -91,6 +91,7 @@ public struct ComposeResponse: Hashable, Sendable {
     /// An entry of the next `displayed` state.
     @_spi(Engine) public struct EntryRecord: Sendable {
         @_spi(Engine) public let key: TextRange
+        /// RFC 3339 text that `Timestamp` parses (the reply copies it without escaping).
         @_spi(Engine) public let timestamp: TextRange
 
         @_spi(Engine) public init(key: TextRange, timestamp: TextRange) {

@@ -23,38 +23,38 @@ public enum Composer {
         precondition(
             request.fits(request.appRange) && request.fits(request.recipientRange),
             "app or recipient is outside the request's bytes")
-        let composed = request.bytes.withUnsafeBufferPointer { bytes in
+        // The response is made where the rules decide it and moved out,
+        // rather than copied from an intermediate value (each copy retains
+        // its arrays and strings, and releases them again).
+        return request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
                     compose(request, bytes: bytes, notifications: notifications, displayed: displayed)
                 }
             }
         }
-        return ComposeResponse(
-            kind: composed.kind, reason: composed.reason, notification: composed.notification,
-            locale: request.catalog.tag, bytes: request.bytes, shownKeys: composed.shown,
-            dropRecords: composed.dropped, entryRecords: composed.displayed)
     }
 
-    /// What the rules decided, before it becomes a response.
-    struct Composed {
-        var kind: ComposeResponse.Kind
-        var reason: ComposeResponse.FallbackReason?
-        var notification: ComposeResponse.Content
-        var shown: [TextRange]
-        var dropped: [ComposeResponse.DropRecord]
-        var displayed: [ComposeResponse.EntryRecord]
+    /// What the rules read from a request besides its records, times and ranges.
+    struct Settings {
+        let catalog: Catalog
+        let maxUnits: Int
+        /// The request's bytes, which the response's ranges point into.
+        let bytes: [UInt8]
     }
 
     private static func compose(
         _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
         displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
-    ) -> Composed {
+    ) -> ComposeResponse {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
             ?? ComposeRequest.defaultApp
-        let catalog = request.catalog
+        // The closures below capture these rather than the whole request
+        // (a copy of it would retain and release each of its arrays and strings).
+        let settings = Settings(catalog: request.catalog, maxUnits: request.maxUnits, bytes: request.bytes)
+        let recipient = bytes[request.recipientRange]
         // now − timestamp > maxAgeSeconds  ⇔  timestamp < now − maxAgeSeconds
         let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
@@ -62,20 +62,34 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let state = DisplayedState(
-                bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0))
-            return fallback(
-                reason: reason, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: [],
-                next: state.next(shown: [], freshFrom: freshFrom))
+            let next = DisplayedState.with(
+                bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
+            ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
+            return fallback(settings, reason: reason, app: app, dropped: [], next: next)
         }
+        return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
+            ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
+                composeFetched(
+                    settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
+                    state: &state,
+                    keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+            }
+        }
+    }
 
+    /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
+    /// displayed entries; `keptScratch` has room for a record per notification.
+    private static func composeFetched(
+        _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
+        futureAfter: Moment, state: inout DisplayedState,
+        keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
+    ) -> ComposeResponse {
+        let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         // Step 2: drop, in input order, with the first reason that applies.
-        var state = DisplayedState(bytes: bytes, entries: entries, notifications: notifications)
         var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
-        var kept: [NewestFirst.Record] = []
-        kept.reserveCapacity(notifications.count)
-        let recipient = bytes[request.recipientRange]
+        var keptCount = 0
         for index in notifications.indices {
             let notification = notifications[index]
             let claim = state.claim(index)
@@ -101,46 +115,48 @@ public enum Composer {
                 if dropped.isEmpty { dropped.reserveCapacity(notifications.count - index) }
                 dropped.append(.init(key: notification.key, reason: reason))
             } else {
-                kept.append(.init(notification.moment, index: index))
+                keptScratch[keptCount] = .init(notification.moment, index: index)
+                keptCount += 1
             }
         }
 
         // Step 3: newest first, equal instants by key in code-point order.
-        NewestFirst.sort(&kept) { a, b in
+        let sortedCount = NewestFirst.sort(UnsafeMutableBufferPointer(rebasing: keptScratch[..<keptCount])) { a, b in
             NewestFirst.tieOrder(
                 notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
         }
+        let kept = UnsafeBufferPointer(rebasing: keptScratch[..<sortedCount])
 
         let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
         switch kept.count {
         case 0:
             return fallback(
-                reason: .empty, app: app, catalog: catalog, maxUnits: request.maxUnits, dropped: dropped,
-                next: state.next(shown: [], freshFrom: freshFrom))
+                settings, reason: .empty, app: app, dropped: dropped,
+                next: state.next(shown: kept, freshFrom: freshFrom)
+            )
         case 1:
             kind = .single
             content = single(
                 notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
-                maxUnits: request.maxUnits)
+                maxUnits: maxUnits)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
                 content = bundle(
                     notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
-                    maxUnits: request.maxUnits)
+                    maxUnits: maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: request.maxUnits)
+                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
             }
         }
         var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(notifications[Int(record.index)].key) }
-        return Composed(
-            kind: kind, reason: nil, notification: content,
-            shown: shown, dropped: dropped, displayed: state.next(shown: kept, freshFrom: freshFrom)
-        )
+        return ComposeResponse(
+            kind: kind, reason: nil, notification: content, locale: catalog.tag, bytes: settings.bytes,
+            shownKeys: shown, dropRecords: dropped, entryRecords: state.next(shown: kept, freshFrom: freshFrom))
     }
 
     // MARK: Step 5: one notification
@@ -187,8 +203,8 @@ public enum Composer {
 
     /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
     static func sharedMessageThread(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
-        bytes: UnsafeBufferPointer<UInt8>
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        _ kept: UnsafeBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>
     ) -> UnsafeBufferPointer<UInt8>? {
         guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
         for record in kept {
@@ -201,8 +217,9 @@ public enum Composer {
 
     /// `kept`: positions in `notifications`, newest first.
     static func bundle(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ kept: [NewestFirst.Record],
-        thread: UnsafeBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
+        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        _ kept: UnsafeBufferPointer<NewestFirst.Record>, thread: UnsafeBufferPointer<UInt8>,
+        bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
         maxUnits: Int
     ) -> ComposeResponse.Content {
         var title: String?
@@ -301,9 +318,10 @@ public enum Composer {
     }
 
     static func fallback(
-        reason: ComposeResponse.FallbackReason, app: String, catalog: Catalog, maxUnits: Int,
+        _ settings: Settings, reason: ComposeResponse.FallbackReason, app: String,
         dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
-    ) -> Composed {
+    ) -> ComposeResponse {
+        let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
         let text = app.withUTF8 { catalog.format(.fallbackBody, values: MessageValues(app: $0)) }
         let content = ComposeResponse.Content(
@@ -313,8 +331,9 @@ public enum Composer {
             threadIdentifier: nil,
             url: nil
         )
-        return Composed(
-            kind: .fallback, reason: reason, notification: content, shown: [], dropped: dropped, displayed: next)
+        return ComposeResponse(
+            kind: .fallback, reason: reason, notification: content, locale: catalog.tag, bytes: settings.bytes,
+            shownKeys: [], dropRecords: dropped, entryRecords: next)
     }
 
     /// The subtitle of a bundle's distinct `names` (C6, L13): none is

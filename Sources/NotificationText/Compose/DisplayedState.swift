@@ -15,31 +15,25 @@ struct DisplayedState {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
     private let notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
-    /// Power-of-two table of `slotCount` slots, at most half full.
-    private let slots: SlotTable
-    private let slotCount: Int
-    /// Slots holding a displayed key: per key, its latest entry; at equal
-    /// instants the first in request order, so the persisted text does not
-    /// change between calls.
-    private let displayedSlots: [Int32]
+    /// Power-of-two table, at most half full.
+    private let slots: UnsafeMutableBufferPointer<Slot>
+    /// Slots holding a displayed key, in the order first seen: per key, its
+    /// latest entry; at equal instants the first in request order, so the
+    /// persisted text does not change between calls.
+    private let displayedSlots: UnsafeBufferPointer<Int32>
     private let hasher = KeyHash()
 
-    /// One key: the position of its kept `displayed` entry and of its first
-    /// notification in the request, each -1 when there is none. A slot with
-    /// neither is empty.
+    /// One key: the positions plus one of its kept `displayed` entry and of
+    /// its first notification in the request, each 0 when there is none, so
+    /// an empty table is all zero bytes. A slot with neither is empty.
     private struct Slot {
-        var hash: UInt64
+        /// The high half of the key's hash (the low bits chose the slot).
+        var hash: UInt32
         var entry: Int32
         var notification: Int32
 
-        var isEmpty: Bool { entry < 0 && notification < 0 }
-        static let empty = Slot(hash: 0, entry: -1, notification: -1)
+        var isEmpty: Bool { entry | notification == 0 }
     }
-
-    /// The slots in one allocation of a concrete class: an `Array` of them made
-    /// with `Array(repeating:count:)` looks up its generic metadata at run time
-    /// on every call (some 300 instructions).
-    private final class SlotTable: ManagedBuffer<Void, Slot> {}
 
     /// What `claim` found for a notification's key.
     enum Claim {
@@ -49,58 +43,80 @@ struct DisplayedState {
         case first(displayed: Bool)
     }
 
-    /// Indexes `entries`; `notifications` are the ones `claim` will be asked about.
-    init(
+    /// Calls `body` with the state of `entries` indexed; `notifications` are
+    /// the ones `claim` will be asked about. The table lives only during the
+    /// call (on the stack for a typical request: `ComposeScratch`).
+    static func with<R>(
         bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
-        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ body: (inout DisplayedState) -> R
+    ) -> R {
+        var capacity = 16
+        while capacity < 2 * (entries.count + notifications.count) { capacity *= 2 }
+        let slotBytes = capacity * MemoryLayout<Slot>.stride
+        return ComposeScratch.withBytes(slotBytes + entries.count * MemoryLayout<Int32>.stride) { scratch in
+            // Zeroed 1 KB at a time: from 2 KB glibc's memset uses `rep stosb`,
+            // no faster here, which callgrind (the bench's measure) counts per byte.
+            var zeroed = 0
+            while zeroed < slotBytes {
+                let end = min(slotBytes, zeroed + 1_024)
+                UnsafeMutableRawBufferPointer(rebasing: scratch[zeroed..<end]).initializeMemory(
+                    as: UInt8.self, repeating: 0)
+                zeroed = end
+            }
+            let slots = UnsafeMutableRawBufferPointer(rebasing: scratch[..<slotBytes]).bindMemory(to: Slot.self)
+            let displayedSlots = UnsafeMutableRawBufferPointer(rebasing: scratch[slotBytes...]).bindMemory(
+                to: Int32.self)
+            var state = DisplayedState(
+                bytes: bytes, entries: entries, notifications: notifications, slots: slots,
+                displayedSlots: displayedSlots)
+            return body(&state)
+        }
+    }
+
+    /// Indexes `entries` into the zeroed `slots`, noting in `displayedSlots`
+    /// (room for one per entry) the slot of each distinct key.
+    private init(
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
+        slots: UnsafeMutableBufferPointer<Slot>, displayedSlots: UnsafeMutableBufferPointer<Int32>
     ) {
         self.bytes = bytes
         self.entries = entries
         self.notifications = notifications
-        var capacity = 16
-        while capacity < 2 * (entries.count + notifications.count) { capacity *= 2 }
-        let slots = unsafeDowncast(SlotTable.create(minimumCapacity: capacity) { _ in }, to: SlotTable.self)
-        var displayedSlots: [Int32] = []
-        displayedSlots.reserveCapacity(entries.count)
-        let hasher = self.hasher
-        slots.withUnsafeMutablePointerToElements { base in
-            let slots = UnsafeMutableBufferPointer(start: base, count: capacity)
-            slots.initialize(repeating: .empty)
-            for index in entries.indices {
-                let key = bytes[present: entries[index].key]
-                let hash = hasher.hash(key)
-                let slot = Self.find(
-                    key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
-                let kept = slots[slot].entry
-                if kept < 0 {
-                    slots[slot] = Slot(hash: hash, entry: Int32(truncatingIfNeeded: index), notification: -1)
-                    displayedSlots.append(Int32(truncatingIfNeeded: slot))
-                } else if Moment.less(entries[Int(kept)].moment, entries[index].moment, in: bytes) {
-                    slots[slot].entry = Int32(truncatingIfNeeded: index)
-                }
+        self.slots = slots
+        var distinct = 0
+        for index in entries.indices {
+            let key = bytes[present: entries[index].key]
+            let hash = hasher.hash(key)
+            let slot = Self.find(
+                key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+            let kept = slots[slot].entry
+            if kept == 0 {
+                slots[slot] = Slot(
+                    hash: UInt32(truncatingIfNeeded: hash &>> 32), entry: Int32(truncatingIfNeeded: index + 1),
+                    notification: 0)
+                displayedSlots[distinct] = Int32(truncatingIfNeeded: slot)
+                distinct += 1
+            } else if Moment.less(entries[Int(kept) - 1].moment, entries[index].moment, in: bytes) {
+                slots[slot].entry = Int32(truncatingIfNeeded: index + 1)
             }
         }
-        self.slotCount = capacity
-        self.slots = slots
-        self.displayedSlots = displayedSlots
+        self.displayedSlots = UnsafeBufferPointer(rebasing: displayedSlots[..<distinct])
     }
 
     /// Looks up the key of the notification at `position` and records it as seen.
     /// - Precondition: each position is claimed once, in increasing order.
+    @inline(__always)
     mutating func claim(_ position: Int) -> Claim {
         let key = bytes[present: notifications[position].key]
         let hash = hasher.hash(key)
-        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
-        return slots.withUnsafeMutablePointerToElements { base in
-            let slots = UnsafeMutableBufferPointer(start: base, count: slotCount)
-            let slot = Self.find(
-                key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
-            if slots[slot].notification >= 0 { return .duplicate }
-            let displayed = slots[slot].entry >= 0
-            slots[slot].hash = hash
-            slots[slot].notification = Int32(truncatingIfNeeded: position)
-            return .first(displayed: displayed)
-        }
+        let slot = Self.find(
+            key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
+        if slots[slot].notification != 0 { return .duplicate }
+        let displayed = slots[slot].entry != 0
+        slots[slot].hash = UInt32(truncatingIfNeeded: hash &>> 32)
+        slots[slot].notification = Int32(truncatingIfNeeded: position + 1)
+        return .first(displayed: displayed)
     }
 
     /// The next state: each key's latest entry when still fresh
@@ -109,25 +125,35 @@ struct DisplayedState {
     /// `ComposeRequest.maxDisplayedOutput` entries.
     /// - Parameter shown: the shown notifications, newest first (step 3's order).
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: [NewestFirst.Record], freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
-        let limit = ComposeRequest.maxDisplayedOutput
-        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
-        var fresh: [NewestFirst.Record] = []
-        fresh.reserveCapacity(displayedSlots.count)
-        slots.withUnsafeMutablePointerToElements { slots in
+    func next(shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
+        ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: displayedSlots.count) { scratch in
+            var freshCount = 0
             for slot in displayedSlots {
-                let index = Int(slots[Int(slot)].entry)
+                let index = Int(slots[Int(slot)].entry) - 1
                 if !Moment.less(entries[index].moment, freshFrom, in: bytes) {
-                    fresh.append(.init(entries[index].moment, index: index))
+                    scratch[freshCount] = .init(entries[index].moment, index: index)
+                    freshCount += 1
                 }
             }
+            // Usually newest first already (the caller sends back the state
+            // compose returned), which `sort` checks first: then a merge is all it takes.
+            let (bytes, entries) = (self.bytes, self.entries)
+            let sorted = NewestFirst.sort(
+                UnsafeMutableBufferPointer(rebasing: scratch[..<freshCount]), limit: ComposeRequest.maxDisplayedOutput
+            ) { a, b in
+                NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
+            }
+            return merged(fresh: UnsafeBufferPointer(rebasing: scratch[..<sorted]), shown: shown)
         }
-        // Usually newest first already (the caller sends back the state
-        // compose returned), which `sort` checks first: then a merge is all it takes.
-        NewestFirst.sort(&fresh, limit: limit) { a, b in
-            NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
-        }
+    }
 
+    /// The first `maxDisplayedOutput` of `fresh` entries and `shown`
+    /// notifications, each newest first, merged.
+    private func merged(
+        fresh: UnsafeBufferPointer<NewestFirst.Record>, shown: UnsafeBufferPointer<NewestFirst.Record>
+    ) -> [ComposeResponse.EntryRecord] {
+        let limit = ComposeRequest.maxDisplayedOutput
+        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
         let count = min(limit, fresh.count + shown.count)
         var next: [ComposeResponse.EntryRecord] = []
         next.reserveCapacity(count)
@@ -166,14 +192,15 @@ struct DisplayedState {
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> Int {
         let mask = slots.count - 1
+        let high = UInt32(truncatingIfNeeded: hash &>> 32)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let candidate = slots[slot]
             if candidate.isEmpty { return slot }
-            if candidate.hash == hash {
+            if candidate.hash == high {
                 let other =
-                    candidate.entry >= 0
-                    ? entries[Int(candidate.entry)].key : notifications[Int(candidate.notification)].key
+                    candidate.entry != 0
+                    ? entries[Int(candidate.entry) - 1].key : notifications[Int(candidate.notification) - 1].key
                 if CodePoints.equalBytes(bytes[present: other], key) { return slot }
             }
             slot = (slot + 1) & mask

@@ -26,66 +26,78 @@ enum NewestFirst {
     /// degrades it) first finds the oldest time that can still be among the
     /// first `limit`; only records at or after it are sorted.
     static func sort(_ records: inout [Record], limit: Int = .max, tieOrder: (Int, Int) -> Bool) {
-        if records.count > limit {
-            guard limit > 0 else { return records.removeAll() }
+        let kept = records.withUnsafeMutableBufferPointer { sort($0, limit: limit, tieOrder: tieOrder) }
+        records.removeLast(records.count - kept)
+    }
+
+    /// `sort` in place in `records`: the sorted records are its first ones, as
+    /// many as the count returned (at most `limit`).
+    static func sort(_ records: UnsafeMutableBufferPointer<Record>, limit: Int = .max, tieOrder: (Int, Int) -> Bool)
+        -> Int
+    {
+        var count = records.count
+        if count > limit {
+            guard limit > 0 else { return 0 }
             let oldestKept = kthNewest(records, k: limit)
-            records.removeAll { $0.time < oldestKept }
+            var kept = 0
+            for index in 0..<count where !(records[index].time < oldestKept) {
+                records[kept] = records[index]
+                kept += 1
+            }
+            count = kept
         }
-        let (increases, decreases) = timeSteps(records)
-        if decreases == records.count - 1 || increases == records.count - 1 {
+        var records = UnsafeMutableBufferPointer(rebasing: records[..<count])
+        let (increases, decreases) = timeSteps(UnsafeBufferPointer(records))
+        if decreases == count - 1 || increases == count - 1 {
             // Strictly ordered either way (notifications are often fetched
             // oldest first): no equal times to break ties between.
             if decreases < increases { records.reverse() }
-            if records.count > limit { records.removeLast(records.count - limit) }
-            return
+            return min(count, limit)
         }
-        if records.count <= 32 {
-            insertionSortNewestFirst(&records, mostlyOldestFirst: decreases < increases)
+        if count <= 32 {
+            insertionSortNewestFirst(records, mostlyOldestFirst: decreases < increases)
         } else {
             records.sort { $1.time < $0.time }
         }
-        let end = min(records.count, limit)
+        let end = min(count, limit)
         var runStart = 0
         while runStart < end {
             var runEnd = runStart + 1
-            while runEnd < records.count && records[runEnd].time == records[runStart].time { runEnd += 1 }
+            while runEnd < count && records[runEnd].time == records[runStart].time { runEnd += 1 }
             if runEnd - runStart > 1 {
                 records[runStart..<runEnd].sort { tieOrder(Int($0.index), Int($1.index)) }
             }
             runStart = runEnd
         }
-        if records.count > limit { records.removeLast(records.count - limit) }
+        return end
     }
 
     /// How many neighbouring records step to a later and to an earlier time.
-    static func timeSteps(_ records: [Record]) -> (increases: Int, decreases: Int) {
-        records.withUnsafeBufferPointer { records in
-            var increases = 0, decreases = 0
-            for index in records.indices.dropFirst() {
-                let (earlier, later) = (records[index - 1].time, records[index].time)
-                if earlier < later { increases += 1 } else if later < earlier { decreases += 1 }
-            }
-            return (increases, decreases)
+    static func timeSteps(_ records: UnsafeBufferPointer<Record>) -> (increases: Int, decreases: Int) {
+        var increases = 0, decreases = 0
+        for index in records.indices.dropFirst() {
+            let (earlier, later) = (records[index - 1].time, records[index].time)
+            if earlier < later { increases += 1 } else if later < earlier { decreases += 1 }
         }
+        return (increases, decreases)
     }
 
     /// Orders a few records by time, newest first: the stdlib's sort calls its
     /// comparison out of line, which costs more than the sorting itself here.
     /// Inserting in the direction the records mostly run in moves few of them.
-    static func insertionSortNewestFirst(_ records: inout [Record], mostlyOldestFirst: Bool) {
-        records.withUnsafeMutableBufferPointer { records in
-            for end in records.indices.dropFirst() {
-                let record = records[end]
-                var position = end
-                while position > 0
-                    && (mostlyOldestFirst
-                        ? record.time < records[position - 1].time : records[position - 1].time < record.time)
-                {
-                    records[position] = records[position - 1]
-                    position -= 1
-                }
-                records[position] = record
+    static func insertionSortNewestFirst(_ records: UnsafeMutableBufferPointer<Record>, mostlyOldestFirst: Bool) {
+        var records = records
+        for end in records.indices.dropFirst() {
+            let record = records[end]
+            var position = end
+            while position > 0
+                && (mostlyOldestFirst
+                    ? record.time < records[position - 1].time : records[position - 1].time < record.time)
+            {
+                records[position] = records[position - 1]
+                position -= 1
             }
+            records[position] = record
         }
         if mostlyOldestFirst { records.reverse() }
     }
@@ -105,7 +117,7 @@ enum NewestFirst {
     }
 
     /// The k-th newest time (1-based) among `records`, with a min-heap of size k.
-    static func kthNewest(_ records: [Record], k: Int) -> Time {
+    static func kthNewest(_ records: UnsafeMutableBufferPointer<Record>, k: Int) -> Time {
         var heap: [Time] = []
         heap.reserveCapacity(k)
         for record in records {
