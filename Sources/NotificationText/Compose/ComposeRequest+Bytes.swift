@@ -180,7 +180,7 @@ extension ComposeRequest {
             "a notification's range is outside the request's bytes"
         )
         precondition(
-            (id.start | type.start | timestamp.start) >= 0, "a notification needs an id, a type and a timestamp")
+            !id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
         var key = id
         if source.count > 0 {
             let start = bytes.count
