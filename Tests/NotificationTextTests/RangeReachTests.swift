@@ -31,3 +31,29 @@ import Testing
         #expect(accepted > 2_000 && accepted < 18_000, "\(accepted) accepted")
     }
 }
+
+/// The key `appendNotification` makes: `source:id`, or the id alone when
+/// the source is absent (a negative start, whatever its count) or empty.
+@Suite struct NotificationKeyTests {
+    private static let text = "2026-11-29T12:00:00Zm1chatmessage"
+
+    private func key(source: TextRange) -> String {
+        var request = ComposeRequest(bytes: Array(Self.text.utf8), serverApp: "Buzz")
+        let timestamp = TextRange(start: 0, count: 20)
+        request.appendNotification(
+            id: TextRange(start: 20, count: 2), source: source, type: TextRange(start: 26, count: 7),
+            timestamp: timestamp, moment: request.moment(at: timestamp)!, read: false,
+            thread: .absent, threadTitle: .absent, senderID: .absent, senderName: .absent,
+            text: .absent, defaultText: .absent, url: .absent)
+        let key = request.notificationRecords[0].key
+        return request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: key], as: UTF8.self) }
+    }
+
+    @Test func key_isSourceColonID_orTheIDAloneWithoutASource() {
+        #expect(key(source: TextRange(start: 22, count: 4)) == "chat:m1")
+        #expect(key(source: .empty) == "m1")
+        #expect(key(source: .absent) == "m1")
+        // Read at its start, this source would be outside the bytes.
+        #expect(key(source: TextRange(start: -8, count: 4)) == "m1")
+    }
+}

@@ -182,7 +182,8 @@ extension ComposeRequest {
         precondition(
             !id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
         var key = id
-        if source.count > 0 {
+        // Absent is a negative start, whatever the count: such a source is never read.
+        if !source.isAbsent && source.count > 0 {
             let start = bytes.count
             let count = Int(source.count) + 1 + Int(id.count)
             // Assembled aside and appended once: a slice of `bytes` would
