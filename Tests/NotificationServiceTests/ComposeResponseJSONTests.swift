@@ -68,6 +68,22 @@ import Testing
         #expect(value.jsonBody() == Self.tree(value))
     }
 
+    @Test func jsonBody_keysOfEveryShortLengthWithAnEscapeAnywhere_matchTheTree() {
+        for length in 1..<34 {
+            let plain = String(repeating: "k", count: length)
+            var keys = [plain]
+            for position in 0..<length {
+                for special in ["\"", "\\", "\u{1}", "\n"] {
+                    var key = Array(plain.utf8)
+                    key.replaceSubrange(position...position, with: Array(special.utf8))
+                    keys.append(String(decoding: key, as: UTF8.self))
+                }
+            }
+            let value = response(keys: keys)
+            #expect(value.jsonBody() == Self.tree(value), "length \(length)")
+        }
+    }
+
     @Test func jsonBody_everyKindReasonAndNull_matchesTheTree() {
         for kind in [ComposeResponse.Kind.single, .bundle, .summary, .fallback] {
             for reason in [nil, ComposeResponse.FallbackReason.failed, .timeout, .empty] {
@@ -79,7 +95,8 @@ import Testing
 
     @Test func jsonBody_whenEscapesOverflowTheEstimate_writesAgainExactly() {
         // The estimate leaves room for a few escapes only: controls (6 bytes each) overflow it.
-        let keys = (0..<40).map { "k\u{1}\u{2}\"\\\($0)\u{1F}\n" }
+        // Plain keys after them are then past the end of the first buffer, only counted.
+        let keys = (0..<40).map { "k\u{1}\u{2}\"\\\($0)\u{1F}\n" } + (0..<10).map { "chat:m\($0)" }
         let value = response(url: "u\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", keys: keys)
         #expect(value.estimatedJSONCount() < Self.tree(value).count)
         #expect(value.jsonBody() == Self.tree(value))

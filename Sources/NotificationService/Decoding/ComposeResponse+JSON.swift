@@ -55,34 +55,61 @@ extension ComposeResponse {
         out.raw(#","url":"#)
         out.string(notification.url)
         out.raw(#"},"shown":["#)
+        // Keys and timestamps that need no escapes (nearly all) are written
+        // each as one record, room for it checked once; a key that needs
+        // escapes, or a record past the estimate, as JSON strings.
         for index in shownKeys.indices {
-            if index > 0 { out.raw(",") }
-            out.string(bytes[present: shownKeys[index]])
+            let key = bytes[present: shownKeys[index]]
+            if out.hasRoom(for: 3 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",""#) } else { out.rawInRoom(#"""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"""#)
+            } else {
+                if index > 0 { out.raw(",") }
+                out.string(key)
+            }
         }
         out.raw(#"],"dropped":["#)
         for index in dropRecords.indices {
-            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: dropRecords[index].key])
+            let key = bytes[present: dropRecords[index].key]
+            // The key's closing quote comes with its reason.
+            if out.hasRoom(for: 9 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+            } else {
+                out.raw(index > 0 ? #",{"key":""# : #"{"key":""#)
+                out.escaped(key)
+            }
             switch dropRecords[index].reason {
-            case .duplicate: out.raw(#","reason":"duplicate"}"#)
-            case .read: out.raw(#","reason":"read"}"#)
-            case .own: out.raw(#","reason":"own"}"#)
-            case .stale: out.raw(#","reason":"stale"}"#)
-            case .future: out.raw(#","reason":"future"}"#)
-            case .displayed: out.raw(#","reason":"displayed"}"#)
+            case .duplicate: out.raw(#"","reason":"duplicate"}"#)
+            case .read: out.raw(#"","reason":"read"}"#)
+            case .own: out.raw(#"","reason":"own"}"#)
+            case .stale: out.raw(#"","reason":"stale"}"#)
+            case .future: out.raw(#"","reason":"future"}"#)
+            case .displayed: out.raw(#"","reason":"displayed"}"#)
             }
         }
         out.raw(#"],"displayed":["#)
         for index in entryRecords.indices {
-            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: entryRecords[index].key])
+            let entry = entryRecords[index]
+            let key = bytes[present: entry.key]
             // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
             // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
-            let timestamp = bytes[present: entryRecords[index].timestamp]
+            let timestamp = bytes[present: entry.timestamp]
             assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
-            out.raw(#","timestamp":""#)
-            out.raw(timestamp)
-            out.raw(#""}"#)
+            if out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 2), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"","timestamp":""#)
+                out.rawInRoom(timestamp)
+                out.rawInRoom(#""}"#)
+            } else {
+                out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
+                out.string(key)
+                out.raw(#","timestamp":""#)
+                out.raw(timestamp)
+                out.raw(#""}"#)
+            }
         }
         out.raw(#"],"locale":"#)
         out.string(locale)
