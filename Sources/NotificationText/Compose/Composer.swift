@@ -231,46 +231,49 @@ public enum Composer {
         var scratch: UnsafeMutableBufferPointer<UInt8>? = nil
         var scratchUsed = 0
         defer { scratch?.deallocate() }
-        var names = DistinctStrings(capacity: kept.count)
-        var newestName: UnsafeBufferPointer<UInt8>?
-        for (position, record) in kept.enumerated() {
-            guard let raw = bytes[notifications[Int(record.index)].senderName] else { continue }
-            var name = raw
-            if !PlainText.isNormal(raw) {
-                if scratch == nil {
-                    var total = 0
-                    for record in kept { total += Int(max(0, notifications[Int(record.index)].senderName.count)) }
-                    scratch = .allocate(capacity: total)
+        return DistinctStrings.with(capacity: kept.count) { names in
+            var newestName: UnsafeBufferPointer<UInt8>?
+            for (position, record) in kept.enumerated() {
+                guard let raw = bytes[notifications[Int(record.index)].senderName] else { continue }
+                // A name equal to one kept is normal (kept names are) and adds nothing.
+                if position > 0, names.contains(raw) { continue }
+                var name = raw
+                if !PlainText.isNormal(raw) {
+                    if scratch == nil {
+                        var total = 0
+                        for record in kept { total += Int(max(0, notifications[Int(record.index)].senderName.count)) }
+                        scratch = .allocate(capacity: total)
+                    }
+                    let written = PlainText.normalise(raw, into: scratch!.baseAddress! + scratchUsed)
+                    guard written > 0 else { continue }
+                    name = UnsafeBufferPointer(start: scratch!.baseAddress! + scratchUsed, count: written)
+                    scratchUsed += written
                 }
-                let written = PlainText.normalise(raw, into: scratch!.baseAddress! + scratchUsed)
-                guard written > 0 else { continue }
-                name = UnsafeBufferPointer(start: scratch!.baseAddress! + scratchUsed, count: written)
-                scratchUsed += written
+                if position == 0 { newestName = name }
+                names.insert(name)
             }
-            if position == 0 { newestName = name }
-            names.insert(name)
-        }
 
-        let newest = notifications[Int(kept[0].index)]
-        let body: String
-        if let text = bytes[newest.text] {
-            body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
-                bundleBody(
-                    count: kept.count, name: newestName, preview: preview, inputCut: inputCut, catalog: catalog,
+            let newest = notifications[Int(kept[0].index)]
+            let body: String
+            if let text = bytes[newest.text] {
+                body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
+                    bundleBody(
+                        count: kept.count, name: newestName, preview: preview, inputCut: inputCut, catalog: catalog,
+                        maxUnits: maxUnits)
+                }
+            } else {
+                body = bundleBody(
+                    count: kept.count, name: nil, preview: MessageValues.none, inputCut: false, catalog: catalog,
                     maxUnits: maxUnits)
             }
-        } else {
-            body = bundleBody(
-                count: kept.count, name: nil, preview: MessageValues.none, inputCut: false, catalog: catalog,
-                maxUnits: maxUnits)
+            return .init(
+                title: PlainText.capped(title ?? app),
+                subtitle: senderList(names.values, catalog: catalog),
+                body: body,
+                threadIdentifier: String(decoding: thread, as: UTF8.self),
+                url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
+            )
         }
-        return .init(
-            title: PlainText.capped(title ?? app),
-            subtitle: senderList(names.values, catalog: catalog),
-            body: body,
-            threadIdentifier: String(decoding: thread, as: UTF8.self),
-            url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
-        )
     }
 
     /// The header `bundle.count`, then (when `preview` is not empty) a line
@@ -339,7 +342,7 @@ public enum Composer {
     /// The subtitle of a bundle's distinct `names` (C6, L13): none is
     /// absent, one is the name itself, more are the catalog's sender list;
     /// through the title cap.
-    static func senderList(_ names: [UnsafeBufferPointer<UInt8>], catalog: Catalog) -> String? {
+    static func senderList(_ names: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, catalog: Catalog) -> String? {
         guard names.count > 1 else {
             return names.first.map {
                 BodyCap.apply($0, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
