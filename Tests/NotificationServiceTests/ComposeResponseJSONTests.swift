@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 import Testing
 
 @testable import NotificationService
@@ -81,6 +81,34 @@ import Testing
             }
             let value = response(keys: keys)
             #expect(value.jsonBody() == Self.tree(value), "length \(length)")
+        }
+    }
+
+    @Test func jsonBody_ofComposedTextsAndOfTextsSetSince_matchesTheTree() {
+        let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+        let sent = Timestamp(rfc3339: "2026-11-29T11:59:00Z")!
+        func message(_ id: String, thread: String?) -> PendingNotification {
+            PendingNotification(
+                id: id, source: "chat", type: "message", timestamp: sent, thread: thread, threadTitle: "#q\"a",
+                sender: .init(id: "u\(id)", name: "N\t\(id)"), text: "line \\ one\n\nline \"two\"",
+                url: "https://x.io/\(id)?a=\"b\"")
+        }
+        // A bundle, a single, a summary and a fallback, each with texts to escape.
+        let requests = [
+            ComposeRequest(notifications: [message("1", thread: "t"), message("2", thread: "t")], now: now),
+            ComposeRequest(notifications: [message("1", thread: nil)], now: now),
+            ComposeRequest(notifications: [message("1", thread: "t"), message("2", thread: "u")], now: now),
+            ComposeRequest(notifications: [], now: now),
+        ]
+        #expect(requests.map { Composer.compose($0).kind } == [.bundle, .single, .summary, .fallback])
+        for request in requests {
+            var value = Composer.compose(request)
+            #expect(value.composedTexts != nil, "\(value.kind)")
+            #expect(value.jsonBody() == Self.tree(value), "\(value.kind)")
+            value.notification.subtitle = "set \"since\""
+            #expect(value.composedTexts == nil, "\(value.kind)")
+            #expect(value.notification.subtitle == "set \"since\"", "\(value.kind)")
+            #expect(value.jsonBody() == Self.tree(value), "\(value.kind)")
         }
     }
 

@@ -19,8 +19,14 @@ extension ComposeResponse {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
         var count = 200 + 64 + locale.utf8.count
-        count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0) + notification.body.utf8.count
-        count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        if let texts = composedTexts {
+            count += texts.bytes.count
+        } else {
+            let notification = notification
+            count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0)
+            count += notification.body.utf8.count
+            count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.
         for key in shownKeys { count += 3 + Int(key.count) }
@@ -44,17 +50,13 @@ extension ComposeResponse {
         case .timeout?: out.raw(#""timeout""#)
         case .empty?: out.raw(#""empty""#)
         }
-        out.raw(#","notification":{"title":"#)
-        out.string(notification.title)
-        out.raw(#","subtitle":"#)
-        out.string(notification.subtitle)
-        out.raw(#","body":"#)
-        out.string(notification.body)
-        out.raw(#","threadIdentifier":"#)
-        out.string(notification.threadIdentifier)
-        out.raw(#","url":"#)
-        out.string(notification.url)
-        out.raw(#"},"shown":["#)
+        out.raw(#","notification":"#)
+        if let texts = composedTexts {
+            texts.bytes.withUnsafeBufferPointer { writeNotification(texts, from: $0, to: &out) }
+        } else {
+            writeNotification(notification, to: &out)
+        }
+        out.raw(#","shown":["#)
         // Keys and timestamps that need no escapes (nearly all) are written
         // each as one record, room for it checked once; a key that needs
         // escapes, or a record past the estimate, as JSON strings.
@@ -113,6 +115,41 @@ extension ComposeResponse {
         }
         out.raw(#"],"locale":"#)
         out.string(locale)
+        out.raw("}")
+    }
+
+    /// The `notification` object of texts `Composer` wrote, from their bytes.
+    private func writeNotification(
+        _ texts: ComposedTexts, from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter
+    ) {
+        func string(_ range: TextRange) {
+            if let text = bytes[range] { out.string(text) } else { out.null() }
+        }
+        out.raw(#"{"title":"#)
+        string(texts.title)
+        out.raw(#","subtitle":"#)
+        string(texts.subtitle)
+        out.raw(#","body":"#)
+        string(texts.body)
+        out.raw(#","threadIdentifier":"#)
+        string(texts.threadIdentifier)
+        out.raw(#","url":"#)
+        string(texts.url)
+        out.raw("}")
+    }
+
+    /// The `notification` object of texts set as `String`s.
+    private func writeNotification(_ notification: Content, to out: inout JSONWriter) {
+        out.raw(#"{"title":"#)
+        out.string(notification.title)
+        out.raw(#","subtitle":"#)
+        out.string(notification.subtitle)
+        out.raw(#","body":"#)
+        out.string(notification.body)
+        out.raw(#","threadIdentifier":"#)
+        out.string(notification.threadIdentifier)
+        out.raw(#","url":"#)
+        out.string(notification.url)
         out.raw("}")
     }
 }
