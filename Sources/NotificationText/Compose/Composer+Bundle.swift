@@ -15,7 +15,9 @@ extension Composer {
         return thread
     }
 
+    // Out of line: called once per request, it is kept out of composeFetched's loops.
     /// `kept`: positions in `notifications`, newest first.
+    @inline(never)
     static func bundle(
         _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
         _ kept: UnsafeBufferPointer<NewestFirst.Record>, thread: UnsafeBufferPointer<UInt8>,

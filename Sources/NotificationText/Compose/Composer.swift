@@ -161,6 +161,8 @@ public enum Composer {
 
     // MARK: Step 5: one notification
 
+    // Out of line: called once per request, it is kept out of composeFetched's loops.
+    @inline(never)
     static func single(
         _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String,
         catalog: Catalog, maxUnits: Int
@@ -209,6 +211,8 @@ public enum Composer {
 
     // MARK: Steps 7 and 8: summary and fallback
 
+    // Out of line: called once per request, it is kept out of composeFetched's loops.
+    @inline(never)
     static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposedTexts {
         var app = app
         var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits)
