@@ -7,8 +7,10 @@ extension ComposeResponse {
     public func jsonBody() -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
         // when escapes make it longer than that, written again at its exact size.
-        bytes.withUnsafeBufferPointer { bytes in
-            JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
+        // Read once: each read of `composedTexts` copies it out of the response.
+        let texts = composedTexts
+        return bytes.withUnsafeBufferPointer { bytes in
+            JSONWriter.bytes(capacity: estimatedJSONCount(texts: texts)) { write(to: &$0, bytes: bytes, texts: texts) }
         }
     }
 
@@ -16,10 +18,15 @@ extension ComposeResponse {
     /// few (a bundle body's line break needs one byte more). Only the strings'
     /// lengths are read; more escapes than that make `jsonBody` write twice.
     func estimatedJSONCount() -> Int {
+        estimatedJSONCount(texts: composedTexts)
+    }
+
+    /// `estimatedJSONCount()`, with `composedTexts` read already.
+    private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
         var count = 200 + 64 + locale.utf8.count
-        if let texts = composedTexts {
+        if let texts {
             count += texts.bytes.count
         } else {
             let notification = notification
@@ -35,7 +42,7 @@ extension ComposeResponse {
         return count
     }
 
-    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>) {
+    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>, texts: ComposedTexts?) {
         out.raw(#"{"kind":"#)
         switch kind {
         case .single: out.raw(#""single""#)
@@ -51,7 +58,7 @@ extension ComposeResponse {
         case .empty?: out.raw(#""empty""#)
         }
         out.raw(#","notification":"#)
-        if let texts = composedTexts {
+        if let texts {
             texts.bytes.withUnsafeBufferPointer { writeNotification(texts, from: $0, to: &out) }
         } else {
             writeNotification(notification, to: &out)

@@ -62,26 +62,34 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let next = DisplayedState.with(
+            let next = DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
             return fallback(settings, reason: reason, app: app, dropped: [], next: next)
         }
-        return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
-            ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
-                composeFetched(
-                    settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
-                    state: &state,
-                    keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+        // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
+        // the steps are compiled once for each hashing, so neither path tests which.
+        func composeFetched<Hashing: KeyHashing>(hashing: Hashing.Type) -> ComposeResponse {
+            DisplayedState<Hashing>.with(bytes: bytes, entries: entries, notifications: notifications) { state in
+                ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
+                    Self.composeFetched(
+                        settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
+                        state: &state,
+                        keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+                }
             }
         }
+        if entries.count + notifications.count <= QuickKeyHashing.maxKeys {
+            return composeFetched(hashing: QuickKeyHashing.self)
+        }
+        return composeFetched(hashing: SipKeyHashing.self)
     }
 
     /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
     /// displayed entries; `keptScratch` has room for a record per notification.
-    private static func composeFetched(
+    private static func composeFetched<Hashing: KeyHashing>(
         _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
-        futureAfter: Moment, state: inout DisplayedState,
+        futureAfter: Moment, state: inout DisplayedState<Hashing>,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> ComposeResponse {
