@@ -39,7 +39,7 @@ struct KeyHash {
     /// (`QuickKeyHashing.maxKeys`): up to three words of `utf8` (all
     /// of it up to 16 bytes) and its length, each keyed by the process's key,
     /// folded by one full-width multiply. Crafted keys can make these collide,
-    /// but a table that small bounds the damage: at most n² byte comparisons.
+    /// but a table that small bounds the damage: at most n(n − 1)/2 key comparisons.
     @inline(__always)
     func quickHash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = utf8.count
