@@ -1,4 +1,4 @@
-import NotificationText
+@_spi(Engine) import NotificationText
 import Testing
 
 @testable import NotificationService
@@ -68,6 +68,50 @@ import Testing
         #expect(value.jsonBody() == Self.tree(value))
     }
 
+    @Test func jsonBody_keysOfEveryShortLengthWithAnEscapeAnywhere_matchTheTree() {
+        for length in 1..<34 {
+            let plain = String(repeating: "k", count: length)
+            var keys = [plain]
+            for position in 0..<length {
+                for special in ["\"", "\\", "\u{1}", "\n"] {
+                    var key = Array(plain.utf8)
+                    key.replaceSubrange(position...position, with: Array(special.utf8))
+                    keys.append(String(decoding: key, as: UTF8.self))
+                }
+            }
+            let value = response(keys: keys)
+            #expect(value.jsonBody() == Self.tree(value), "length \(length)")
+        }
+    }
+
+    @Test func jsonBody_ofComposedTextsAndOfTextsSetSince_matchesTheTree() {
+        let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+        let sent = Timestamp(rfc3339: "2026-11-29T11:59:00Z")!
+        func message(_ id: String, thread: String?) -> PendingNotification {
+            PendingNotification(
+                id: id, source: "chat", type: "message", timestamp: sent, thread: thread, threadTitle: "#q\"a",
+                sender: .init(id: "u\(id)", name: "N\t\(id)"), text: "line \\ one\n\nline \"two\"",
+                url: "https://x.io/\(id)?a=\"b\"")
+        }
+        // A bundle, a single, a summary and a fallback, each with texts to escape.
+        let requests = [
+            ComposeRequest(notifications: [message("1", thread: "t"), message("2", thread: "t")], now: now),
+            ComposeRequest(notifications: [message("1", thread: nil)], now: now),
+            ComposeRequest(notifications: [message("1", thread: "t"), message("2", thread: "u")], now: now),
+            ComposeRequest(notifications: [], now: now),
+        ]
+        #expect(requests.map { Composer.compose($0).kind } == [.bundle, .single, .summary, .fallback])
+        for request in requests {
+            var value = Composer.compose(request)
+            #expect(value.composedTexts != nil, "\(value.kind)")
+            #expect(value.jsonBody() == Self.tree(value), "\(value.kind)")
+            value.notification.subtitle = "set \"since\""
+            #expect(value.composedTexts == nil, "\(value.kind)")
+            #expect(value.notification.subtitle == "set \"since\"", "\(value.kind)")
+            #expect(value.jsonBody() == Self.tree(value), "\(value.kind)")
+        }
+    }
+
     @Test func jsonBody_everyKindReasonAndNull_matchesTheTree() {
         for kind in [ComposeResponse.Kind.single, .bundle, .summary, .fallback] {
             for reason in [nil, ComposeResponse.FallbackReason.failed, .timeout, .empty] {
@@ -79,7 +123,8 @@ import Testing
 
     @Test func jsonBody_whenEscapesOverflowTheEstimate_writesAgainExactly() {
         // The estimate leaves room for a few escapes only: controls (6 bytes each) overflow it.
-        let keys = (0..<40).map { "k\u{1}\u{2}\"\\\($0)\u{1F}\n" }
+        // Plain keys after them are then past the end of the first buffer, only counted.
+        let keys = (0..<40).map { "k\u{1}\u{2}\"\\\($0)\u{1F}\n" } + (0..<10).map { "chat:m\($0)" }
         let value = response(url: "u\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", keys: keys)
         #expect(value.estimatedJSONCount() < Self.tree(value).count)
         #expect(value.jsonBody() == Self.tree(value))

@@ -113,6 +113,17 @@ import Testing
         }
     }
 
+    @Test func needsNoEscape_bytesFromSpaceUpExceptQuoteAndBackslash_needNone() {
+        let plain = (0x20...0xFF).map(UInt8.init).filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        for length in 0..<40 {
+            for start in stride(from: 0, to: plain.count - length, by: 7) {
+                let bytes = Array(plain[start..<start + length])
+                #expect(
+                    bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) }, "length \(length) from \(start)")
+            }
+        }
+    }
+
     @Test func string_highBytesNeverLookLikeEscapes() {
         // U+00A2 (C2 A2), U+5C5C-ish lead bytes, U+22xx: bytes with 0x22/0x5C in the low 7 bits.
         let text = "\u{A2}\u{DC}\u{E2}\u{2222}\u{5C5C}\u{1F5C}é😀" + String(repeating: "\u{A2}", count: 9)

@@ -107,33 +107,61 @@ import Testing
     }
 
     /// Inserts `values` into a `DistinctStrings` (views of one joined buffer);
-    /// what each insert returned and the values kept.
-    private func distinct(_ values: [String], capacity: Int) -> (inserted: [Bool], kept: [String]) {
+    /// what each insert returned, what `contains` said before it, and the values kept.
+    private func distinct(_ values: [String]) -> (inserted: [Bool], contained: [Bool], kept: [String]) {
         let joined = Array(values.joined().utf8)
         return joined.withUnsafeBufferPointer { all in
-            var strings = DistinctStrings(capacity: capacity)
-            var offset = 0
-            var inserted: [Bool] = []
-            for value in values {
-                let count = value.utf8.count
-                inserted.append(strings.insert(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])))
-                offset += count
+            DistinctStrings.with(capacity: values.count) { strings in
+                var offset = 0
+                var inserted: [Bool] = []
+                var contained: [Bool] = []
+                for value in values {
+                    let count = value.utf8.count
+                    let view = UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])
+                    contained.append(strings.contains(view))
+                    inserted.append(strings.insert(view))
+                    offset += count
+                }
+                return (inserted, contained, strings.values.map { String(decoding: $0, as: UTF8.self) })
             }
-            return (inserted, strings.values.map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
     @Test func distinctStrings_canonicallyEquivalentStringsAreDistinct() {
-        let (inserted, kept) = distinct(["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"], capacity: 3)
+        let (inserted, contained, kept) = distinct(["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"])
         #expect(inserted == [true, true, false])
+        #expect(contained == [false, false, true])
         #expect(kept.map { Array($0.utf8) } == ["caf\u{E9}", "cafe\u{301}"].map { Array($0.utf8) })
     }
 
-    @Test func distinctStrings_beyondItsCapacity_growsAndKeepsInsertionOrder() {
+    @Test func distinctStrings_beyondTheDirectlyComparedFew_hashesAndKeepsInsertionOrder() {
         let names = (0..<100).map { "n\($0)" }
-        let (inserted, kept) = distinct(names + names, capacity: 1)
+        let (inserted, contained, kept) = distinct(names + names)
         #expect(inserted == Array(repeating: true, count: 100) + Array(repeating: false, count: 100))
+        #expect(contained == inserted.map { !$0 })
         #expect(kept == names)
+    }
+
+    @Test func distinctStrings_atEveryShortLength_tellsApartTextsThatDifferInOneByte() {
+        // Few enough per set to be compared directly, by length and word.
+        for length in 0...20 {
+            let plain = String(repeating: "a", count: length)
+            for position in 0..<max(length, 1) {
+                var bytes = Array(plain.utf8)
+                if length > 0 { bytes[position] = UInt8(ascii: "b") }
+                let other = String(decoding: bytes, as: UTF8.self)
+                let shorter = String(plain.dropLast())
+                let values = [plain, other, shorter, plain + "a", other, plain, shorter]
+                let (inserted, contained, kept) = distinct(values)
+                let expected =
+                    length == 0
+                    ? [true, false, false, true, false, false, false]
+                    : [true, true, true, true, false, false, false]
+                #expect(inserted == expected, "at \(position) of \(length)")
+                #expect(contained == inserted.map { !$0 }, "at \(position) of \(length)")
+                #expect(kept.count == expected.filter { $0 }.count, "at \(position) of \(length)")
+            }
+        }
     }
 
     @Test func keyHash_matchesSipHashReferenceVectors() {

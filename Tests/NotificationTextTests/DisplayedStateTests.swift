@@ -32,7 +32,61 @@ import Testing
         }
     }
 
+    @Test func claimAndNext_keysThatHashAlikeInASmallTable_areToldApart() {
+        // 40-byte keys that differ only at byte 10, which `quickHash` does not
+        // read: in a table hashed with `QuickKeyHashing` they all collide.
+        let keys = (0..<8).map {
+            "aaaaaaaaaa\(Character(UnicodeScalar(UInt8(65 + $0))))" + String(repeating: "b", count: 29)
+        }
+        let hasher = KeyHash()
+        let hashes = Set(keys.map { key in Array(key.utf8).withUnsafeBufferPointer { hasher.quickHash($0) } })
+        #expect(hashes.count == 1)
+        var random = SplitMix64(seed: 0x434f_4c4c_4944_4521)
+        for round in 0..<40 {
+            let entries = (0..<Int.random(in: 0...10, using: &random)).map { _ in
+                DisplayedEntry(
+                    key: keys.randomElement(using: &random)!, timestamp: at(Int.random(in: 0..<2400, using: &random)))
+            }
+            let notifications =
+                (0..<Int.random(in: 0...(QuickKeyHashing.maxKeys - entries.count), using: &random)).map { _ in
+                    PendingNotification(
+                        id: keys.randomElement(using: &random)!, type: "message",
+                        timestamp: at(Int.random(in: 0..<2400, using: &random)))
+                }
+            let request = ComposeRequest(notifications: notifications, displayed: entries, now: now)
+            let freshFrom = request.nowMoment.adding(seconds: -Int64(Int.random(in: 0...2400, using: &random)))
+            check(request, freshFrom: freshFrom, round: round)
+        }
+    }
+
+    @Test func quickHash_keysOfEveryShortLengthThatDifferInOneByte_hashApart() {
+        // Up to 16 bytes every byte is read, so a one-byte change changes
+        // the hash unless the multiply happens to collide (odds near 2⁻⁵⁶ here).
+        let hasher = KeyHash()
+        for length in 0...16 {
+            let plain = Array(repeating: UInt8(ascii: "k"), count: length)
+            var hashes: Set<UInt64> = [plain.withUnsafeBufferPointer { hasher.quickHash($0) }]
+            for position in 0..<length {
+                var bytes = plain
+                bytes[position] = UInt8(ascii: "j")
+                hashes.insert(bytes.withUnsafeBufferPointer { hasher.quickHash($0) })
+            }
+            #expect(hashes.count == length + 1, "length \(length)")
+        }
+    }
+
+    /// `DisplayedState` against the dictionary, with SipHash and, for a table
+    /// small enough, with the quick hash.
     private func check(_ request: ComposeRequest, freshFrom: Moment, round: Int) {
+        check(request, freshFrom: freshFrom, round: round, hashing: SipKeyHashing.self)
+        if request.displayedRecords.count + request.notificationRecords.count <= QuickKeyHashing.maxKeys {
+            check(request, freshFrom: freshFrom, round: round, hashing: QuickKeyHashing.self)
+        }
+    }
+
+    private func check<Hashing: KeyHashing>(
+        _ request: ComposeRequest, freshFrom: Moment, round: Int, hashing: Hashing.Type
+    ) {
         let entries = request.displayed
         let notifications = request.notifications
         // The simple way: each key's latest entry, the first at equal instants.
@@ -66,7 +120,7 @@ import Testing
         let (claims, next) = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { records in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
-                    DisplayedState.with(bytes: bytes, entries: displayed, notifications: records) { state in
+                    DisplayedState<Hashing>.with(bytes: bytes, entries: displayed, notifications: records) { state in
                         var claims: [String] = []
                         var shown: [NewestFirst.Record] = []
                         for index in records.indices {
@@ -90,7 +144,7 @@ import Testing
                 }
             }
         }
-        #expect(claims == expectedClaims, "round \(round)")
-        #expect(next == Array(expectedNext), "round \(round)")
+        #expect(claims == expectedClaims, "round \(round), \(Hashing.self)")
+        #expect(next == Array(expectedNext), "round \(round), \(Hashing.self)")
     }
 }

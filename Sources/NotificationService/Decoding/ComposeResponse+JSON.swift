@@ -7,8 +7,10 @@ extension ComposeResponse {
     public func jsonBody() -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
         // when escapes make it longer than that, written again at its exact size.
-        bytes.withUnsafeBufferPointer { bytes in
-            JSONWriter.bytes(capacity: estimatedJSONCount()) { write(to: &$0, bytes: bytes) }
+        // Read once: each read of `composedTexts` copies it out of the response.
+        let texts = composedTexts
+        return bytes.withUnsafeBufferPointer { bytes in
+            JSONWriter.bytes(capacity: estimatedJSONCount(texts: texts)) { write(to: &$0, bytes: bytes, texts: texts) }
         }
     }
 
@@ -16,11 +18,22 @@ extension ComposeResponse {
     /// few (a bundle body's line break needs one byte more). Only the strings'
     /// lengths are read; more escapes than that make `jsonBody` write twice.
     func estimatedJSONCount() -> Int {
+        estimatedJSONCount(texts: composedTexts)
+    }
+
+    /// `estimatedJSONCount()`, with `composedTexts` read already.
+    private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
         var count = 200 + 64 + locale.utf8.count
-        count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0) + notification.body.utf8.count
-        count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        if let texts {
+            count += texts.bytes.count
+        } else {
+            let notification = notification
+            count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0)
+            count += notification.body.utf8.count
+            count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.
         for key in shownKeys { count += 3 + Int(key.count) }
@@ -29,7 +42,7 @@ extension ComposeResponse {
         return count
     }
 
-    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>) {
+    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>, texts: ComposedTexts?) {
         out.raw(#"{"kind":"#)
         switch kind {
         case .single: out.raw(#""single""#)
@@ -44,7 +57,97 @@ extension ComposeResponse {
         case .timeout?: out.raw(#""timeout""#)
         case .empty?: out.raw(#""empty""#)
         }
-        out.raw(#","notification":{"title":"#)
+        out.raw(#","notification":"#)
+        if let texts {
+            texts.bytes.withUnsafeBufferPointer { writeNotification(texts, from: $0, to: &out) }
+        } else {
+            writeNotification(notification, to: &out)
+        }
+        out.raw(#","shown":["#)
+        // Keys and timestamps that need no escapes (nearly all) are written
+        // each as one record, room for it checked once; a key that needs
+        // escapes, or a record past the estimate, as JSON strings.
+        for index in shownKeys.indices {
+            let key = bytes[present: shownKeys[index]]
+            if out.hasRoom(for: 3 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",""#) } else { out.rawInRoom(#"""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"""#)
+            } else {
+                if index > 0 { out.raw(",") }
+                out.string(key)
+            }
+        }
+        out.raw(#"],"dropped":["#)
+        for index in dropRecords.indices {
+            let key = bytes[present: dropRecords[index].key]
+            // The key's closing quote comes with its reason.
+            if out.hasRoom(for: 9 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+            } else {
+                out.raw(index > 0 ? #",{"key":""# : #"{"key":""#)
+                out.escaped(key)
+            }
+            switch dropRecords[index].reason {
+            case .duplicate: out.raw(#"","reason":"duplicate"}"#)
+            case .read: out.raw(#"","reason":"read"}"#)
+            case .own: out.raw(#"","reason":"own"}"#)
+            case .stale: out.raw(#"","reason":"stale"}"#)
+            case .future: out.raw(#"","reason":"future"}"#)
+            case .displayed: out.raw(#"","reason":"displayed"}"#)
+            }
+        }
+        out.raw(#"],"displayed":["#)
+        for index in entryRecords.indices {
+            let entry = entryRecords[index]
+            let key = bytes[present: entry.key]
+            // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
+            // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
+            let timestamp = bytes[present: entry.timestamp]
+            assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
+            if out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 2), JSONWriter.needsNoEscape(key) {
+                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"","timestamp":""#)
+                out.rawInRoom(timestamp)
+                out.rawInRoom(#""}"#)
+            } else {
+                out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
+                out.string(key)
+                out.raw(#","timestamp":""#)
+                out.raw(timestamp)
+                out.raw(#""}"#)
+            }
+        }
+        out.raw(#"],"locale":"#)
+        out.string(locale)
+        out.raw("}")
+    }
+
+    /// The `notification` object of texts `Composer` wrote, from their bytes.
+    private func writeNotification(
+        _ texts: ComposedTexts, from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter
+    ) {
+        func string(_ range: TextRange) {
+            if let text = bytes[range] { out.string(text) } else { out.null() }
+        }
+        out.raw(#"{"title":"#)
+        string(texts.title)
+        out.raw(#","subtitle":"#)
+        string(texts.subtitle)
+        out.raw(#","body":"#)
+        string(texts.body)
+        out.raw(#","threadIdentifier":"#)
+        string(texts.threadIdentifier)
+        out.raw(#","url":"#)
+        string(texts.url)
+        out.raw("}")
+    }
+
+    /// The `notification` object of texts set as `String`s.
+    private func writeNotification(_ notification: Content, to out: inout JSONWriter) {
+        out.raw(#"{"title":"#)
         out.string(notification.title)
         out.raw(#","subtitle":"#)
         out.string(notification.subtitle)
@@ -54,38 +157,6 @@ extension ComposeResponse {
         out.string(notification.threadIdentifier)
         out.raw(#","url":"#)
         out.string(notification.url)
-        out.raw(#"},"shown":["#)
-        for index in shownKeys.indices {
-            if index > 0 { out.raw(",") }
-            out.string(bytes[present: shownKeys[index]])
-        }
-        out.raw(#"],"dropped":["#)
-        for index in dropRecords.indices {
-            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: dropRecords[index].key])
-            switch dropRecords[index].reason {
-            case .duplicate: out.raw(#","reason":"duplicate"}"#)
-            case .read: out.raw(#","reason":"read"}"#)
-            case .own: out.raw(#","reason":"own"}"#)
-            case .stale: out.raw(#","reason":"stale"}"#)
-            case .future: out.raw(#","reason":"future"}"#)
-            case .displayed: out.raw(#","reason":"displayed"}"#)
-            }
-        }
-        out.raw(#"],"displayed":["#)
-        for index in entryRecords.indices {
-            out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
-            out.string(bytes[present: entryRecords[index].key])
-            // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
-            // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
-            let timestamp = bytes[present: entryRecords[index].timestamp]
-            assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
-            out.raw(#","timestamp":""#)
-            out.raw(timestamp)
-            out.raw(#""}"#)
-        }
-        out.raw(#"],"locale":"#)
-        out.string(locale)
         out.raw("}")
     }
 }

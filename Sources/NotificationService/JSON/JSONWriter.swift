@@ -143,6 +143,30 @@ struct JSONWriter {
         raw("null")
     }
 
+    // MARK: Writing where room was made
+
+    /// Whether `byteCount` more bytes fit in the array written into (past its
+    /// end the writer only counts). A caller that writes a record of known
+    /// length asks once, then writes its parts with the `InRoom` methods.
+    @inline(__always)
+    func hasRoom(for byteCount: Int) -> Bool {
+        byteCount <= capacity &- count
+    }
+
+    /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
+    @inline(__always)
+    mutating func rawInRoom(_ text: StaticString) {
+        assert(hasRoom(for: text.utf8CodeUnitCount), "no room was made")
+        store(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
+    @inline(__always)
+    mutating func rawInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
+        assert(hasRoom(for: bytes.count), "no room was made")
+        store(bytes)
+    }
+
     // MARK: Storing
 
     @inline(__always)
@@ -153,9 +177,19 @@ struct JSONWriter {
 
     @inline(__always)
     private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count <= capacity &- count {
+            store(bytes)
+        } else {
+            count &+= bytes.count
+        }
+    }
+
+    /// Stores `bytes` at `count`, which room was made for, and counts them.
+    @inline(__always)
+    private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
         defer { count &+= length }
-        guard length <= capacity &- count, let source = bytes.baseAddress else { return }
+        guard let source = bytes.baseAddress else { return }
         let target = base + count
         // Most strings here are short: two overlapping word moves beat a memcpy call.
         switch length {
@@ -296,6 +330,12 @@ struct JSONWriter {
             let high = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
             return JSONByteClass.escapeMask(low | high &<< 32) == 0
         }
+        if count <= 16 {
+            // Most keys: two words, overlapping, tested as one vector.
+            let low = base.loadUnaligned(as: UInt64.self)
+            let high = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            return !hasEscape(unsafeBitCast((low, high), to: SIMD16<UInt8>.self))
+        }
         var escapes = JSONByteClass.escapeMask(base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
         var offset = 0
         while offset &+ 8 < count {
@@ -303,6 +343,21 @@ struct JSONWriter {
             offset &+= 8
         }
         return escapes == 0
+    }
+
+    /// Whether any of `bytes` is below 0x20, a quote or a backslash:
+    /// `JSONByteClass.firstEscapeIndex`'s test, each byte in its own lane,
+    /// without finding which.
+    @inline(__always)
+    private static func hasEscape(_ bytes: SIMD16<UInt8>) -> Bool {
+        let lanesOne = SIMD16<UInt8>(repeating: 1)
+        let quote = bytes ^ SIMD16(repeating: 0x22)
+        let backslash = bytes ^ SIMD16(repeating: 0x5C)
+        let flagged =
+            ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
+            & SIMD16(repeating: 0x80)
+        let halves = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] != 0
     }
 
     // MARK: Messages

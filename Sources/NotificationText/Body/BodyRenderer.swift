@@ -42,13 +42,6 @@ public enum BodyRenderer {
         }
     }
 
-    /// `render(_:maxUnits:)` of UTF-8 the caller holds: the capped body.
-    static func renderedBody(utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int) -> String {
-        withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in
-            BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil).body
-        }
-    }
-
     /// Sections 1 to 6: the rendered text before the cap, and whether the input was cut.
     public static func renderUncapped(_ text: String) -> (text: String, inputCut: Bool) {
         withUTF8(text) { utf8 in
@@ -64,7 +57,7 @@ public enum BodyRenderer {
     }
 
     /// Runs sections 1 to 6 over `text`'s UTF-8 and hands the rendered bytes to
-    /// `body` (compose's bundle writes them into its body without a String).
+    /// `body` (compose caps them into its texts without a String).
     static func withRenderedBytes<Result>(
         utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
     ) -> Result {

@@ -60,7 +60,31 @@ public struct ComposeResponse: Hashable, Sendable {
 
     public var kind: Kind
     public var reason: FallbackReason?
-    public var notification: Content
+
+    /// The displayed texts.
+    public var notification: Content {
+        get {
+            switch storedNotification {
+            case .values(let content): content
+            case .texts(let texts): texts.content
+            }
+        }
+        set { storedNotification = .values(newValue) }
+    }
+
+    /// The texts as `Composer` wrote them, unless `notification` was set
+    /// since: the service writes its reply from their bytes.
+    @_spi(Engine) public var composedTexts: ComposedTexts? {
+        if case .texts(let texts) = storedNotification { texts } else { nil }
+    }
+
+    private var storedNotification: StoredNotification
+
+    private enum StoredNotification: Sendable {
+        case values(Content)
+        case texts(ComposedTexts)
+    }
+
     /// The tag of the catalog the texts were written from, as its file writes
     /// it (`pt-PT`), for every kind: the request's `locale` once chosen, or
     /// the default's.
@@ -104,9 +128,28 @@ public struct ComposeResponse: Hashable, Sendable {
         kind: Kind, reason: FallbackReason?, notification: Content, locale: String, bytes: [UInt8],
         shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
     ) {
+        self.init(
+            kind: kind, reason: reason, storedNotification: .values(notification), locale: locale, bytes: bytes,
+            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
+    }
+
+    /// A response whose texts are `texts` (`Composer`'s bundle).
+    @_spi(Engine) public init(
+        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, bytes: [UInt8],
+        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
+    ) {
+        self.init(
+            kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
+            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
+    }
+
+    private init(
+        kind: Kind, reason: FallbackReason?, storedNotification: StoredNotification, locale: String, bytes: [UInt8],
+        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
+    ) {
         self.kind = kind
         self.reason = reason
-        self.notification = notification
+        self.storedNotification = storedNotification
         self.locale = locale
         self.bytes = bytes
         self.shownKeys = shownKeys

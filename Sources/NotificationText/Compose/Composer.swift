@@ -62,26 +62,34 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let next = DisplayedState.with(
+            let next = DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
             return fallback(settings, reason: reason, app: app, dropped: [], next: next)
         }
-        return DisplayedState.with(bytes: bytes, entries: entries, notifications: notifications) { state in
-            ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
-                composeFetched(
-                    settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
-                    state: &state,
-                    keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+        // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
+        // the steps are compiled once for each hashing, so neither path tests which.
+        func composeFetched<Hashing: KeyHashing>(hashing: Hashing.Type) -> ComposeResponse {
+            DisplayedState<Hashing>.with(bytes: bytes, entries: entries, notifications: notifications) { state in
+                ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
+                    Self.composeFetched(
+                        settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
+                        state: &state,
+                        keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+                }
             }
         }
+        if entries.count + notifications.count <= QuickKeyHashing.maxKeys {
+            return composeFetched(hashing: QuickKeyHashing.self)
+        }
+        return composeFetched(hashing: SipKeyHashing.self)
     }
 
     /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
     /// displayed entries; `keptScratch` has room for a record per notification.
-    private static func composeFetched(
+    private static func composeFetched<Hashing: KeyHashing>(
         _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
-        futureAfter: Moment, state: inout DisplayedState,
+        futureAfter: Moment, state: inout DisplayedState<Hashing>,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> ComposeResponse {
@@ -127,8 +135,8 @@ public enum Composer {
         }
         let kept = UnsafeBufferPointer(rebasing: keptScratch[..<sortedCount])
 
-        let content: ComposeResponse.Content
         let kind: ComposeResponse.Kind
+        let texts: ComposedTexts
         switch kept.count {
         case 0:
             return fallback(
@@ -137,184 +145,93 @@ public enum Composer {
             )
         case 1:
             kind = .single
-            content = single(
+            texts = single(
                 notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
                 maxUnits: maxUnits)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
-                content = bundle(
+                texts = bundle(
                     notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
                     maxUnits: maxUnits)
             } else {
                 kind = .summary
-                content = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
+                texts = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
             }
         }
         var shown: [TextRange] = []
         shown.reserveCapacity(kept.count)
         for record in kept { shown.append(notifications[Int(record.index)].key) }
         return ComposeResponse(
-            kind: kind, reason: nil, notification: content, locale: catalog.tag, bytes: settings.bytes,
+            kind: kind, reason: nil, texts: texts, locale: catalog.tag, bytes: settings.bytes,
             shownKeys: shown, dropRecords: dropped, entryRecords: state.next(shown: kept, freshFrom: freshFrom))
     }
 
     // MARK: Step 5: one notification
 
+    // Out of line: called once per request, it is kept out of composeFetched's loops.
+    @inline(never)
     static func single(
         _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String,
         catalog: Catalog, maxUnits: Int
-    ) -> ComposeResponse.Content {
+    ) -> ComposedTexts {
         let isMessage = notification.isMessage
-        let title: String
-        var subtitle: String?
-        var body = ""
-        if isMessage {
-            let threadTitle = PlainText.normalisedString(bytes[notification.threadTitle])
-            if let name = PlainText.normalisedString(bytes[notification.senderName]) {
-                title = name
-                subtitle = threadTitle
-            } else {
-                title = threadTitle ?? app
-            }
-            if let text = bytes[notification.text] {
-                body = BodyRenderer.renderedBody(utf8: text, maxUnits: maxUnits)
-            }
-        } else {
-            title = app
-        }
-        if body.isEmpty, let defaultText = bytes[notification.defaultText] {
-            body = BodyRenderer.renderedBody(utf8: defaultText, maxUnits: maxUnits)
-        }
-        if body.isEmpty {
-            body = catalog.format(isMessage ? .messageFallback : .notificationFallback)
-        }
         let thread = notification.thread.count > 0 ? notification.thread : notification.key
-        return .init(
-            title: PlainText.capped(title),
-            subtitle: subtitle.map(PlainText.capped),
-            body: body,
-            threadIdentifier: String(decoding: bytes[present: thread], as: UTF8.self),
-            url: bytes[notification.url].map { String(decoding: $0, as: UTF8.self) }
-        )
-    }
-
-    // MARK: Step 6: a bundle of one thread's messages
-
-    /// The thread all `kept` notifications share, when all are messages with the same non-empty thread.
-    static func sharedMessageThread(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
-        _ kept: UnsafeBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>
-    ) -> UnsafeBufferPointer<UInt8>? {
-        guard let thread = bytes[notifications[Int(kept[0].index)].thread], !thread.isEmpty else { return nil }
-        for record in kept {
-            let notification = notifications[Int(record.index)]
-            guard notification.isMessage, let other = bytes[notification.thread], CodePoints.equalBytes(other, thread)
-            else { return nil }
-        }
-        return thread
-    }
-
-    /// `kept`: positions in `notifications`, newest first.
-    static func bundle(
-        _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
-        _ kept: UnsafeBufferPointer<NewestFirst.Record>, thread: UnsafeBufferPointer<UInt8>,
-        bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
-        maxUnits: Int
-    ) -> ComposeResponse.Content {
-        var title: String?
-        for record in kept where title == nil {
-            title = PlainText.normalisedString(bytes[notifications[Int(record.index)].threadTitle])
-        }
-        // Names that are not normal already are normalised into one block
-        // (never longer than the names), which the name list points into.
-        var scratch: UnsafeMutableBufferPointer<UInt8>? = nil
-        var scratchUsed = 0
-        defer { scratch?.deallocate() }
-        var names = DistinctStrings(capacity: kept.count)
-        var newestName: UnsafeBufferPointer<UInt8>?
-        for (position, record) in kept.enumerated() {
-            guard let raw = bytes[notifications[Int(record.index)].senderName] else { continue }
-            var name = raw
-            if !PlainText.isNormal(raw) {
-                if scratch == nil {
-                    var total = 0
-                    for record in kept { total += Int(max(0, notifications[Int(record.index)].senderName.count)) }
-                    scratch = .allocate(capacity: total)
-                }
-                let written = PlainText.normalise(raw, into: scratch!.baseAddress! + scratchUsed)
-                guard written > 0 else { continue }
-                name = UnsafeBufferPointer(start: scratch!.baseAddress! + scratchUsed, count: written)
-                scratchUsed += written
+        let text = isMessage ? bytes[notification.text] : nil
+        let defaultText = bytes[notification.defaultText]
+        let url = bytes[notification.url]
+        var texts = ComposedTexts.Writer(
+            capacity: 2 * PlainText.titleMaxUnits + Int(thread.count) + (url?.count ?? 0) + (text?.count ?? 0)
+                + (defaultText?.count ?? 0))
+        var title = TextRange.absent
+        var subtitle = TextRange.absent
+        if isMessage {
+            PlainText.withNormalised(bytes[notification.senderName]) { name in
+                guard let name else { return }
+                title = texts.appendCapped(name, maxUnits: PlainText.titleMaxUnits, inputCut: false)
             }
-            if position == 0 { newestName = name }
-            names.insert(name)
-        }
-
-        let newest = notifications[Int(kept[0].index)]
-        let body: String
-        if let text = bytes[newest.text] {
-            body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
-                bundleBody(
-                    count: kept.count, name: newestName, preview: preview, inputCut: inputCut, catalog: catalog,
-                    maxUnits: maxUnits)
+            PlainText.withNormalised(bytes[notification.threadTitle]) { threadTitle in
+                guard let threadTitle else { return }
+                let capped = texts.appendCapped(threadTitle, maxUnits: PlainText.titleMaxUnits, inputCut: false)
+                if title.isAbsent { title = capped } else { subtitle = capped }
             }
-        } else {
-            body = bundleBody(
-                count: kept.count, name: nil, preview: MessageValues.none, inputCut: false, catalog: catalog,
-                maxUnits: maxUnits)
         }
-        return .init(
-            title: PlainText.capped(title ?? app),
-            subtitle: senderList(names.values, catalog: catalog),
-            body: body,
-            threadIdentifier: String(decoding: thread, as: UTF8.self),
-            url: bytes[newest.url].map { String(decoding: $0, as: UTF8.self) }
-        )
-    }
-
-    /// The header `bundle.count`, then (when `preview` is not empty) a line
-    /// break and `bundle.preview` with the newest's `name` and `preview` (the
-    /// preview alone when it has no name), capped as one body.
-    static func bundleBody(
-        count n: Int, name: UnsafeBufferPointer<UInt8>?, preview: UnsafeBufferPointer<UInt8>, inputCut: Bool,
-        catalog: Catalog, maxUnits: Int
-    ) -> String {
-        let header = MessageValues(count: n)
-        guard !preview.isEmpty else {
-            return BodyCap.apply(catalog.format(.bundleCount, values: header), maxUnits: maxUnits, inputCut: false)
-                .body
-        }
-        let line = name.map { MessageValues(name: $0, text: preview) }
-        let capacity =
-            catalog.maximumByteCount(.bundleCount, header) + 1
-            + (line.map { catalog.maximumByteCount(.bundlePreview, $0) } ?? preview.count)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var written = catalog.write(.bundleCount, header, into: buffer, at: 0)
-            written = write("\n", into: buffer, at: written)
-            if let line {
-                written = catalog.write(.bundlePreview, line, into: buffer, at: written)
-            } else {
-                written = write(preview, into: buffer, at: written)
+        if title.isAbsent { title = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits) }
+        // The text rendered, else the default text, else the catalog's fallback.
+        func appendRendered(_ source: UnsafeBufferPointer<UInt8>) -> TextRange {
+            BodyRenderer.withRenderedBytes(utf8: source) { rendered, inputCut in
+                texts.appendCapped(rendered, maxUnits: maxUnits, inputCut: inputCut)
             }
-            let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
-            return BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil).body
         }
+        var body = TextRange.empty
+        if let text { body = appendRendered(text) }
+        if body.count == 0, let defaultText { body = appendRendered(defaultText) }
+        if body.count == 0 {
+            body = appendMessage(
+                isMessage ? .messageFallback : .notificationFallback, MessageValues(), catalog: catalog, into: &texts,
+                maxUnits: nil)
+        }
+        let threadIdentifier = texts.append(bytes[present: thread])
+        let urlRange = url.map { texts.append($0) } ?? .absent
+        return texts.texts(
+            title: title, subtitle: subtitle, body: body, threadIdentifier: threadIdentifier, url: urlRange)
     }
 
     // MARK: Steps 7 and 8: summary and fallback
 
-    static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposeResponse.Content {
+    // Out of line: called once per request, it is kept out of composeFetched's loops.
+    @inline(never)
+    static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposedTexts {
         var app = app
-        return .init(
-            title: app.withUTF8 { filledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog) },
-            subtitle: nil,
-            body: BodyCap.apply(
-                catalog.format(.summaryCount, values: MessageValues(count: n)), maxUnits: maxUnits, inputCut: false
-            ).body,
-            threadIdentifier: summaryThreadIdentifier,
-            url: nil
-        )
+        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits)
+        let title = app.withUTF8 {
+            appendFilledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog, into: &texts)
+        }
+        let body = appendMessage(
+            .summaryCount, MessageValues(count: n), catalog: catalog, into: &texts, maxUnits: maxUnits)
+        var identifier = summaryThreadIdentifier
+        let thread = identifier.withUTF8 { texts.append($0) }
+        return texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: thread, url: .absent)
     }
 
     static func fallback(
@@ -323,44 +240,52 @@ public enum Composer {
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
-        let text = app.withUTF8 { catalog.format(.fallbackBody, values: MessageValues(app: $0)) }
-        let content = ComposeResponse.Content(
-            title: PlainText.capped(app),
-            subtitle: nil,
-            body: BodyCap.apply(text, maxUnits: maxUnits, inputCut: false).body,
-            threadIdentifier: nil,
-            url: nil
-        )
-        return ComposeResponse(
-            kind: .fallback, reason: reason, notification: content, locale: catalog.tag, bytes: settings.bytes,
-            shownKeys: [], dropRecords: dropped, entryRecords: next)
-    }
-
-    /// The subtitle of a bundle's distinct `names` (C6, L13): none is
-    /// absent, one is the name itself, more are the catalog's sender list;
-    /// through the title cap.
-    static func senderList(_ names: [UnsafeBufferPointer<UInt8>], catalog: Catalog) -> String? {
-        guard names.count > 1 else {
-            return names.first.map {
-                BodyCap.apply($0, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
-            }
+        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits)
+        let title = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits)
+        let body = app.withUTF8 {
+            appendMessage(.fallbackBody, MessageValues(app: $0), catalog: catalog, into: &texts, maxUnits: maxUnits)
         }
-        let (key, values) = Catalog.senderMessage(names)
-        return filledInTitle(key, values, catalog: catalog)
+        return ComposeResponse(
+            kind: .fallback, reason: reason,
+            texts: texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: .absent, url: .absent),
+            locale: catalog.tag, bytes: settings.bytes, shownKeys: [], dropRecords: dropped, entryRecords: next)
     }
 
-    /// A title or subtitle filled in from the message `key` (C9): written
-    /// into a temporary buffer, normalised by `plain` when it is not normal
-    /// already, then through the title cap, becoming one `String`. The values
-    /// filled in are normalised and not empty, so nothing normalises to absent.
-    static func filledInTitle(_ key: MessageKey, _ values: MessageValues, catalog: Catalog) -> String {
+    // MARK: Texts
+
+    /// Appends `text` through the body cap at `maxUnits`; its range.
+    static func appendCapped(_ text: String, into texts: inout ComposedTexts.Writer, maxUnits: Int) -> TextRange {
+        var text = text
+        return text.withUTF8 { texts.appendCapped($0, maxUnits: maxUnits, inputCut: false) }
+    }
+
+    /// Appends the message `key` filled in from `values`, through the body
+    /// cap at `maxUnits` unless that is nil; its range.
+    static func appendMessage(
+        _ key: MessageKey, _ values: MessageValues, catalog: Catalog, into texts: inout ComposedTexts.Writer,
+        maxUnits: Int?
+    ) -> TextRange {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: catalog.maximumByteCount(key, values)) { buffer in
             let written = catalog.write(key, values, into: buffer, at: 0)
             let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
-            guard PlainText.isNormal(bytes) else {
-                return PlainText.capped(PlainText.normalisedCopy(bytes) ?? String(decoding: bytes, as: UTF8.self))
+            guard let maxUnits else { return texts.append(bytes) }
+            return texts.appendCapped(bytes, maxUnits: maxUnits, inputCut: false)
+        }
+    }
+
+    /// Appends a title or subtitle filled in from the message `key` (C9):
+    /// written into a temporary buffer, normalised by `plain` when it is not
+    /// normal already, then through the title cap; its range. The values
+    /// filled in are normalised and not empty, so nothing normalises to absent.
+    static func appendFilledInTitle(
+        _ key: MessageKey, _ values: MessageValues, catalog: Catalog, into texts: inout ComposedTexts.Writer
+    ) -> TextRange {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: catalog.maximumByteCount(key, values)) { buffer in
+            let written = catalog.write(key, values, into: buffer, at: 0)
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<written])
+            return PlainText.withNormalised(bytes) { normal in
+                texts.appendCapped(normal ?? bytes, maxUnits: PlainText.titleMaxUnits, inputCut: false)
             }
-            return BodyCap.apply(bytes, maxUnits: PlainText.titleMaxUnits, inputCut: false, text: nil).body
         }
     }
 

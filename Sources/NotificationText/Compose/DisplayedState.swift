@@ -11,7 +11,7 @@
 ///
 /// It reads the input through buffer pointers: use it only within the call
 /// that lent them (`Composer.compose`).
-struct DisplayedState {
+struct DisplayedState<Hashing: KeyHashing> {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
     private let notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
@@ -21,7 +21,7 @@ struct DisplayedState {
     /// latest entry; at equal instants the first in request order, so the
     /// persisted text does not change between calls.
     private let displayedSlots: UnsafeBufferPointer<Int32>
-    private let hasher = KeyHash()
+    private let hasher = Hashing()
 
     /// One key: the positions plus one of its kept `displayed` entry and of
     /// its first notification in the request, each 0 when there is none, so
@@ -50,6 +50,8 @@ struct DisplayedState {
         bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, _ body: (inout DisplayedState) -> R
     ) -> R {
+        precondition(
+            entries.count + notifications.count <= Hashing.maxKeys, "more keys than the hashing is made for")
         var capacity = 16
         while capacity < 2 * (entries.count + notifications.count) { capacity *= 2 }
         let slotBytes = capacity * MemoryLayout<Slot>.stride

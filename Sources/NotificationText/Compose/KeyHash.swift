@@ -35,6 +35,39 @@ struct KeyHash {
         sipHash(utf8, compressionRounds: 1, finalizationRounds: 3)
     }
 
+    /// A cheaper hash, for tables that never hold more than a few dozen keys
+    /// (`QuickKeyHashing.maxKeys`): up to three words of `utf8` (all
+    /// of it up to 16 bytes) and its length, each keyed by the process's key,
+    /// folded by one full-width multiply. Crafted keys can make these collide,
+    /// but a table that small bounds the damage: at most n(n − 1)/2 key comparisons.
+    @inline(__always)
+    func quickHash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = utf8.count
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        if count > 0, let base = UnsafeRawPointer(utf8.baseAddress) {
+            if count >= 8 {
+                first = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
+                last = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                if count > 16 {
+                    let middle = UInt64(
+                        littleEndian: base.loadUnaligned(fromByteOffset: count &>> 1 &- 4, as: UInt64.self))
+                    first ^= middle.rotatedLeft(29)
+                }
+            } else if count >= 4 {
+                first = UInt64(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+                last = UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            } else {
+                first = UInt64(base.load(as: UInt8.self))
+                first |= UInt64(base.load(fromByteOffset: count &>> 1, as: UInt8.self)) &<< 8
+                first |= UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self)) &<< 16
+            }
+        }
+        let lengthWord = UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15
+        let product = (first ^ k0).multipliedFullWidth(by: last ^ k1 ^ lengthWord)
+        return product.high ^ product.low
+    }
+
     /// SipHash-c-d of `bytes` (Aumasson and Bernstein, 2012).
     @inline(__always)
     func sipHash(_ bytes: UnsafeBufferPointer<UInt8>, compressionRounds c: Int, finalizationRounds d: Int) -> UInt64 {

@@ -32,6 +32,22 @@ public enum PlainText {
         return normalisedCopy(utf8)
     }
 
+    /// Calls `body` with `utf8` normalised: `utf8` itself when it is normal
+    /// already, else a normalised copy valid during the call; `nil` when
+    /// `utf8` is absent or nothing is left (as `normalisedString`).
+    static func withNormalised<R>(
+        _ utf8: UnsafeBufferPointer<UInt8>?, _ body: (UnsafeBufferPointer<UInt8>?) -> R
+    ) -> R {
+        guard let utf8 else { return body(nil) }
+        if isNormal(utf8) { return body(utf8) }
+        guard !utf8.isEmpty else { return body(nil) }
+        // The result is never longer than the input.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { output in
+            let written = normalise(utf8, into: output.baseAddress!)
+            return body(written == 0 ? nil : UnsafeBufferPointer(rebasing: output[..<written]))
+        }
+    }
+
     /// Writes `utf8` normalised at `output` (room for `utf8.count` bytes: the
     /// result is never longer); the number of bytes written, 0 when nothing is left.
     static func normalise(_ utf8: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {

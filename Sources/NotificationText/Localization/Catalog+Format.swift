@@ -156,14 +156,14 @@ extension Catalog {
     /// `senderList(_:)` of UTF-8 names.
     func senderList(utf8 names: [UnsafeBufferPointer<UInt8>]) -> String? {
         guard names.count > 1 else { return names.first.map { String(decoding: $0, as: UTF8.self) } }
-        let (key, values) = Catalog.senderMessage(names)
+        let (key, values) = names.withUnsafeBufferPointer { Catalog.senderMessage($0) }
         return format(key, values: values)
     }
 
     /// The message of a list of two or more distinct names and its values:
     /// `senders.two`, `senders.three`, or `senders.more` with `others` = count − 2.
     /// - Precondition: `names.count >= 2`.
-    static func senderMessage(_ names: [UnsafeBufferPointer<UInt8>]) -> (MessageKey, MessageValues) {
+    static func senderMessage(_ names: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> (MessageKey, MessageValues) {
         switch names.count {
         case 2: return (.sendersTwo, MessageValues(a: names[0], b: names[1]))
         case 3: return (.sendersThree, MessageValues(a: names[0], b: names[1], c: names[2]))
