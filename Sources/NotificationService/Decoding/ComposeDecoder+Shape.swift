@@ -60,26 +60,32 @@ extension ComposeDecoder {
     /// removed, when they do not. The fields' own checks are the caller's.
     @inline(__always)
     private mutating func readShaped(_ shape: ObjectShape, appendedCount: Int) -> (
-        ranges: InlineArray<13, TextRange>, end: Int
+        ranges: InlineArray<16, TextRange>, end: Int
     )? {
-        guard reader.peek() == UInt8(ascii: "{") else { return nil }
+        // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
+        guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
+            var piece = UnsafePointer(shape.pieces.baseAddress)
+        else { return nil }
         let bytes = reader.bytes
         // A literal, stored in place; `init(repeating:)` is a call and a loop.
+        // Room for 16, so that a slot's raw value masked by 15 needs no bounds check.
         let absent = TextRange.absent
-        var ranges: InlineArray<13, TextRange> = [
-            absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent,
+        var ranges: InlineArray<16, TextRange> = [
+            absent, absent, absent, absent, absent, absent, absent, absent,
+            absent, absent, absent, absent, absent, absent, absent, absent,
         ]
         var cursor = reader.index
-        let pieces = shape.pieces
-        for k in 0..<shape.count {
-            let piece = pieces[k]
-            guard let start = piece.literalEnd(at: cursor, in: bytes),
+        // Walked by pointer: piece `count` is the last literal, within `pieces`.
+        let lastPiece = piece + shape.count
+        while piece != lastPiece {
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base),
                 case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
             else { return abandoned(appendedCount) }
             cursor = end
+            let slot = piece.pointee.slot
             if _fastPath(!hasEscape) {
-                ranges[Int(piece.slot.rawValue)] = TextRange(start: start, count: end &- start)
-            } else if piece.slot == .ignored {
+                ranges[Int(slot.rawValue & 15)] = TextRange(start: start, count: end &- start)
+            } else if slot == .ignored {
                 // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
                 guard
                     reader.validated
@@ -87,10 +93,13 @@ extension ComposeDecoder {
                 else { return abandoned(appendedCount) }
             } else {
                 guard let appended = try? appendUnescaped((start, end, true)) else { return abandoned(appendedCount) }
-                ranges[Int(piece.slot.rawValue)] = appended
+                ranges[Int(slot.rawValue & 15)] = appended
             }
+            piece += 1
         }
-        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes) else { return abandoned(appendedCount) }
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+            return abandoned(appendedCount)
+        }
         return (ranges, end)
     }
 
