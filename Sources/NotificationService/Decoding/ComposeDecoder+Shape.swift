@@ -78,29 +78,39 @@ extension ComposeDecoder {
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
         let lastPiece = piece + shape.count
         while piece != lastPiece {
-            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base),
-                case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
-            else { return abandoned(appendedCount) }
-            cursor = end
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+                return abandoned(appendedCount)
+            }
             let slot = piece.pointee.slot
+            piece += 1
+            guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else {
+                return abandoned(appendedCount)
+            }
+            cursor = end
             if _fastPath(!hasEscape) {
                 ranges[Int(slot.rawValue & 15)] = TextRange(start: start, count: end &- start)
-            } else if slot == .ignored {
-                // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
-                guard
-                    reader.validated
-                        || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
-                else { return abandoned(appendedCount) }
             } else {
-                guard let appended = try? appendUnescaped((start, end, true)) else { return abandoned(appendedCount) }
+                guard let appended = escapedSlot(slot, start: start, end: end) else { return abandoned(appendedCount) }
                 ranges[Int(slot.rawValue & 15)] = appended
             }
-            piece += 1
         }
         guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
             return abandoned(appendedCount)
         }
         return (ranges, end)
+    }
+
+    /// The range of the escaped string from `start` to `end` in `slot`: its
+    /// decoded bytes appended, or, for an unknown member's (`ignored`), its
+    /// escapes checked, as `JSONReader.skipValue` checks them, and `.absent`.
+    /// Nil when an escape is invalid. Out of the shaped read's loop, which
+    /// then keeps its own values in registers.
+    @inline(never)
+    private mutating func escapedSlot(_ slot: ObjectShape.Slot, start: Int, end: Int) -> TextRange? {
+        guard slot == .ignored else { return try? appendUnescaped((start, end, true)) }
+        let isValid =
+            reader.validated || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
+        return isValid ? .absent : nil
     }
 
     /// Drops what a shaped read appended; false.
