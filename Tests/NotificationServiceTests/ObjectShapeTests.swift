@@ -132,6 +132,37 @@ import Testing
         let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
         #expect(request?.notifications.map(\.text) == ["one", "two\nlines é", "three"])
     }
+
+    /// A literal of over 16 bytes is compared word by word: a difference in
+    /// a middle word (here `read`'s value, between two other members) is a
+    /// different shape, read by the general path.
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
+    func longLiteral_differingInAnyByte_isNotReadByTheShape(_ padding: Int) {
+        let pad = String(repeating: "p", count: padding)
+        func notification(_ id: String, _ read: String) -> String {
+            #"{"id":"\#(id)","\#(pad)":12345678,"read":\#(read),"zz":123456789012,"type":"t","#
+                + #""timestamp":"2026-11-29T11:00:00Z"}"#
+        }
+        let json =
+            #"{"now":"2026-11-29T12:00:00Z","notifications":["#
+            + [notification("a", "true "), notification("b", "false"), notification("c", "false")].joined(
+                separator: ",") + "]}"
+        // The second differs from the first inside the literal; the third is as the second.
+        #expect(Self.checkSameAsGeneralPath(Array(json.utf8), "padding \(padding)") == 1)
+        let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
+        #expect(request?.notifications.map(\.read) == [true, false, false], "padding \(padding)")
+    }
+
+    /// Literals within 8 bytes of the body's end are compared byte by byte:
+    /// the last object's closing literal, as written or not.
+    @Test(arguments: [#"}]}"#, #"}]} "#, #"} ]}"#, #"}]"#, #"}"#, #""#])
+    func lastLiteral_atTheBodysEnd_isComparedWithinTheBody(_ ending: String) {
+        let json =
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+            + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:00Z""# + ending
+        let shaped = Self.checkSameAsGeneralPath(Array(json.utf8), "ending \(ending)")
+        #expect(shaped == (ending.hasPrefix("}") ? 1 : 0), "ending \(ending)")
+    }
 }
 
 /// Compose requests whose notifications share one set of members, in one

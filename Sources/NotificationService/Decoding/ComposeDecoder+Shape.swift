@@ -60,38 +60,57 @@ extension ComposeDecoder {
     /// removed, when they do not. The fields' own checks are the caller's.
     @inline(__always)
     private mutating func readShaped(_ shape: ObjectShape, appendedCount: Int) -> (
-        ranges: InlineArray<13, TextRange>, end: Int
+        ranges: InlineArray<16, TextRange>, end: Int
     )? {
-        guard reader.peek() == UInt8(ascii: "{") else { return nil }
+        // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
+        guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
+            var piece = UnsafePointer(shape.pieces.baseAddress)
+        else { return nil }
         let bytes = reader.bytes
         // A literal, stored in place; `init(repeating:)` is a call and a loop.
+        // Room for 16, so that a slot's raw value masked by 15 needs no bounds check.
         let absent = TextRange.absent
-        var ranges: InlineArray<13, TextRange> = [
-            absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent,
+        var ranges: InlineArray<16, TextRange> = [
+            absent, absent, absent, absent, absent, absent, absent, absent,
+            absent, absent, absent, absent, absent, absent, absent, absent,
         ]
         var cursor = reader.index
-        let pieces = shape.pieces
-        for k in 0..<shape.count {
-            let piece = pieces[k]
-            guard let start = piece.literalEnd(at: cursor, in: bytes),
-                case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start)
-            else { return abandoned(appendedCount) }
+        // Walked by pointer: piece `count` is the last literal, within `pieces`.
+        let lastPiece = piece + shape.count
+        while piece != lastPiece {
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+                return abandoned(appendedCount)
+            }
+            let slot = piece.pointee.slot
+            piece += 1
+            guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else {
+                return abandoned(appendedCount)
+            }
             cursor = end
             if _fastPath(!hasEscape) {
-                ranges[Int(piece.slot.rawValue)] = TextRange(start: start, count: end &- start)
-            } else if piece.slot == .ignored {
-                // As `JSONReader.skipValue`: the escapes of an unknown string are checked, once.
-                guard
-                    reader.validated
-                        || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
-                else { return abandoned(appendedCount) }
+                ranges[Int(slot.rawValue & 15)] = TextRange(start: start, count: end &- start)
             } else {
-                guard let appended = try? appendUnescaped((start, end, true)) else { return abandoned(appendedCount) }
-                ranges[Int(piece.slot.rawValue)] = appended
+                guard let appended = escapedSlot(slot, start: start, end: end) else { return abandoned(appendedCount) }
+                ranges[Int(slot.rawValue & 15)] = appended
             }
         }
-        guard let end = pieces[shape.count].literalEnd(at: cursor, in: bytes) else { return abandoned(appendedCount) }
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+            return abandoned(appendedCount)
+        }
         return (ranges, end)
+    }
+
+    /// The range of the escaped string from `start` to `end` in `slot`: its
+    /// decoded bytes appended, or, for an unknown member's (`ignored`), its
+    /// escapes checked, as `JSONReader.skipValue` checks them, and `.absent`.
+    /// Nil when an escape is invalid. Out of the shaped read's loop, which
+    /// then keeps its own values in registers.
+    @inline(never)
+    private mutating func escapedSlot(_ slot: ObjectShape.Slot, start: Int, end: Int) -> TextRange? {
+        guard slot == .ignored else { return try? appendUnescaped((start, end, true)) }
+        let isValid =
+            reader.validated || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
+        return isValid ? .absent : nil
     }
 
     /// Drops what a shaped read appended; false.

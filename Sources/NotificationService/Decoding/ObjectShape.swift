@@ -34,11 +34,19 @@ struct ObjectShape {
     /// Slots a shape holds; an object with more strings has no shape.
     private static var capacity: Int { 24 }
 
-    /// A literal and the slot after it (none after the last literal).
+    /// A literal and the slot after it (none after the last literal), with
+    /// what matching it needs: two words compared under a mask, whatever
+    /// its length, for literals of up to 16 bytes (nearly all of them).
     struct Piece {
         /// Where the literal's bytes are in the body.
         var start: Int32
         var count: Int32
+        /// The bytes a match reads: the literal's, and at least a word (8).
+        /// Its last word ends here.
+        var reach: Int32
+        /// The bytes of a word that are the literal's: all, or the lowest
+        /// `count` of a shorter literal (little-endian).
+        var mask: UInt64
         var slot: Slot
     }
 
@@ -66,20 +74,26 @@ struct ObjectShape {
 
     /// Calls `body` with a notification's shape and a displayed entry's, in
     /// memory on the stack; `isEnabled` false notes no shape at all.
+    @inline(__always)
     static func withShapes<Result>(
         isEnabled: Bool, _ body: (_ notification: ObjectShape, _ displayed: ObjectShape) throws(Problem) -> Result
     ) throws(Problem) -> Result {
+        // Two allocations of 600 bytes, not one: at most 1 KB is on the stack.
         let size = capacity + 1
-        let outcome = withUnsafeTemporaryAllocation(of: Piece.self, capacity: 2 * size) {
-            pieces -> Swift.Result<Result, Problem> in
-            pieces.initialize(repeating: Piece(start: 0, count: 0, slot: .ignored))
-            do throws(Problem) {
-                return .success(
-                    try body(
-                        ObjectShape(UnsafeMutableBufferPointer(rebasing: pieces[0..<size]), isEnabled: isEnabled),
-                        ObjectShape(UnsafeMutableBufferPointer(rebasing: pieces[size...]), isEnabled: isEnabled)))
-            } catch {
-                return .failure(error)
+        let outcome = withUnsafeTemporaryAllocation(of: Piece.self, capacity: size) { notification in
+            withUnsafeTemporaryAllocation(of: Piece.self, capacity: size) {
+                displayed -> Swift.Result<Result, Problem> in
+                // Not initialized: a `Piece` is trivial, each is written
+                // (`note`, `finish`) before it is read, and only pieces up to
+                // `count` of a known shape are read.
+                do throws(Problem) {
+                    return .success(
+                        try body(
+                            ObjectShape(notification, isEnabled: isEnabled),
+                            ObjectShape(displayed, isEnabled: isEnabled)))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         return try outcome.get()
@@ -102,8 +116,7 @@ struct ObjectShape {
             count = Self.capacity + 1  // too many: no shape
             return
         }
-        pieces[count] = Piece(
-            start: Int32(truncatingIfNeeded: noted), count: Int32(truncatingIfNeeded: open &- noted &+ 1), slot: slot)
+        pieces[count] = Piece(noted, count: open &- noted &+ 1, slot: slot)
         count &+= 1
         noted = close
     }
@@ -112,8 +125,8 @@ struct ObjectShape {
     @inline(__always)
     mutating func finish(end: Int, read: Bool) {
         guard count <= Self.capacity, isEnabled else { return }
-        pieces[count] = Piece(
-            start: Int32(truncatingIfNeeded: noted), count: Int32(truncatingIfNeeded: end &- noted), slot: .ignored)
+        pieces[count] = Piece(noted, count: end &- noted, slot: .ignored)
+        for k in 0...count { pieces[k].prepare() }
         self.read = read
         isKnown = true
     }
@@ -121,14 +134,64 @@ struct ObjectShape {
 }
 
 extension ObjectShape.Piece {
-    /// Where the literal ends when the body repeats it at `cursor`; nil when it does not.
+    /// The literal of `count` bytes at `start` in the body; `finish` sets what matching it needs.
     @inline(__always)
-    func literalEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
+        self.start = Int32(truncatingIfNeeded: start)
+        self.count = Int32(truncatingIfNeeded: count)
+        self.reach = 0
+        self.mask = 0
+        self.slot = slot
+    }
+
+    /// Sets `reach` and `mask` from `count`.
+    fileprivate mutating func prepare() {
+        reach = max(count, 8)
+        mask = count >= 8 ? ~0 : (1 &<< (8 &* UInt64(truncatingIfNeeded: count))) &- 1
+    }
+
+    /// Where the literal ends when the body, `bytes` at `base`, repeats it
+    /// at `cursor`; nil when it does not.
+    ///
+    /// The words compared lie in the body: at `cursor`, the test of `reach`
+    /// keeps them in; the literal's own lie before `cursor` (it is of an
+    /// earlier object), so those too.
+    @inline(__always)
+    static func literalEnd(
+        _ piece: UnsafePointer<Self>, at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        base: UnsafePointer<UInt8>
+    ) -> Int? {
+        guard _fastPath(bytes.count &- cursor >= Int(piece.pointee.reach)) else {
+            return piece.pointee.slowLiteralEnd(at: cursor, in: bytes)
+        }
+        let length = Int(piece.pointee.count)
+        let here = UnsafeRawPointer(base + cursor)
+        let literal = UnsafeRawPointer(base + Int(piece.pointee.start))
+        // Where the last word starts: 8 bytes before the literal's end, or at 0.
+        let last = Int(piece.pointee.reach) &- 8
+        let first = here.loadUnaligned(as: UInt64.self) ^ literal.loadUnaligned(as: UInt64.self)
+        let final =
+            here.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            ^ literal.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+        guard (first | final) & UInt64(littleEndian: piece.pointee.mask) == 0 else { return nil }
+        // The words between the first and the last, of a literal over 16 bytes.
+        var offset = 8
+        while offset < last {
+            guard
+                here.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == literal.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return nil }
+            offset &+= 8
+        }
+        return cursor &+ length
+    }
+
+    /// `literalEnd` byte by byte, near the body's end, where a word would reach past it.
+    @inline(never)
+    private func slowLiteralEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let length = Int(count)
-        guard bytes.count &- cursor >= length, let base = bytes.baseAddress else { return nil }
-        let same = CodePoints.equalBytes(
-            UnsafeBufferPointer(start: base + cursor, count: length),
-            UnsafeBufferPointer(start: base + Int(start), count: length))
-        return same ? cursor &+ length : nil
+        guard bytes.count &- cursor >= length else { return nil }
+        return bytes[cursor..<cursor + length].elementsEqual(bytes[Int(start)..<Int(start) + length])
+            ? cursor &+ length : nil
     }
 }
