@@ -125,7 +125,9 @@ extension ComposeRequest {
     /// instructions each and one comparison.
     @inline(__always)
     static func reach(_ range: TextRange) -> Int {
-        range.isAbsent ? 0 : Int(range.start) &+ Int(UInt32(bitPattern: range.count))
+        // Masked by the start's sign: all ones when present, zero when absent.
+        let start = Int(range.start)
+        return (start &+ Int(UInt32(bitPattern: range.count))) & ~(start >> 63)
     }
 
     /// Whether `range` is absent or lies within `bytes`.

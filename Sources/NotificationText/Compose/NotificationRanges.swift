@@ -6,10 +6,12 @@ extension ComposeRequest {
         /// A slot: a notification's field, a displayed entry's `key`, or
         /// `ignored`, where a filler may put what it reads and keeps nowhere.
         @_spi(Engine) public enum Field: UInt8, Sendable {
-            case id, source, type, timestamp, thread, threadTitle, senderID, senderName, text, defaultText, url
+            case id, source, type
             /// `source:id`, or `id` when the source is absent or empty
             /// (`appendNotification` writes it); a displayed entry's key.
+            /// Just before `timestamp`: compose reads the two together.
             case key
+            case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
             /// An unknown member's string: read and checked, not kept.
             case ignored
         }
