@@ -45,6 +45,28 @@ import Testing
         #expect(readHere > 500, "only \(readHere) read without the parser")
     }
 
+    /// Every value of every byte of the time of day (`HH:MM:SSZ`, read as
+    /// one word): one such change can make no leap second, so it reads a
+    /// timestamp exactly when the parser accepts it, at the parser's instant.
+    @Test func everyByteOfTheTimeOfDay_readExactlyWhenTheParserAcceptsIt() {
+        let base = Array("2026-11-29T12:34:56Z".utf8)
+        var recent = RecentDay()
+        base.withUnsafeBufferPointer { recent.remember($0, epochSeconds: 1_795_955_696) }
+        var readHere = 0
+        for position in 11..<20 {
+            for value in 0...255 {
+                var bytes = base
+                bytes[position] = UInt8(value)
+                let expected = Timestamp(rfc3339: String(decoding: bytes, as: UTF8.self))?.instant.epochSeconds
+                let seconds = bytes.withUnsafeBufferPointer { recent.epochSeconds($0) }
+                #expect(seconds == expected, "byte \(position) as \(value)")
+                if seconds != nil { readHere += 1 }
+            }
+        }
+        // Each digit's own changes that stay in range, and `z`.
+        #expect(readHere > 40, "only \(readHere) read")
+    }
+
     @Test func aLeapSecond_isLeftToTheParser() {
         var recent = RecentDay()
         let midnight = Array("2016-12-31T00:00:00Z".utf8)

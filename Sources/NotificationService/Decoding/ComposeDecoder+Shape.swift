@@ -9,29 +9,20 @@ extension ComposeDecoder {
     /// whatever made it differ.
     mutating func decodeShapedNotification() -> Bool {
         let appendedCount = request.bytes.count
-        guard shape.isKnown, let (ranges, end) = readShaped(shape, appendedCount: appendedCount) else { return false }
-        var fields = NotificationFields()
-        fields.read = shape.read
-        fields.id = ranges[Int(ObjectShape.Slot.id.rawValue)]
-        fields.source = ranges[Int(ObjectShape.Slot.source.rawValue)]
-        fields.type = ranges[Int(ObjectShape.Slot.type.rawValue)]
-        fields.thread = ranges[Int(ObjectShape.Slot.thread.rawValue)]
-        fields.threadTitle = ranges[Int(ObjectShape.Slot.threadTitle.rawValue)]
-        fields.sender = (
-            ranges[Int(ObjectShape.Slot.senderID.rawValue)], ranges[Int(ObjectShape.Slot.senderName.rawValue)]
-        )
-        fields.text = ranges[Int(ObjectShape.Slot.text.rawValue)]
-        fields.defaultText = ranges[Int(ObjectShape.Slot.defaultText.rawValue)]
-        fields.url = ranges[Int(ObjectShape.Slot.url.rawValue)]
-        let timestamp = ranges[Int(ObjectShape.Slot.timestamp.rawValue)]
+        var ranges = ComposeRequest.NotificationRanges()
+        guard shape.isKnown, let end = readShaped(shape, into: &ranges, appendedCount: appendedCount) else {
+            return false
+        }
+        let timestamp = ranges[.timestamp]
+        let source = ranges[.source]
         // The checks of the fields, as the general path makes them.
-        guard !timestamp.isAbsent, let moment = moment(at: timestamp),
-            fields.source.isAbsent || !request.bytes.withUnsafeBufferPointer(fields.sourceHasColon)
+        guard !ranges[.id].isAbsent, !ranges[.type].isAbsent, !timestamp.isAbsent,
+            let moment = moment(at: timestamp),
+            source.isAbsent
+                || !request.bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) })
         else { return abandon(appendedCount) }
-        fields.timestamp = (timestamp, moment)
-        guard fields.hasRequiredMembers else { return abandon(appendedCount) }
         reader.move(to: end)
-        fields.append(to: &request)
+        request.appendNotification(&ranges, moment: moment, read: shape.read)
         shapedReads &+= 1
         return true
     }
@@ -40,10 +31,12 @@ extension ComposeDecoder {
     /// entry's shape, as `decodeShapedNotification` reads a notification.
     mutating func decodeShapedDisplayedEntry() -> Bool {
         let appendedCount = request.bytes.count
-        guard displayedShape.isKnown, let (ranges, end) = readShaped(displayedShape, appendedCount: appendedCount)
+        var ranges = ComposeRequest.NotificationRanges()
+        guard displayedShape.isKnown,
+            let end = readShaped(displayedShape, into: &ranges, appendedCount: appendedCount)
         else { return false }
-        let key = ranges[Int(ObjectShape.Slot.key.rawValue)]
-        let timestamp = ranges[Int(ObjectShape.Slot.timestamp.rawValue)]
+        let key = ranges[.key]
+        let timestamp = ranges[.timestamp]
         guard !key.isAbsent, !timestamp.isAbsent, let moment = moment(at: timestamp) else {
             return abandon(appendedCount)
         }
@@ -53,27 +46,20 @@ extension ComposeDecoder {
         return true
     }
 
-    /// The strings of the object at the reader, by field (`Slot.rawValue`),
-    /// and where the object ends, when its bytes repeat `shape`'s literals
+    /// Where the object at the reader ends, with its strings written into
+    /// `ranges` by field (`Slot`), when its bytes repeat `shape`'s literals
     /// with a string in each slot; an escaped string is decoded and appended
     /// (an unknown member's only checked). Nil, with what it appended
     /// removed, when they do not. The fields' own checks are the caller's.
     @inline(__always)
-    private mutating func readShaped(_ shape: ObjectShape, appendedCount: Int) -> (
-        ranges: InlineArray<16, TextRange>, end: Int
-    )? {
+    private mutating func readShaped(
+        _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges, appendedCount: Int
+    ) -> Int? {
         // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
         guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
             var piece = UnsafePointer(shape.pieces.baseAddress)
         else { return nil }
         let bytes = reader.bytes
-        // A literal, stored in place; `init(repeating:)` is a call and a loop.
-        // Room for 16, so that a slot's raw value masked by 15 needs no bounds check.
-        let absent = TextRange.absent
-        var ranges: InlineArray<16, TextRange> = [
-            absent, absent, absent, absent, absent, absent, absent, absent,
-            absent, absent, absent, absent, absent, absent, absent, absent,
-        ]
         var cursor = reader.index
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
         let lastPiece = piece + shape.count
@@ -88,16 +74,16 @@ extension ComposeDecoder {
             }
             cursor = end
             if _fastPath(!hasEscape) {
-                ranges[Int(slot.rawValue & 15)] = TextRange(start: start, count: end &- start)
+                ranges[slot] = TextRange(start: start, count: end &- start)
             } else {
                 guard let appended = escapedSlot(slot, start: start, end: end) else { return abandoned(appendedCount) }
-                ranges[Int(slot.rawValue & 15)] = appended
+                ranges[slot] = appended
             }
         }
         guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
             return abandoned(appendedCount)
         }
-        return (ranges, end)
+        return end
     }
 
     /// The range of the escaped string from `start` to `end` in `slot`: its

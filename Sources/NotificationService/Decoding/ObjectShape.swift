@@ -22,14 +22,9 @@
 /// the slots' strings (each still checked as its field requires) and the
 /// constants' values (`read`). The literals are ranges of the body itself.
 struct ObjectShape {
-    /// Where a string value goes.
-    enum Slot: UInt8 {
-        case id, source, type, timestamp, thread, threadTitle, senderID, senderName, text, defaultText, url
-        /// A displayed entry's key (its `timestamp` is `timestamp`).
-        case key
-        /// An unknown member's string: read and checked, not kept.
-        case ignored
-    }
+    /// Where a string value goes: a notification's field, a displayed
+    /// entry's `key` (its `timestamp` is `timestamp`), or `ignored`.
+    typealias Slot = ComposeRequest.NotificationRanges.Field
 
     /// Slots a shape holds; an object with more strings has no shape.
     private static var capacity: Int { 24 }

@@ -17,6 +17,7 @@ struct RecentDay {
     /// the recent day in the form above; nil when they are not.
     @inline(__always)
     func epochSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        // Byte 10's `T` is checked as part of the tail (the remembered one had it).
         guard let midnight, bytes.count == 20, let base = UnsafeRawPointer(bytes.baseAddress),
             base.loadUnaligned(as: UInt64.self) == head, Self.tail(base) == tail,
             let secondOfDay = Self.secondOfDay(base)
@@ -28,7 +29,7 @@ struct RecentDay {
     /// `epochSeconds`, when it has the form above.
     mutating func remember(_ bytes: UnsafeBufferPointer<UInt8>, epochSeconds: Int64) {
         guard bytes.count == 20, let base = UnsafeRawPointer(bytes.baseAddress),
-            let secondOfDay = Self.secondOfDay(base)
+            bytes[10] | 0x20 == UInt8(ascii: "t"), let secondOfDay = Self.secondOfDay(base)
         else { return }
         head = base.loadUnaligned(as: UInt64.self)
         tail = Self.tail(base)
@@ -41,26 +42,29 @@ struct RecentDay {
         base.loadUnaligned(fromByteOffset: 7, as: UInt32.self) >> 8
     }
 
-    /// `HH:MM:SSZ` from byte 11 to the end, as seconds since midnight: hours
-    /// 00–23, minutes and seconds 00–59, then `Z` or `z`; nil otherwise.
+    /// `HH:MM:SSZ` from byte 11 to byte 19, the last, as seconds since
+    /// midnight: hours 00–23, minutes and seconds 00–59, then `Z` or `z`;
+    /// nil otherwise. Bytes 11–18 are read as one word (little-endian:
+    /// byte 11 lowest) and checked and combined eight at a time.
     @inline(__always)
     private static func secondOfDay(_ base: UnsafeRawPointer) -> Int? {
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
-        guard bytes[10] | 0x20 == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            bytes[19] | 0x20 == UInt8(ascii: "z")
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        // Each digit's value in its byte (0–9 when it is a digit); a colon's byte is 0x0A.
+        let values = word ^ 0x3030_3030_3030_3030
+        // Bytes 2 and 5 the colons; the others digits: a value above 9 sets
+        // its byte's high bit when 0x76 is added (or has it set already).
+        let digits: UInt64 = 0x8080_0080_8000_8080
+        guard base.load(fromByteOffset: 19, as: UInt8.self) | 0x20 == UInt8(ascii: "z"),
+            word & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,
+            (values &+ 0x7676_7676_7676_7676 | values) & digits == 0
         else { return nil }
-        let hour = pair(bytes + 11)
-        let minute = pair(bytes + 14)
-        let second = pair(bytes + 17)
+        // Each pair's tens times ten plus its ones, in the pair's first byte (at most 99).
+        let pairs: UInt64 = 0x00FF_0000_FF00_00FF
+        let numbers = (values & pairs) &* 10 &+ (values >> 8) & pairs
+        let hour = Int(truncatingIfNeeded: numbers & 0xFF)
+        let minute = Int(truncatingIfNeeded: (numbers >> 24) & 0xFF)
+        let second = Int(truncatingIfNeeded: (numbers >> 48) & 0xFF)
         guard hour < 24, minute < 60, second < 60 else { return nil }
         return hour &* 3600 &+ minute &* 60 &+ second
-    }
-
-    /// Two decimal digits as a number; 100 or more when either is not a digit.
-    @inline(__always)
-    private static func pair(_ digits: UnsafePointer<UInt8>) -> Int {
-        let tens = UInt(digits[0]) &- UInt(UInt8(ascii: "0"))
-        let ones = UInt(digits[1]) &- UInt(UInt8(ascii: "0"))
-        return tens < 10 && ones < 10 ? Int(tens &* 10 &+ ones) : 100
     }
 }

@@ -9,24 +9,27 @@
 extension ComposeRequest {
     /// One fetched notification (`PendingNotification`'s fields as ranges).
     @_spi(Engine) public struct NotificationRecord: Sendable {
-        @_spi(Engine) public let id: TextRange
-        @_spi(Engine) public let source: TextRange
-        @_spi(Engine) public let type: TextRange
-        /// `source:id`, or `id` when the source is absent or empty.
-        @_spi(Engine) public let key: TextRange
-        /// The timestamp as written, echoed in the next `displayed` state.
-        @_spi(Engine) public let timestamp: TextRange
+        /// Its texts by field, as the filler wrote them, with the key.
+        @_spi(Engine) public let ranges: NotificationRanges
         @_spi(Engine) public let moment: Moment
         @_spi(Engine) public let read: Bool
         /// Whether the type is one of `PendingNotification.messageTypes`.
         @_spi(Engine) public let isMessage: Bool
-        @_spi(Engine) public let senderID: TextRange
-        @_spi(Engine) public let senderName: TextRange
-        @_spi(Engine) public let thread: TextRange
-        @_spi(Engine) public let threadTitle: TextRange
-        @_spi(Engine) public let text: TextRange
-        @_spi(Engine) public let defaultText: TextRange
-        @_spi(Engine) public let url: TextRange
+
+        @_spi(Engine) public var id: TextRange { ranges[.id] }
+        @_spi(Engine) public var source: TextRange { ranges[.source] }
+        @_spi(Engine) public var type: TextRange { ranges[.type] }
+        /// `source:id`, or `id` when the source is absent or empty.
+        @_spi(Engine) public var key: TextRange { ranges[.key] }
+        /// The timestamp as written, echoed in the next `displayed` state.
+        @_spi(Engine) public var timestamp: TextRange { ranges[.timestamp] }
+        @_spi(Engine) public var senderID: TextRange { ranges[.senderID] }
+        @_spi(Engine) public var senderName: TextRange { ranges[.senderName] }
+        @_spi(Engine) public var thread: TextRange { ranges[.thread] }
+        @_spi(Engine) public var threadTitle: TextRange { ranges[.threadTitle] }
+        @_spi(Engine) public var text: TextRange { ranges[.text] }
+        @_spi(Engine) public var defaultText: TextRange { ranges[.defaultText] }
+        @_spi(Engine) public var url: TextRange { ranges[.url] }
     }
 
     /// One entry of the caller's `displayed` state.
@@ -115,21 +118,16 @@ extension ComposeRequest {
         return Moment(epochSeconds: instant.epochSeconds, nanoseconds: instant.nanoseconds, extraDigits: extra)
     }
 
-    /// How far into `bytes` the ranges reach: `fits` holds for each exactly
-    /// when this is at most `bytes.count` (below 2³¹). An absent range reaches
-    /// 0; a present one its end, or past 2³¹ when its count is negative.
-    /// Branch-free, so a record's ranges are checked in a few instructions each.
+    /// How far into `bytes` `range` reaches: `fits` holds for ranges exactly
+    /// when the largest of their reaches is at most `bytes.count` (below 2³¹).
+    /// An absent range reaches 0; a present one its end, or past 2³¹ when its
+    /// count is negative. So a record's ranges are checked in a few
+    /// instructions each and one comparison.
     @inline(__always)
-    static func reach(
-        _ a: TextRange, _ b: TextRange, _ c: TextRange, _ d: TextRange, _ e: TextRange, _ f: TextRange,
-        _ g: TextRange
-    ) -> Int {
-        max(max(max(reach(a), reach(b)), max(reach(c), reach(d))), max(max(reach(e), reach(f)), reach(g)))
-    }
-
-    @inline(__always)
-    private static func reach(_ range: TextRange) -> Int {
-        range.isAbsent ? 0 : Int(range.start) &+ Int(UInt32(bitPattern: range.count))
+    static func reach(_ range: TextRange) -> Int {
+        // Masked by the start's sign: all ones when present, zero when absent.
+        let start = Int(range.start)
+        return (start &+ Int(UInt32(bitPattern: range.count))) & ~(start >> 63)
     }
 
     /// Whether `range` is absent or lies within `bytes`.
@@ -172,15 +170,46 @@ extension ComposeRequest {
         thread: TextRange, threadTitle: TextRange, senderID: TextRange, senderName: TextRange,
         text: TextRange, defaultText: TextRange, url: TextRange
     ) {
-        // One test for all 13 ranges, as `fits` each: the furthest reach of any.
-        let reach = Self.reach(id, source, type, timestamp, moment.extraDigits, thread, threadTitle)
-        let reachOfRest = Self.reach(senderID, senderName, text, defaultText, url, .absent, .absent)
+        var ranges = NotificationRanges()
+        ranges[.id] = id
+        ranges[.source] = source
+        ranges[.type] = type
+        ranges[.timestamp] = timestamp
+        ranges[.thread] = thread
+        ranges[.threadTitle] = threadTitle
+        ranges[.senderID] = senderID
+        ranges[.senderName] = senderName
+        ranges[.text] = text
+        ranges[.defaultText] = defaultText
+        ranges[.url] = url
+        appendNotification(&ranges, moment: moment, read: read)
+    }
+
+    /// Adds the notification of `ranges`' fields `id` through `url`, as the
+    /// call above; sets its `key` slot (and clears `ignored`), whatever it held.
+    /// - Precondition: as above.
+    @_spi(Engine) public mutating func appendNotification(
+        _ ranges: inout NotificationRanges, moment: Moment, read: Bool
+    ) {
+        // One test for all 12 ranges, as `fits` each: the furthest reach of any.
+        // Written out: as a loop it is not unrolled, and costs twice as much.
+        let reach = max(
+            max(
+                max(max(Self.reach(ranges[.id]), Self.reach(ranges[.source])), Self.reach(ranges[.type])),
+                max(max(Self.reach(ranges[.timestamp]), Self.reach(ranges[.thread])), Self.reach(ranges[.threadTitle]))
+            ),
+            max(
+                max(max(Self.reach(ranges[.senderID]), Self.reach(ranges[.senderName])), Self.reach(ranges[.text])),
+                max(max(Self.reach(ranges[.defaultText]), Self.reach(ranges[.url])), Self.reach(moment.extraDigits))
+            ))
         precondition(
-            bytes.count <= Int(Int32.max) && max(reach, reachOfRest) <= bytes.count,
+            bytes.count <= Int(Int32.max) && reach <= bytes.count,
             "a notification's range is outside the request's bytes"
         )
+        let (id, source, type) = (ranges[.id], ranges[.source], ranges[.type])
         precondition(
-            !id.isAbsent && !type.isAbsent && !timestamp.isAbsent, "a notification needs an id, a type and a timestamp")
+            !id.isAbsent && !type.isAbsent && !ranges[.timestamp].isAbsent,
+            "a notification needs an id, a type and a timestamp")
         var key = id
         // Absent is a negative start, whatever the count: such a source is never read.
         if !source.isAbsent && source.count > 0 {
@@ -198,14 +227,10 @@ extension ComposeRequest {
             }
             key = TextRange(start: start, count: count)
         }
+        ranges[.key] = key
+        ranges[.ignored] = .absent
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
-        notificationRecords.append(
-            NotificationRecord(
-                id: id, source: source, type: type, key: key, timestamp: timestamp, moment: moment, read: read,
-                isMessage: isMessage,
-                senderID: senderID, senderName: senderName, thread: thread, threadTitle: threadTitle,
-                text: text, defaultText: defaultText, url: url
-            ))
+        notificationRecords.append(NotificationRecord(ranges: ranges, moment: moment, read: read, isMessage: isMessage))
     }
 
     /// Adds an entry of the caller's `displayed` state.
