@@ -68,12 +68,40 @@ struct InlineRenderer {
         UnsafeMutableRawPointer(matchMemo)?.deallocate()
     }
 
-    init(source: UnsafeBufferPointer<UInt8>) {
+    /// Bytes of stack `BodyRenderer` lends each render (`init(source:stack:)`):
+    /// as much as `withUnsafeTemporaryAllocation` gives without asking the
+    /// runtime how much stack is left.
+    static var stackBytes: Int { 1_024 }
+
+    /// A renderer whose frames, openers and tokens start in `stack` (8-byte
+    /// aligned, valid while the renderer is used) when the frames and openers
+    /// sized from the source and at least 16 tokens fit there: a short text
+    /// then renders without allocating them. Tokens beyond what fits grow
+    /// into memory of their own, as every buffer does when it fills.
+    init(source: UnsafeBufferPointer<UInt8>, stack: UnsafeMutableRawBufferPointer) {
         self.source = source
         self.directSearchBudget = 2 * source.count
-        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16)
-        openers = ScratchBuffer(capacity: source.count / 8 + 8)
-        frames = ScratchBuffer(capacity: source.count / 16 + 4)
+        let tokenCount = source.count / 3 * 2 + 16
+        let openerCount = source.count / 8 + 8
+        let frameCount = source.count / 16 + 4
+        // Frames first (8-byte aligned); openers' and tokens' alignment (4)
+        // divides every offset after them.
+        let openersOffset = frameCount * MemoryLayout<Frame>.stride
+        let tokensOffset = openersOffset + openerCount * MemoryLayout<Opener>.stride
+        let tokensInStack = (stack.count - tokensOffset) / MemoryLayout<Token>.stride
+        guard let base = stack.baseAddress, tokensOffset <= stack.count, tokensInStack >= 16 else {
+            tokens = ScratchBuffer(capacity: tokenCount)
+            openers = ScratchBuffer(capacity: openerCount)
+            frames = ScratchBuffer(capacity: frameCount)
+            return
+        }
+        assert(Int(bitPattern: base) % MemoryLayout<Frame>.alignment == 0, "misaligned stack scratch")
+        frames = ScratchBuffer(in: base.bindMemory(to: Frame.self, capacity: frameCount), capacity: frameCount)
+        openers = ScratchBuffer(
+            in: (base + openersOffset).bindMemory(to: Opener.self, capacity: openerCount), capacity: openerCount)
+        let tokensStarting = min(tokenCount, tokensInStack)
+        tokens = ScratchBuffer(
+            in: (base + tokensOffset).bindMemory(to: Token.self, capacity: tokensStarting), capacity: tokensStarting)
     }
 
     /// Renders the paragraph `range` of the source into `writer`.

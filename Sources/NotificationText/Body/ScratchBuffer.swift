@@ -5,14 +5,28 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     private var storage: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
+    /// False while `storage` is the caller's memory (`init(in:capacity:)`),
+    /// which the buffer neither frees nor keeps once it grows.
+    private var ownsStorage: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 4)
         storage = .allocate(capacity: self.capacity)
+        ownsStorage = true
     }
 
+    /// A buffer that starts in `capacity` values of the caller's memory at
+    /// `storage`, which must outlive it; growing moves it to memory of its own.
+    init(in storage: UnsafeMutablePointer<Element>, capacity: Int) {
+        precondition(capacity > 0, "a scratch buffer needs room for one value")
+        self.storage = storage
+        self.capacity = capacity
+        ownsStorage = false
+    }
+
+    /// Frees the memory the buffer grew into (not the caller's it started in).
     func deallocate() {
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
     }
 
     @inline(__always)
@@ -25,8 +39,9 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     private mutating func grow() {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
         larger.update(from: storage, count: count)
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
         storage = larger
+        ownsStorage = true
         capacity *= 2
     }
 
