@@ -73,35 +73,16 @@ struct InlineRenderer {
     /// runtime how much stack is left.
     static var stackBytes: Int { 1_024 }
 
-    /// A renderer whose frames, openers and tokens start in `stack` (8-byte
-    /// aligned, valid while the renderer is used) when the frames and openers
-    /// sized from the source and at least 16 tokens fit there: a short text
-    /// then renders without allocating them. Tokens beyond what fits grow
-    /// into memory of their own, as every buffer does when it fills.
+    /// A renderer whose frames, openers and tokens start in `stack` (valid
+    /// while the renderer is used) as far as they fit there, sized from the
+    /// source: a short text renders without allocating them.
     init(source: UnsafeBufferPointer<UInt8>, stack: UnsafeMutableRawBufferPointer) {
         self.source = source
         self.directSearchBudget = 2 * source.count
-        let tokenCount = source.count / 3 * 2 + 16
-        let openerCount = source.count / 8 + 8
-        let frameCount = source.count / 16 + 4
-        // Frames first (8-byte aligned); openers' and tokens' alignment (4)
-        // divides every offset after them.
-        let openersOffset = frameCount * MemoryLayout<Frame>.stride
-        let tokensOffset = openersOffset + openerCount * MemoryLayout<Opener>.stride
-        let tokensInStack = (stack.count - tokensOffset) / MemoryLayout<Token>.stride
-        guard let base = stack.baseAddress, tokensOffset <= stack.count, tokensInStack >= 16 else {
-            tokens = ScratchBuffer(capacity: tokenCount)
-            openers = ScratchBuffer(capacity: openerCount)
-            frames = ScratchBuffer(capacity: frameCount)
-            return
-        }
-        assert(Int(bitPattern: base) % MemoryLayout<Frame>.alignment == 0, "misaligned stack scratch")
-        frames = ScratchBuffer(in: base.bindMemory(to: Frame.self, capacity: frameCount), capacity: frameCount)
-        openers = ScratchBuffer(
-            in: (base + openersOffset).bindMemory(to: Opener.self, capacity: openerCount), capacity: openerCount)
-        let tokensStarting = min(tokenCount, tokensInStack)
-        tokens = ScratchBuffer(
-            in: (base + tokensOffset).bindMemory(to: Token.self, capacity: tokensStarting), capacity: tokensStarting)
+        var used = 0
+        frames = ScratchBuffer(capacity: source.count / 16 + 4, startingIn: stack, after: &used)
+        openers = ScratchBuffer(capacity: source.count / 8 + 8, startingIn: stack, after: &used)
+        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16, startingIn: stack, after: &used, atLeast: 16)
     }
 
     /// Renders the paragraph `range` of the source into `writer`.
