@@ -18,19 +18,19 @@ func composeBenchCases() -> [BenchCase] {
     return [
         BenchCase(name: "compose 20 pending") {
             let response = Composer.compose(typical)
-            return response.shownKeys.count + response.entryRecords.count + bodyByteCount(response)
+            return response.shownIndices.count + response.entryIndices.count + bodyByteCount(response)
         },
         BenchCase(name: "compose (ru) 20 pending") {
             let response = Composer.compose(typicalRu)
-            return response.shownKeys.count + response.entryRecords.count + bodyByteCount(response)
+            return response.shownIndices.count + response.entryIndices.count + bodyByteCount(response)
         },
         BenchCase(name: "compose (ar) 20 pending") {
             let response = Composer.compose(typicalAr)
-            return response.shownKeys.count + response.entryRecords.count + bodyByteCount(response)
+            return response.shownIndices.count + response.entryIndices.count + bodyByteCount(response)
         },
         BenchCase(name: "compose 1000 pending + 10000 displayed") {
             let response = Composer.compose(largest)
-            return response.shownKeys.count + response.entryRecords.count + response.dropRecords.count
+            return response.records.count
         },
     ]
 }

@@ -123,6 +123,24 @@ import Testing
 @Suite struct InlineRuleTests {
     private func body(_ text: String) -> String { BodyRenderer.render(text, maxUnits: 4096).body }
 
+    /// A short text's scratch starts on the stack, with room for fewer
+    /// tokens than a dense paragraph makes; a long text's is allocated to fit.
+    /// A dense paragraph renders the same either way (its tokens grow out of
+    /// the stack): followed by a long plain paragraph, its rendering is unchanged.
+    @Test func denseShortParagraph_rendersAsInALongText() {
+        let long = String(repeating: "x", count: 1_200)
+        for unit in ["**a", "*a", "~~a", "`a", "[a", "_a*", "**a~~", "a  "] {
+            for length in stride(from: 30, through: 110, by: 7) {
+                let dense = String(String(repeating: unit, count: length / unit.count + 1).prefix(length))
+                let alone = body(dense)
+                let followed = body(dense + "\n\n" + long)
+                #expect(followed.hasPrefix(alone), "\(unit) × \(length)")
+                #expect(followed.hasSuffix(long), "\(unit) × \(length)")
+                #expect(followed.count > alone.count + long.count, "\(unit) × \(length)")
+            }
+        }
+    }
+
     @Test func codeSpan_closerMustBeExactlyTheSameLength() {
         #expect(body("``a`b``") == "a`b")
         #expect(body("`a``") == "`a``")

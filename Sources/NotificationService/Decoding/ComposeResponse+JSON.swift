@@ -36,9 +36,9 @@ extension ComposeResponse {
         }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…"},` per displayed entry.
-        for key in shownKeys { count += 3 + Int(key.count) }
-        for drop in dropRecords { count += 32 + Int(drop.key.count) }
-        for entry in entryRecords { count += 28 + Int(entry.key.count) + Int(entry.timestamp.count) }
+        for index in shownIndices { count += 3 + Int(records[index].key.count) }
+        for index in dropIndices { count += 32 + Int(records[index].key.count) }
+        for index in entryIndices { count += 28 + Int(records[index].key.count) + Int(records[index].timestamp.count) }
         return count
     }
 
@@ -63,33 +63,45 @@ extension ComposeResponse {
         } else {
             writeNotification(notification, to: &out)
         }
+        writeRecords(from: bytes, to: &out)
+        out.raw(#"],"locale":"#)
+        out.string(locale)
+        out.raw("}")
+    }
+
+    /// `"shown":[…],"dropped":[…],"displayed":[…]` from `records`, their
+    /// keys and timestamps ranges of `bytes`.
+    private func writeRecords(from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter) {
+        let (shownStart, dropStart, entryStart) = (
+            shownIndices.lowerBound, dropIndices.lowerBound, entryIndices.lowerBound
+        )
         out.raw(#","shown":["#)
         // Keys and timestamps that need no escapes (nearly all) are written
         // each as one record, room for it checked once; a key that needs
         // escapes, or a record past the estimate, as JSON strings.
-        for index in shownKeys.indices {
-            let key = bytes[present: shownKeys[index]]
+        for index in shownIndices {
+            let key = bytes[present: records[index].key]
             if out.hasRoom(for: 3 + key.count), JSONWriter.needsNoEscape(key) {
-                if index > 0 { out.rawInRoom(#",""#) } else { out.rawInRoom(#"""#) }
+                if index > shownStart { out.rawInRoom(#",""#) } else { out.rawInRoom(#"""#) }
                 out.rawInRoom(key)
                 out.rawInRoom(#"""#)
             } else {
-                if index > 0 { out.raw(",") }
+                if index > shownStart { out.raw(",") }
                 out.string(key)
             }
         }
         out.raw(#"],"dropped":["#)
-        for index in dropRecords.indices {
-            let key = bytes[present: dropRecords[index].key]
+        for index in dropIndices {
+            let key = bytes[present: records[index].key]
             // The key's closing quote comes with its reason.
             if out.hasRoom(for: 9 + key.count), JSONWriter.needsNoEscape(key) {
-                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                if index > dropStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
                 out.rawInRoom(key)
             } else {
-                out.raw(index > 0 ? #",{"key":""# : #"{"key":""#)
+                out.raw(index > dropStart ? #",{"key":""# : #"{"key":""#)
                 out.escaped(key)
             }
-            switch dropRecords[index].reason {
+            switch records[index].reason {
             case .duplicate: out.raw(#"","reason":"duplicate"}"#)
             case .read: out.raw(#"","reason":"read"}"#)
             case .own: out.raw(#"","reason":"own"}"#)
@@ -99,30 +111,27 @@ extension ComposeResponse {
             }
         }
         out.raw(#"],"displayed":["#)
-        for index in entryRecords.indices {
-            let entry = entryRecords[index]
+        for index in entryIndices {
+            let entry = records[index]
             let key = bytes[present: entry.key]
             // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
             // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
             let timestamp = bytes[present: entry.timestamp]
             assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
             if out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 2), JSONWriter.needsNoEscape(key) {
-                if index > 0 { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                if index > entryStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
                 out.rawInRoom(key)
                 out.rawInRoom(#"","timestamp":""#)
                 out.rawInRoom(timestamp)
                 out.rawInRoom(#""}"#)
             } else {
-                out.raw(index > 0 ? #",{"key":"# : #"{"key":"#)
+                out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
                 out.string(key)
                 out.raw(#","timestamp":""#)
                 out.raw(timestamp)
                 out.raw(#""}"#)
             }
         }
-        out.raw(#"],"locale":"#)
-        out.string(locale)
-        out.raw("}")
     }
 
     /// The `notification` object of texts `Composer` wrote, from their bytes.

@@ -88,8 +88,19 @@ public enum BodyRenderer {
     /// Sections 3 to 6 over the normalised source: lines become fenced
     /// content, blank lines and paragraphs.
     static func renderBlocks(_ source: UnsafeBufferPointer<UInt8>, into writer: inout BodyWriter) {
-        var inline = InlineRenderer(source: source)
-        defer { inline.deallocate() }
+        // The inline renderer's scratch starts on the stack: a short text's
+        // needs no allocation.
+        withUnsafeTemporaryAllocation(byteCount: InlineRenderer.stackBytes, alignment: 8) { stack in
+            var inline = InlineRenderer(source: source, stack: stack)
+            defer { inline.deallocate() }
+            renderBlocks(source, with: &inline, into: &writer)
+        }
+    }
+
+    /// `renderBlocks(_:into:)` with its inline renderer.
+    private static func renderBlocks(
+        _ source: UnsafeBufferPointer<UInt8>, with inline: inout InlineRenderer, into writer: inout BodyWriter
+    ) {
         var fence: Fence? = nil
         var paragraphStart = -1
         var paragraphEnd = 0

@@ -68,12 +68,21 @@ struct InlineRenderer {
         UnsafeMutableRawPointer(matchMemo)?.deallocate()
     }
 
-    init(source: UnsafeBufferPointer<UInt8>) {
+    /// Bytes of stack `BodyRenderer` lends each render (`init(source:stack:)`):
+    /// as much as `withUnsafeTemporaryAllocation` gives without asking the
+    /// runtime how much stack is left.
+    static var stackBytes: Int { 1_024 }
+
+    /// A renderer whose frames, openers and tokens start in `stack` (valid
+    /// while the renderer is used) as far as they fit there, sized from the
+    /// source: a short text renders without allocating them.
+    init(source: UnsafeBufferPointer<UInt8>, stack: UnsafeMutableRawBufferPointer) {
         self.source = source
         self.directSearchBudget = 2 * source.count
-        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16)
-        openers = ScratchBuffer(capacity: source.count / 8 + 8)
-        frames = ScratchBuffer(capacity: source.count / 16 + 4)
+        var used = 0
+        frames = ScratchBuffer(capacity: source.count / 16 + 4, startingIn: stack, after: &used)
+        openers = ScratchBuffer(capacity: source.count / 8 + 8, startingIn: stack, after: &used)
+        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16, startingIn: stack, after: &used, atLeast: 16)
     }
 
     /// Renders the paragraph `range` of the source into `writer`.

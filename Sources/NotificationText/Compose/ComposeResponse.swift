@@ -95,66 +95,87 @@ public struct ComposeResponse: Hashable, Sendable {
     /// The bytes the keys and timestamps are ranges of: the request's, when
     /// `Composer` made the response, so none is copied into a `String`.
     @_spi(Engine) public let bytes: [UInt8]
-    /// Keys of the notifications represented, newest first.
-    @_spi(Engine) public let shownKeys: [TextRange]
-    @_spi(Engine) public let dropRecords: [DropRecord]
-    /// The next state to persist.
-    @_spi(Engine) public let entryRecords: [EntryRecord]
+    /// The dropped notifications (in input order), the keys of those
+    /// represented (newest first) and the next state to persist, in that
+    /// order in one array, so a response costs one allocation for them, not three.
+    @_spi(Engine) public let records: [KeyRecord]
+    /// How many of `records` are drops, and then shown keys.
+    private let dropCount: Int32
+    private let shownCount: Int32
 
-    /// A dropped notification: its key and why.
-    @_spi(Engine) public struct DropRecord: Sendable {
+    /// Where in `records` the dropped notifications are.
+    @_spi(Engine) public var dropIndices: Range<Int> { 0..<Int(dropCount) }
+    /// Where in `records` the keys of the notifications represented are.
+    @_spi(Engine) public var shownIndices: Range<Int> { Int(dropCount)..<Int(dropCount) + Int(shownCount) }
+    /// Where in `records` the entries of the next state are.
+    @_spi(Engine) public var entryIndices: Range<Int> { Int(dropCount) + Int(shownCount)..<records.count }
+
+    /// A key of `shown`, `dropped` or `displayed`, with its reason (of a
+    /// drop) or its timestamp (of an entry).
+    @_spi(Engine) public struct KeyRecord: Sendable {
         @_spi(Engine) public let key: TextRange
+        /// RFC 3339 text that `Timestamp` parses (the reply copies it without
+        /// escaping), for an entry; absent otherwise.
+        @_spi(Engine) public let timestamp: TextRange
+        /// Why the notification was dropped, for a drop (`duplicate` otherwise, unread).
         @_spi(Engine) public let reason: DropReason
 
+        /// A shown key.
+        @_spi(Engine) public init(shown key: TextRange) {
+            self.key = key
+            timestamp = .absent
+            reason = .duplicate
+        }
+
+        /// A dropped notification: its key and why.
         @_spi(Engine) public init(key: TextRange, reason: DropReason) {
             self.key = key
+            timestamp = .absent
             self.reason = reason
         }
-    }
 
-    /// An entry of the next `displayed` state.
-    @_spi(Engine) public struct EntryRecord: Sendable {
-        @_spi(Engine) public let key: TextRange
-        /// RFC 3339 text that `Timestamp` parses (the reply copies it without escaping).
-        @_spi(Engine) public let timestamp: TextRange
-
+        /// An entry of the next `displayed` state.
         @_spi(Engine) public init(key: TextRange, timestamp: TextRange) {
             self.key = key
             self.timestamp = timestamp
+            reason = .duplicate
         }
     }
 
+    /// A response of these values; `records` holds `dropCount` drops, then
+    /// `shownCount` shown keys, then the entries of the next state.
     @_spi(Engine) public init(
         kind: Kind, reason: FallbackReason?, notification: Content, locale: String, bytes: [UInt8],
-        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
+        records: [KeyRecord], dropCount: Int, shownCount: Int
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .values(notification), locale: locale, bytes: bytes,
-            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
+            records: records, dropCount: dropCount, shownCount: shownCount)
     }
 
     /// A response whose texts are `texts` (`Composer`'s bundle).
     @_spi(Engine) public init(
         kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, bytes: [UInt8],
-        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
+        records: [KeyRecord], dropCount: Int, shownCount: Int
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
-            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
+            records: records, dropCount: dropCount, shownCount: shownCount)
     }
 
     private init(
         kind: Kind, reason: FallbackReason?, storedNotification: StoredNotification, locale: String, bytes: [UInt8],
-        shownKeys: [TextRange], dropRecords: [DropRecord], entryRecords: [EntryRecord]
+        records: [KeyRecord], dropCount: Int, shownCount: Int
     ) {
+        precondition(dropCount >= 0 && shownCount >= 0 && dropCount + shownCount <= records.count)
         self.kind = kind
         self.reason = reason
         self.storedNotification = storedNotification
         self.locale = locale
         self.bytes = bytes
-        self.shownKeys = shownKeys
-        self.dropRecords = dropRecords
-        self.entryRecords = entryRecords
+        self.records = records
+        self.dropCount = Int32(truncatingIfNeeded: dropCount)
+        self.shownCount = Int32(truncatingIfNeeded: shownCount)
     }
 
     /// A response of these values, their keys and timestamps laid out in one buffer.
@@ -168,35 +189,39 @@ public struct ComposeResponse: Hashable, Sendable {
             bytes.append(contentsOf: text.utf8)
             return TextRange(start: start, count: bytes.count - start)
         }
-        let shownKeys = shown.map(append)
-        let dropRecords = dropped.map { DropRecord(key: append($0.key), reason: $0.reason) }
-        let entryRecords = displayed.map { EntryRecord(key: append($0.key), timestamp: append($0.timestamp.raw)) }
+        var records: [KeyRecord] = []
+        records.reserveCapacity(dropped.count + shown.count + displayed.count)
+        for drop in dropped { records.append(KeyRecord(key: append(drop.key), reason: drop.reason)) }
+        for key in shown { records.append(KeyRecord(shown: append(key))) }
+        for entry in displayed {
+            records.append(KeyRecord(key: append(entry.key), timestamp: append(entry.timestamp.raw)))
+        }
         self.init(
             kind: kind, reason: reason, notification: notification, locale: locale, bytes: bytes,
-            shownKeys: shownKeys, dropRecords: dropRecords, entryRecords: entryRecords)
+            records: records, dropCount: dropped.count, shownCount: shown.count)
     }
 
     // MARK: The response as values
 
     /// Keys of the notifications represented, newest first (empty for a fallback).
     public var shown: [String] {
-        bytes.withUnsafeBufferPointer { bytes in shownKeys.map { Self.string($0, in: bytes) } }
+        bytes.withUnsafeBufferPointer { bytes in shownIndices.map { Self.string(records[$0].key, in: bytes) } }
     }
 
     public var dropped: [Drop] {
         bytes.withUnsafeBufferPointer { bytes in
-            dropRecords.map { Drop(key: Self.string($0.key, in: bytes), reason: $0.reason) }
+            dropIndices.map { Drop(key: Self.string(records[$0].key, in: bytes), reason: records[$0].reason) }
         }
     }
 
     /// The next state to persist: replaces the caller's `displayed`.
     public var displayed: [DisplayedEntry] {
         bytes.withUnsafeBufferPointer { bytes in
-            entryRecords.map {
+            entryIndices.map {
                 // Every timestamp here was parsed when the request was filled.
                 DisplayedEntry(
-                    key: Self.string($0.key, in: bytes),
-                    timestamp: Timestamp(rfc3339: Self.string($0.timestamp, in: bytes))!)
+                    key: Self.string(records[$0].key, in: bytes),
+                    timestamp: Timestamp(rfc3339: Self.string(records[$0].timestamp, in: bytes))!)
             }
         }
     }

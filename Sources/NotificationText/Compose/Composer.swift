@@ -62,10 +62,14 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            let next = DisplayedState<SipKeyHashing>.with(
+            var records: [ComposeResponse.KeyRecord] = []
+            records.reserveCapacity(min(ComposeRequest.maxDisplayedOutput, entries.count))
+            DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
-            ) { state in state.next(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom) }
-            return fallback(settings, reason: reason, app: app, dropped: [], next: next)
+            ) { state in
+                state.appendNext(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom, to: &records)
+            }
+            return fallback(settings, reason: reason, app: app, records: records, dropCount: 0)
         }
         // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
         // the steps are compiled once for each hashing, so neither path tests which.
@@ -94,8 +98,13 @@ public enum Composer {
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
+        // The drops, the shown keys and the next state, in that order in one
+        // array, allocated once: drops and shown keys are at most one per
+        // notification together, the next state at most its limit.
+        var records: [ComposeResponse.KeyRecord] = []
+        records.reserveCapacity(
+            notifications.count + min(ComposeRequest.maxDisplayedOutput, state.entryKeyCount + notifications.count))
         // Step 2: drop, in input order, with the first reason that applies.
-        var dropped: [ComposeResponse.DropRecord] = []
         // Kept notifications, with their positions in `notifications`.
         var keptCount = 0
         for index in notifications.indices {
@@ -120,8 +129,7 @@ public enum Composer {
                 reason = nil
             }
             if let reason {
-                if dropped.isEmpty { dropped.reserveCapacity(notifications.count - index) }
-                dropped.append(.init(key: notification.key, reason: reason))
+                records.append(.init(key: notification.key, reason: reason))
             } else {
                 keptScratch[keptCount] = .init(notification.moment, index: index)
                 keptCount += 1
@@ -134,15 +142,14 @@ public enum Composer {
                 notifications[a].moment, notifications[a].key, notifications[b].moment, notifications[b].key, in: bytes)
         }
         let kept = UnsafeBufferPointer(rebasing: keptScratch[..<sortedCount])
+        let dropCount = records.count
 
         let kind: ComposeResponse.Kind
         let texts: ComposedTexts
         switch kept.count {
         case 0:
-            return fallback(
-                settings, reason: .empty, app: app, dropped: dropped,
-                next: state.next(shown: kept, freshFrom: freshFrom)
-            )
+            state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
+            return fallback(settings, reason: .empty, app: app, records: records, dropCount: dropCount)
         case 1:
             kind = .single
             texts = single(
@@ -159,12 +166,11 @@ public enum Composer {
                 texts = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
             }
         }
-        var shown: [TextRange] = []
-        shown.reserveCapacity(kept.count)
-        for record in kept { shown.append(notifications[Int(record.index)].key) }
+        for record in kept { records.append(.init(shown: notifications[Int(record.index)].key)) }
+        state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
         return ComposeResponse(
             kind: kind, reason: nil, texts: texts, locale: catalog.tag, bytes: settings.bytes,
-            shownKeys: shown, dropRecords: dropped, entryRecords: state.next(shown: kept, freshFrom: freshFrom))
+            records: records, dropCount: dropCount, shownCount: kept.count)
     }
 
     // MARK: Step 5: one notification
@@ -234,9 +240,10 @@ public enum Composer {
         return texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: thread, url: .absent)
     }
 
+    /// The fallback; `records` holds `dropCount` drops, then the next state.
     static func fallback(
         _ settings: Settings, reason: ComposeResponse.FallbackReason, app: String,
-        dropped: [ComposeResponse.DropRecord], next: [ComposeResponse.EntryRecord]
+        records: [ComposeResponse.KeyRecord], dropCount: Int
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
@@ -248,7 +255,7 @@ public enum Composer {
         return ComposeResponse(
             kind: .fallback, reason: reason,
             texts: texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: .absent, url: .absent),
-            locale: catalog.tag, bytes: settings.bytes, shownKeys: [], dropRecords: dropped, entryRecords: next)
+            locale: catalog.tag, bytes: settings.bytes, records: records, dropCount: dropCount, shownCount: 0)
     }
 
     // MARK: Texts

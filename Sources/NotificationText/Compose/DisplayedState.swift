@@ -129,7 +129,20 @@ struct DisplayedState<Hashing: KeyHashing> {
     /// `ComposeRequest.maxDisplayedOutput` entries.
     /// - Parameter shown: the shown notifications, newest first (step 3's order).
     /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment) -> [ComposeResponse.EntryRecord] {
+    func next(shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment) -> [ComposeResponse.KeyRecord] {
+        var next: [ComposeResponse.KeyRecord] = []
+        appendNext(shown: shown, freshFrom: freshFrom, to: &next)
+        return next
+    }
+
+    /// How many distinct keys the displayed entries have: the next state
+    /// holds at most this many of them, and the shown notifications.
+    var entryKeyCount: Int { displayedSlots.count }
+
+    /// Appends `next(shown:freshFrom:)` to `records`.
+    func appendNext(
+        shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment, to records: inout [ComposeResponse.KeyRecord]
+    ) {
         ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: displayedSlots.count) { scratch in
             var freshCount = 0
             for slot in displayedSlots {
@@ -147,22 +160,22 @@ struct DisplayedState<Hashing: KeyHashing> {
             ) { a, b in
                 NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
             }
-            return merged(fresh: UnsafeBufferPointer(rebasing: scratch[..<sorted]), shown: shown)
+            appendMerged(fresh: UnsafeBufferPointer(rebasing: scratch[..<sorted]), shown: shown, to: &records)
         }
     }
 
-    /// The first `maxDisplayedOutput` of `fresh` entries and `shown`
+    /// Appends the first `maxDisplayedOutput` of `fresh` entries and `shown`
     /// notifications, each newest first, merged.
-    private func merged(
-        fresh: UnsafeBufferPointer<NewestFirst.Record>, shown: UnsafeBufferPointer<NewestFirst.Record>
-    ) -> [ComposeResponse.EntryRecord] {
+    private func appendMerged(
+        fresh: UnsafeBufferPointer<NewestFirst.Record>, shown: UnsafeBufferPointer<NewestFirst.Record>,
+        to next: inout [ComposeResponse.KeyRecord]
+    ) {
         let limit = ComposeRequest.maxDisplayedOutput
         let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
         let count = min(limit, fresh.count + shown.count)
-        var next: [ComposeResponse.EntryRecord] = []
-        next.reserveCapacity(count)
+        next.reserveCapacity(next.count + count)
         var f = 0, s = 0
-        while next.count < count {
+        while f + s < count {
             let takesFresh: Bool
             if f == fresh.count {
                 takesFresh = false
@@ -185,7 +198,6 @@ struct DisplayedState<Hashing: KeyHashing> {
                 s += 1
             }
         }
-        return next
     }
 
     /// The slot holding `key`, or the empty slot where it would go (linear probing).
