@@ -33,7 +33,17 @@ enum JSONByteClass {
     /// borrow crosses bytes.
     @inline(__always)
     static func firstEscapeIndex(in16 pointer: UnsafeRawPointer) -> Int {
-        let bytes = pointer.loadUnaligned(as: SIMD16<UInt8>.self)
+        let halves = escapeFlags(pointer.loadUnaligned(as: SIMD16<UInt8>.self))
+        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
+        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
+        return 16
+    }
+
+    /// The high bit of each of `bytes` that is below 0x20, a quote or a
+    /// backslash, as two words (bytes 0–7, then 8–15). Exact: each byte is
+    /// tested in its own lane of one vector, so no borrow crosses bytes.
+    @inline(__always)
+    static func escapeFlags(_ bytes: SIMD16<UInt8>) -> SIMD2<UInt64> {
         let lanesOne = SIMD16<UInt8>(repeating: 1)
         let quote = bytes ^ SIMD16(repeating: 0x22)
         let backslash = bytes ^ SIMD16(repeating: 0x5C)
@@ -42,10 +52,7 @@ enum JSONByteClass {
         let flagged =
             ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
             & SIMD16(repeating: 0x80)
-        let halves = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
-        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
-        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
-        return 16
+        return unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
     }
 
     /// Where the bytes of a JSON string end.

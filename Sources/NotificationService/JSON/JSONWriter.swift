@@ -346,17 +346,11 @@ struct JSONWriter {
     }
 
     /// Whether any of `bytes` is below 0x20, a quote or a backslash:
-    /// `JSONByteClass.firstEscapeIndex`'s test, each byte in its own lane,
+    /// `JSONByteClass.escapeFlags`, each byte in its own lane,
     /// without finding which.
     @inline(__always)
     private static func hasEscape(_ bytes: SIMD16<UInt8>) -> Bool {
-        let lanesOne = SIMD16<UInt8>(repeating: 1)
-        let quote = bytes ^ SIMD16(repeating: 0x22)
-        let backslash = bytes ^ SIMD16(repeating: 0x5C)
-        let flagged =
-            ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
-            & SIMD16(repeating: 0x80)
-        let halves = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
+        let halves = JSONByteClass.escapeFlags(bytes)
         return halves[0] | halves[1] != 0
     }
 
