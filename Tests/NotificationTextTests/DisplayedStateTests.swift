@@ -135,10 +135,11 @@ import Testing
                             NewestFirst.tieOrder(
                                 records[a].moment, records[a].key, records[b].moment, records[b].key, in: bytes)
                         }
-                        let next = shown.withUnsafeBufferPointer { state.next(shown: $0, freshFrom: freshFrom) }.map {
-                            String(decoding: bytes[present: $0.key], as: UTF8.self) + " "
-                                + String(decoding: bytes[present: $0.timestamp], as: UTF8.self)
-                        }
+                        let next = shown.withUnsafeBufferPointer { state.nextState(shown: $0, freshFrom: freshFrom) }
+                            .map {
+                                String(decoding: bytes[present: $0.key], as: UTF8.self) + " "
+                                    + String(decoding: bytes[present: $0.timestamp], as: UTF8.self)
+                            }
                         return (claims, next)
                     }
                 }
@@ -146,5 +147,16 @@ import Testing
         }
         #expect(claims == expectedClaims, "round \(round), \(Hashing.self)")
         #expect(next == Array(expectedNext), "round \(round), \(Hashing.self)")
+    }
+}
+
+extension DisplayedState {
+    /// The next state alone, as compose appends it after its drops and shown keys.
+    fileprivate func nextState(
+        shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment
+    ) -> [ComposeResponse.KeyRecord] {
+        var next: [ComposeResponse.KeyRecord] = []
+        appendNext(shown: shown, freshFrom: freshFrom, to: &next)
+        return next
     }
 }

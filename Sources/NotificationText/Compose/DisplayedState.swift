@@ -123,23 +123,16 @@ struct DisplayedState<Hashing: KeyHashing> {
         return .first(displayed: displayed)
     }
 
-    /// The next state: each key's latest entry when still fresh
-    /// (`timestamp ≥ now − maxAgeSeconds`, the negation of `stale`), plus every
-    /// shown notification; newest first, equal instants by key; at most
-    /// `ComposeRequest.maxDisplayedOutput` entries.
-    /// - Parameter shown: the shown notifications, newest first (step 3's order).
-    /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func next(shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment) -> [ComposeResponse.KeyRecord] {
-        var next: [ComposeResponse.KeyRecord] = []
-        appendNext(shown: shown, freshFrom: freshFrom, to: &next)
-        return next
-    }
-
     /// How many distinct keys the displayed entries have: the next state
     /// holds at most this many of them, and the shown notifications.
     var entryKeyCount: Int { displayedSlots.count }
 
-    /// Appends `next(shown:freshFrom:)` to `records`.
+    /// Appends the next state to `records`: each key's latest entry when
+    /// still fresh (`timestamp ≥ now − maxAgeSeconds`, the negation of
+    /// `stale`), plus every shown notification; newest first, equal instants
+    /// by key; at most `ComposeRequest.maxDisplayedOutput` entries.
+    /// - Parameter shown: the shown notifications, newest first (step 3's order).
+    /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
     func appendNext(
         shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment, to records: inout [ComposeResponse.KeyRecord]
     ) {
