@@ -164,6 +164,25 @@ final class ConnectionRecord {
         bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, inputCapBytes)
     }
 
+    /// Writes the reply evhttp has just queued, from the callback that
+    /// answered the request, instead of on the loop's next turn when the
+    /// socket is reported writable. A reply nearly always fits the socket's
+    /// buffer, so the write event evhttp asked for is withdrawn in the same
+    /// turn (the loop's change list then makes no `epoll_ctl`), and the
+    /// connection is reading its next request before the callback returns.
+    /// What does not fit, or fails, is left to libevent's write event as
+    /// before. Only for a connection evhttp keeps open: its completion
+    /// callback then frees the request but not the connection.
+    func writeReplyNow() {
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard stage == .replyPending, descriptor >= 0, let output = bufferevent_get_output(bufferEvent),
+            evbuffer_get_length(output) > 0
+        else { return }
+        guard evbuffer_write(output, descriptor) > 0, evbuffer_get_length(output) == 0 else { return }
+        // evhttp's write callback, as libevent runs it once the output is drained.
+        bufferevent_trigger(bufferEvent, Int16(EV_WRITE), 0)
+    }
+
     /// The reply has been written out (called inside evhttp's completion
     /// callback, before evhttp reads on); the bytes of a pipelined request
     /// may already be waiting.
@@ -198,7 +217,9 @@ final class ConnectionRecord {
         case .framing:
             guard !evhttpClosed else { return }
             let length = evbuffer_get_length(input)
-            frame(input, from: length - addedByteCount, count: addedByteCount)
+            frame(
+                input, from: length - addedByteCount, count: addedByteCount,
+                readsBodyOn: addedByteCount >= Self.libeventReadLimit)
         case .refusalPending, .refusing:
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
@@ -207,14 +228,26 @@ final class ConnectionRecord {
         }
     }
 
-    /// Feeds `count` bytes of `input` from `offset` to the framer, and acts on what it finds.
-    private func frame(_ input: OpaquePointer, from offset: Int, count: Int) {
+    /// libevent 2.1 reads at most this much from a socket per turn of the
+    /// loop (`EVBUFFER_MAX_READ`): a read of this size may have left more
+    /// in the kernel.
+    private static var libeventReadLimit: Int { 4096 }
+
+    /// At most this much of a body is read ahead of libevent at once.
+    private static var eagerBodyReadLimit: Int { 65_536 }
+
+    /// Feeds `count` bytes of `input` from `offset` to the framer, and acts
+    /// on what it finds. `readsBodyOn`: the bytes came from a read that may
+    /// have left the rest of the request in the kernel.
+    private func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
         if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
         // Usually one chain holds the whole buffer: no position to set.
         var vector = iovec()
         if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base
         {
-            _ = feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + offset, count: count))
+            _ = feed(
+                UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + offset, count: count),
+                at: offset, of: readsBodyOn ? input : nil)
             return
         }
         var position = evbuffer_ptr()
@@ -225,16 +258,20 @@ final class ConnectionRecord {
                 return
             }
             let piece = min(remaining, vector.iov_len)
-            guard feed(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece)) else {
-                return
-            }
+            guard
+                feed(
+                    UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: piece),
+                    at: offset + count - remaining, of: readsBodyOn ? input : nil)
+            else { return }
             remaining -= piece
             guard evbuffer_ptr_set(input, &position, piece, EVBUFFER_PTR_ADD) == 0 else { return }
         }
     }
 
-    /// Feeds contiguous bytes; false once the framer wants no more of this request.
-    private func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Feeds contiguous bytes, at `offset` in the input; false once the
+    /// framer wants no more of this request. With `input`, the rest of a
+    /// `Content-Length` body is read at once when the head is complete.
+    private func feed(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, of input: OpaquePointer?) -> Bool {
         var fed = 0
         while fed < bytes.count {
             let (taken, verdict) = framerStorage.pointee.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
@@ -253,6 +290,7 @@ final class ConnectionRecord {
                     // No body, or a Content-Length body evhttp reads whole.
                     stage = .evhttpReading
                     unwatchInput()
+                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed) }
                     return false
                 }
             case .bodyComplete:
@@ -269,6 +307,46 @@ final class ConnectionRecord {
             }
         }
         return true
+    }
+
+    /// Reads what the kernel holds of the body whose first bytes start at
+    /// `bodyStart` in `input`, up to its declared length, ahead of libevent:
+    /// libevent reads at most 4 KiB a turn, so a larger request would
+    /// otherwise take another turn of the loop, another readiness event and
+    /// two more system calls before evhttp sees it whole. Nothing past the
+    /// body is read. Our callback is off by now, so the bytes added go to
+    /// evhttp only; a failed or empty read leaves everything to libevent,
+    /// which sees the same end of file or error on its next read.
+    private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) {
+        guard let declared = framerStorage.pointee.head.contentLength else { return }
+        let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard missing > 0, descriptor >= 0 else { return }
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { extents in
+            guard let vectors = extents.baseAddress else { return }
+            let count = evbuffer_reserve_space(input, missing, vectors, 2)
+            guard count > 0 else { return }
+            // Reserved space is read into only up to `missing` bytes.
+            var room = missing
+            for index in 0..<Int(count) {
+                vectors[index].iov_len = min(vectors[index].iov_len, room)
+                room -= vectors[index].iov_len
+            }
+            let read = readv(descriptor, vectors, count)
+            guard read > 0 else {
+                evbuffer_commit_space(input, vectors, 0)
+                return
+            }
+            var unfilled = read
+            var used: Int32 = 0
+            while unfilled > 0 {
+                let index = Int(used)
+                vectors[index].iov_len = min(vectors[index].iov_len, unfilled)
+                unfilled -= vectors[index].iov_len
+                used += 1
+            }
+            evbuffer_commit_space(input, vectors, used)
+        }
     }
 
     // MARK: Refusing
