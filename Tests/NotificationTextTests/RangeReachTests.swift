@@ -56,3 +56,36 @@ import Testing
         #expect(key(source: TextRange(start: -8, count: 4)) == "m1")
     }
 }
+
+/// Keys are written into room appended for them a few hundred bytes at a
+/// time: many keys fill several rooms, a key larger than a room gets one of
+/// its own, and texts appended between keys stay as they were.
+@Suite struct KeyRoomTests {
+    @Test func keysAcrossRooms_longKeys_andTextsBetween_areEachAsMade() {
+        let timestamp = "2026-11-29T12:00:00Z"
+        var request = ComposeRequest(bytes: Array(timestamp.utf8), serverApp: "Buzz")
+        let moment = request.moment(at: TextRange(start: 0, count: 20))!
+        var expected: [(key: String, text: String)] = []
+        for index in 0..<300 {
+            // Every 50th source is longer than a room (512 bytes).
+            let source = index % 50 == 7 ? String(repeating: "s\(index)", count: 200) : "src\(index % 7)"
+            let id = "id-\(index)"
+            let text = "text \(index) " + String(repeating: "x", count: index % 13)
+            let sourceRange = request.append(source)
+            let idRange = request.append(id)
+            let textRange = request.append(text)
+            request.appendNotification(
+                id: idRange, source: sourceRange, type: idRange, timestamp: TextRange(start: 0, count: 20),
+                moment: moment, read: false, thread: .absent, threadTitle: .absent, senderID: .absent,
+                senderName: .absent, text: textRange, defaultText: .absent, url: .absent)
+            expected.append((source + ":" + id, text))
+        }
+        request.bytes.withUnsafeBufferPointer { bytes in
+            for (index, record) in request.notificationRecords.enumerated() {
+                #expect(String(decoding: bytes[present: record.key], as: UTF8.self) == expected[index].key, "\(index)")
+                #expect(
+                    String(decoding: bytes[present: record.text], as: UTF8.self) == expected[index].text, "\(index)")
+            }
+        }
+    }
+}

@@ -58,8 +58,8 @@ extension ComposeRequest {
     /// copied (from a shared request body) at most once.
     @_spi(Engine) public mutating func reserve(notifications count: Int) {
         notificationRecords.reserveCapacity(count)
-        // Keys with a source are appended: room for typical ones.
-        bytes.reserveCapacity(bytes.count + 24 * count + 64)
+        // Keys with a source are made in room appended for them: typical ones.
+        bytes.reserveCapacity(bytes.count + 24 * count + Self.keyRoomBytes + 64)
     }
 
     /// Makes room for `count` displayed entries.
@@ -80,6 +80,7 @@ extension ComposeRequest {
     @_spi(Engine) public mutating func removeAppended(downTo count: Int) {
         precondition(count <= bytes.count, "nothing was appended past that count")
         bytes.removeSubrange(count...)
+        keyRoom = min(keyRoom.lowerBound, count)..<min(keyRoom.upperBound, count)
     }
 
     /// Appends `text` and returns its range.
@@ -213,24 +214,49 @@ extension ComposeRequest {
         var key = id
         // Absent is a negative start, whatever the count: such a source is never read.
         if !source.isAbsent && source.count > 0 {
-            let start = bytes.count
-            let count = Int(source.count) + 1 + Int(id.count)
-            // Assembled aside and appended once: a slice of `bytes` would
-            // share its storage and make the append copy all of it.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-                bytes.withUnsafeBufferPointer { bytes in
-                    let colon = Composer.write(bytes[present: source], into: buffer, at: 0)
-                    buffer[colon] = UInt8(ascii: ":")
-                    _ = Composer.write(bytes[present: id], into: buffer, at: colon + 1)
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+            let sourceCount = Int(source.count)
+            let count = sourceCount + 1 + Int(id.count)
+            if keyRoom.count < count { appendKeyRoom(atLeast: count) }
+            // Moved byte for byte (a memmove), so even a range into the
+            // room itself is copied as it was.
+            let start = keyRoom.lowerBound
+            bytes.withUnsafeMutableBytes { buffer in
+                let base = buffer.baseAddress!
+                (base + start).copyMemory(from: base + Int(source.start), byteCount: sourceCount)
+                base.storeBytes(of: UInt8(ascii: ":"), toByteOffset: start + sourceCount, as: UInt8.self)
+                (base + start + sourceCount + 1).copyMemory(from: base + Int(id.start), byteCount: Int(id.count))
             }
             key = TextRange(start: start, count: count)
+            keyRoom = (start + count)..<keyRoom.upperBound
         }
         ranges[.key] = key
         ranges[.ignored] = .absent
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
         notificationRecords.append(NotificationRecord(ranges: ranges, moment: moment, read: read, isMessage: isMessage))
+    }
+
+    /// Keys (`source:id`) are written into room appended for them, a few
+    /// hundred bytes at a time: one append for many keys, where an append
+    /// per key cost more than the rest of adding its notification. The room
+    /// depends only on the keys made before, so two fillers that add the
+    /// same notifications lay their bytes out alike.
+    private static var keyRoomBytes: Int { 512 }
+
+    /// What the room for keys holds until a key is written there.
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
+
+    /// Appends room for keys, at least `count` bytes; no range points there yet.
+    private mutating func appendKeyRoom(atLeast count: Int) {
+        let start = bytes.count
+        var left = max(count, Self.keyRoomBytes)
+        Self.zeros.withUnsafeBufferPointer { zeros in
+            while left > 0 {
+                let piece = min(left, zeros.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<piece]))
+                left -= piece
+            }
+        }
+        keyRoom = start..<bytes.count
     }
 
     /// Adds an entry of the caller's `displayed` state.

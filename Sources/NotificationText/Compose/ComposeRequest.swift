@@ -55,6 +55,10 @@ public struct ComposeRequest: Hashable, Sendable {
     /// The request's `app`; absent, or normalising to empty, means `serverApp`.
     @_spi(Engine) public var appRange = TextRange.absent
     @_spi(Engine) public var recipientRange = TextRange.absent
+    /// Room set aside at the end of `bytes` for the keys still to be made
+    /// (`reserve(notifications:)`): bytes no range points into until a key
+    /// is written there.
+    var keyRoom = 0..<0
 
     public init(
         notifications: [PendingNotification] = [],
