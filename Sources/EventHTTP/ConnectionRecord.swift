@@ -164,25 +164,6 @@ final class ConnectionRecord {
         bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, inputCapBytes)
     }
 
-    /// Writes the reply evhttp has just queued, from the callback that
-    /// answered the request, instead of on the loop's next turn when the
-    /// socket is reported writable. A reply nearly always fits the socket's
-    /// buffer, so the write event evhttp asked for is withdrawn in the same
-    /// turn (the loop's change list then makes no `epoll_ctl`), and the
-    /// connection is reading its next request before the callback returns.
-    /// What does not fit, or fails, is left to libevent's write event as
-    /// before. Only for a connection evhttp keeps open: its completion
-    /// callback then frees the request but not the connection.
-    func writeReplyNow() {
-        let descriptor = bufferevent_getfd(bufferEvent)
-        guard stage == .replyPending, descriptor >= 0, let output = bufferevent_get_output(bufferEvent),
-            evbuffer_get_length(output) > 0
-        else { return }
-        guard evbuffer_write(output, descriptor) > 0, evbuffer_get_length(output) == 0 else { return }
-        // evhttp's write callback, as libevent runs it once the output is drained.
-        bufferevent_trigger(bufferEvent, Int16(EV_WRITE), 0)
-    }
-
     /// The reply has been written out (called inside evhttp's completion
     /// callback, before evhttp reads on); the bytes of a pipelined request
     /// may already be waiting.

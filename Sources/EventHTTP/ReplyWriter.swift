@@ -24,14 +24,10 @@ struct ReplyWriter {
 
     /// Sends `response`; `minorVersion` is the request's (HTTP/1.0 is
     /// answered in kind), and `closingConnection` adds `Connection: close`
-    /// (the server is draining). True when the reply is queued on a
-    /// connection evhttp keeps open after it: HTTP/1.1, and no `Connection`
-    /// field on evhttp's list (it puts `close` there when either side asked
-    /// for it, and `keep-alive` only for HTTP/1.0).
-    @discardableResult
+    /// (the server is draining).
     mutating func send(
         _ response: HTTPResponse, for request: OpaquePointer, minorVersion: Int, closingConnection: Bool
-    ) -> Bool {
+    ) {
         let status = (100...599).contains(response.status) ? response.status : 500
         let reason = HTTPStatus.reasonPhrase(status)
         guard let connection = evhttp_request_get_connection(request),
@@ -41,16 +37,16 @@ struct ReplyWriter {
         else {
             // The connection is gone: evhttp frees the request and writes nothing.
             Self.sendReply(request, status: status, reason: reason)
-            return false
+            return
         }
         let isHEAD = evhttp_request_get_command(request) == EVHTTP_REQ_HEAD
         // RFC 9112 section 6.3: these replies have no content, and no length.
         let hasContent = !isHEAD && status >= 200 && status != 204 && status != 304
 
-        return response.headers.withUnsafeBufferPointer { fields in
+        response.headers.withUnsafeBufferPointer { fields in
             // Which of the handler's fields are written from here (sendable,
             // and not one evhttp decides from): known after one look at each.
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: fields.count) { isOwnField -> Bool in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: fields.count) { isOwnField in
                 var ownFieldsByteCount = 0
                 var hasDate = false
                 var hasFraming = false
@@ -96,14 +92,8 @@ struct ReplyWriter {
                 let bodyByteCount = hasContent ? response.body.count : 0
                 var byteCount =
                     ReplyHead.statusLineByteCount(reason: reason) + ownFieldsByteCount + 2 + bodyByteCount
-                var hasConnectionField = false
-                Self.forEachField(of: evhttpFields) { name, nameCount, _, valueCount in
+                Self.forEachField(of: evhttpFields) { _, nameCount, _, valueCount in
                     byteCount += ReplyHead.fieldByteCount(nameCount: nameCount, valueCount: valueCount)
-                    hasConnectionField =
-                        hasConnectionField
-                        || (nameCount == 10
-                            && RequestHead.foldedEquals(
-                                UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), 10, "connection"))
                 }
                 // Contiguous space for the whole reply. Without it (out of
                 // memory) nothing is sent and the connection's timeouts close
@@ -111,7 +101,7 @@ struct ReplyWriter {
                 var extent = iovec()
                 guard evbuffer_reserve_space(output, byteCount, &extent, 1) == 1, let base = extent.iov_base,
                     extent.iov_len >= byteCount
-                else { return false }
+                else { return }
                 var head = ReplyHead(at: base.assumingMemoryBound(to: UInt8.self))
                 head.appendStatusLine(minorVersion: minorVersion, status: status, reason: reason)
                 for index in fields.indices where isOwnField[index] {
@@ -126,7 +116,6 @@ struct ReplyWriter {
                 }
                 extent.iov_len = byteCount
                 evbuffer_commit_space(output, &extent, 1)
-                return minorVersion >= 1 && !hasConnectionField
             }
         }
     }

@@ -176,7 +176,7 @@ final class WorkerLoop {
         } else {
             response = handler.handle(value)
         }
-        let keepsConnection = reply.send(
+        reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
             closingConnection: connections.isDraining)
         record?.capInputIfBacklogged()
@@ -187,8 +187,6 @@ final class WorkerLoop {
             flushPending = true
             flushEvent.activate()
         }
-        // Last: once written, evhttp frees `request` and reads the next one.
-        if keepsConnection { record?.writeReplyNow() }
     }
 
     private func flushBufferedOutput() {
