@@ -60,11 +60,13 @@ extension ComposeDecoder {
             var piece = UnsafePointer(shape.pieces.baseAddress)
         else { return nil }
         let bytes = reader.bytes
+        let literals = UnsafePointer(shape.literals)
         var cursor = reader.index
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
         let lastPiece = piece + shape.count
         while piece != lastPiece {
-            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base, literals: literals)
+            else {
                 return abandoned(appendedCount)
             }
             let slot = piece.pointee.slot
@@ -80,7 +82,8 @@ extension ComposeDecoder {
                 ranges[slot] = appended
             }
         }
-        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base, literals: literals)
+        else {
             return abandoned(appendedCount)
         }
         return end
