@@ -60,12 +60,11 @@ extension ComposeDecoder {
             var piece = UnsafePointer(shape.pieces.baseAddress)
         else { return nil }
         let bytes = reader.bytes
-        let literals = UnsafePointer(shape.literals)
         var cursor = reader.index
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
         let lastPiece = piece + shape.count
         while piece != lastPiece {
-            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base, literals: literals)
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
             else {
                 return abandoned(appendedCount)
             }
@@ -82,7 +81,7 @@ extension ComposeDecoder {
                 ranges[slot] = appended
             }
         }
-        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base, literals: literals)
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
         else {
             return abandoned(appendedCount)
         }

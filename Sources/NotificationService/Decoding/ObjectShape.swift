@@ -43,8 +43,9 @@ struct ObjectShape {
     /// what matching it needs: two words compared under a mask, whatever
     /// its length, for literals of up to 16 bytes (nearly all of them).
     struct Piece {
-        /// Where the literal's bytes are: in the body while the object is
-        /// being noted, in `literals` once it is.
+        /// The literal's bytes in `literals`, once the object is noted.
+        var literal: UnsafePointer<UInt8>?
+        /// Where the literal starts in the body, while the object is being noted.
         var start: Int32
         var count: Int32
         /// The bytes a match reads: the literal's, and at least a word (8).
@@ -135,7 +136,7 @@ struct ObjectShape {
             let length = Int(pieces[k].count)
             guard length <= Self.literalCapacity &- kept else { return }
             (literals + kept).update(from: base + Int(pieces[k].start), count: length)
-            pieces[k].start = Int32(truncatingIfNeeded: kept)
+            pieces[k].literal = UnsafePointer(literals + kept)
             pieces[k].prepare()
             kept &+= length
         }
@@ -149,6 +150,7 @@ extension ObjectShape.Piece {
     /// The literal of `count` bytes at `start` in the body; `finish` sets what matching it needs.
     @inline(__always)
     fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
+        self.literal = nil
         self.start = Int32(truncatingIfNeeded: start)
         self.count = Int32(truncatingIfNeeded: count)
         self.reach = 0
@@ -163,7 +165,7 @@ extension ObjectShape.Piece {
     }
 
     /// Where the literal ends when the body, `bytes` at `base`, repeats it
-    /// at `cursor`; nil when it does not. `literals` is the shape's.
+    /// at `cursor`; nil when it does not. The piece is of a known shape.
     ///
     /// The words compared lie in the body: at `cursor`, the test of `reach`
     /// keeps them in. The literal's lie in the shape's storage: a literal
@@ -173,14 +175,14 @@ extension ObjectShape.Piece {
     @inline(__always)
     static func literalEnd(
         _ piece: UnsafePointer<Self>, at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>,
-        base: UnsafePointer<UInt8>, literals: UnsafePointer<UInt8>
+        base: UnsafePointer<UInt8>
     ) -> Int? {
         guard _fastPath(bytes.count &- cursor >= Int(piece.pointee.reach)) else {
-            return piece.pointee.slowLiteralEnd(at: cursor, in: bytes, literals: literals)
+            return piece.pointee.slowLiteralEnd(at: cursor, in: bytes)
         }
         let length = Int(piece.pointee.count)
         let here = UnsafeRawPointer(base + cursor)
-        let literal = UnsafeRawPointer(literals + Int(piece.pointee.start))
+        let literal = UnsafeRawPointer(piece.pointee.literal.unsafelyUnwrapped)
         // Where the last word starts: 8 bytes before the literal's end, or at 0.
         let last = Int(piece.pointee.reach) &- 8
         let first = here.loadUnaligned(as: UInt64.self) ^ literal.loadUnaligned(as: UInt64.self)
@@ -202,12 +204,10 @@ extension ObjectShape.Piece {
 
     /// `literalEnd` byte by byte, near the body's end, where a word would reach past it.
     @inline(never)
-    private func slowLiteralEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>, literals: UnsafePointer<UInt8>)
-        -> Int?
-    {
+    private func slowLiteralEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let length = Int(count)
         guard bytes.count &- cursor >= length else { return nil }
-        let literal = UnsafeBufferPointer(start: literals + Int(start), count: length)
+        let literal = UnsafeBufferPointer(start: self.literal, count: length)
         return bytes[cursor..<cursor + length].elementsEqual(literal) ? cursor &+ length : nil
     }
 }
