@@ -37,8 +37,8 @@ struct ComposeDecoder {
     /// before is read by that one's shape (`ObjectShape`) unless
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     /// The first pass starts from, and leaves, the shapes the calling
-    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
-    /// when given; the validated pass starts from none.
+    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`'
+    /// when given; the validated pass starts from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
@@ -54,16 +54,20 @@ struct ComposeDecoder {
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             let kept =
-                validated || !readsShapes
-                ? KeptShapes(isEnabled: readsShapes) : keptShapes ?? KeptShapes.current(tables.keptShapesKey)
+                readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
             var decoder = ComposeDecoder(
                 reader: JSONReader(bytes, validated: validated),
                 request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
-                catalogs: catalogs, tables: tables, kept: kept)
+                catalogs: catalogs, tables: tables,
+                shape: validated ? kept.validatedNotification.forgotten : kept.notification,
+                displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
+                recentDay: validated ? RecentDay() : kept.recentDay)
             defer {
-                kept.notification = decoder.shape
-                kept.displayed = decoder.displayedShape
-                kept.recentDay = decoder.recentDay
+                if !validated {
+                    kept.notification = decoder.shape
+                    kept.displayed = decoder.displayedShape
+                    kept.recentDay = decoder.recentDay
+                }
                 shapedReads?.pointee = decoder.shapedReads
             }
             do throws(JSONReader.Stop) {
@@ -94,10 +98,13 @@ struct ComposeDecoder {
     /// The day of the last timestamp parsed in full.
     var recentDay: RecentDay
 
-    private init(reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, tables: Tables, kept: KeptShapes) {
-        self.shape = kept.notification
-        self.displayedShape = kept.displayed
-        self.recentDay = kept.recentDay
+    private init(
+        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
+        displayedShape: ObjectShape, recentDay: RecentDay
+    ) {
+        self.shape = shape
+        self.displayedShape = displayedShape
+        self.recentDay = recentDay
         self.reader = reader
         self.request = request
         self.catalogs = catalogs

@@ -16,22 +16,30 @@ import Darwin
 /// One per thread, reached through a thread-specific key (`current`), made
 /// on the thread's first body and freed as the thread exits: a thread uses
 /// only its own, one body at a time, so no lock guards it. Only the first
-/// pass keeps shapes; the validated pass (ADR 0008) and tests that turn
-/// shapes off start from fresh ones (`init(isEnabled:)`).
+/// pass keeps shapes; the validated pass (ADR 0008) starts from none, in
+/// storage of its own (`validatedNotification`, `validatedDisplayed`), and
+/// leaves none.
 final class KeptShapes {
     var notification: ObjectShape
     var displayed: ObjectShape
     var recentDay = RecentDay()
+    /// The storage of the validated pass's shapes.
+    let validatedNotification: ObjectShape
+    let validatedDisplayed: ObjectShape
 
-    /// Shapes not yet known; `isEnabled` false notes none.
+    /// Shapes not yet known; `isEnabled` false notes none (tests compare).
     init(isEnabled: Bool = true) {
         notification = .allocate(isEnabled: isEnabled)
         displayed = .allocate(isEnabled: isEnabled)
+        validatedNotification = .allocate(isEnabled: isEnabled)
+        validatedDisplayed = .allocate(isEnabled: isEnabled)
     }
 
     deinit {
         notification.deallocate()
         displayed.deallocate()
+        validatedNotification.deallocate()
+        validatedDisplayed.deallocate()
     }
 
     /// A key for `current`, made once for the process; nil when the

@@ -45,21 +45,22 @@ struct ObjectShape {
     struct Piece {
         /// The literal's bytes in `literals`, once the object is noted.
         var literal: UnsafePointer<UInt8>?
+        /// The bytes of a word that are the literal's: all, or the lowest
+        /// `count` of a shorter literal (little-endian).
+        var mask: UInt64
         /// Where the literal starts in the body, while the object is being noted.
         var start: Int32
         var count: Int32
         /// The bytes a match reads: the literal's, and at least a word (8).
         /// Its last word ends here.
         var reach: Int32
-        /// The bytes of a word that are the literal's: all, or the lowest
-        /// `count` of a shorter literal (little-endian).
-        var mask: UInt64
         var slot: Slot
     }
 
     /// Piece k: literal k and slot k; piece `count`: the last literal.
     let pieces: UnsafeMutableBufferPointer<Piece>
     /// The literals' bytes, one after another, then `padding` zero bytes.
+    /// Not initialized beyond those.
     let literals: UnsafeMutablePointer<UInt8>
     /// The number of slots.
     private(set) var count = 0
@@ -79,16 +80,20 @@ struct ObjectShape {
         let pieceBytes = MemoryLayout<Piece>.stride * (capacity + 1)
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: pieceBytes + literalCapacity + padding, alignment: MemoryLayout<Piece>.alignment)
-        // Pieces are not initialized: a `Piece` is trivial, each is written
-        // (`note`, `finish`) before it is read, and only pieces up to `count`
-        // of a known shape are read. The literals' bytes are, for the words
-        // that reach past a short literal into bytes no literal wrote.
-        let literals = (block + pieceBytes).initializeMemory(
-            as: UInt8.self, repeating: 0, count: literalCapacity + padding)
+        // Not initialized: a `Piece` is trivial, each is written (`note`,
+        // `finish`) before it is read, and only pieces up to `count` of a
+        // known shape are read; `finish` writes the literals and the padding
+        // after them, all a match reads.
+        let literals = (block + pieceBytes).bindMemory(to: UInt8.self, capacity: literalCapacity + padding)
         let pieces = block.bindMemory(to: Piece.self, capacity: capacity + 1)
         return ObjectShape(
             pieces: UnsafeMutableBufferPointer(start: pieces, count: capacity + 1), literals: literals,
             isEnabled: isEnabled)
+    }
+
+    /// The shape in the same storage, unknown.
+    var forgotten: ObjectShape {
+        ObjectShape(pieces: pieces, literals: literals, isEnabled: isEnabled)
     }
 
     private init(pieces: UnsafeMutableBufferPointer<Piece>, literals: UnsafeMutablePointer<UInt8>, isEnabled: Bool) {
@@ -135,11 +140,12 @@ struct ObjectShape {
         for k in 0...count {
             let length = Int(pieces[k].count)
             guard length <= Self.literalCapacity &- kept else { return }
-            (literals + kept).update(from: base + Int(pieces[k].start), count: length)
+            (literals + kept).initialize(from: base + Int(pieces[k].start), count: length)
             pieces[k].literal = UnsafePointer(literals + kept)
             pieces[k].prepare()
             kept &+= length
         }
+        (literals + kept).initialize(repeating: 0, count: Self.padding)
         self.read = read
         isKnown = true
     }
@@ -151,10 +157,10 @@ extension ObjectShape.Piece {
     @inline(__always)
     fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
         self.literal = nil
+        self.mask = 0
         self.start = Int32(truncatingIfNeeded: start)
         self.count = Int32(truncatingIfNeeded: count)
         self.reach = 0
-        self.mask = 0
         self.slot = slot
     }
 
@@ -168,10 +174,9 @@ extension ObjectShape.Piece {
     /// at `cursor`; nil when it does not. The piece is of a known shape.
     ///
     /// The words compared lie in the body: at `cursor`, the test of `reach`
-    /// keeps them in. The literal's lie in the shape's storage: a literal
-    /// starts at most `literalCapacity` less its length in, and its words
-    /// reach at most 8 bytes past its start or to its end, which the
-    /// storage's padding holds.
+    /// keeps them in. The literal's lie in the shape's storage: its words
+    /// reach to its end, or at most 8 bytes past its start, so at most to
+    /// the end of the zeroed padding after the last literal.
     @inline(__always)
     static func literalEnd(
         _ piece: UnsafePointer<Self>, at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>,
