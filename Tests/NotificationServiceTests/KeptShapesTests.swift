@@ -90,6 +90,25 @@ import Glibc
         #expect(request?.notifications.map(\.read) == [read == "true", read == "true"])
     }
 
+    /// A shape keeps at most `ObjectShape.literalCapacity` bytes of literals
+    /// (here mostly an unknown member's long name, the last literal).
+    @Test(arguments: [-1, 0, 1])
+    func literalsAtTheBound_areKept_andOneByteMoreIsNoShape(_ over: Int) {
+        let fixed = #"{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","":1}"#.utf8.count
+        // The strings' contents: `a`, `t` and the timestamp's 20 bytes.
+        let literalBytes = fixed - 22
+        let name = String(repeating: "n", count: ObjectShape.literalCapacity + over - literalBytes)
+        func notification(_ id: String) -> String {
+            #"{"id":"\#(id)","type":"t","timestamp":"2026-11-29T11:00:00Z","\#(name)":1}"#
+        }
+        let kept = KeptShapes()
+        let fits = over <= 0
+        let first = Self.request([notification("a"), notification("b")])
+        #expect(Self.check(first, kept: kept) == (fits ? 1 : 0), "\(over) bytes over")
+        let next = Self.request([notification("c"), notification("d")])
+        #expect(Self.check(next, kept: kept) == (fits ? 3 : 1), "\(over) bytes over")
+    }
+
     @Test func truncatedNextRequests_decodeAsWithoutShapes() {
         let first = Array(Self.request([Self.notification("a"), Self.notification("b")]).utf8)
         let next = Array(Self.request([Self.notification("c"), Self.notification("d")]).utf8)
