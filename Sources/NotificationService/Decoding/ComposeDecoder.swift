@@ -37,7 +37,7 @@ struct ComposeDecoder {
     /// before is read by that one's shape (`ObjectShape`) unless
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     /// The first pass starts from, and leaves, the shapes the calling
-    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`'
+    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
     /// when given; the validated pass starts from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
