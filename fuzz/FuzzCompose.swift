@@ -87,7 +87,8 @@ func checkCompose(_ bytes: [UInt8]) {
         require(validated == first, "both passes decode the same request")
     }
     // A notification read by its shape is read as the general path reads it
-    // (the validated pass only of a text the parser accepts).
+    // (the validated pass only of a text the parser accepts); the first pass
+    // starts from the shapes the inputs before this one left on the thread.
     let isJSON = (try? JSONParser.tape(bytes)) != nil
     for validated in isJSON ? [false, true] : [false] {
         let shaped = Result { () throws(Problem) in

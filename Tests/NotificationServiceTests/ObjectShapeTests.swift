@@ -6,15 +6,17 @@ import Testing
 /// A notification or displayed entry written as the previous one was, its
 /// strings aside, is read by its shape (`ObjectShape`). Its one promise: the
 /// request, or the problem, is the one the general path gives with shapes
-/// turned off.
+/// turned off. Each body here starts from no shape unless a test passes the
+/// shapes a body before it left (`KeptShapesTests`).
 @Suite struct ObjectShapeTests {
     typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
 
     /// What the service's decoder answers, shapes on or off, and how many
-    /// notifications the passes read by their shape.
-    private static func decode(_ json: [UInt8], readsShapes: Bool) -> (
+    /// objects the passes read by their shape. The first pass starts from
+    /// `kept` (by default none; nil: the calling thread's).
+    static func decode(_ json: [UInt8], readsShapes: Bool, kept: KeptShapes? = KeptShapes()) -> (
         outcome: Result<ComposeRequest, Problem>, shapedReads: Int
     ) {
         var shaped = 0
@@ -22,7 +24,7 @@ import Testing
         let outcome = Result { () throws(Problem) -> ComposeRequest in
             if let request = try? ComposeDecoder.decode(
                 json, serverApp: "Buzz", catalogs: .builtIn, now: { clock }, validated: false,
-                readsShapes: readsShapes, shapedReads: &shaped)
+                readsShapes: readsShapes, keptShapes: kept, shapedReads: &shaped)
             {
                 return request
             }
@@ -38,10 +40,13 @@ import Testing
         return (outcome, shaped + validatedShaped)
     }
 
-    /// Checks the promise for `json`; the number of notifications read by shape.
+    /// Checks the promise for `json`, its first pass starting from `kept`
+    /// (as `decode`); the number of objects read by shape.
     @discardableResult
-    private static func checkSameAsGeneralPath(_ json: [UInt8], _ label: @autoclosure () -> String) -> Int {
-        let shaped = decode(json, readsShapes: true)
+    static func checkSameAsGeneralPath(
+        _ json: [UInt8], _ label: @autoclosure () -> String, kept: KeptShapes? = KeptShapes()
+    ) -> Int {
+        let shaped = decode(json, readsShapes: true, kept: kept)
         let general = decode(json, readsShapes: false)
         #expect(general.shapedReads == 0, "\(label()): shapes off, yet read by shape")
         switch (shaped.outcome, general.outcome) {
@@ -175,12 +180,17 @@ enum UniformCompose {
     ]
     private static let words = ["a", "Ana", "release-4182", "#release", "ok", "x:y", "", "héllo", "👍"]
 
-    static func json<R: RandomNumberGenerator>(using random: inout R) -> [UInt8] {
-        let space = [",", ", ", ",\n  "][Int.random(in: 0..<3, using: &random)]
-        var names = members.filter { ["id", "type", "timestamp"].contains($0) || Bool.random(using: &random) }
-        names.shuffle(using: &random)
-        let read = Bool.random(using: &random) ? "true" : "false"
-        let extraDisplayed = [#""#, #","seen":true"#, #","note":"x""#][Int.random(in: 0..<3, using: &random)]
+    /// A request; with `shape`, its members, order, spacing and `read` are
+    /// drawn from that seed alone, so requests of one `shape` differ only in
+    /// their values (and their numbers of objects).
+    static func json(using random: inout JSONParserPropertyTests.SplitMix, shape: UInt64? = nil) -> [UInt8] {
+        var drawn = shape.map { JSONParserPropertyTests.SplitMix(state: $0) } ?? random
+        let space = [",", ", ", ",\n  "][Int.random(in: 0..<3, using: &drawn)]
+        var names = members.filter { ["id", "type", "timestamp"].contains($0) || Bool.random(using: &drawn) }
+        names.shuffle(using: &drawn)
+        let read = Bool.random(using: &drawn) ? "true" : "false"
+        let extraDisplayed = [#""#, #","seen":true"#, #","note":"x""#][Int.random(in: 0..<3, using: &drawn)]
+        if shape == nil { random = drawn }
         var notifications: [String] = []
         for index in 0..<Int.random(in: 2...8, using: &random) {
             let fields = names.map { name -> String in

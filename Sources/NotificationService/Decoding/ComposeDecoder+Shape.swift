@@ -64,7 +64,8 @@ extension ComposeDecoder {
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
         let lastPiece = piece + shape.count
         while piece != lastPiece {
-            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
+            else {
                 return abandoned(appendedCount)
             }
             let slot = piece.pointee.slot
@@ -80,7 +81,8 @@ extension ComposeDecoder {
                 ranges[slot] = appended
             }
         }
-        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base) else {
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
+        else {
             return abandoned(appendedCount)
         }
         return end

@@ -36,12 +36,16 @@ struct ComposeDecoder {
     /// the parser. A notification or displayed entry written as the one
     /// before is read by that one's shape (`ObjectShape`) unless
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
+    /// The first pass starts from, and leaves, the shapes the calling
+    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
+    /// when given; the validated pass starts from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
-        readsShapes: Bool = true, shapedReads: UnsafeMutablePointer<Int>? = nil
+        readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
     ) throws(Problem) -> ComposeRequest {
         // A text the parser accepted stops the validated pass only at a field's problem.
         func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
+        let tables = Self.tables
         var request = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeRequest in
             // Ranges are 32-bit, with room for the bytes appended.
             guard bytes.count < Int(Int32.max) / 2 else {
@@ -49,19 +53,29 @@ struct ComposeDecoder {
                     ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
-            return try ObjectShape.withShapes(isEnabled: readsShapes) { shape, displayedShape throws(Problem) in
-                var decoder = ComposeDecoder(
-                    reader: JSONReader(bytes, validated: validated),
-                    request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
-                    catalogs: catalogs, shape: shape, displayedShape: displayedShape)
-                defer { shapedReads?.pointee = decoder.shapedReads }
-                do throws(JSONReader.Stop) {
-                    try decoder.decodeRequest()
-                } catch {
-                    throw decoder.reader.problem ?? unexpected()
+            let kept =
+                readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
+            var decoder = ComposeDecoder(
+                reader: JSONReader(bytes, validated: validated),
+                request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
+                catalogs: catalogs, tables: tables,
+                shape: validated ? kept.validatedNotification.forgotten : kept.notification,
+                displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
+                recentDay: validated ? RecentDay() : kept.recentDay)
+            defer {
+                if !validated {
+                    kept.notification = decoder.shape
+                    kept.displayed = decoder.displayedShape
+                    kept.recentDay = decoder.recentDay
                 }
-                return decoder.request
+                shapedReads?.pointee = decoder.shapedReads
             }
+            do throws(JSONReader.Stop) {
+                try decoder.decodeRequest()
+            } catch {
+                throw decoder.reader.problem ?? unexpected()
+            }
+            return decoder.request
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -82,26 +96,29 @@ struct ComposeDecoder {
     /// How many objects were read by their shape.
     var shapedReads = 0
     /// The day of the last timestamp parsed in full.
-    var recentDay = RecentDay()
+    var recentDay: RecentDay
 
     private init(
-        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, shape: ObjectShape,
-        displayedShape: ObjectShape
+        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
+        displayedShape: ObjectShape, recentDay: RecentDay
     ) {
         self.shape = shape
         self.displayedShape = displayedShape
+        self.recentDay = recentDay
         self.reader = reader
         self.request = request
         self.catalogs = catalogs
-        self.tables = Self.tables
+        self.tables = tables
     }
 
-    /// The member names of every kind of object, in one static value (see `MemberTable`).
+    /// The member names of every kind of object, and the key of each
+    /// thread's `KeptShapes`, in one static value (see `MemberTable`).
     private struct Tables: Sendable {
         let request = MemberTable<RequestMember>()
         let notification = MemberTable<NotificationMember>()
         let sender = MemberTable<SenderMember>()
         let displayed = MemberTable<DisplayedMember>()
+        let keptShapesKey = KeptShapes.makeKey()
     }
 
     private static let tables = Tables()
@@ -251,7 +268,7 @@ struct ComposeDecoder {
         if !fields.hasRequiredMembers, let missing = fields.missingMember {
             throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
         }
-        shape.finish(end: reader.index, read: fields.read)
+        shape.finish(end: reader.index, read: fields.read, in: reader.bytes)
         fields.append(to: &request)
     }
 
@@ -303,7 +320,7 @@ struct ComposeDecoder {
         }
         guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
         guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
-        displayedShape.finish(end: reader.index, read: false)
+        displayedShape.finish(end: reader.index, read: false, in: reader.bytes)
         request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
     }
 

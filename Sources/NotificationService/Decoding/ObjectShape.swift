@@ -20,7 +20,12 @@
 /// slot, has the same members in the same order and the same constant
 /// values: the general decoder would read it the same way, so its fields are
 /// the slots' strings (each still checked as its field requires) and the
-/// constants' values (`read`). The literals are ranges of the body itself.
+/// constants' values (`read`).
+///
+/// The literals are copied into storage the shape owns when it is noted, so
+/// a shape holds for any body, not only the one it came from: a thread's
+/// first pass keeps its shapes from one request to the next (`KeptShapes`).
+/// A shape with more than `literalCapacity` bytes of literals is not noted.
 struct ObjectShape {
     /// Where a string value goes: a notification's field, a displayed
     /// entry's `key` (its `timestamp` is `timestamp`), or `ignored`.
@@ -28,27 +33,35 @@ struct ObjectShape {
 
     /// Slots a shape holds; an object with more strings has no shape.
     private static var capacity: Int { 24 }
+    /// The bytes of literals a shape holds; an object with more has no shape.
+    static var literalCapacity: Int { 1_024 }
+    /// Zero bytes after the literals' room, so that the word `literalEnd`
+    /// reads at a literal's end stays in the storage.
+    private static var padding: Int { 8 }
 
     /// A literal and the slot after it (none after the last literal), with
     /// what matching it needs: two words compared under a mask, whatever
     /// its length, for literals of up to 16 bytes (nearly all of them).
     struct Piece {
-        /// Where the literal's bytes are in the body.
+        /// The literal's bytes in `literals`, once the object is noted.
+        var literal: UnsafePointer<UInt8>?
+        /// The bytes of a word that are the literal's: all, or the lowest
+        /// `count` of a shorter literal (little-endian).
+        var mask: UInt64
+        /// Where the literal starts in the body, while the object is being noted.
         var start: Int32
         var count: Int32
         /// The bytes a match reads: the literal's, and at least a word (8).
         /// Its last word ends here.
         var reach: Int32
-        /// The bytes of a word that are the literal's: all, or the lowest
-        /// `count` of a shorter literal (little-endian).
-        var mask: UInt64
         var slot: Slot
     }
 
-    /// Piece k: literal k and slot k; piece `count`: the last literal. In
-    /// memory the decoder lends for one body (`withShapes`), so reading a
-    /// shape copies nothing.
+    /// Piece k: literal k and slot k; piece `count`: the last literal.
     let pieces: UnsafeMutableBufferPointer<Piece>
+    /// The literals' bytes, one after another, then `padding` zero bytes.
+    /// Not initialized beyond those.
+    let literals: UnsafeMutablePointer<UInt8>
     /// The number of slots.
     private(set) var count = 0
     /// The value of `read` the literals spell (false when they do not name it).
@@ -61,37 +74,37 @@ struct ObjectShape {
     /// Whether shapes are noted at all (tests turn them off to compare).
     private let isEnabled: Bool
 
-    private init(_ pieces: UnsafeMutableBufferPointer<Piece>, isEnabled: Bool) {
-        precondition(pieces.count > Self.capacity, "room for every piece")
+    /// An unknown shape, in storage of its own until `deallocate`.
+    /// `isEnabled` false notes no shape at all.
+    static func allocate(isEnabled: Bool) -> ObjectShape {
+        let pieceBytes = MemoryLayout<Piece>.stride * (capacity + 1)
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: pieceBytes + literalCapacity + padding, alignment: MemoryLayout<Piece>.alignment)
+        // Not initialized: a `Piece` is trivial, each is written (`note`,
+        // `finish`) before it is read, and only pieces up to `count` of a
+        // known shape are read; `finish` writes the literals and the padding
+        // after them, all a match reads.
+        let literals = (block + pieceBytes).bindMemory(to: UInt8.self, capacity: literalCapacity + padding)
+        let pieces = block.bindMemory(to: Piece.self, capacity: capacity + 1)
+        return ObjectShape(
+            pieces: UnsafeMutableBufferPointer(start: pieces, count: capacity + 1), literals: literals,
+            isEnabled: isEnabled)
+    }
+
+    /// The shape in the same storage, unknown.
+    var forgotten: ObjectShape {
+        ObjectShape(pieces: pieces, literals: literals, isEnabled: isEnabled)
+    }
+
+    private init(pieces: UnsafeMutableBufferPointer<Piece>, literals: UnsafeMutablePointer<UInt8>, isEnabled: Bool) {
         self.pieces = pieces
+        self.literals = literals
         self.isEnabled = isEnabled
     }
 
-    /// Calls `body` with a notification's shape and a displayed entry's, in
-    /// memory on the stack; `isEnabled` false notes no shape at all.
-    @inline(__always)
-    static func withShapes<Result>(
-        isEnabled: Bool, _ body: (_ notification: ObjectShape, _ displayed: ObjectShape) throws(Problem) -> Result
-    ) throws(Problem) -> Result {
-        // Two allocations of 600 bytes, not one: at most 1 KB is on the stack.
-        let size = capacity + 1
-        let outcome = withUnsafeTemporaryAllocation(of: Piece.self, capacity: size) { notification in
-            withUnsafeTemporaryAllocation(of: Piece.self, capacity: size) {
-                displayed -> Swift.Result<Result, Problem> in
-                // Not initialized: a `Piece` is trivial, each is written
-                // (`note`, `finish`) before it is read, and only pieces up to
-                // `count` of a known shape are read.
-                do throws(Problem) {
-                    return .success(
-                        try body(
-                            ObjectShape(notification, isEnabled: isEnabled),
-                            ObjectShape(displayed, isEnabled: isEnabled)))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        return try outcome.get()
+    /// Frees the storage; the shape, and every copy of it, is then unusable.
+    func deallocate() {
+        UnsafeMutableRawPointer(pieces.baseAddress!).deallocate()
     }
 
     // MARK: Noting an object
@@ -116,12 +129,23 @@ struct ObjectShape {
         noted = close
     }
 
-    /// Ends the object: its `}` is the byte before `end`; `read` is the value it gave.
+    /// Ends the object of `body`: its `}` is the byte before `end`; `read`
+    /// is the value it gave. Copies the literals into the shape's storage;
+    /// when they do not fit, the shape stays unknown.
     @inline(__always)
-    mutating func finish(end: Int, read: Bool) {
-        guard count <= Self.capacity, isEnabled else { return }
+    mutating func finish(end: Int, read: Bool, in body: UnsafeBufferPointer<UInt8>) {
+        guard count <= Self.capacity, isEnabled, let base = body.baseAddress else { return }
         pieces[count] = Piece(noted, count: end &- noted, slot: .ignored)
-        for k in 0...count { pieces[k].prepare() }
+        var kept = 0
+        for k in 0...count {
+            let length = Int(pieces[k].count)
+            guard length <= Self.literalCapacity &- kept else { return }
+            (literals + kept).initialize(from: base + Int(pieces[k].start), count: length)
+            pieces[k].literal = UnsafePointer(literals + kept)
+            pieces[k].prepare()
+            kept &+= length
+        }
+        (literals + kept).initialize(repeating: 0, count: Self.padding)
         self.read = read
         isKnown = true
     }
@@ -132,10 +156,11 @@ extension ObjectShape.Piece {
     /// The literal of `count` bytes at `start` in the body; `finish` sets what matching it needs.
     @inline(__always)
     fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
+        self.literal = nil
+        self.mask = 0
         self.start = Int32(truncatingIfNeeded: start)
         self.count = Int32(truncatingIfNeeded: count)
         self.reach = 0
-        self.mask = 0
         self.slot = slot
     }
 
@@ -146,11 +171,12 @@ extension ObjectShape.Piece {
     }
 
     /// Where the literal ends when the body, `bytes` at `base`, repeats it
-    /// at `cursor`; nil when it does not.
+    /// at `cursor`; nil when it does not. The piece is of a known shape.
     ///
     /// The words compared lie in the body: at `cursor`, the test of `reach`
-    /// keeps them in; the literal's own lie before `cursor` (it is of an
-    /// earlier object), so those too.
+    /// keeps them in. The literal's lie in the shape's storage: its words
+    /// reach to its end, or at most 8 bytes past its start, so at most to
+    /// the end of the zeroed padding after the last literal.
     @inline(__always)
     static func literalEnd(
         _ piece: UnsafePointer<Self>, at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>,
@@ -161,7 +187,7 @@ extension ObjectShape.Piece {
         }
         let length = Int(piece.pointee.count)
         let here = UnsafeRawPointer(base + cursor)
-        let literal = UnsafeRawPointer(base + Int(piece.pointee.start))
+        let literal = UnsafeRawPointer(piece.pointee.literal.unsafelyUnwrapped)
         // Where the last word starts: 8 bytes before the literal's end, or at 0.
         let last = Int(piece.pointee.reach) &- 8
         let first = here.loadUnaligned(as: UInt64.self) ^ literal.loadUnaligned(as: UInt64.self)
@@ -186,7 +212,7 @@ extension ObjectShape.Piece {
     private func slowLiteralEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let length = Int(count)
         guard bytes.count &- cursor >= length else { return nil }
-        return bytes[cursor..<cursor + length].elementsEqual(bytes[Int(start)..<Int(start) + length])
-            ? cursor &+ length : nil
+        let literal = UnsafeBufferPointer(start: self.literal, count: length)
+        return bytes[cursor..<cursor + length].elementsEqual(literal) ? cursor &+ length : nil
     }
 }

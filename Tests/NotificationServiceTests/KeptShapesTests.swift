@@ -1,0 +1,239 @@
+@_spi(Engine) import NotificationText
+import Testing
+
+@testable import NotificationService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The first pass starts from the shapes the thread's previous first pass
+/// left (`KeptShapes`), so a request's first notification and first
+/// displayed entry can be read by a shape another body noted. The promise is
+/// still `ObjectShapeTests`': the request, or the problem, the general path
+/// gives with shapes off, whatever the body before was.
+@Suite struct KeptShapesTests {
+    typealias SplitMix = JSONParserPropertyTests.SplitMix
+
+    private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    private static func check(_ json: [UInt8], _ label: @autoclosure () -> String, kept: KeptShapes?) -> Int {
+        ObjectShapeTests.checkSameAsGeneralPath(json, label(), kept: kept)
+    }
+
+    private static func check(_ json: String, kept: KeptShapes?) -> Int {
+        check(Array(json.utf8), json, kept: kept)
+    }
+
+    /// A request of notifications `a`… of one member list, and one displayed entry.
+    private static func request(
+        _ notifications: [String], displayed: String = #"{"key":"k:1","timestamp":"2026-11-29T11:59:00Z"}"#
+    )
+        -> String
+    {
+        #"{"now":"2026-11-29T12:00:00Z","notifications":["# + notifications.joined(separator: ",")
+            + #"],"displayed":["# + displayed + "]}"
+    }
+
+    private static func notification(_ id: String, read: String = "false", score: String = "1") -> String {
+        #"{"id":"\#(id)","type":"t","read":\#(read),"score":\#(score),"timestamp":"2026-11-29T11:00:00Z","text":"x"}"#
+    }
+
+    @Test func benchPayload_decodedAgain_readsEveryObjectByItsShape() {
+        let payload = repositoryFile("bench/payloads/compose-20.json")
+        let kept = KeptShapes()
+        // First from no shape: all but the first notification and displayed entry.
+        #expect(Self.check(payload, "compose-20.json, first", kept: kept) == 20)
+        #expect(Self.check(payload, "compose-20.json, again", kept: kept) == 22)
+        #expect(Self.check(payload, "compose-20.json, a third time", kept: kept) == 22)
+    }
+
+    @Test func nextRequestOfTheSameShape_otherValues_readsItsFirstObjectsByTheKeptShape() {
+        let kept = KeptShapes()
+        #expect(Self.check(Self.request([Self.notification("a"), Self.notification("b")]), kept: kept) == 1)
+        let next = Self.request(
+            [Self.notification("c\\u0041"), Self.notification("d")],
+            displayed: #"{"key":"k\u0041:2","timestamp":"2026-11-30T00:00:00Z"}"#)
+        #expect(Self.check(next, kept: kept) == 3)
+        let request = try? ObjectShapeTests.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
+        #expect(request?.notifications.map(\.id) == ["cA", "d"])
+        #expect(request?.displayed.map(\.key) == ["kA:2"])
+    }
+
+    @Test func nextRequestOfAnotherShape_isReadByTheGeneralPath_andLeavesItsOwnShape() {
+        let kept = KeptShapes()
+        #expect(Self.check(Self.request([Self.notification("a"), Self.notification("b")]), kept: kept) == 1)
+        let other = [
+            #"{"type":"t","id":"c","timestamp":"2026-11-29T11:00:00Z"}"#,
+            #"{"type":"t","id":"d","timestamp":"2026-11-29T11:00:00Z"}"#,
+        ]
+        let displayed = #"{"timestamp":"2026-11-29T11:59:00Z","key":"k:1"}"#
+        #expect(Self.check(Self.request(other, displayed: displayed), kept: kept) == 1)
+        #expect(Self.check(Self.request(other, displayed: displayed), kept: kept) == 3)
+        let back = Self.request([Self.notification("e"), Self.notification("f")])
+        #expect(Self.check(back, kept: kept) == 1)
+        #expect(Self.check(back, kept: kept) == 3)
+    }
+
+    /// `read`'s value and a number lie inside a literal: the first object
+    /// of the next request differs from the kept shape there.
+    @Test(arguments: [("true", "1"), ("false", "2"), ("true", "1.0")])
+    func firstObjectDifferingInsideALiteral_isReadByTheGeneralPath(_ read: String, _ score: String) {
+        let kept = KeptShapes()
+        #expect(Self.check(Self.request([Self.notification("a"), Self.notification("b")]), kept: kept) == 1)
+        let next = Self.request([
+            Self.notification("c", read: read, score: score), Self.notification("d", read: read, score: score),
+        ])
+        // The second by the first's shape, and the displayed entry by the kept one.
+        #expect(Self.check(next, kept: kept) == 2)
+        let request = try? ObjectShapeTests.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
+        #expect(request?.notifications.map(\.read) == [read == "true", read == "true"])
+    }
+
+    /// A shape keeps at most `ObjectShape.literalCapacity` bytes of literals
+    /// (here mostly an unknown member's long name, the last literal).
+    @Test(arguments: [-1, 0, 1])
+    func literalsAtTheBound_areKept_andOneByteMoreIsNoShape(_ over: Int) {
+        let fixed = #"{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","":1}"#.utf8.count
+        // The strings' contents: `a`, `t` and the timestamp's 20 bytes.
+        let literalBytes = fixed - 22
+        let name = String(repeating: "n", count: ObjectShape.literalCapacity + over - literalBytes)
+        func notification(_ id: String) -> String {
+            #"{"id":"\#(id)","type":"t","timestamp":"2026-11-29T11:00:00Z","\#(name)":1}"#
+        }
+        let kept = KeptShapes()
+        let fits = over <= 0
+        let first = Self.request([notification("a"), notification("b")])
+        #expect(Self.check(first, kept: kept) == (fits ? 1 : 0), "\(over) bytes over")
+        let next = Self.request([notification("c"), notification("d")])
+        #expect(Self.check(next, kept: kept) == (fits ? 3 : 1), "\(over) bytes over")
+    }
+
+    @Test func truncatedNextRequests_decodeAsWithoutShapes() {
+        let first = Array(Self.request([Self.notification("a"), Self.notification("b")]).utf8)
+        let next = Array(Self.request([Self.notification("c"), Self.notification("d")]).utf8)
+        // Each prefix after the whole first request, and all of them one after another.
+        let carried = KeptShapes()
+        for count in 0...next.count {
+            let kept = KeptShapes()
+            _ = Self.check(first, "first", kept: kept)
+            let prefix = Array(next.prefix(count))
+            let reads = Self.check(prefix, "prefix of \(count) after a whole request", kept: kept)
+            _ = Self.check(prefix, "prefix of \(count) after the shorter ones", kept: carried)
+            if count == next.count { #expect(reads == 3, "the whole request") }
+        }
+    }
+
+    /// The validated pass neither reads the kept shapes nor leaves its own:
+    /// it may note an object that holds an unknown member's object, which
+    /// the first pass hands to the parser.
+    @Test func validatedPass_neitherReadsNorLeavesKeptShapes() {
+        let kept = KeptShapes()
+        let plain = Self.request([Self.notification("a"), Self.notification("b")])
+        let nested = Self.request([
+            #"{"id":"a","type":"t","x":{"y":[1]},"timestamp":"2026-11-29T11:00:00Z"}"#,
+            #"{"id":"b","type":"t","x":{"y":[1]},"timestamp":"2026-11-29T11:00:00Z"}"#,
+        ])
+        #expect(Self.check(plain, kept: kept) == 1)
+        var shaped = 0
+        let request = try? ComposeDecoder.decode(
+            Array(nested.utf8), serverApp: "Buzz", catalogs: .builtIn, now: { Self.clock },
+            validated: true, keptShapes: kept, shapedReads: &shaped)
+        #expect(request?.notifications.count == 2)
+        // The second notification only, by the first's shape.
+        #expect(shaped == 1)
+        // What the first pass of `plain` left is still there.
+        #expect(Self.check(plain, kept: kept) == 3)
+        let first = try? ComposeDecoder.decode(
+            Array(nested.utf8), serverApp: "Buzz", catalogs: .builtIn, now: { Self.clock },
+            validated: false, keptShapes: kept)
+        #expect(first == nil, "the first pass read an unknown member's object")
+        #expect(Self.check(nested, kept: kept) == 1)
+    }
+
+    @Test func requestsOfFewShapes_andTheirMutations_oneAfterAnother_decodeAsWithoutShapes() {
+        var random = SplitMix(state: 18)
+        let kept = KeptShapes()
+        var carriedReads = 0
+        var freshReads = 0
+        for round in 0..<1500 {
+            var json = UniformCompose.json(using: &random, shape: UInt64.random(in: 0..<3, using: &random))
+            if round % 4 == 3 {
+                for _ in 0...Int.random(in: 0..<3, using: &random) { ComposeDecoderTests.mutate(&json, using: &random) }
+            }
+            let label = "round \(round): \(String(decoding: json, as: UTF8.self))"
+            carriedReads += Self.check(json, label, kept: kept)
+            freshReads += ObjectShapeTests.decode(json, readsShapes: true).shapedReads
+        }
+        // A third of the requests follow one of their shape, whose last
+        // notification (no `null`) and displayed entry are then theirs.
+        #expect(carriedReads > freshReads + 150, "\(carriedReads) read by shape, \(freshReads) from no shape")
+    }
+
+    /// Each thread keeps its own: a new thread starts from no shape, whatever
+    /// other threads read, and threads of different shapes decode at once.
+    @Test func eachThreadKeepsItsOwnShapes() {
+        let payload = repositoryFile("bench/payloads/compose-20.json")
+        _ = ObjectShapeTests.decode(payload, readsShapes: true, kept: nil)
+        let counts = Self.onNewThreads(1) { _ in
+            [payload, payload].map { ObjectShapeTests.decode($0, readsShapes: true, kept: nil).shapedReads }
+        }
+        #expect(counts == [[20, 22]])
+        // Issues are recorded on the test's own thread: the threads count.
+        let results = Self.onNewThreads(4) { thread in
+            var random = SplitMix(state: UInt64(thread))
+            var differing = 0
+            var gain = 0
+            for _ in 0..<300 {
+                let json = UniformCompose.json(using: &random, shape: UInt64(100 + thread))
+                let carried = ObjectShapeTests.decode(json, readsShapes: true, kept: nil)
+                let general = ObjectShapeTests.decode(json, readsShapes: false)
+                if !Self.same(carried.outcome, general.outcome) { differing += 1 }
+                gain += carried.shapedReads - ObjectShapeTests.decode(json, readsShapes: true).shapedReads
+            }
+            return [differing, gain]
+        }
+        for (thread, result) in results.enumerated() {
+            #expect(result[0] == 0, "thread \(thread): \(result[0]) requests decoded otherwise than without shapes")
+            // Many a request's first notification is as the last of the
+            // request before (a `null` value is another shape).
+            #expect(result[1] > 50, "thread \(thread): \(result[1]) objects more read by a kept shape")
+        }
+    }
+
+    private static func same(_ a: Result<ComposeRequest, Problem>, _ b: Result<ComposeRequest, Problem>) -> Bool {
+        switch (a, b) {
+        case (.success(let a), .success(let b)): a == b && a.bytes == b.bytes
+        case (.failure(let a), .failure(let b)): a.code == b.code && a.detail == b.detail
+        default: false
+        }
+    }
+
+    /// Runs `body` on `count` new threads at once, each with its index; their results.
+    private static func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> [Int]) -> [[Int]] {
+        final class Run: @unchecked Sendable {
+            let index: Int
+            let body: @Sendable (Int) -> [Int]
+            var result: [Int] = []  // written by its thread, read after the join
+            init(_ index: Int, _ body: @escaping @Sendable (Int) -> [Int]) {
+                self.index = index
+                self.body = body
+            }
+        }
+        let runs = (0..<count).map { Run($0, body) }
+        let threads = runs.map { run -> pthread_t in
+            var thread = pthread_t()
+            let status = pthread_create(
+                &thread, nil,
+                { argument in
+                    let run = Unmanaged<Run>.fromOpaque(argument!).takeRetainedValue()
+                    run.result = run.body(run.index)
+                    return nil
+                }, Unmanaged.passRetained(run).toOpaque())
+            precondition(status == 0, "pthread_create failed")
+            return thread
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        return runs.map(\.result)
+    }
+}
