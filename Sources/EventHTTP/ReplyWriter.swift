@@ -16,7 +16,7 @@ import Glibc
 /// the reply is out, reading the next request), but with the end of the
 /// connection's output buffer frozen, so that nothing it formats gets there.
 /// The reply is then written here in one reservation of the output buffer:
-/// the status line, the handler's fields, the fields on evhttp's list as its
+/// the status line, the handler's fields and its request id, the fields on evhttp's list as its
 /// bookkeeping left them (`Date`, `Content-Length`, `Connection`), and the
 /// body. The `Date` and `Content-Length` made here are `LentFields`, on the
 /// list only during `evhttp_send_reply` and this write.
@@ -69,6 +69,8 @@ struct ReplyWriter {
                     hasDate = hasDate || kind == .date
                     hasFraming = hasFraming || kind == .framing
                 }
+                let requestIDByteCount = ReplyHead.requestIDFieldByteCount(response.requestID)
+                ownFieldsByteCount += requestIDByteCount
                 // evhttp would add these itself (gmtime and snprintf) if they
                 // were missing; lent, they are back off its list before this returns.
                 if !hasDate {
@@ -111,6 +113,7 @@ struct ReplyWriter {
                 for index in fields.indices where isOwnField[index] {
                     head.appendField(name: fields[index].name, value: fields[index].value)
                 }
+                head.appendRequestIDField(response.requestID, measured: requestIDByteCount)
                 Self.forEachField(of: evhttpFields) { name, nameCount, value, valueCount in
                     head.appendField(name: name, nameCount: nameCount, value: value, valueCount: valueCount)
                 }
