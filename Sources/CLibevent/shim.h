@@ -54,4 +54,23 @@ static inline struct evkeyval *clibevent_header_next(struct evkeyval *header) {
     return header->next.tqe_next;
 }
 
+// Appends `entry` to the list (TAILQ_INSERT_TAIL): a field the adapter owns,
+// on the list only while evhttp reads it (see ReplyWriter), never freed by evhttp.
+static inline void clibevent_header_append(struct evkeyvalq *headers, struct evkeyval *entry) {
+    entry->next.tqe_next = NULL;
+    entry->next.tqe_prev = headers->tqh_last;
+    *headers->tqh_last = entry;
+    headers->tqh_last = &entry->next.tqe_next;
+}
+
+// Takes `entry` off the list it is on (TAILQ_REMOVE).
+static inline void clibevent_header_unlink(struct evkeyvalq *headers, struct evkeyval *entry) {
+    if (entry->next.tqe_next != NULL) {
+        entry->next.tqe_next->next.tqe_prev = entry->next.tqe_prev;
+    } else {
+        headers->tqh_last = entry->next.tqe_prev;
+    }
+    *entry->next.tqe_prev = entry->next.tqe_next;
+}
+
 #endif

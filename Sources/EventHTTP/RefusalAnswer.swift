@@ -6,7 +6,7 @@ import Glibc
 
 /// The bytes of an answer the adapter writes itself, on a connection it has
 /// taken from evhttp to refuse a request: the status line, the handler's
-/// header fields, `Date`, `Content-Length`, `Connection: close`, and the body
+/// header fields and request id, `Date`, `Content-Length`, `Connection: close`, and the body
 /// (none for a HEAD request). Always HTTP/1.1.
 enum RefusalAnswer {
     static func bytes(for response: HTTPResponse, toHEAD isHEAD: Bool, date: UnsafePointer<CChar>?) -> [UInt8] {
@@ -22,6 +22,8 @@ enum RefusalAnswer {
         for (name, value) in fields {
             byteCount += ReplyHead.fieldByteCount(nameCount: name.utf8.count, valueCount: value.utf8.count)
         }
+        let requestIDByteCount = ReplyHead.requestIDFieldByteCount(response.requestID)
+        byteCount += requestIDByteCount
         if date != nil { byteCount += ReplyHead.fieldByteCount(nameCount: 4, valueCount: dateByteCount) }
         byteCount += ReplyHead.fieldByteCount(
             nameCount: 14, valueCount: ReplyHead.decimalDigitCount(response.body.count))
@@ -32,6 +34,7 @@ enum RefusalAnswer {
             for (name, value) in fields {
                 head.appendField(name: name, value: value)
             }
+            head.appendRequestIDField(response.requestID, measured: requestIDByteCount)
             if let date {
                 head.append("Date: ")
                 head.append(UnsafeRawPointer(date), count: dateByteCount)

@@ -32,6 +32,25 @@ struct ReplyHead {
         !name.isEmpty && isClean(name, allowingColon: false) && isClean(value, allowingColon: true)
     }
 
+    /// A value of a field with a fixed name (see `isSendable(name:value:)`).
+    static func isSendable(value: UnsafeBufferPointer<UInt8>) -> Bool {
+        isClean(value, allowingColon: true)
+    }
+
+    /// The `X-Request-Id` line for `id`, or nothing (0 bytes) when the value is not sendable.
+    static func requestIDFieldByteCount(_ id: HTTPRequestID?) -> Int {
+        guard let id, id.withUTF8({ isSendable(value: $0) }) else { return 0 }
+        return fieldByteCount(nameCount: 12, valueCount: id.utf8Count)
+    }
+
+    /// Writes what `requestIDFieldByteCount` measured.
+    mutating func appendRequestIDField(_ id: HTTPRequestID?, measured byteCount: Int) {
+        guard byteCount > 0, let id else { return }
+        append("X-Request-Id: ")
+        id.withUTF8 { if let base = $0.baseAddress { append(UnsafeRawPointer(base), count: $0.count) } }
+        append("\r\n")
+    }
+
     private static func isClean(_ text: String, allowingColon: Bool) -> Bool {
         let clean = text.utf8.withContiguousStorageIfAvailable { bytes in
             isClean(bytes, allowingColon: allowingColon)

@@ -16,11 +16,13 @@ import Glibc
 /// the reply is out, reading the next request), but with the end of the
 /// connection's output buffer frozen, so that nothing it formats gets there.
 /// The reply is then written here in one reservation of the output buffer:
-/// the status line, the handler's fields, the fields on evhttp's list as its
+/// the status line, the handler's fields and its request id, the fields on evhttp's list as its
 /// bookkeeping left them (`Date`, `Content-Length`, `Connection`), and the
-/// body.
+/// body. The `Date` and `Content-Length` made here are `LentFields`, on the
+/// list only during `evhttp_send_reply` and this write.
 struct ReplyWriter {
     private var dateField = DateField()
+    private let lentFields = LentFields()
 
     /// Sends `response`; `minorVersion` is the request's (HTTP/1.0 is
     /// answered in kind), and `closingConnection` adds `Connection: close`
@@ -67,15 +69,19 @@ struct ReplyWriter {
                     hasDate = hasDate || kind == .date
                     hasFraming = hasFraming || kind == .framing
                 }
-                // evhttp would add these itself (gmtime and snprintf) if they were missing.
+                let requestIDByteCount = ReplyHead.requestIDFieldByteCount(response.requestID)
+                ownFieldsByteCount += requestIDByteCount
+                // evhttp would add these itself (gmtime and snprintf) if they
+                // were missing; lent, they are back off its list before this returns.
                 if !hasDate {
                     dateField.withCurrentValue { date in
-                        if let date { _ = evhttp_add_header(evhttpFields, "Date", date) }
+                        if let date { lentFields.lendDate(date, to: evhttpFields) }
                     }
                 }
                 if !hasFraming && hasContent {
-                    Self.withDecimal(response.body.count) { _ = evhttp_add_header(evhttpFields, "Content-Length", $0) }
+                    lentFields.lendContentLength(response.body.count, to: evhttpFields)
                 }
+                defer { lentFields.takeBack(from: evhttpFields) }
                 if closingConnection {
                     _ = evhttp_remove_header(evhttpFields, "Connection")
                     _ = evhttp_add_header(evhttpFields, "Connection", "close")
@@ -107,6 +113,7 @@ struct ReplyWriter {
                 for index in fields.indices where isOwnField[index] {
                     head.appendField(name: fields[index].name, value: fields[index].value)
                 }
+                head.appendRequestIDField(response.requestID, measured: requestIDByteCount)
                 Self.forEachField(of: evhttpFields) { name, nameCount, value, valueCount in
                     head.appendField(name: name, nameCount: nameCount, value: value, valueCount: valueCount)
                 }
@@ -136,16 +143,6 @@ struct ReplyWriter {
                 body(name, strlen(name), value, strlen(value))
             }
             entry = clibevent_header_next(current)
-        }
-    }
-
-    /// `value` in decimal, NUL-terminated, without snprintf.
-    private static func withDecimal<Result>(_ value: Int, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var text = ReplyHead(at: digits.baseAddress!)
-            text.appendDecimal(value)
-            text.end.pointee = 0
-            return digits.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 24) { body($0) }
         }
     }
 }

@@ -6,18 +6,33 @@ import Glibc
 #endif
 
 /// evhttp's complete request as an `HTTPRequest`, with the limits evhttp
-/// cannot check itself.
-enum RequestReader {
+/// cannot check itself. One per event-loop thread: the storage of a
+/// request's header list and body, handed back by `recycle` once the
+/// request is answered, is reused for the next, so a request costs no
+/// allocation for either (a body over `keptBodyCapacity` gives its storage up).
+struct RequestReader {
+    /// Bodies up to this size leave their storage for the next request.
+    static let keptBodyCapacity = 65_536
+
+    private var spareHeaders: [(name: String, value: String)] = []
+    private var spareBody: [UInt8] = []
+
+    init() {
+        // A request has a handful of fields: one allocation, not a series of regrowths.
+        spareHeaders.reserveCapacity(8)
+    }
+
     /// The request as a value, or the value without its body and why the
     /// adapter refuses it (target or body over the limit).
-    static func read(_ request: OpaquePointer, maxURIBytes: Int, maxBodyBytes: Int) -> (
+    mutating func read(_ request: OpaquePointer, maxURIBytes: Int, maxBodyBytes: Int) -> (
         HTTPRequest, TransportRejection?
     ) {
         let targetByteCount = evhttp_request_get_uri(request).map { strlen($0) } ?? 0
+        var headers = Self.take(&spareHeaders)
+        Self.readHeaders(of: request, into: &headers)
         var value = HTTPRequest(
-            method: methodName(evhttp_request_get_command(request)),
-            path: path(of: request),
-            headers: headers(of: request))
+            method: Self.methodName(evhttp_request_get_command(request)), path: Self.path(of: request),
+            headers: headers)
         if targetByteCount > maxURIBytes {
             return (value, .uriTooLong(maxBytes: maxURIBytes))
         }
@@ -26,22 +41,59 @@ enum RequestReader {
         if bodyByteCount > maxBodyBytes {
             return (value, .bodyTooLarge(maxBytes: maxBodyBytes))
         }
-        // Copied, not removed: evhttp frees the buffer with the request. A
-        // body in one piece (a small one) is copied straight into a new array;
-        // Array(unsafeUninitializedCapacity:) looks up its storage type's
-        // metadata at run time, which costs more than the copy.
+        // Copied, not removed: evhttp frees the buffer with the request.
         if bodyByteCount > 0 {
+            var body = Self.take(&spareBody)
             if evbuffer_get_contiguous_space(input) >= bodyByteCount,
                 let contiguous = evbuffer_pullup(input, bodyByteCount)
             {
-                value.body = Array(UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
+                body.append(contentsOf: UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
             } else {
-                value.body = [UInt8](unsafeUninitializedCapacity: bodyByteCount) { buffer, count in
-                    count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, bodyByteCount)))
-                }
+                Self.append(input, byteCount: bodyByteCount, to: &body)
             }
+            value.body = body
         }
         return (value, nil)
+    }
+
+    /// Takes back the storage of `request`'s header list and body (emptied)
+    /// for the next request; storage the handler still shares is left to it.
+    mutating func recycle(_ request: consuming HTTPRequest) {
+        var headers = Self.take(&request.headers)
+        // Not removeAll(keepingCapacity:), whose general path costs more for a few fields.
+        while !headers.isEmpty { headers.removeLast() }
+        spareHeaders = headers
+        var body = Self.take(&request.body)
+        if body.capacity <= Self.keptBodyCapacity {
+            body.removeAll(keepingCapacity: true)
+            spareBody = body
+        }
+    }
+
+    /// The first `byteCount` bytes of `buffer`, chunk by chunk, without
+    /// making them contiguous in the buffer first.
+    private static func append(_ buffer: OpaquePointer, byteCount: Int, to body: inout [UInt8]) {
+        let chunkCount = Int(evbuffer_peek(buffer, byteCount, nil, nil, 0))
+        guard chunkCount > 0 else { return }
+        body.reserveCapacity(byteCount)
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: chunkCount) { chunks in
+            let filled = Int(evbuffer_peek(buffer, byteCount, nil, chunks.baseAddress, Int32(chunkCount)))
+            var remaining = byteCount
+            for chunk in chunks.prefix(min(filled, chunkCount)) where remaining > 0 {
+                guard let start = chunk.iov_base else { continue }
+                let count = min(remaining, chunk.iov_len)
+                body.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
+                remaining -= count
+            }
+        }
+    }
+
+    /// `array`'s value, leaving it empty: the value's storage is then
+    /// referenced once, and appending to it does not copy it.
+    private static func take<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        return taken
     }
 
     private static func methodName(_ command: evhttp_cmd_type) -> String {
@@ -66,11 +118,8 @@ enum RequestReader {
         return string(path)
     }
 
-    private static func headers(of request: OpaquePointer) -> [(name: String, value: String)] {
-        guard let list = evhttp_request_get_input_headers(request) else { return [] }
-        var headers: [(name: String, value: String)] = []
-        // A request has a handful of fields: one allocation, not a series of regrowths.
-        headers.reserveCapacity(8)
+    private static func readHeaders(of request: OpaquePointer, into headers: inout [(name: String, value: String)]) {
+        guard let list = evhttp_request_get_input_headers(request) else { return }
         var entry = clibevent_header_first(list)
         while let current = entry {
             if let key = current.pointee.key, let value = current.pointee.value {
@@ -78,7 +127,6 @@ enum RequestReader {
             }
             entry = clibevent_header_next(current)
         }
-        return headers
     }
 
     /// The C string as a `String`, as `String(cString:)` makes it (ill-formed

@@ -15,6 +15,7 @@ final class WorkerLoop {
     private let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
     private let connections: ConnectionTable
+    private var requests = RequestReader()
     private var reply = ReplyWriter()
 
     // Present while the loop runs.
@@ -168,7 +169,7 @@ final class WorkerLoop {
     private func answer(_ request: OpaquePointer) {
         let completedAt = MonotonicClock.nanoseconds()
         let record = connections.noteRequestComplete(request)
-        let (value, rejection) = RequestReader.read(
+        let (value, rejection) = requests.read(
             request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
         let response: HTTPResponse
         if let rejection {
@@ -181,6 +182,7 @@ final class WorkerLoop {
             closingConnection: connections.isDraining)
         record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
+        requests.recycle(value)
         if !flushPending, let flushEvent {
             // Activated now, it runs after the other callbacks libevent has
             // queued in this iteration: one flush for all their requests.

@@ -6,11 +6,17 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The route label used by metrics and logs ("/body", "/compose", …, or "unmatched").
     public var route: String
+    /// The `X-Request-Id` field, written after `headers`; nil for none.
+    public var requestID: HTTPRequestID?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], route: String) {
+    public init(
+        status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], route: String,
+        requestID: HTTPRequestID? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.route = route
+        self.requestID = requestID
     }
 }

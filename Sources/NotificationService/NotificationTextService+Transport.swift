@@ -21,8 +21,7 @@ extension NotificationTextService {
             return nil
         } catch {
             var response = Self.problemResponse(error, route: route)
-            let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
-            response.headers.append(("X-Request-Id", requestID))
+            response.requestID = requestIDs.id(for: request)
             return response
         }
     }

@@ -84,7 +84,7 @@ public final class NotificationTextService: HTTPHandler {
         metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
         defer { metrics.inFlight.wrappingSubtract(1, ordering: .relaxed) }
 
-        let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
+        let requestID = requestIDs.id(for: request)
         let route = route(forPath: request.path)
         var response: HTTPResponse
         do {
@@ -103,13 +103,13 @@ public final class NotificationTextService: HTTPHandler {
             // Only a bug gets here. One line, without the request's content.
             errorLog.write(
                 Array(
-                    "notification-text: internal error on \(route.label), request \(requestID): \(type(of: error))\n"
+                    "notification-text: internal error on \(route.label), request \(requestID.text): \(type(of: error))\n"
                         .utf8))
             response = Self.problemResponse(
                 Problem(.internalError, "an unexpected error occurred; the request id identifies it in the server log"),
                 route: route)
         }
-        response.headers.append(("X-Request-Id", requestID))
+        response.requestID = requestID
         if request.method == "HEAD" {
             // The same header fields as GET, without the content (RFC 9110 9.3.2).
             response.headers.append(("Content-Length", String(response.body.count)))
@@ -122,11 +122,10 @@ public final class NotificationTextService: HTTPHandler {
         let route = Route(label: response.route)
         metrics.record(route: route, status: response.status, durationNanoseconds: durationNanoseconds)
         guard configuration.accessLogEnabled else { return }
-        let requestID = response.headers.last { $0.name == "X-Request-Id" }?.value ?? "-"
         AccessLog(
             timeNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(), method: request.method, route: route.label,
             status: response.status, bytes: response.body.count, durationNanoseconds: durationNanoseconds,
-            requestID: requestID
+            requestID: response.requestID
         ).write(to: accessLog)
     }
 
@@ -135,8 +134,7 @@ public final class NotificationTextService: HTTPHandler {
     public func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         let route = route(forPath: request.path)
         var response = Self.problemResponse(Problem(rejection), route: route)
-        let requestID = RequestIDGenerator.validated(request.header("x-request-id")) ?? requestIDs.next()
-        response.headers.append(("X-Request-Id", requestID))
+        response.requestID = requestIDs.id(for: request)
         return response
     }
 
@@ -240,21 +238,22 @@ public final class NotificationTextService: HTTPHandler {
     // MARK: Responses
 
     static func json(_ body: [UInt8], route: Route) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: headers("application/json"), body: body, route: route.label)
+        HTTPResponse(status: 200, headers: jsonHeaders, body: body, route: route.label)
     }
 
     static func problemResponse(_ problem: Problem, route: Route) -> HTTPResponse {
-        var headers = headers("application/problem+json", more: problem.headers.count)
-        headers.append(contentsOf: problem.headers)
+        var headers = problemHeaders
+        if !problem.headers.isEmpty {
+            headers.reserveCapacity(1 + problem.headers.count)
+            headers.append(contentsOf: problem.headers)
+        }
         return HTTPResponse(status: problem.status, headers: headers, body: problem.jsonBody(), route: route.label)
     }
 
-    /// `Content-Type`, with room for `more` fields and the `X-Request-Id`
-    /// `handle` adds: one allocation, not a second as that is appended.
-    private static func headers(_ contentType: String, more: Int = 0) -> [(name: String, value: String)] {
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(2 + more)
-        headers.append(("Content-Type", contentType))
-        return headers
-    }
+    /// The usual fields, made once and shared by the responses that have
+    /// them: a response costs no allocation for its field list.
+    private static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", "application/json")]
+    private static let problemHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "application/problem+json")
+    ]
 }

@@ -1,3 +1,4 @@
+import HTTPCore
 import Synchronization
 
 /// `X-Request-Id`: a caller's id is echoed when it is safe to echo, else a
@@ -24,24 +25,24 @@ final class RequestIDGenerator: Sendable {
         return raw
     }
 
+    /// A caller's id when `validated` lets it through, else a new one.
+    func id(for request: HTTPRequest) -> HTTPRequestID {
+        if let own = Self.validated(request.header("x-request-id")) { return HTTPRequestID(own) }
+        return next()
+    }
+
     /// 32 lower-case hex digits: a random per-process prefix and a counter, so
     /// ids are unique across instances without a system call per request.
-    func next() -> String {
+    /// Held inline: no allocation.
+    func next() -> HTTPRequestID {
         let sequence = counter.wrappingAdd(1, ordering: .relaxed).newValue
         return Self.id(prefixDigits: prefixDigits, sequence: sequence)
     }
 
     /// The id of `sequence` after the prefix's digits.
-    static func id(prefixDigits: (UInt64, UInt64), sequence: UInt64) -> String {
+    static func id(prefixDigits: (UInt64, UInt64), sequence: UInt64) -> HTTPRequestID {
         let sequenceDigits = hexDigits(sequence)
-        return String(unsafeUninitializedCapacity: 32) { buffer in
-            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-            raw.storeBytes(of: prefixDigits.0, toByteOffset: 0, as: UInt64.self)
-            raw.storeBytes(of: prefixDigits.1, toByteOffset: 8, as: UInt64.self)
-            raw.storeBytes(of: sequenceDigits.0, toByteOffset: 16, as: UInt64.self)
-            raw.storeBytes(of: sequenceDigits.1, toByteOffset: 24, as: UInt64.self)
-            return 32
-        }
+        return HTTPRequestID(inlineBytes: (prefixDigits.0, prefixDigits.1, sequenceDigits.0, sequenceDigits.1))
     }
 
     /// `value`'s 16 lower-case hex digits, most significant first, as two

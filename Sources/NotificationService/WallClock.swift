@@ -64,25 +64,50 @@ enum UTCTime {
                 buffer[n] = byte
                 n += 1
             }
+            // Two digits at a time: one division by a constant, no loop.
+            func store(pair value: Int, at index: Int) {
+                let tens = value / 10
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+                buffer[index + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value &- tens &* 10)
+            }
+            func pair(_ value: Int) {
+                store(pair: value, at: n)
+                n += 2
+            }
+            // The last `count` decimal digits of `value` (not negative), pairs from the right.
             func digits(_ value: Int, _ count: Int) {
                 var rest = value
-                for k in stride(from: count - 1, through: 0, by: -1) {
+                var index = n + count
+                while index - n >= 2 {
+                    index -= 2
+                    let quotient = rest / 100
+                    store(pair: rest &- quotient &* 100, at: index)
+                    rest = quotient
+                }
+                if index > n { buffer[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
+                n += count
+            }
+            if (0...9999).contains(year) {
+                pair(year / 100)
+                pair(year % 100)
+            } else {
+                var rest = year
+                for k in stride(from: 3, through: 0, by: -1) {
                     buffer[n + k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                     rest /= 10
                 }
-                n += count
+                n += 4
             }
-            digits(year, 4)
             put(UInt8(ascii: "-"))
-            digits(month, 2)
+            pair(month)
             put(UInt8(ascii: "-"))
-            digits(day, 2)
+            pair(day)
             put(UInt8(ascii: "T"))
-            digits(secondOfDay / 3600, 2)
+            pair(secondOfDay / 3600)
             put(UInt8(ascii: ":"))
-            digits(secondOfDay / 60 % 60, 2)
+            pair(secondOfDay / 60 % 60)
             put(UInt8(ascii: ":"))
-            digits(secondOfDay % 60, 2)
+            pair(secondOfDay % 60)
             if fractionDigits > 0 {
                 put(UInt8(ascii: "."))
                 var fraction = Int(nanoseconds)

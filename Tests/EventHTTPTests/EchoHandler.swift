@@ -8,7 +8,8 @@ import Synchronization
 /// body. `/readyz` follows the server state; `/gated` signals `gateReached`
 /// and waits (at most 10 s) until the test calls `openGate()`;
 /// `/no-content` is a 204; `/status/N` answers status N; `/framed` sets its own `Content-Length` (as the
-/// service does for HEAD) and `Date`, and sends no body.
+/// service does for HEAD) and `Date`, and sends no body; `/request-id` has
+/// an inline request id (`requestIDText`).
 final class EchoHandler: HTTPHandler {
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
     let respondedCount = Atomic<Int>(0)
@@ -16,6 +17,17 @@ final class EchoHandler: HTTPHandler {
     let rejected = Locked<[String]>([])
     let gateReached = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
+
+    static let requestIDText = "0123456789abcdef0123456789abcdef"
+    private static let requestIDWords: (UInt64, UInt64, UInt64, UInt64) = requestIDText.utf8
+        .withContiguousStorageIfAvailable {
+            let raw = UnsafeRawPointer($0.baseAddress!)
+            return (
+                raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            )
+        }!
 
     func openGate() {
         gate.signal()
@@ -46,6 +58,10 @@ final class EchoHandler: HTTPHandler {
                     ("connection", "close"), ("X-After", "2"),
                 ],
                 body: Array("unsendable".utf8), route: "/unsendable")
+        case "/request-id":
+            return HTTPResponse(
+                status: 200, headers: [("X-Before", "1")], body: Array("id".utf8), route: "/request-id",
+                requestID: HTTPRequestID(inlineBytes: Self.requestIDWords))
         case _ where request.path.hasPrefix("/status/"):
             return HTTPResponse(status: Int(request.path.dropFirst("/status/".count)) ?? 500, route: "/status")
         case "/gated":

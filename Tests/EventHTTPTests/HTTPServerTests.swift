@@ -28,6 +28,28 @@ import Glibc
         }
     }
 
+    /// A loop reuses a request's header and body storage for the next: each
+    /// request on a connection still sees its own fields and body only.
+    @Test func keepAlive_requestsOfDifferentShapes_eachSeesOnlyItsOwnFieldsAndBody() throws {
+        var configuration = LiveServer.testConfiguration()
+        configuration.maxBodyBytes = 200_000
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let bodies = [
+            String(repeating: "0123456789", count: 10_000), "abc", "", String(repeating: "q", count: 20_000), "xy",
+        ]
+        for (index, body) in bodies.enumerated() {
+            let test = index % 2 == 0 ? "X-Test: n\(index)\r\n" : ""
+            try connection.send(
+                "POST /echo/\(index) HTTP/1.1\r\nHost: t\r\n\(test)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let response = try connection.readResponse()
+            #expect(response.status == 200, "request \(index)")
+            #expect(response.text == body, "request \(index)")
+            #expect(response.header("x-test") == (index % 2 == 0 ? "n\(index)" : "-"), "request \(index)")
+        }
+    }
+
     @Test func pipelinedRequests_areAnsweredInOrder() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }

@@ -85,6 +85,17 @@ import Testing
         #expect(connection.isClosedByPeer())
     }
 
+    @Test func requestID_isWrittenAfterTheHandlersFields() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        try connection.send("GET /request-id HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.headers.map(\.name) == ["x-before", "x-request-id", "date", "content-length"])
+        #expect(response.header("x-request-id") == EchoHandler.requestIDText)
+        #expect(response.text == "id")
+    }
+
     @Test func http11Reply_saysHTTP11_andTheConnectionStaysOpen() throws {
         let live = try LiveServer(handler: EchoHandler())
         defer { _ = try? live.stop() }
@@ -179,6 +190,16 @@ import Testing
         #expect(String(decoding: get, as: UTF8.self) == head + "too large")
         let headOnly = date.withCString { RefusalAnswer.bytes(for: response, toHEAD: true, date: $0) }
         #expect(String(decoding: headOnly, as: UTF8.self) == head)
+        var identified = response
+        identified.requestID = HTTPRequestID("caller-7")
+        let withID = date.withCString { RefusalAnswer.bytes(for: identified, toHEAD: true, date: $0) }
+        #expect(
+            String(decoding: withID, as: UTF8.self)
+                == "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/problem+json\r\nX-Request-Id: r1\r\n"
+                + "X-Request-Id: caller-7\r\nDate: \(date)\r\nContent-Length: 9\r\nConnection: close\r\n\r\n")
+        identified.requestID = HTTPRequestID("a\r\nInjected: yes")
+        let unsendable = date.withCString { RefusalAnswer.bytes(for: identified, toHEAD: true, date: $0) }
+        #expect(String(decoding: unsendable, as: UTF8.self) == head)
         let undated = RefusalAnswer.bytes(for: HTTPResponse(status: 999, route: "-"), toHEAD: false, date: nil)
         #expect(
             String(decoding: undated, as: UTF8.self)

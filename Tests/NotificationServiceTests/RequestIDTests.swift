@@ -18,12 +18,12 @@ import Testing
         let prefixes = edges + (0..<200).map { _ in generator.next() }
         for prefix in prefixes {
             let ids = RequestIDGenerator(prefix: prefix)
-            #expect(ids.next() == reference(prefix: prefix, sequence: 1))
-            #expect(ids.next() == reference(prefix: prefix, sequence: 2))
+            #expect(ids.next().text == reference(prefix: prefix, sequence: 1))
+            #expect(ids.next().text == reference(prefix: prefix, sequence: 2))
             let digits = RequestIDGenerator.hexDigits(prefix)
             for sequence in edges + [generator.next(), generator.next()] {
                 #expect(
-                    RequestIDGenerator.id(prefixDigits: digits, sequence: sequence)
+                    RequestIDGenerator.id(prefixDigits: digits, sequence: sequence).text
                         == reference(prefix: prefix, sequence: sequence))
             }
         }

@@ -64,8 +64,10 @@ struct ServiceHarness {
 }
 
 extension HTTPResponse {
+    /// A field's value by name, `X-Request-Id` included.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        if name.lowercased() == "x-request-id", let requestID { return requestID.text }
+        return headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     var text: String { String(decoding: body, as: UTF8.self) }

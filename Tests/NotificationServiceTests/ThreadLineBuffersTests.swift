@@ -1,3 +1,4 @@
+import HTTPCore
 import Testing
 
 @testable import NotificationService
@@ -39,7 +40,7 @@ import Darwin
         AccessLog(
             timeNanosecondsSinceEpoch: 1_764_417_600_000_000_000 + Int64(index) * 1_001, method: "POST",
             route: "/body", status: index % 7 == 0 ? 415 : 200, bytes: index, durationNanoseconds: UInt64(index) * 997,
-            requestID: requestID)
+            requestID: HTTPRequestID(requestID))
     }
 
     @Test func accessLines_writtenInPlacePastManyFlushes_matchTheLinesAsArraysInOrder() {

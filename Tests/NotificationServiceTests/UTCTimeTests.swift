@@ -15,6 +15,19 @@ import Testing
         #expect(UTCTime.rfc3339(nanosecondsSinceEpoch: nanoseconds, fractionDigits: 3) == expected)
     }
 
+    @Test(arguments: 0...9)
+    func rfc3339_hasAsManyFractionDigitsAsAskedFor(_ fractionDigits: Int) {
+        let fraction = String("123456789".prefix(fractionDigits))
+        let expected = "2026-11-29T12:00:00" + (fractionDigits == 0 ? "" : "." + fraction) + "Z"
+        #expect(
+            UTCTime.rfc3339(nanosecondsSinceEpoch: 1_795_953_600_123_456_789, fractionDigits: fractionDigits)
+                == expected)
+        #expect(
+            UTCTime.rfc3339(nanosecondsSinceEpoch: 1_795_953_600_000_000_007, fractionDigits: fractionDigits)
+                == "2026-11-29T12:00:00" + (fractionDigits == 0 ? "" : "." + String("000000007".prefix(fractionDigits)))
+                + "Z")
+    }
+
     @Test func rfc3339_agreesWithFoundationOverFourCenturies() {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// One JSON line per answered request:
 /// `{"time","method","route","status","bytes","durationMicroseconds","requestId"}`.
 ///
@@ -15,11 +17,12 @@ struct AccessLog {
     var status: Int
     var bytes: Int
     var durationNanoseconds: UInt64
-    var requestID: String
+    /// nil (logged as "-") for a response without one.
+    var requestID: HTTPRequestID?
 
     /// The line, with its line feed.
     var line: [UInt8] {
-        JSONWriter.bytes(capacity: 192 + requestID.utf8.count) { write(to: &$0) }
+        JSONWriter.bytes(capacity: 192 + (requestID?.utf8Count ?? 1)) { write(to: &$0) }
     }
 
     /// The line into `sink`: for a buffered one, straight into the calling
@@ -47,7 +50,11 @@ struct AccessLog {
         json.raw(#","durationMicroseconds":"#)
         json.integer(Int(clamping: durationNanoseconds / 1000))
         json.raw(#","requestId":"#)
-        json.string(requestID)
+        if let requestID {
+            requestID.withUTF8 { json.string($0) }
+        } else {
+            json.string("-")
+        }
         json.raw("}\n")
     }
 }
