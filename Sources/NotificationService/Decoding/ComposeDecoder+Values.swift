@@ -48,8 +48,8 @@ extension ComposeDecoder {
     mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
         -> TextRange
     {
-        let reader = reader
-        return try reader.withUnescaped(string) { request.append($0) }
+        let bytes = reader.bytes
+        return try JSONReader.withUnescaped(string, in: bytes) { request.append($0) }
     }
 
     /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.

@@ -178,6 +178,15 @@ struct JSONReader {
         _ string: (start: Int, end: Int, hasEscape: Bool),
         _ body: (UnsafeBufferPointer<UInt8>) throws(Stop) -> Value
     ) throws(Stop) -> Value {
+        try Self.withUnescaped(string, in: bytes, body)
+    }
+
+    /// `withUnescaped` for a string of `bytes`, for a caller that must not
+    /// hold the reader (a reference it holds would be retained for the call).
+    static func withUnescaped<Value>(
+        _ string: (start: Int, end: Int, hasEscape: Bool), in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Stop) -> Value
+    ) throws(Stop) -> Value {
         let raw = UnsafeBufferPointer(rebasing: bytes[string.start..<string.end])
         let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) {
             output -> Result<Value, Stop> in

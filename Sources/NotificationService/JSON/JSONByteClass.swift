@@ -1,4 +1,6 @@
-/// Byte tests on 8 bytes at once (SWAR), for the runs of plain bytes that
+@_spi(Engine) import NotificationText
+
+/// Byte tests on 8 or 16 bytes at once, for the runs of plain bytes that
 /// make up nearly all of a JSON string.
 enum JSONByteClass {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
@@ -27,32 +29,40 @@ enum JSONByteClass {
         return (backslash &- ones) & ~backslash & highs
     }
 
-    /// The index of the first byte among the 16 at `pointer` that is below
-    /// 0x20, a quote or a backslash; 16 when there is none. Exact: each
-    /// byte is tested in its own lane of one vector (SSE2 on x86-64), so no
-    /// borrow crosses bytes.
+    /// The lanes of `bytes` that are a backslash, with their high bit set;
+    /// the other lanes' high bits are clear.
     @inline(__always)
-    static func firstEscapeIndex(in16 pointer: UnsafeRawPointer) -> Int {
-        let halves = escapeFlags(pointer.loadUnaligned(as: SIMD16<UInt8>.self))
-        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
-        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
-        return 16
+    static func backslashLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let backslash = bytes ^ SIMD16(repeating: 0x5C)
+        // Zero, less one, is the only value whose high bit is then set and was clear before.
+        return (backslash &- SIMD16(repeating: 1)) & ~backslash
     }
 
-    /// The high bit of each of `bytes` that is below 0x20, a quote or a
-    /// backslash, as two words (bytes 0–7, then 8–15). Exact: each byte is
-    /// tested in its own lane of one vector, so no borrow crosses bytes.
+    /// The index of the first byte among the 16 at `pointer` that is below
+    /// 0x20, a quote or a backslash; 16 when there is none.
     @inline(__always)
-    static func escapeFlags(_ bytes: SIMD16<UInt8>) -> SIMD2<UInt64> {
+    static func firstEscapeIndex(in16 pointer: UnsafeRawPointer) -> Int {
+        (escapeBits(in16: pointer) | 0x1_0000).trailingZeroBitCount
+    }
+
+    /// Bit k set when byte k of the 16 at `pointer` is below 0x20, a quote
+    /// or a backslash. Exact: each byte is tested in its own lane of one
+    /// vector (SSE2 on x86-64), so no borrow crosses bytes.
+    @inline(__always)
+    static func escapeBits(in16 pointer: UnsafeRawPointer) -> UInt32 {
+        LaneBits.highBits(escapeLanes(pointer.loadUnaligned(as: SIMD16<UInt8>.self)))
+    }
+
+    /// The lanes of `bytes` that are below 0x20, a quote or a backslash,
+    /// with their high bit set; the other lanes' high bits are clear.
+    @inline(__always)
+    static func escapeLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
         let lanesOne = SIMD16<UInt8>(repeating: 1)
         let quote = bytes ^ SIMD16(repeating: 0x22)
         let backslash = bytes ^ SIMD16(repeating: 0x5C)
         // A byte's high bit ends up set when the byte is below 0x20 or is zero
         // after the XOR (a quote, a backslash); bytes of 0x80 and up never match.
-        let flagged =
-            ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
-            & SIMD16(repeating: 0x80)
-        return unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
+        return ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
     }
 
     /// Where the bytes of a JSON string end.
@@ -78,11 +88,15 @@ enum JSONByteClass {
         while true {
             let byte: UInt8
             if bytes.count &- cursor >= 16 {
-                let plain = firstEscapeIndex(in16: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + cursor))
-                cursor &+= plain
-                if plain == 16 { continue }
+                let base = bytes.baseAddress.unsafelyUnwrapped
+                let flagged = escapeBits(in16: UnsafeRawPointer(base + cursor))
+                if flagged == 0 {
+                    cursor &+= 16
+                    continue
+                }
+                cursor &+= flagged.trailingZeroBitCount
                 // Within the 16 bytes just tested: no bounds test to repeat.
-                byte = bytes[cursor]
+                byte = base[cursor]
             } else {
                 guard cursor < bytes.count else { return .unterminated }
                 byte = bytes[cursor]

@@ -1,3 +1,5 @@
+@_spi(Engine) import NotificationText
+
 /// Writes compact JSON (RFC 8259) straight into the array it returns: the one
 /// writer of every JSON the service produces (replies, problems, the access log).
 ///
@@ -346,12 +348,11 @@ struct JSONWriter {
     }
 
     /// Whether any of `bytes` is below 0x20, a quote or a backslash:
-    /// `JSONByteClass.escapeFlags`, each byte in its own lane,
+    /// `JSONByteClass.escapeLanes`, each byte in its own lane,
     /// without finding which.
     @inline(__always)
     private static func hasEscape(_ bytes: SIMD16<UInt8>) -> Bool {
-        let halves = JSONByteClass.escapeFlags(bytes)
-        return halves[0] | halves[1] != 0
+        LaneBits.highBits(JSONByteClass.escapeLanes(bytes)) != 0
     }
 
     // MARK: Messages
