@@ -12,9 +12,8 @@ enum LibeventRuntime {
     }
 
     private static let prepared: Bool = {
-        // Workers are woken from the control thread (event_active), which
-        // needs libevent's locks and notification pipes.
-        evthread_use_pthreads()
+        // No evthread_use_pthreads: each event base is used by its own
+        // thread only; other threads wake a loop through its `Doorbell`.
         // A peer that closes early must cost an EPIPE, not the process.
         signal(SIGPIPE, SIG_IGN)
         event_set_log_callback(logLibeventMessage)

@@ -10,7 +10,8 @@ final class LoopEvents {
         case timer
         /// Fires every interval given to `schedule`.
         case repeatingTimer
-        /// Fires only through `event_active` (`LoopEvent.remote` from another thread).
+        /// Fires only when activated: `LoopEvent.activate` on the loop's
+        /// thread, `LoopEvent.remote` from another (through the loop's `Doorbell`).
         case user
         /// Fires on each delivery of the signal, once `waitForSignal` added it.
         case signal(Int32)
@@ -24,6 +25,8 @@ final class LoopEvents {
 
     private let base: OpaquePointer
     private var created: [(event: OpaquePointer, action: Action)] = []
+    /// How other threads activate this loop's user events; made with the first one.
+    private var doorbell: Doorbell?
 
     init(base: OpaquePointer) {
         self.base = base
@@ -50,11 +53,16 @@ final class LoopEvents {
         guard let event else { return nil }
         // The box lives as long as the event: `created` holds it.
         created.append((event, box))
-        return LoopEvent(pointer: event)
+        guard case .user = kind else { return LoopEvent(pointer: event, doorbell: nil) }
+        if doorbell == nil { doorbell = Doorbell.make(on: base) }
+        guard let doorbell else { return nil }
+        return LoopEvent(pointer: event, doorbell: doorbell)
     }
 
-    /// Frees every event made here, newest first.
+    /// Frees every event made here, newest first, once no ring can reach them.
     func free() {
+        doorbell?.detach()
+        doorbell = nil
         for entry in created.reversed() { event_free(entry.event) }
         created.removeAll()
     }
@@ -63,6 +71,8 @@ final class LoopEvents {
 /// One event made by `LoopEvents`, valid until they are freed.
 struct LoopEvent {
     let pointer: OpaquePointer
+    /// The loop's doorbell, for a user event.
+    let doorbell: Doorbell?
 
     /// Fires after `nanoseconds` (a repeating timer: every `nanoseconds`);
     /// scheduling a pending timer again moves it.
@@ -76,23 +86,34 @@ struct LoopEvent {
         event_add(pointer, nil)
     }
 
-    /// Fires the event on its loop (no-op if it is already pending activation).
+    /// Fires the event on its loop (no-op if it is already pending
+    /// activation). On the loop's thread only.
     func activate() {
         event_active(pointer, 0, 0)
     }
 
-    /// The event for another thread to `activate`.
-    var remote: EventPointer { EventPointer(pointer) }
+    /// The user event for another thread to `activate`.
+    var remote: EventPointer {
+        guard let doorbell else { preconditionFailure("only a user event is activated from another thread") }
+        return EventPointer(pointer, doorbell)
+    }
 }
 
-/// A libevent event handed to another thread, only ever to activate it
-/// (its owner keeps it alive until no other thread can reach it).
-// @unchecked Sendable: libevent's locks (evthread_use_pthreads) make event_active safe from any thread.
+/// A loop's user event handed to another thread, only ever to activate it,
+/// through the loop's doorbell.
+// @unchecked Sendable: the pointer is never dereferenced here, only handed
+// to the doorbell, whose loop activates it on its own thread.
 struct EventPointer: @unchecked Sendable {
     let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    let doorbell: Doorbell
 
+    init(_ pointer: OpaquePointer, _ doorbell: Doorbell) {
+        self.pointer = pointer
+        self.doorbell = doorbell
+    }
+
+    /// Activates the event on its loop, from any thread; activations coalesce.
     func activate() {
-        event_active(pointer, 0, 0)
+        doorbell.ring(pointer)
     }
 }
