@@ -54,12 +54,13 @@ enum NewestFirst {
             if decreases < increases { records.reverse() }
             return min(count, limit)
         }
+        let end = min(count, limit)
         if count <= 32 {
-            insertionSortNewestFirst(records, mostlyOldestFirst: decreases < increases)
+            // Equal times are found while inserting: without them, no run to order.
+            guard insertionSortNewestFirst(records, mostlyOldestFirst: decreases < increases) else { return end }
         } else {
             records.sort { $1.time < $0.time }
         }
-        let end = min(count, limit)
         var runStart = 0
         while runStart < end {
             var runEnd = runStart + 1
@@ -85,21 +86,41 @@ enum NewestFirst {
     /// Orders a few records by time, newest first: the stdlib's sort calls its
     /// comparison out of line, which costs more than the sorting itself here.
     /// Inserting in the direction the records mostly run in moves few of them.
-    static func insertionSortNewestFirst(_ records: UnsafeMutableBufferPointer<Record>, mostlyOldestFirst: Bool) {
+    /// True when two records have equal times: a record's insertion stops at
+    /// the nearest one not past it, which is an equal one when there is any,
+    /// so every pair of equal times is seen.
+    @discardableResult
+    static func insertionSortNewestFirst(_ records: UnsafeMutableBufferPointer<Record>, mostlyOldestFirst: Bool)
+        -> Bool
+    {
         var records = records
-        for end in records.indices.dropFirst() {
-            let record = records[end]
-            var position = end
-            while position > 0
-                && (mostlyOldestFirst
-                    ? record.time < records[position - 1].time : records[position - 1].time < record.time)
-            {
-                records[position] = records[position - 1]
-                position -= 1
+        var hasEqualTimes = false
+        if mostlyOldestFirst {
+            // Oldest first, then reversed.
+            for end in records.indices.dropFirst() {
+                let record = records[end]
+                var position = end
+                while position > 0 && record.time < records[position - 1].time {
+                    records[position] = records[position - 1]
+                    position -= 1
+                }
+                if position > 0 && records[position - 1].time == record.time { hasEqualTimes = true }
+                records[position] = record
             }
-            records[position] = record
+            records.reverse()
+        } else {
+            for end in records.indices.dropFirst() {
+                let record = records[end]
+                var position = end
+                while position > 0 && records[position - 1].time < record.time {
+                    records[position] = records[position - 1]
+                    position -= 1
+                }
+                if position > 0 && records[position - 1].time == record.time { hasEqualTimes = true }
+                records[position] = record
+            }
         }
-        if mostlyOldestFirst { records.reverse() }
+        return hasEqualTimes
     }
 
     /// Whether item `a` goes before item `b` among items whose whole
