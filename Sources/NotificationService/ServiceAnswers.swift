@@ -56,8 +56,11 @@ public enum ServiceAnswers {
         request: [UInt8], appName: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp,
         composer: (ComposeRequest) throws -> ComposeResponse
     ) throws -> [UInt8] {
-        let composeRequest = try ComposeRequest.decode(request, serverApp: appName, catalogs: catalogs, now: now)
-        return try composer(composeRequest).jsonBody()
+        var composeRequest = try ComposeDecoder.decode(request, serverApp: appName, catalogs: catalogs, now: now)
+        // The response shares the request's bytes: it is gone before they are given back.
+        let json = try composer(composeRequest).jsonBody()
+        ComposeDecoder.giveBack(composeRequest.takeStorage())
+        return json
     }
 
     /// The problem of a request body larger than `maxBytes` (413 `payload-too-large`).

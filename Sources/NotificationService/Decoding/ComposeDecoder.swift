@@ -21,9 +21,9 @@ struct ComposeDecoder {
     static func decode(_ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp)
         throws(Problem) -> ComposeRequest
     {
-        if let request = try? decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false) {
-            return request
-        }
+        do throws(Problem) {
+            return try decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false)
+        } catch {}
         do {
             _ = try JSONParser.tape(body)
         } catch {
@@ -38,7 +38,8 @@ struct ComposeDecoder {
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     /// The first pass starts from, and leaves, the shapes the calling
     /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
-    /// when given; the validated pass starts from none and leaves none.
+    /// when given, and fills the request into the storage kept there
+    /// (`giveBack`); the validated pass starts from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
@@ -55,32 +56,51 @@ struct ComposeDecoder {
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             let kept =
                 readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
+            // The first pass copies the body once into the kept storage, with
+            // room for the keys; the validated one shares it (and copies it
+            // when it appends).
+            let request =
+                validated
+                ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog)
+                : ComposeRequest(
+                    copying: bytes, into: kept.takeRequestStorage(), serverApp: serverApp,
+                    catalog: catalogs.defaultCatalog)
             var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated),
-                request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
+                reader: JSONReader(bytes, validated: validated), request: request,
                 catalogs: catalogs, tables: tables,
                 shape: validated ? kept.validatedNotification.forgotten : kept.notification,
                 displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
                 recentDay: validated ? RecentDay() : kept.recentDay)
-            defer {
-                if !validated {
-                    kept.notification = decoder.shape
-                    kept.displayed = decoder.displayedShape
-                    kept.recentDay = decoder.recentDay
-                }
-                shapedReads?.pointee = decoder.shapedReads
-            }
+            var stop: JSONReader.Stop? = nil
             do throws(JSONReader.Stop) {
                 try decoder.decodeRequest()
             } catch {
-                throw decoder.reader.problem ?? unexpected()
+                stop = error
             }
-            return decoder.request
+            if !validated {
+                kept.notification = decoder.shape
+                kept.displayed = decoder.displayedShape
+                kept.recentDay = decoder.recentDay
+            }
+            shapedReads?.pointee = decoder.shapedReads
+            if stop != nil {
+                let problem = decoder.reader.problem
+                if !validated { kept.requestStorage = decoder.request.takeStorage() }
+                throw problem ?? unexpected()
+            }
+            // Moved out, not copied: a copy would retain each of its buffers.
+            return (consume decoder).request
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
         }
         return request
+    }
+
+    /// Gives `storage` (a decoded request's, once its response is written)
+    /// back to the calling thread, for the next request it decodes.
+    static func giveBack(_ storage: consuming ComposeRequest.Storage) {
+        KeptShapes.current(tables.keptShapesKey).requestStorage = storage
     }
 
     var reader: JSONReader

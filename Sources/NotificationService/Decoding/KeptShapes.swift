@@ -1,3 +1,5 @@
+@_spi(Engine) import NotificationText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +15,10 @@ import Darwin
 /// notification and first displayed entry, which are then read by it rather
 /// than by the general path.
 ///
+/// It also keeps the buffers of the thread's last request
+/// (`requestStorage`): the next first pass copies its body into them, so a
+/// typical request allocates none (ADR 0019).
+///
 /// One per thread, reached through a thread-specific key (`current`), made
 /// on the thread's first body and freed as the thread exits: a thread uses
 /// only its own, one body at a time, so no lock guards it. Only the first
@@ -26,6 +32,9 @@ final class KeptShapes {
     /// The storage of the validated pass's shapes.
     let validatedNotification: ObjectShape
     let validatedDisplayed: ObjectShape
+    /// The buffers of the last request decoded, given back once its response
+    /// was written (`ComposeDecoder.giveBack`); empty while a request holds them.
+    var requestStorage = ComposeRequest.Storage()
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
     init(isEnabled: Bool = true) {
@@ -40,6 +49,14 @@ final class KeptShapes {
         displayed.deallocate()
         validatedNotification.deallocate()
         validatedDisplayed.deallocate()
+    }
+
+    /// The kept request storage, leaving none until it is given back.
+    @inline(__always)
+    func takeRequestStorage() -> ComposeRequest.Storage {
+        var storage = ComposeRequest.Storage()
+        swap(&storage, &requestStorage)
+        return storage
     }
 
     /// A key for `current`, made once for the process; nil when the
