@@ -12,7 +12,7 @@
 /// first, and the body is read again, knowing it is valid JSON, to find the
 /// first field problem in document order; a missing required member is
 /// reported after the members of its object. See `JSONReader`, ADR 0008.
-struct ComposeDecoder {
+struct ComposeDecoder: ~Copyable {
     /// The request, or the first problem of the body.
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
@@ -59,14 +59,13 @@ struct ComposeDecoder {
             // The first pass copies the body once into the kept storage, with
             // room for the keys; the validated one shares it (and copies it
             // when it appends).
-            let request =
-                validated
-                ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog)
-                : ComposeRequest(
-                    copying: bytes, into: kept.takeRequestStorage(), serverApp: serverApp,
-                    catalog: catalogs.defaultCatalog)
             var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated), request: request,
+                reader: JSONReader(bytes, validated: validated),
+                request: validated
+                    ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog)
+                    : ComposeRequest(
+                        copying: bytes, into: kept.takeRequestStorage(), serverApp: serverApp,
+                        catalog: catalogs.defaultCatalog),
                 catalogs: catalogs, tables: tables,
                 shape: validated ? kept.validatedNotification.forgotten : kept.notification,
                 displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
@@ -88,8 +87,7 @@ struct ComposeDecoder {
                 if !validated { kept.requestStorage = decoder.request.takeStorage() }
                 throw problem ?? unexpected()
             }
-            // Moved out, not copied: a copy would retain each of its buffers.
-            return (consume decoder).request
+            return decoder.finish()
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -119,7 +117,7 @@ struct ComposeDecoder {
     var recentDay: RecentDay
 
     private init(
-        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
+        reader: JSONReader, request: consuming ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
         displayedShape: ObjectShape, recentDay: RecentDay
     ) {
         self.shape = shape
@@ -129,6 +127,12 @@ struct ComposeDecoder {
         self.request = request
         self.catalogs = catalogs
         self.tables = tables
+    }
+
+    /// The request read, moved out rather than copied (a copy would retain
+    /// each of its buffers and the decoder's end release them again).
+    consuming func finish() -> ComposeRequest {
+        request
     }
 
     /// The member names of every kind of object, and the key of each
