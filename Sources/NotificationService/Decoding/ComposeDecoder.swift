@@ -18,11 +18,13 @@ struct ComposeDecoder: ~Copyable {
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
     ///   - catalogs: the server's catalogs and default locale, which `locale` chooses from.
     ///   - now: the server clock, read only when the request has no `now`.
-    static func decode(_ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp)
-        throws(Problem) -> ComposeRequest
-    {
+    ///   - kept: the calling thread's shapes and storage (`keptForThisThread`) when known.
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, kept: KeptShapes? = nil
+    ) throws(Problem) -> ComposeRequest {
         do throws(Problem) {
-            return try decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false)
+            return try decode(
+                body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false, keptShapes: kept)
         } catch {}
         do {
             _ = try JSONParser.tape(body)
@@ -64,7 +66,7 @@ struct ComposeDecoder: ~Copyable {
                 request: validated
                     ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog)
                     : ComposeRequest(
-                        copying: bytes, into: kept.takeRequestStorage(), serverApp: serverApp,
+                        copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
                         catalog: catalogs.defaultCatalog),
                 catalogs: catalogs, tables: tables,
                 shape: validated ? kept.validatedNotification.forgotten : kept.notification,
@@ -84,10 +86,10 @@ struct ComposeDecoder: ~Copyable {
             shapedReads?.pointee = decoder.shapedReads
             if stop != nil {
                 let problem = decoder.reader.problem
-                if !validated { kept.requestStorage = decoder.request.takeStorage() }
+                if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
                 throw problem ?? unexpected()
             }
-            return decoder.finish()
+            return decoder.takeRequest()
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -95,10 +97,12 @@ struct ComposeDecoder: ~Copyable {
         return request
     }
 
-    /// Gives `storage` (a decoded request's, once its response is written)
-    /// back to the calling thread, for the next request it decodes.
-    static func giveBack(_ storage: consuming ComposeRequest.Storage) {
-        KeptShapes.current(tables.keptShapesKey).requestStorage = storage
+    /// The calling thread's shapes and request storage: a caller that
+    /// decodes, composes and writes a response passes it to `decode`, lends
+    /// its `requestStorage` to `Composer.compose(_:reusing:)` and gives the
+    /// buffers back there once the response is written.
+    static func keptForThisThread() -> KeptShapes {
+        KeptShapes.current(tables.keptShapesKey)
     }
 
     var reader: JSONReader
@@ -130,9 +134,12 @@ struct ComposeDecoder: ~Copyable {
     }
 
     /// The request read, moved out rather than copied (a copy would retain
-    /// each of its buffers and the decoder's end release them again).
-    consuming func finish() -> ComposeRequest {
-        request
+    /// each of its buffers and the decoder's end release them again): an
+    /// empty one is left.
+    mutating func takeRequest() -> ComposeRequest {
+        var taken = ComposeRequest(bytes: [], serverApp: "", catalog: request.catalog)
+        swap(&taken, &request)
+        return taken
     }
 
     /// The member names of every kind of object, and the key of each

@@ -32,8 +32,9 @@ final class KeptShapes {
     /// The storage of the validated pass's shapes.
     let validatedNotification: ObjectShape
     let validatedDisplayed: ObjectShape
-    /// The buffers of the last request decoded, given back once its response
-    /// was written (`ComposeDecoder.giveBack`); empty while a request holds them.
+    /// The buffers of the last request decoded and of its response, given
+    /// back once the response was written (`ComposeDecoder.keptForThisThread`);
+    /// a request and its response hold them in between.
     var requestStorage = ComposeRequest.Storage()
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
@@ -49,14 +50,6 @@ final class KeptShapes {
         displayed.deallocate()
         validatedNotification.deallocate()
         validatedDisplayed.deallocate()
-    }
-
-    /// The kept request storage, leaving none until it is given back.
-    @inline(__always)
-    func takeRequestStorage() -> ComposeRequest.Storage {
-        var storage = ComposeRequest.Storage()
-        swap(&storage, &requestStorage)
-        return storage
     }
 
     /// A key for `current`, made once for the process; nil when the
