@@ -58,38 +58,41 @@ struct ComposeDecoder: ~Copyable {
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             let kept =
                 readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
-            // The first pass copies the body once into the kept storage, with
-            // room for the keys; the validated one shares it (and copies it
-            // when it appends).
-            var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated),
-                request: validated
-                    ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog)
-                    : ComposeRequest(
-                        copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
-                        catalog: catalogs.defaultCatalog),
-                catalogs: catalogs, tables: tables,
-                shape: validated ? kept.validatedNotification.forgotten : kept.notification,
-                displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
-                recentDay: validated ? RecentDay() : kept.recentDay)
-            var stop: JSONReader.Stop? = nil
-            do throws(JSONReader.Stop) {
-                try decoder.decodeRequest()
-            } catch {
-                stop = error
+            // The catalogs are lent for the pass: a copy would retain each
+            // of their arrays. The first pass copies the body once into the
+            // kept storage, with room for the keys; the validated one shares
+            // it (and copies it when it appends).
+            return try withUnsafePointer(to: catalogs) { catalogs throws(Problem) -> ComposeRequest in
+                var decoder = ComposeDecoder(
+                    reader: JSONReader(bytes, validated: validated),
+                    request: validated
+                        ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
+                        : ComposeRequest(
+                            copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
+                            catalog: catalogs.pointee.defaultCatalog),
+                    catalogs: catalogs, tables: tables,
+                    shape: validated ? kept.validatedNotification.forgotten : kept.notification,
+                    displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
+                    recentDay: validated ? RecentDay() : kept.recentDay)
+                var stop: JSONReader.Stop? = nil
+                do throws(JSONReader.Stop) {
+                    try decoder.decodeRequest()
+                } catch {
+                    stop = error
+                }
+                if !validated {
+                    kept.notification = decoder.shape
+                    kept.displayed = decoder.displayedShape
+                    kept.recentDay = decoder.recentDay
+                }
+                shapedReads?.pointee = decoder.shapedReads
+                if stop != nil {
+                    let problem = decoder.reader.problem
+                    if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
+                    throw problem ?? unexpected()
+                }
+                return decoder.takeRequest()
             }
-            if !validated {
-                kept.notification = decoder.shape
-                kept.displayed = decoder.displayedShape
-                kept.recentDay = decoder.recentDay
-            }
-            shapedReads?.pointee = decoder.shapedReads
-            if stop != nil {
-                let problem = decoder.reader.problem
-                if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
-                throw problem ?? unexpected()
-            }
-            return decoder.takeRequest()
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -107,8 +110,8 @@ struct ComposeDecoder: ~Copyable {
 
     var reader: JSONReader
     var request: ComposeRequest
-    /// What `locale` chooses from.
-    private let catalogs: CatalogSet
+    /// What `locale` chooses from: the caller's, valid for the pass.
+    private let catalogs: UnsafePointer<CatalogSet>
     /// `Self.tables`, read once.
     private let tables: Tables
     /// The previous notification's shape, for reading the next one.
@@ -121,7 +124,8 @@ struct ComposeDecoder: ~Copyable {
     var recentDay: RecentDay
 
     private init(
-        reader: JSONReader, request: consuming ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
+        reader: JSONReader, request: consuming ComposeRequest, catalogs: UnsafePointer<CatalogSet>, tables: Tables,
+        shape: ObjectShape,
         displayedShape: ObjectShape, recentDay: RecentDay
     ) {
         self.shape = shape
@@ -238,7 +242,7 @@ struct ComposeDecoder: ~Copyable {
     /// The catalog `locale` chooses (compose.md section 10); `""` is the default's.
     private mutating func catalog() throws(JSONReader.Stop) -> Catalog {
         let range = try text(at: "locale")
-        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.catalog(forUTF8: $0[present: range]) }
+        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.pointee.catalog(forUTF8: $0[present: range]) }
         guard let chosen else { throw stop(invalidLocale(range)) }
         return chosen
     }
