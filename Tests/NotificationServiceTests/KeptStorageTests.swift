@@ -34,13 +34,25 @@ import Testing
 
     /// Bodies of every kind, a problem among them, in an order where each
     /// is filled into storage another kind left.
+    private static func request(_ notifications: String...) -> [UInt8] {
+        Array(#"{"notifications":[\#(notifications.joined(separator: ","))]}"#.utf8)
+    }
+
+    /// Bodies of every kind, a problem among them, in an order where each
+    /// is filled into storage another kind left.
     private static let bodies: [(label: String, body: [UInt8])] = [
         ("bench payload", repositoryFile("bench/payloads/compose-20.json")),
-        ("bundle", Array(#"{"notifications":[\#(notification("1", sender: "Ann")),\#(notification("2", sender: "Bo"))]}"#.utf8)),
-        ("fallback", Array(#"{"fetch":"failed","displayed":[{"key":"chat:9","timestamp":"2026-11-29T11:58:00Z"}]}"#.utf8)),
-        ("invalid", Array(#"{"notifications":[{"id":"x"}]}"#.utf8)),
-        ("summary", Array(#"{"notifications":[\#(notification("3", sender: "Cy", thread: "a")),\#(notification("4", sender: "Di", thread: "b"))]}"#.utf8)),
-        ("escaped single", Array(#"{"notifications":[\#(notification("5", sender: "\\u00c9va", text: "a\\nb"))]}"#.utf8)),
+        ("bundle", request(notification("1", sender: "Ann"), notification("2", sender: "Bo"))),
+        (
+            "fallback",
+            Array(#"{"fetch":"failed","displayed":[{"key":"chat:9","timestamp":"2026-11-29T11:58:00Z"}]}"#.utf8)
+        ),
+        ("invalid", request(#"{"id":"x"}"#)),
+        (
+            "summary",
+            request(notification("3", sender: "Cy", thread: "a"), notification("4", sender: "Di", thread: "b"))
+        ),
+        ("escaped single", request(notification("5", sender: "\\u00c9va", text: "a\\nb"))),
         ("bench payload again", repositoryFile("bench/payloads/compose-20.json")),
     ]
 
@@ -73,7 +85,7 @@ import Testing
 
     @Test func aLargeRequest_doesNotLeaveItsBuffersToTheThread() throws {
         let text = String(repeating: "a", count: 80_000)
-        let body = Array(#"{"notifications":[\#(Self.notification("1", sender: "Ann", text: text))]}"#.utf8)
+        let body = Self.request(Self.notification("1", sender: "Ann", text: text))
         _ = try Self.keptAnswer(body).get()
         let capacities = ComposeDecoder.keptForThisThread().requestStorage.capacities
         #expect(capacities[0] <= ComposeRequest.Storage.maxKeptBytes, "kept \(capacities[0]) bytes")
@@ -82,7 +94,8 @@ import Testing
     @Test func aCallerThatKeepsItsRequestAndResponse_keepsTheirValues() throws {
         let kept = KeptShapes()
         let first = Self.bodies[0].body
-        var request = try ComposeDecoder.decode(first, serverApp: "Buzz", catalogs: .builtIn, now: { Self.clock }, kept: kept)
+        var request = try ComposeDecoder.decode(
+            first, serverApp: "Buzz", catalogs: .builtIn, now: { Self.clock }, kept: kept)
         let keptRequest = request
         let response = Composer.compose(request, reusing: &kept.requestStorage)
         let keptResponse = response
