@@ -9,6 +9,8 @@ public struct HTTPResponse: Sendable {
     /// The `X-Request-Id` field, written after `headers`; nil for none.
     public var requestID: HTTPRequestID?
 
+    /// Inlinable: called across modules, it returned its value through a copy.
+    @inlinable
     public init(
         status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], route: String,
         requestID: HTTPRequestID? = nil

@@ -22,7 +22,8 @@ public final class NotificationTextService: HTTPHandler {
     let authTokenStore: AuthTokenStore?
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
     /// The composer; replaceable only by tests (to prove the 500 path).
-    let compose: @Sendable (ComposeRequest) throws -> ComposeResponse
+    /// It takes the response's buffers from the storage (`Composer.compose(_:reusing:)`).
+    let compose: @Sendable (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
 
     public convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
@@ -32,12 +33,12 @@ public final class NotificationTextService: HTTPHandler {
     ) {
         self.init(
             configuration: configuration, clock: clock, accessLog: accessLog, errorLog: errorLog,
-            compose: { Composer.compose($0) })
+            compose: { Composer.compose($0, reusing: &$1) })
     }
 
     init(
         configuration: ServiceConfiguration, clock: WallClock, accessLog: LogSink, errorLog: LogSink,
-        compose: @escaping @Sendable (ComposeRequest) throws -> ComposeResponse
+        compose: @escaping @Sendable (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
     ) {
         self.configuration = configuration
         self.clock = clock

@@ -40,7 +40,7 @@ public enum ServiceAnswers {
     ) throws(Problem) -> [UInt8] {
         do {
             return try compose(request: request, appName: appName, catalogs: catalogs, now: now) {
-                Composer.compose($0)
+                Composer.compose($0, reusing: &$1)
             }
         } catch let problem as Problem {
             throw problem
@@ -54,10 +54,19 @@ public enum ServiceAnswers {
     /// (which tests replace to reach the 500 path).
     static func compose(
         request: [UInt8], appName: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp,
-        composer: (ComposeRequest) throws -> ComposeResponse
+        composer: (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
     ) throws -> [UInt8] {
-        let composeRequest = try ComposeRequest.decode(request, serverApp: appName, catalogs: catalogs, now: now)
-        return try composer(composeRequest).jsonBody()
+        // The request's buffers come from the thread's storage, the
+        // response's from what they leave there, and both go back to it.
+        let kept = ComposeDecoder.keptForThisThread()
+        var composeRequest = try ComposeDecoder.decode(
+            request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
+        let response = try composer(composeRequest, &kept.requestStorage)
+        let json = response.jsonBody()
+        // The response first: it shares the request's bytes.
+        response.giveStorage(to: &kept.requestStorage)
+        composeRequest.giveStorage(to: &kept.requestStorage)
+        return json
     }
 
     /// The problem of a request body larger than `maxBytes` (413 `payload-too-large`).

@@ -36,7 +36,7 @@ struct ServiceHarness {
         if let compose {
             service = NotificationTextService(
                 configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink,
-                compose: compose)
+                compose: { request, _ in try compose(request) })
         } else {
             service = NotificationTextService(
                 configuration: configuration, clock: clock, accessLog: accessLog.sink, errorLog: errorLog.sink)

@@ -12,18 +12,20 @@
 /// first, and the body is read again, knowing it is valid JSON, to find the
 /// first field problem in document order; a missing required member is
 /// reported after the members of its object. See `JSONReader`, ADR 0008.
-struct ComposeDecoder {
+struct ComposeDecoder: ~Copyable {
     /// The request, or the first problem of the body.
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
     ///   - catalogs: the server's catalogs and default locale, which `locale` chooses from.
     ///   - now: the server clock, read only when the request has no `now`.
-    static func decode(_ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp)
-        throws(Problem) -> ComposeRequest
-    {
-        if let request = try? decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false) {
-            return request
-        }
+    ///   - kept: the calling thread's shapes and storage (`keptForThisThread`) when known.
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, kept: KeptShapes? = nil
+    ) throws(Problem) -> ComposeRequest {
+        do throws(Problem) {
+            return try decode(
+                body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false, keptShapes: kept)
+        } catch {}
         do {
             _ = try JSONParser.tape(body)
         } catch {
@@ -38,7 +40,8 @@ struct ComposeDecoder {
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     /// The first pass starts from, and leaves, the shapes the calling
     /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
-    /// when given; the validated pass starts from none and leaves none.
+    /// when given, and fills the request into the storage kept there
+    /// (`giveBack`); the validated pass starts from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
@@ -55,27 +58,41 @@ struct ComposeDecoder {
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             let kept =
                 readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
-            var decoder = ComposeDecoder(
-                reader: JSONReader(bytes, validated: validated),
-                request: ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.defaultCatalog),
-                catalogs: catalogs, tables: tables,
-                shape: validated ? kept.validatedNotification.forgotten : kept.notification,
-                displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
-                recentDay: validated ? RecentDay() : kept.recentDay)
-            defer {
+            // The catalogs are lent for the pass: a copy would retain each
+            // of their arrays. The first pass copies the body once into the
+            // kept storage, with room for the keys; the validated one shares
+            // it (and copies it when it appends).
+            return try withUnsafePointer(to: catalogs) { catalogs throws(Problem) -> ComposeRequest in
+                var decoder = ComposeDecoder(
+                    reader: JSONReader(bytes, validated: validated),
+                    request: validated
+                        ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
+                        : ComposeRequest(
+                            copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
+                            catalog: catalogs.pointee.defaultCatalog),
+                    catalogs: catalogs, tables: tables,
+                    shape: validated ? kept.validatedNotification.forgotten : kept.notification,
+                    displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
+                    recentDay: validated ? RecentDay() : kept.recentDay)
+                var stop: JSONReader.Stop? = nil
+                do throws(JSONReader.Stop) {
+                    try decoder.decodeRequest()
+                } catch {
+                    stop = error
+                }
                 if !validated {
                     kept.notification = decoder.shape
                     kept.displayed = decoder.displayedShape
                     kept.recentDay = decoder.recentDay
                 }
                 shapedReads?.pointee = decoder.shapedReads
+                if stop != nil {
+                    let problem = decoder.reader.problem
+                    if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
+                    throw problem ?? unexpected()
+                }
+                return decoder.takeRequest()
             }
-            do throws(JSONReader.Stop) {
-                try decoder.decodeRequest()
-            } catch {
-                throw decoder.reader.problem ?? unexpected()
-            }
-            return decoder.request
         }
         if request.nowRange.isAbsent {
             _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
@@ -83,10 +100,18 @@ struct ComposeDecoder {
         return request
     }
 
+    /// The calling thread's shapes and request storage: a caller that
+    /// decodes, composes and writes a response passes it to `decode`, lends
+    /// its `requestStorage` to `Composer.compose(_:reusing:)` and gives the
+    /// buffers back there once the response is written.
+    static func keptForThisThread() -> KeptShapes {
+        KeptShapes.current(tables.keptShapesKey)
+    }
+
     var reader: JSONReader
     var request: ComposeRequest
-    /// What `locale` chooses from.
-    private let catalogs: CatalogSet
+    /// What `locale` chooses from: the caller's, valid for the pass.
+    private let catalogs: UnsafePointer<CatalogSet>
     /// `Self.tables`, read once.
     private let tables: Tables
     /// The previous notification's shape, for reading the next one.
@@ -99,7 +124,8 @@ struct ComposeDecoder {
     var recentDay: RecentDay
 
     private init(
-        reader: JSONReader, request: ComposeRequest, catalogs: CatalogSet, tables: Tables, shape: ObjectShape,
+        reader: JSONReader, request: consuming ComposeRequest, catalogs: UnsafePointer<CatalogSet>, tables: Tables,
+        shape: ObjectShape,
         displayedShape: ObjectShape, recentDay: RecentDay
     ) {
         self.shape = shape
@@ -109,6 +135,15 @@ struct ComposeDecoder {
         self.request = request
         self.catalogs = catalogs
         self.tables = tables
+    }
+
+    /// The request read, moved out rather than copied (a copy would retain
+    /// each of its buffers and the decoder's end release them again): an
+    /// empty one is left.
+    mutating func takeRequest() -> ComposeRequest {
+        var taken = ComposeRequest(bytes: [], serverApp: "", catalog: request.catalog)
+        swap(&taken, &request)
+        return taken
     }
 
     /// The member names of every kind of object, and the key of each
@@ -207,7 +242,7 @@ struct ComposeDecoder {
     /// The catalog `locale` chooses (compose.md section 10); `""` is the default's.
     private mutating func catalog() throws(JSONReader.Stop) -> Catalog {
         let range = try text(at: "locale")
-        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.catalog(forUTF8: $0[present: range]) }
+        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.pointee.catalog(forUTF8: $0[present: range]) }
         guard let chosen else { throw stop(invalidLocale(range)) }
         return chosen
     }

@@ -1,3 +1,5 @@
+@_spi(Engine) import NotificationText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +15,10 @@ import Darwin
 /// notification and first displayed entry, which are then read by it rather
 /// than by the general path.
 ///
+/// It also keeps the buffers of the thread's last request
+/// (`requestStorage`): the next first pass copies its body into them, so a
+/// typical request allocates none (ADR 0019).
+///
 /// One per thread, reached through a thread-specific key (`current`), made
 /// on the thread's first body and freed as the thread exits: a thread uses
 /// only its own, one body at a time, so no lock guards it. Only the first
@@ -26,6 +32,10 @@ final class KeptShapes {
     /// The storage of the validated pass's shapes.
     let validatedNotification: ObjectShape
     let validatedDisplayed: ObjectShape
+    /// The buffers of the last request decoded and of its response, given
+    /// back once the response was written (`ComposeDecoder.keptForThisThread`);
+    /// a request and its response hold them in between.
+    var requestStorage = ComposeRequest.Storage()
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
     init(isEnabled: Bool = true) {

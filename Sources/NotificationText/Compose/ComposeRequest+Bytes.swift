@@ -58,8 +58,13 @@ extension ComposeRequest {
     /// copied (from a shared request body) at most once.
     @_spi(Engine) public mutating func reserve(notifications count: Int) {
         notificationRecords.reserveCapacity(count)
-        // Keys with a source are made in room appended for them: typical ones.
-        bytes.reserveCapacity(bytes.count + 24 * count + Self.keyRoomBytes + 64)
+        bytes.reserveCapacity(bytes.count + Self.keyRoomBytes(notifications: count))
+    }
+
+    /// The bytes appended for `count` notifications' keys with a source,
+    /// which are made in room appended for them: typical ones.
+    static func keyRoomBytes(notifications count: Int) -> Int {
+        24 * count + keyRoomBytes + 64
     }
 
     /// Makes room for `count` displayed entries.

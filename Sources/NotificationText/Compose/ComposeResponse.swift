@@ -67,6 +67,7 @@ public struct ComposeResponse: Hashable, Sendable {
             switch storedNotification {
             case .values(let content): content
             case .texts(let texts): texts.content
+            case .taken: Content(title: "", subtitle: nil, body: "", threadIdentifier: nil, url: nil)
             }
         }
         set { storedNotification = .values(newValue) }
@@ -80,9 +81,20 @@ public struct ComposeResponse: Hashable, Sendable {
 
     private var storedNotification: StoredNotification
 
+    /// The texts as `Composer` wrote them, moved out (`.taken` left).
+    mutating func takeComposedTexts() -> ComposedTexts? {
+        guard case .texts = storedNotification else { return nil }
+        var taken = StoredNotification.taken
+        swap(&taken, &storedNotification)
+        guard case .texts(let texts) = consume taken else { return nil }
+        return texts
+    }
+
     private enum StoredNotification: Sendable {
         case values(Content)
         case texts(ComposedTexts)
+        /// The texts were moved out (`takeComposedTexts`), as the response ends.
+        case taken
     }
 
     /// The tag of the catalog the texts were written from, as its file writes
@@ -98,7 +110,7 @@ public struct ComposeResponse: Hashable, Sendable {
     /// The dropped notifications (in input order), the keys of those
     /// represented (newest first) and the next state to persist, in that
     /// order in one array, so a response costs one allocation for them, not three.
-    @_spi(Engine) public let records: [KeyRecord]
+    @_spi(Engine) public internal(set) var records: [KeyRecord]
     /// How many of `records` are drops, and then shown keys.
     private let dropCount: Int32
     private let shownCount: Int32

@@ -3,7 +3,7 @@
 /// there, so no `String` is made per text (`content` makes them when asked).
 @_spi(Engine) public struct ComposedTexts: Sendable {
     /// Well-formed UTF-8 that the ranges point into.
-    @_spi(Engine) public let bytes: [UInt8]
+    @_spi(Engine) public internal(set) var bytes: [UInt8]
     @_spi(Engine) public let title: TextRange
     /// Absent for none.
     @_spi(Engine) public let subtitle: TextRange
@@ -31,6 +31,14 @@
 
         /// - Parameter capacity: the bytes expected (more only make the buffer grow).
         init(capacity: Int) {
+            bytes.reserveCapacity(capacity)
+        }
+
+        /// A writer into `storage` (emptied, and left with none), which a
+        /// response before gave back (`ComposeRequest.Storage`).
+        init(capacity: Int, reusing storage: inout [UInt8]) {
+            swap(&bytes, &storage)
+            bytes.removeAll(keepingCapacity: true)
             bytes.reserveCapacity(capacity)
         }
 

@@ -22,13 +22,14 @@ extension Composer {
         _ notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
         _ kept: UnsafeBufferPointer<NewestFirst.Record>, thread: UnsafeBufferPointer<UInt8>,
         bytes: UnsafeBufferPointer<UInt8>, app: String, catalog: Catalog,
-        maxUnits: Int
+        maxUnits: Int, texts storage: inout [UInt8]
     ) -> ComposedTexts {
         let newest = notifications[Int(kept[0].index)]
         let text = bytes[newest.text]
         let url = bytes[newest.url]
         var texts = ComposedTexts.Writer(
-            capacity: 3 * PlainText.titleMaxUnits + thread.count + (url?.count ?? 0) + (text?.count ?? 0))
+            capacity: 3 * PlainText.titleMaxUnits + thread.count + (url?.count ?? 0) + (text?.count ?? 0),
+            reusing: &storage)
         var title = TextRange.absent
         for record in kept where title.isAbsent {
             PlainText.withNormalised(bytes[notifications[Int(record.index)].threadTitle]) { threadTitle in

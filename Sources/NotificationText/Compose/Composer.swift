@@ -19,6 +19,38 @@ public enum Composer {
     /// Composes the notification and the next `displayed` state.
     /// - Precondition: `request` satisfies `ComposeRequest`'s limits (the decoder checks them).
     public static func compose(_ request: ComposeRequest) -> ComposeResponse {
+        var spare = Spare()
+        return compose(request, spare: &spare)
+    }
+
+    /// `compose(_:)`, writing the response into the response's buffers in
+    /// `storage` (`ComposeRequest.Storage`), which it takes: with the
+    /// storage of a response before, it allocates none.
+    @_spi(Engine) public static func compose(
+        _ request: ComposeRequest, reusing storage: inout ComposeRequest.Storage
+    ) -> ComposeResponse {
+        var spare = Spare()
+        swap(&spare.records, &storage.responseRecords)
+        swap(&spare.texts, &storage.responseTexts)
+        return compose(request, spare: &spare)
+    }
+
+    /// Buffers a response is written into, emptied when taken (none when new).
+    struct Spare {
+        var records: [ComposeResponse.KeyRecord] = []
+        var texts: [UInt8] = []
+
+        /// The records buffer with room for `count`, leaving none here.
+        mutating func takeRecords(capacity count: Int) -> [ComposeResponse.KeyRecord] {
+            var taken: [ComposeResponse.KeyRecord] = []
+            swap(&taken, &records)
+            taken.removeAll(keepingCapacity: true)
+            taken.reserveCapacity(count)
+            return taken
+        }
+    }
+
+    private static func compose(_ request: ComposeRequest, spare: inout Spare) -> ComposeResponse {
         // The records' ranges were checked as they were appended.
         precondition(
             request.fits(request.appRange) && request.fits(request.recipientRange),
@@ -29,7 +61,7 @@ public enum Composer {
         return request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
-                    compose(request, bytes: bytes, notifications: notifications, displayed: displayed)
+                    compose(request, bytes: bytes, notifications: notifications, displayed: displayed, spare: &spare)
                 }
             }
         }
@@ -46,7 +78,7 @@ public enum Composer {
     private static func compose(
         _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
-        displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
+        displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>, spare: inout Spare
     ) -> ComposeResponse {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
@@ -62,14 +94,14 @@ public enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            var records: [ComposeResponse.KeyRecord] = []
-            records.reserveCapacity(min(ComposeRequest.maxDisplayedOutput, entries.count))
+            var records = spare.takeRecords(capacity: min(ComposeRequest.maxDisplayedOutput, entries.count))
             DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in
                 state.appendNext(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom, to: &records)
             }
-            return fallback(settings, reason: reason, app: app, records: records, dropCount: 0)
+            return fallback(
+                settings, reason: reason, app: app, records: records, dropCount: 0, texts: &spare.texts)
         }
         // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
         // the steps are compiled once for each hashing, so neither path tests which.
@@ -79,7 +111,7 @@ public enum Composer {
                     Self.composeFetched(
                         settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
                         state: &state,
-                        keptScratch: keptScratch, bytes: bytes, notifications: notifications)
+                        keptScratch: keptScratch, bytes: bytes, notifications: notifications, spare: &spare)
                 }
             }
         }
@@ -95,15 +127,15 @@ public enum Composer {
         _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
         futureAfter: Moment, state: inout DisplayedState<Hashing>,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
-        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, spare: inout Spare
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         // The drops, the shown keys and the next state, in that order in one
         // array, allocated once: drops and shown keys are at most one per
         // notification together, the next state at most its limit.
-        var records: [ComposeResponse.KeyRecord] = []
-        records.reserveCapacity(
-            notifications.count + min(ComposeRequest.maxDisplayedOutput, state.entryKeyCount + notifications.count))
+        var records = spare.takeRecords(
+            capacity: notifications.count
+                + min(ComposeRequest.maxDisplayedOutput, state.entryKeyCount + notifications.count))
         // Step 2: drop, in input order, with the first reason that applies.
         // Kept notifications, with their positions in `notifications`.
         var keptCount = 0
@@ -149,21 +181,22 @@ public enum Composer {
         switch kept.count {
         case 0:
             state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
-            return fallback(settings, reason: .empty, app: app, records: records, dropCount: dropCount)
+            return fallback(
+                settings, reason: .empty, app: app, records: records, dropCount: dropCount, texts: &spare.texts)
         case 1:
             kind = .single
             texts = single(
                 notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
-                maxUnits: maxUnits)
+                maxUnits: maxUnits, texts: &spare.texts)
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
                 texts = bundle(
                     notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
-                    maxUnits: maxUnits)
+                    maxUnits: maxUnits, texts: &spare.texts)
             } else {
                 kind = .summary
-                texts = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits)
+                texts = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits, texts: &spare.texts)
             }
         }
         for record in kept { records.append(.init(shown: notifications[Int(record.index)].key)) }
@@ -179,7 +212,7 @@ public enum Composer {
     @inline(never)
     static func single(
         _ notification: ComposeRequest.NotificationRecord, bytes: UnsafeBufferPointer<UInt8>, app: String,
-        catalog: Catalog, maxUnits: Int
+        catalog: Catalog, maxUnits: Int, texts storage: inout [UInt8]
     ) -> ComposedTexts {
         let isMessage = notification.isMessage
         let thread = notification.thread.count > 0 ? notification.thread : notification.key
@@ -188,7 +221,7 @@ public enum Composer {
         let url = bytes[notification.url]
         var texts = ComposedTexts.Writer(
             capacity: 2 * PlainText.titleMaxUnits + Int(thread.count) + (url?.count ?? 0) + (text?.count ?? 0)
-                + (defaultText?.count ?? 0))
+                + (defaultText?.count ?? 0), reusing: &storage)
         var title = TextRange.absent
         var subtitle = TextRange.absent
         if isMessage {
@@ -227,9 +260,11 @@ public enum Composer {
 
     // Out of line: called once per request, it is kept out of composeFetched's loops.
     @inline(never)
-    static func summary(count n: Int, app: String, catalog: Catalog, maxUnits: Int) -> ComposedTexts {
+    static func summary(
+        count n: Int, app: String, catalog: Catalog, maxUnits: Int, texts storage: inout [UInt8]
+    ) -> ComposedTexts {
         var app = app
-        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits)
+        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits, reusing: &storage)
         let title = app.withUTF8 {
             appendFilledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog, into: &texts)
         }
@@ -243,11 +278,11 @@ public enum Composer {
     /// The fallback; `records` holds `dropCount` drops, then the next state.
     static func fallback(
         _ settings: Settings, reason: ComposeResponse.FallbackReason, app: String,
-        records: [ComposeResponse.KeyRecord], dropCount: Int
+        records: [ComposeResponse.KeyRecord], dropCount: Int, texts storage: inout [UInt8]
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
-        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits)
+        var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits, reusing: &storage)
         let title = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits)
         let body = app.withUTF8 {
             appendMessage(.fallbackBody, MessageValues(app: $0), catalog: catalog, into: &texts, maxUnits: maxUnits)
