@@ -15,6 +15,7 @@ extension JSONParser {
             // bytes past a backslash are overwritten after it. Writing never
             // passes reading and the output is as long as the input, so
             // what is copied fits.
+            var found = false
             while raw.count &- read >= 16 {
                 let lanes = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(
                     as: SIMD16<UInt8>.self)
@@ -25,12 +26,15 @@ extension JSONParser {
                     let plain = backslashes.trailingZeroBitCount
                     read &+= plain
                     written &+= plain
+                    found = true
                     break
                 }
                 read &+= 16
                 written &+= 16
             }
-            while raw.count &- read >= 8 {
+            // Words only for what is left past the last 16 (the backslash
+            // just found would stop the first word at once).
+            while !found && raw.count &- read >= 8 {
                 let word = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(as: UInt64.self)
                 UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(
                     of: word, as: UInt64.self)
