@@ -98,7 +98,7 @@ struct ReplyWriter {
                 let bodyByteCount = hasContent ? response.body.count : 0
                 var byteCount =
                     ReplyHead.statusLineByteCount(reason: reason) + ownFieldsByteCount + 2 + bodyByteCount
-                Self.forEachField(of: evhttpFields) { _, nameCount, _, valueCount in
+                Self.forEachField(of: evhttpFields, lent: lentFields) { _, nameCount, _, valueCount in
                     byteCount += ReplyHead.fieldByteCount(nameCount: nameCount, valueCount: valueCount)
                 }
                 // Contiguous space for the whole reply. Without it (out of
@@ -114,7 +114,7 @@ struct ReplyWriter {
                     head.appendField(name: fields[index].name, value: fields[index].value)
                 }
                 head.appendRequestIDField(response.requestID, measured: requestIDByteCount)
-                Self.forEachField(of: evhttpFields) { name, nameCount, value, valueCount in
+                Self.forEachField(of: evhttpFields, lent: lentFields) { name, nameCount, value, valueCount in
                     head.appendField(name: name, nameCount: nameCount, value: value, valueCount: valueCount)
                 }
                 head.append("\r\n")
@@ -133,14 +133,20 @@ struct ReplyWriter {
         }
     }
 
+    /// Each field on evhttp's list with its name's and value's lengths (the
+    /// lent ones' known, the others' measured).
     private static func forEachField(
-        of list: UnsafeMutablePointer<evkeyvalq>,
+        of list: UnsafeMutablePointer<evkeyvalq>, lent: LentFields,
         _ body: (UnsafePointer<CChar>, Int, UnsafePointer<CChar>, Int) -> Void
     ) {
         var entry = clibevent_header_first(list)
         while let current = entry {
             if let name = current.pointee.key, let value = current.pointee.value {
-                body(name, strlen(name), value, strlen(value))
+                if let counts = lent.byteCounts(of: current) {
+                    body(name, counts.name, value, counts.value)
+                } else {
+                    body(name, strlen(name), value, strlen(value))
+                }
             }
             entry = clibevent_header_next(current)
         }
