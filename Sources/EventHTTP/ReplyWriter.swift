@@ -23,6 +23,10 @@ import Glibc
 struct ReplyWriter {
     private var dateField = DateField()
     private let lentFields = LentFields()
+    /// The last field of the handler's found sendable and written from here:
+    /// a handler mostly sends the same field (its `Content-Type`, from a
+    /// literal) on every reply, and a field equal to it needs no new look.
+    private var lastOwnField: (name: String, value: String)?
 
     /// Sends `response`; `minorVersion` is the request's (HTTP/1.0 is
     /// answered in kind), and `closingConnection` adds `Connection: close`
@@ -54,12 +58,19 @@ struct ReplyWriter {
                 var hasFraming = false
                 for index in fields.indices {
                     isOwnField[index] = false
-                    guard ReplyHead.isSendable(name: fields[index].name, value: fields[index].value) else { continue }
-                    let kind = ReplyHead.FieldKind(fields[index].name)
+                    let isLastOwnField =
+                        lastOwnField.map { $0.name == fields[index].name && $0.value == fields[index].value } ?? false
+                    if !isLastOwnField {
+                        guard ReplyHead.isSendable(name: fields[index].name, value: fields[index].value) else {
+                            continue
+                        }
+                    }
+                    let kind = isLastOwnField ? .other : ReplyHead.FieldKind(fields[index].name)
                     if kind == .other {
                         isOwnField[index] = true
                         ownFieldsByteCount += ReplyHead.fieldByteCount(
                             nameCount: fields[index].name.utf8.count, valueCount: fields[index].value.utf8.count)
+                        if !isLastOwnField { lastOwnField = fields[index] }
                         continue
                     }
                     // The fields evhttp decides from go on its list.
