@@ -7,8 +7,11 @@ import HTTPCore
 /// from evhttp and closes them after a lingering close, and at a drain's
 /// deadline closes what is left. Confined to its loop's thread.
 final class ConnectionTable {
-    /// Keyed by the bufferevent's address (kept valid by the record's reference).
-    private var records: [UInt: ConnectionRecord] = [:]
+    /// Keyed by the bufferevent's address (kept valid by the record's
+    /// reference). In storage of its own: every request looks its record up,
+    /// and as a stored property of this class each look-up would pay for a
+    /// dynamic exclusivity check. Only this table, on its loop's thread, touches it.
+    private let records: UnsafeMutablePointer<[UInt: ConnectionRecord]>
     let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
     private let budget: ConnectionBudget
@@ -34,6 +37,8 @@ final class ConnectionTable {
         self.configuration = configuration
         self.handler = handler
         self.budget = budget
+        records = .allocate(capacity: 1)
+        records.initialize(to: [:])
         screensHeads = handler.screensRequestHeads
         limits = RequestFramer.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
@@ -41,7 +46,12 @@ final class ConnectionTable {
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
     }
 
-    var isEmpty: Bool { records.isEmpty }
+    deinit {
+        records.deinitialize(count: 1)
+        records.deallocate()
+    }
+
+    var isEmpty: Bool { records.pointee.isEmpty }
 
     /// evhttp's hook for a new connection's bufferevent: we create it so we
     /// can set its read and write timeouts and track the connection.
@@ -67,7 +77,7 @@ final class ConnectionTable {
             return nil
         }
         bufferevent_incref(bufferEvent)
-        records[UInt(bitPattern: bufferEvent)] = record
+        records.pointee[UInt(bitPattern: bufferEvent)] = record
         let admitted = budget.admit()
         if budget.isFull { budgetDidFill() }
         if !admitted {
@@ -105,7 +115,7 @@ final class ConnectionTable {
         guard let connection = evhttp_request_get_connection(request),
             let bufferEvent = evhttp_connection_get_bufferevent(connection)
         else { return nil }
-        return records[UInt(bitPattern: bufferEvent)]
+        return records.pointee[UInt(bitPattern: bufferEvent)]
     }
 
     // MARK: Screening and refusing
@@ -185,7 +195,7 @@ final class ConnectionTable {
     }
 
     private func drop(_ record: ConnectionRecord) {
-        records[UInt(bitPattern: record.bufferEvent)] = nil
+        records.pointee[UInt(bitPattern: record.bufferEvent)] = nil
         if record.release() { budget.release() }
     }
 
@@ -196,7 +206,7 @@ final class ConnectionTable {
     /// while draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
-        for record in Array(records.values) {
+        for record in Array(records.pointee.values) {
             if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
                 drop(record)
                 continue
@@ -230,7 +240,7 @@ final class ConnectionTable {
     /// under way (idle ones and lingering refusals are not counted).
     func closeAll() -> Int {
         var interruptedCount = 0
-        for record in Array(records.values) {
+        for record in Array(records.pointee.values) {
             if record.stage == .refusing || record.stage == .refusalPending {
                 finishRefusal(record)
                 continue
@@ -245,6 +255,6 @@ final class ConnectionTable {
 
     /// Drops every record once evhttp has freed its connections.
     func releaseAll() {
-        for record in Array(records.values) { drop(record) }
+        for record in Array(records.pointee.values) { drop(record) }
     }
 }

@@ -24,6 +24,9 @@ final class LentFields {
     private let text: UnsafeMutablePointer<CChar>
     private var dateIsLent = false
     private var lengthIsLent = false
+    /// The lent values' lengths, so the head is written without measuring them again.
+    private var dateValueCount = 0
+    private var lengthValueCount = 0
 
     init() {
         let dateName: StaticString = "Date"
@@ -61,6 +64,7 @@ final class LentFields {
         let stored = entries[0].value!
         UnsafeMutableRawPointer(stored).copyMemory(from: value, byteCount: byteCount)
         stored[byteCount] = 0
+        dateValueCount = byteCount
         clibevent_header_append(list, entries)
         dateIsLent = true
     }
@@ -72,9 +76,18 @@ final class LentFields {
             var text = ReplyHead(at: digits)
             text.appendDecimal(byteCount)
             text.end.pointee = 0
+            lengthValueCount = text.end - digits
         }
         clibevent_header_append(list, entries + 1)
         lengthIsLent = true
+    }
+
+    /// The name's and the value's lengths when `entry` is one of the lent
+    /// entries ("Date" and "Content-Length" are 4 and 14 bytes), else nil.
+    func byteCounts(of entry: UnsafeMutablePointer<evkeyval>) -> (name: Int, value: Int)? {
+        if entry == entries { return (4, dateValueCount) }
+        if entry == entries + 1 { return (14, lengthValueCount) }
+        return nil
     }
 
     /// Takes the lent entries off `list` again.

@@ -113,6 +113,8 @@ struct ReplyHead {
         append("\r\n")
     }
 
+    /// Inlined: a literal's length is then a constant, and its copy a store or two.
+    @inline(__always)
     mutating func append(_ text: StaticString) {
         append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
     }
@@ -130,8 +132,36 @@ struct ReplyHead {
         }
     }
 
+    /// Up to 32 bytes (names, short values, the reason phrase, `Date`) are
+    /// copied as two overlapping words or pairs of words, not by a `memcpy`
+    /// call each; every load and store stays within the `count` bytes.
+    @inline(__always)
     mutating func append(_ bytes: UnsafeRawPointer, count: Int) {
-        UnsafeMutableRawPointer(position).copyMemory(from: bytes, byteCount: count)
+        let target = UnsafeMutableRawPointer(position)
+        if count >= 8 && count <= 16 {
+            let head = bytes.loadUnaligned(as: UInt64.self)
+            let tail = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count > 16 && count <= 32 {
+            let first = bytes.loadUnaligned(as: UInt64.self)
+            let second = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let third = bytes.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
+            let fourth = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: third, toByteOffset: count - 16, as: UInt64.self)
+            target.storeBytes(of: fourth, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = bytes.loadUnaligned(as: UInt32.self)
+            let tail = bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count { position[index] = bytes.load(fromByteOffset: index, as: UInt8.self) }
+        } else {
+            target.copyMemory(from: bytes, byteCount: count)
+        }
         position += count
     }
 

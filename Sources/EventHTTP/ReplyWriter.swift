@@ -23,6 +23,10 @@ import Glibc
 struct ReplyWriter {
     private var dateField = DateField()
     private let lentFields = LentFields()
+    /// The last field of the handler's found sendable and written from here:
+    /// a handler mostly sends the same field (its `Content-Type`, from a
+    /// literal) on every reply, and a field equal to it needs no new look.
+    private var lastOwnField: (name: String, value: String)?
 
     /// Sends `response`; `minorVersion` is the request's (HTTP/1.0 is
     /// answered in kind), and `closingConnection` adds `Connection: close`
@@ -54,12 +58,19 @@ struct ReplyWriter {
                 var hasFraming = false
                 for index in fields.indices {
                     isOwnField[index] = false
-                    guard ReplyHead.isSendable(name: fields[index].name, value: fields[index].value) else { continue }
-                    let kind = ReplyHead.FieldKind(fields[index].name)
+                    let isLastOwnField =
+                        lastOwnField.map { $0.name == fields[index].name && $0.value == fields[index].value } ?? false
+                    if !isLastOwnField {
+                        guard ReplyHead.isSendable(name: fields[index].name, value: fields[index].value) else {
+                            continue
+                        }
+                    }
+                    let kind = isLastOwnField ? .other : ReplyHead.FieldKind(fields[index].name)
                     if kind == .other {
                         isOwnField[index] = true
                         ownFieldsByteCount += ReplyHead.fieldByteCount(
                             nameCount: fields[index].name.utf8.count, valueCount: fields[index].value.utf8.count)
+                        if !isLastOwnField { lastOwnField = fields[index] }
                         continue
                     }
                     // The fields evhttp decides from go on its list.
@@ -98,7 +109,7 @@ struct ReplyWriter {
                 let bodyByteCount = hasContent ? response.body.count : 0
                 var byteCount =
                     ReplyHead.statusLineByteCount(reason: reason) + ownFieldsByteCount + 2 + bodyByteCount
-                Self.forEachField(of: evhttpFields) { _, nameCount, _, valueCount in
+                Self.forEachField(of: evhttpFields, lent: lentFields) { _, nameCount, _, valueCount in
                     byteCount += ReplyHead.fieldByteCount(nameCount: nameCount, valueCount: valueCount)
                 }
                 // Contiguous space for the whole reply. Without it (out of
@@ -114,7 +125,7 @@ struct ReplyWriter {
                     head.appendField(name: fields[index].name, value: fields[index].value)
                 }
                 head.appendRequestIDField(response.requestID, measured: requestIDByteCount)
-                Self.forEachField(of: evhttpFields) { name, nameCount, value, valueCount in
+                Self.forEachField(of: evhttpFields, lent: lentFields) { name, nameCount, value, valueCount in
                     head.appendField(name: name, nameCount: nameCount, value: value, valueCount: valueCount)
                 }
                 head.append("\r\n")
@@ -133,14 +144,20 @@ struct ReplyWriter {
         }
     }
 
+    /// Each field on evhttp's list with its name's and value's lengths (the
+    /// lent ones' known, the others' measured).
     private static func forEachField(
-        of list: UnsafeMutablePointer<evkeyvalq>,
+        of list: UnsafeMutablePointer<evkeyvalq>, lent: LentFields,
         _ body: (UnsafePointer<CChar>, Int, UnsafePointer<CChar>, Int) -> Void
     ) {
         var entry = clibevent_header_first(list)
         while let current = entry {
             if let name = current.pointee.key, let value = current.pointee.value {
-                body(name, strlen(name), value, strlen(value))
+                if let counts = lent.byteCounts(of: current) {
+                    body(name, counts.name, value, counts.value)
+                } else {
+                    body(name, strlen(name), value, strlen(value))
+                }
             }
             entry = clibevent_header_next(current)
         }

@@ -79,7 +79,8 @@ struct RequestFramer {
         head.reset()
         phase = .requestLine
         headByteCount = 0
-        partialLine.removeAll(keepingCapacity: true)
+        // Usually empty: removeAll(keepingCapacity:) is not free even then.
+        if !partialLine.isEmpty { partialLine.removeAll(keepingCapacity: true) }
         chunkSizeDigits = 0
         chunkSize = 0
         chunkRemaining = 0

@@ -16,10 +16,15 @@ struct RequestReader {
 
     private var spareHeaders: [(name: String, value: String)] = []
     private var spareBody: [UInt8] = []
+    /// The strings last made for the path and for the names and values of
+    /// the first `recentFieldCount` fields, by position.
+    private var recent: [RecentString]
+    private static let recentFieldCount = 8
 
     init() {
         // A request has a handful of fields: one allocation, not a series of regrowths.
         spareHeaders.reserveCapacity(8)
+        recent = Array(repeating: RecentString(), count: 1 + 2 * Self.recentFieldCount)
     }
 
     /// The request as a value, or the value without its body and why the
@@ -29,10 +34,12 @@ struct RequestReader {
     ) {
         let targetByteCount = evhttp_request_get_uri(request).map { strlen($0) } ?? 0
         var headers = Self.take(&spareHeaders)
-        Self.readHeaders(of: request, into: &headers)
+        let path = recent.withUnsafeMutableBufferPointer { recent in
+            Self.readHeaders(of: request, into: &headers, recent: recent)
+            return Self.path(of: request, recent: recent.baseAddress!)
+        }
         var value = HTTPRequest(
-            method: Self.methodName(evhttp_request_get_command(request)), path: Self.path(of: request),
-            headers: headers)
+            method: Self.methodName(evhttp_request_get_command(request)), path: path, headers: headers)
         if targetByteCount > maxURIBytes {
             return (value, .uriTooLong(maxBytes: maxURIBytes))
         }
@@ -111,31 +118,97 @@ struct RequestReader {
         }
     }
 
-    private static func path(of request: OpaquePointer) -> String {
+    private static func path(of request: OpaquePointer, recent: UnsafeMutablePointer<RecentString>) -> String {
         guard let uri = evhttp_request_get_evhttp_uri(request), let path = evhttp_uri_get_path(uri) else {
             return ""
         }
-        return string(path)
+        return recentString(path, in: recent, making: string(_:byteCount:))
     }
 
-    private static func readHeaders(of request: OpaquePointer, into headers: inout [(name: String, value: String)]) {
+    /// `recent`: the path's slot, then a name's and a value's for each of the first fields.
+    private static func readHeaders(
+        of request: OpaquePointer, into headers: inout [(name: String, value: String)],
+        recent: UnsafeMutableBufferPointer<RecentString>
+    ) {
         guard let list = evhttp_request_get_input_headers(request) else { return }
         var entry = clibevent_header_first(list)
+        var slot = 1
         while let current = entry {
             if let key = current.pointee.key, let value = current.pointee.value {
-                headers.append((name: lowercasedName(key), value: string(value)))
+                if slot + 1 < recent.count {
+                    headers.append(
+                        (
+                            name: recentString(
+                                key, in: recent.baseAddress! + slot, making: lowercasedName(_:byteCount:)),
+                            value: recentString(value, in: recent.baseAddress! + slot + 1, making: string(_:byteCount:))
+                        ))
+                    slot += 2
+                } else {
+                    headers.append((name: lowercasedName(key, byteCount: strlen(key)), value: string(value)))
+                }
             }
             entry = clibevent_header_next(current)
         }
+    }
+
+    /// A string made from a short C string, and the bytes it was made from.
+    private struct RecentString {
+        var bytes = ShortBytes()
+        var string = ""
+    }
+
+    /// Up to 15 bytes and their count, as two words: equal values hold equal bytes.
+    private struct ShortBytes: Equatable {
+        var count = -1
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+
+        init() {}
+
+        /// Two overlapping loads (words, or halves of them), all within the `count` bytes.
+        init(_ start: UnsafeRawPointer, count: Int) {
+            self.count = count
+            if count >= 8 {
+                first = start.loadUnaligned(as: UInt64.self)
+                last = start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else if count >= 4 {
+                first = UInt64(start.loadUnaligned(as: UInt32.self))
+                last = UInt64(start.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            } else {
+                for index in 0..<count {
+                    first |= UInt64(start.load(fromByteOffset: index, as: UInt8.self)) << (8 * index)
+                }
+            }
+        }
+    }
+
+    /// `make`'s string for `pointer`: a path, a name or a value is mostly the
+    /// one the previous request had at the same place, and a short one found
+    /// equal to it, byte for byte, is reused rather than made again.
+    @inline(__always)
+    private static func recentString(
+        _ pointer: UnsafePointer<CChar>, in slot: UnsafeMutablePointer<RecentString>,
+        making make: (UnsafePointer<CChar>, Int) -> String
+    ) -> String {
+        let byteCount = strlen(pointer)
+        guard byteCount <= 15 else { return make(pointer, byteCount) }
+        let bytes = ShortBytes(pointer, count: byteCount)
+        if slot.pointee.bytes == bytes { return slot.pointee.string }
+        let made = make(pointer, byteCount)
+        slot.pointee = RecentString(bytes: bytes, string: made)
+        return made
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>) -> String {
+        string(pointer, byteCount: strlen(pointer))
     }
 
     /// The C string as a `String`, as `String(cString:)` makes it (ill-formed
     /// UTF-8 repaired), without its cost where it can: up to 15 bytes fit in
     /// the string itself and ASCII there needs no validation, and the usual
     /// `Content-Type` comes from a literal.
-    private static func string(_ pointer: UnsafePointer<CChar>) -> String {
-        let byteCount = strlen(pointer)
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
+    private static func string(_ pointer: UnsafePointer<CChar>, byteCount: Int) -> String {
+        pointer.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
             if byteCount <= 15 {
                 return String(unsafeUninitializedCapacity: byteCount) { output in
                     output.baseAddress!.update(from: start, count: byteCount)
@@ -155,9 +228,8 @@ struct RequestReader {
     /// without its Unicode tables; any other name takes the general path.
     /// The names almost every request has come from a table of literals,
     /// which cost no allocation and no UTF-8 check.
-    private static func lowercasedName(_ name: UnsafePointer<CChar>) -> String {
-        let byteCount = strlen(name)
-        return name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
+    private static func lowercasedName(_ name: UnsafePointer<CChar>, byteCount: Int) -> String {
+        name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
             let bytes = UnsafeBufferPointer(start: start, count: byteCount)
             if let common = commonName(bytes) { return common }
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(cString: name).lowercased() }
