@@ -1,5 +1,3 @@
-@_spi(Engine) import NotificationText
-
 /// Byte tests on 8 or 16 bytes at once, for the runs of plain bytes that
 /// make up nearly all of a JSON string.
 enum JSONByteClass {

@@ -1,5 +1,3 @@
-@_spi(Engine) import NotificationText
-
 /// A string's escapes, decoded: by the parser's check of every string with
 /// escapes, by the tape when a decoder reads one, and by the compose reader.
 extension JSONParser {

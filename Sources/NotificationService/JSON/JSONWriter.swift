@@ -1,5 +1,3 @@
-@_spi(Engine) import NotificationText
-
 /// Writes compact JSON (RFC 8259) straight into the array it returns: the one
 /// writer of every JSON the service produces (replies, problems, the access log).
 ///

@@ -70,6 +70,9 @@ enum InlineBytes {
     /// The first lane whose high bit is set; 16 when there is none.
     @inline(__always)
     private static func firstFlagged(_ flagged: SIMD16<UInt8>) -> Int {
-        (LaneBits.highBits(flagged) | 0x1_0000).trailingZeroBitCount
+        let halves = unsafeBitCast(flagged & SIMD16(repeating: 0x80), to: SIMD2<UInt64>.self)
+        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
+        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
+        return 16
     }
 }

@@ -1,5 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
+
+@testable import NotificationService
 
 /// `LaneBits` against a lane-by-lane reading of the same sixteen bytes.
 struct LaneBitsTests {

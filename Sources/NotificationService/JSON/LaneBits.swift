@@ -10,11 +10,13 @@ import _Builtin_intrinsics.intel
 /// intrinsics module (the standard library's `SIMD` types have no such
 /// operation: a lane comparison there compiles to a loop over the lanes).
 /// Elsewhere each half is gathered with a multiply (`gatheredHighBits`),
-/// with the same result.
-@_spi(Engine) public enum LaneBits {
+/// with the same result. It lives in the service: the rules module
+/// (`NotificationText`) imports nothing but the standard library, so its
+/// renderer keeps a test of two words.
+enum LaneBits {
     /// Bit k set when lane k of `lanes` has its high bit set.
-    @inlinable @inline(__always)
-    public static func highBits(_ lanes: SIMD16<UInt8>) -> UInt32 {
+    @inline(__always)
+    static func highBits(_ lanes: SIMD16<UInt8>) -> UInt32 {
         #if arch(x86_64)
         // 0 through 0xFFFF: the Int32 is never negative.
         return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(lanes, to: __m128i.self)))
@@ -26,8 +28,8 @@ import _Builtin_intrinsics.intel
     /// `highBits` without vector instructions: the high bit of byte k of a
     /// half, shifted down to bit 8k and multiplied, lands in bit 56 + k, and
     /// no two of the products share a bit, so nothing carries.
-    @inlinable @inline(__always)
-    public static func gatheredHighBits(_ lanes: SIMD16<UInt8>) -> UInt32 {
+    @inline(__always)
+    static func gatheredHighBits(_ lanes: SIMD16<UInt8>) -> UInt32 {
         let halves = unsafeBitCast(lanes & SIMD16(repeating: 0x80), to: SIMD2<UInt64>.self)
         let gather: UInt64 = 0x0102_0408_1020_4080
         let low = ((halves[0] &>> 7) &* gather) &>> 56
