@@ -35,10 +35,11 @@ final class ConnectionRecord {
     let bufferEvent: OpaquePointer
     private unowned let table: ConnectionTable
     private(set) var stage = Stage.framing
-    /// The framer, in storage of its own: it is fed on every request, and as
-    /// a stored property of this class each feed would pay for a dynamic
-    /// exclusivity check. Only this record, on its loop's thread, touches it.
-    private let framerStorage: UnsafeMutablePointer<RequestFramer>
+    /// The framer: it is fed on every request, so its accesses are not
+    /// checked for exclusivity at run time (each mutating use of a class's
+    /// stored property would pay for one). Only this record, on its loop's
+    /// thread, touches it.
+    @exclusivity(unchecked) private var framer: RequestFramer
     /// Our callback on the input buffer, present while the framer reads or
     /// a refusal discards: any callback on the buffer makes each of evhttp's
     /// changes to it dearer (it drains every line it parses).
@@ -75,8 +76,7 @@ final class ConnectionRecord {
     init(bufferEvent: OpaquePointer, table: ConnectionTable, limits: RequestFramer.Limits, screensHeads: Bool) {
         self.bufferEvent = bufferEvent
         self.table = table
-        framerStorage = .allocate(capacity: 1)
-        framerStorage.initialize(to: RequestFramer(limits: limits, keepsScreeningValues: screensHeads))
+        framer = RequestFramer(limits: limits, keepsScreeningValues: screensHeads)
         backlogInputBytes = limits.maxHeaderBytes
         inputCapBytes = limits.maxHeaderBytes + limits.maxBodyBytes + 65_536
     }
@@ -103,11 +103,6 @@ final class ConnectionRecord {
         guard let inputCallback else { return }
         evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
         self.inputCallback = nil
-    }
-
-    deinit {
-        framerStorage.deinitialize(count: 1)
-        framerStorage.deallocate()
     }
 
     // MARK: evhttp's side
@@ -146,7 +141,7 @@ final class ConnectionRecord {
 
     /// The HTTP/1.x minor version of the request being answered (the framer
     /// keeps its head until the reply is written).
-    var requestMinorVersion: Int { framerStorage.pointee.head.minorVersion }
+    var requestMinorVersion: Int { framer.head.minorVersion }
 
     /// Called once the reply is queued. evhttp reads on while a reply is
     /// written (to notice a close early), and between requests; a client
@@ -172,7 +167,7 @@ final class ConnectionRecord {
         requestStartNanoseconds = nil
         guard stage == .replyPending else { return }
         stage = .framing
-        framerStorage.pointee.reset()
+        framer.reset()
         watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         let pendingByteCount = evbuffer_get_length(input)
@@ -255,16 +250,16 @@ final class ConnectionRecord {
     private func feed(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, of input: OpaquePointer?) -> Bool {
         var fed = 0
         while fed < bytes.count {
-            let (taken, verdict) = framerStorage.pointee.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
+            let (taken, verdict) = framer.feed(UnsafeBufferPointer(rebasing: bytes[fed...]))
             fed += taken
             switch verdict {
             case .needMore:
                 if taken == 0 { return false }
             case .headComplete(let hasBody, let isChunked):
-                if hasBody, table.screensHeads, let screened = table.screen(framerStorage.pointee.head) {
+                if hasBody, table.screensHeads, let screened = table.screen(framer.head) {
                     refuse(
                         Refusal(
-                            response: screened, request: table.headRequest(framerStorage.pointee.head), rejection: nil))
+                            response: screened, request: table.headRequest(framer.head), rejection: nil))
                     return false
                 }
                 if !isChunked {
@@ -279,7 +274,7 @@ final class ConnectionRecord {
                 unwatchInput()
                 return false
             case .refused(let rejection):
-                let request = table.headRequest(framerStorage.pointee.head)
+                let request = table.headRequest(framer.head)
                 refuse(
                     Refusal(
                         response: table.handler.reject(request, because: rejection), request: request,
@@ -299,7 +294,7 @@ final class ConnectionRecord {
     /// evhttp only; a failed or empty read leaves everything to libevent,
     /// which sees the same end of file or error on its next read.
     private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) {
-        guard let declared = framerStorage.pointee.head.contentLength else { return }
+        guard let declared = framer.head.contentLength else { return }
         let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)
         let descriptor = bufferevent_getfd(bufferEvent)
         guard missing > 0, descriptor >= 0 else { return }

@@ -8,10 +8,10 @@ import HTTPCore
 /// deadline closes what is left. Confined to its loop's thread.
 final class ConnectionTable {
     /// Keyed by the bufferevent's address (kept valid by the record's
-    /// reference). In storage of its own: every request looks its record up,
-    /// and as a stored property of this class each look-up would pay for a
-    /// dynamic exclusivity check. Only this table, on its loop's thread, touches it.
-    private let records: UnsafeMutablePointer<[UInt: ConnectionRecord]>
+    /// reference). Every request looks its record up, so the accesses are
+    /// not checked for exclusivity at run time; only this table, on its
+    /// loop's thread, touches it.
+    @exclusivity(unchecked) private var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
     private let budget: ConnectionBudget
@@ -37,8 +37,6 @@ final class ConnectionTable {
         self.configuration = configuration
         self.handler = handler
         self.budget = budget
-        records = .allocate(capacity: 1)
-        records.initialize(to: [:])
         screensHeads = handler.screensRequestHeads
         limits = RequestFramer.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
@@ -46,12 +44,7 @@ final class ConnectionTable {
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
     }
 
-    deinit {
-        records.deinitialize(count: 1)
-        records.deallocate()
-    }
-
-    var isEmpty: Bool { records.pointee.isEmpty }
+    var isEmpty: Bool { records.isEmpty }
 
     /// evhttp's hook for a new connection's bufferevent: we create it so we
     /// can set its read and write timeouts and track the connection.
@@ -77,7 +70,7 @@ final class ConnectionTable {
             return nil
         }
         bufferevent_incref(bufferEvent)
-        records.pointee[UInt(bitPattern: bufferEvent)] = record
+        records[UInt(bitPattern: bufferEvent)] = record
         let admitted = budget.admit()
         if budget.isFull { budgetDidFill() }
         if !admitted {
@@ -115,7 +108,7 @@ final class ConnectionTable {
         guard let connection = evhttp_request_get_connection(request),
             let bufferEvent = evhttp_connection_get_bufferevent(connection)
         else { return nil }
-        return records.pointee[UInt(bitPattern: bufferEvent)]
+        return records[UInt(bitPattern: bufferEvent)]
     }
 
     // MARK: Screening and refusing
@@ -195,7 +188,7 @@ final class ConnectionTable {
     }
 
     private func drop(_ record: ConnectionRecord) {
-        records.pointee[UInt(bitPattern: record.bufferEvent)] = nil
+        records[UInt(bitPattern: record.bufferEvent)] = nil
         if record.release() { budget.release() }
     }
 
@@ -206,7 +199,7 @@ final class ConnectionTable {
     /// while draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
-        for record in Array(records.pointee.values) {
+        for record in Array(records.values) {
             if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
                 drop(record)
                 continue
@@ -240,7 +233,7 @@ final class ConnectionTable {
     /// under way (idle ones and lingering refusals are not counted).
     func closeAll() -> Int {
         var interruptedCount = 0
-        for record in Array(records.pointee.values) {
+        for record in Array(records.values) {
             if record.stage == .refusing || record.stage == .refusalPending {
                 finishRefusal(record)
                 continue
@@ -255,6 +248,6 @@ final class ConnectionTable {
 
     /// Drops every record once evhttp has freed its connections.
     func releaseAll() {
-        for record in Array(records.pointee.values) { drop(record) }
+        for record in Array(records.values) { drop(record) }
     }
 }

@@ -15,12 +15,12 @@ final class WorkerLoop {
     private let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
     private let connections: ConnectionTable
-    /// The request reader and the reply writer, in storage of their own:
-    /// both are used on every request, and as stored properties of this
-    /// class each mutating use would pay for a dynamic exclusivity check.
-    /// Only this loop, on its thread, touches them.
-    private let requests: UnsafeMutablePointer<RequestReader>
-    private let reply: UnsafeMutablePointer<ReplyWriter>
+    /// The request reader and the reply writer: both are used on every
+    /// request, so their accesses are not checked for exclusivity at run
+    /// time (each mutating use of a class's stored property would pay for
+    /// one). Only this loop, on its thread, touches them, one use at a time.
+    @exclusivity(unchecked) private var requests = RequestReader()
+    @exclusivity(unchecked) private var reply = ReplyWriter()
 
     // Present while the loop runs.
     private var base: OpaquePointer?
@@ -45,17 +45,6 @@ final class WorkerLoop {
         self.configuration = worker.configuration
         connections = ConnectionTable(
             configuration: worker.configuration, handler: worker.handler, budget: worker.budget)
-        requests = .allocate(capacity: 1)
-        requests.initialize(to: RequestReader())
-        reply = .allocate(capacity: 1)
-        reply.initialize(to: ReplyWriter())
-    }
-
-    deinit {
-        requests.deinitialize(count: 1)
-        requests.deallocate()
-        reply.deinitialize(count: 1)
-        reply.deallocate()
     }
 
     /// An event base whose epoll backend batches the changes made during one
@@ -184,7 +173,7 @@ final class WorkerLoop {
     private func answer(_ request: OpaquePointer) {
         let completedAt = MonotonicClock.nanoseconds()
         let record = connections.noteRequestComplete(request)
-        let (value, rejection) = requests.pointee.read(
+        let (value, rejection) = requests.read(
             request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
         let response: HTTPResponse
         if let rejection {
@@ -192,12 +181,12 @@ final class WorkerLoop {
         } else {
             response = handler.handle(value)
         }
-        reply.pointee.send(
+        reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
             closingConnection: connections.isDraining)
         record?.capInputIfBacklogged()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
-        requests.pointee.recycle(value)
+        requests.recycle(value)
         if !flushPending, let flushEvent {
             // Activated now, it runs after the other callbacks libevent has
             // queued in this iteration: one flush for all their requests.

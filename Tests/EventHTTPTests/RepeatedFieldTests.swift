@@ -30,6 +30,23 @@ import Testing
         }
     }
 
+    /// Only the first fields' strings are kept by position: a field past
+    /// them, and a field that moves to another position, are read as sent.
+    @Test func fieldsPastTheKeptOnes_andFieldsThatMove_areSeenAsSent() throws {
+        let live = try LiveServer(handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let filler = (0..<9).map { "X-F\($0): f\($0)\r\n" }.joined()
+        for (round, value) in ["a", "b", "b", "c"].enumerated() {
+            // Rounds 0 and 1: X-Test tenth, past the kept positions; rounds 2 and 3: second.
+            let fields = round < 2 ? filler + "X-Test: \(value)\r\n" : "X-Test: \(value)\r\n" + filler
+            try connection.send("GET /echo HTTP/1.1\r\nHost: t\r\n\(fields)\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 200, "round \(round)")
+            #expect(response.header("x-test") == value, "round \(round)")
+        }
+    }
+
     /// `/unsendable` closes its connection: each round takes a new one, to the one loop.
     @Test func unsendableFieldsBetweenSendableOnes_areStillDropped() throws {
         var configuration = LiveServer.testConfiguration()

@@ -41,7 +41,8 @@ struct ComposeDecoder: ~Copyable {
     /// The first pass starts from, and leaves, the shapes the calling
     /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
     /// when given, and fills the request into the storage kept there
-    /// (`giveBack`); the validated pass starts from none and leaves none.
+    /// (`ComposeRequest.giveStorage(to:)` returns it); the validated pass starts
+    /// from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil

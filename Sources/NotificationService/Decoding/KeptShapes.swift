@@ -17,7 +17,7 @@ import Darwin
 ///
 /// It also keeps the buffers of the thread's last request
 /// (`requestStorage`): the next first pass copies its body into them, so a
-/// typical request allocates none (ADR 0019).
+/// typical request allocates none (ADR 0024).
 ///
 /// One per thread, reached through a thread-specific key (`current`), made
 /// on the thread's first body and freed as the thread exits: a thread uses
