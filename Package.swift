@@ -19,8 +19,10 @@ let package = Package(
     // The NotificationText library (the rules alone, the standard library
     // only) is meant for apps too: an iOS notification service extension can
     // link the very renderer and composer the service runs. The service and
-    // its adapter are built and run on Linux.
-    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
+    // its adapter are built and run on Linux. The platforms are the lowest
+    // that Xcode 26 and 27 build for (docs/adr/0027); `make check-library`
+    // fails when the library uses a standard-library API newer than them.
+    platforms: [.iOS(.v15), .macOS(.v12), .watchOS(.v9), .tvOS(.v15), .visionOS(.v1)],
     products: [
         .library(name: "NotificationText", targets: ["NotificationText"]),
         .executable(name: "notification-text", targets: ["notification-text"]),

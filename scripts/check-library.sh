@@ -7,7 +7,9 @@
 #   2. the module's sources compile on their own with swiftc, as one module,
 #      with no search path, no C target and no other module of the package
 #      (-disable-implicit-concurrency-module-import and
-#      -disable-implicit-string-processing-module-import leave only Swift).
+#      -disable-implicit-string-processing-module-import leave only Swift);
+#   3. it uses no standard-library API newer than the platforms Package.swift
+#      declares (scripts/check-availability.py).
 # Usage: scripts/check-library.sh  (make check-library, part of make test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,3 +32,8 @@ mapfile -t sources < <(find "$module_dir" -name '*.swift' | sort)
   -module-name NotificationText -emit-module -emit-module-path "$work/NotificationText.swiftmodule" \
   -emit-library -static -o "$work/libNotificationText.a" "${sources[@]}"
 echo "ok: $module_dir (${#sources[@]} files) imports nothing and builds alone with the standard library only"
+
+# 3. no standard-library API newer than the platforms Package.swift declares
+#    (Apple availability, which a Linux build does not check).
+python3 scripts/check-availability.py --self-test
+python3 scripts/check-availability.py "NotificationText:$module_dir"

@@ -108,7 +108,7 @@ struct MemberNames<Member: JSONMember> {
     }
 
     private static var capacity: Int { 16 }
-    private var names = InlineArray<16, Name>(repeating: Name(start: 0, length: 0, position: 0, member: nil))
+    private var names = SixteenSlots<Name>(repeating: Name(start: 0, length: 0, position: 0, member: nil))
     /// Names of the previous object (usable for predictions).
     private var previousCount = 0
     /// Names of this object recorded so far, from its first without a gap.

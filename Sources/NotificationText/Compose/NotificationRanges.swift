@@ -19,17 +19,12 @@ extension ComposeRequest {
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by
         /// 15 needs no bounds check.
         @usableFromInline
-        var slots: InlineArray<16, TextRange>
+        var slots: SixteenSlots<TextRange>
 
         /// Every slot absent.
         @inlinable
         @_spi(Engine) public init() {
-            // A literal, stored in place; `init(repeating:)` is a call and a loop.
-            let absent = TextRange.absent
-            slots = [
-                absent, absent, absent, absent, absent, absent, absent, absent,
-                absent, absent, absent, absent, absent, absent, absent, absent,
-            ]
+            slots = SixteenSlots(repeating: .absent)
         }
 
         @inlinable

@@ -145,7 +145,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
         let bits = scriptBits
         guard bits != 0 else { return nil }
         let letters = [bits >> 15, bits >> 10 & 0x1F, bits >> 5 & 0x1F, bits & 0x1F]
-        return String(decoding: letters.enumerated().map { UInt8(($0 == 0 ? 0x40 : 0x60) + $1) }, as: UTF8.self)
+        return String(decoding: letters.indices.map { UInt8(($0 == 0 ? 0x40 : 0x60) + letters[$0]) }, as: UTF8.self)
     }
 
     /// The region subtag, uppercase (`TW`) or three digits (`419`), or `nil`.
