@@ -3,7 +3,9 @@ import HTTPCore
 
 /// Every client connection of one event loop, from accept to close: gives
 /// each its timeouts and its framer, counts it against the server's
-/// connection limit, closes slow requests, takes refused connections over
+/// connection limit and memory budget (at the limit, the connection that has
+/// been sending its head longest makes room), closes slow requests and heads
+/// that arrive too slowly, takes refused connections over
 /// from evhttp and closes them after a lingering close, and at a drain's
 /// deadline closes what is left. Confined to its loop's thread.
 final class ConnectionTable {
@@ -14,10 +16,17 @@ final class ConnectionTable {
     @exclusivity(unchecked) private var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
-    private let budget: ConnectionBudget
+    let budget: ConnectionBudget
     private let limits: RequestFramer.Limits
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
+    private let headGraceNanoseconds: UInt64
+    /// A refusal for want of a slot or of memory lingers at most this long:
+    /// such refusals come in floods, and each holds a descriptor meanwhile.
+    private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
+    /// A connection is taken for room at the limit only once it has been on
+    /// its head this long: accepts come in bursts, before any head is read.
+    private static let evictionAgeNanoseconds: UInt64 = 500_000_000
     /// Set once by `beginDrain`; replies from then on close their connection.
     private(set) var isDraining = false
     private var dateField = DateField()
@@ -30,8 +39,6 @@ final class ConnectionTable {
     private var closedByEvhttp: [ConnectionRecord] = []
     /// Fires `runDeferredWork` (set by the loop before it accepts).
     var deferredWork: LoopEvent?
-    /// Called when this loop should stop accepting because the budget is full.
-    var budgetDidFill: () -> Void = {}
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, budget: ConnectionBudget) {
         self.configuration = configuration
@@ -42,6 +49,7 @@ final class ConnectionTable {
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
         readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
+        headGraceNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.headGraceSeconds)
     }
 
     var isEmpty: Bool { records.isEmpty }
@@ -71,9 +79,7 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        let admitted = budget.admit()
-        if budget.isFull { budgetDidFill() }
-        if !admitted {
+        if !admit(record) {
             record.refuse(
                 ConnectionRecord.Refusal(
                     response: handler.reject(
@@ -85,6 +91,36 @@ final class ConnectionTable {
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent
+    }
+
+    /// Counts `record` against the connection limit and charges its own
+    /// buffers to the memory budget. At the limit, or short of memory, the
+    /// connection that has been sending its request head longest is closed to
+    /// make room (a slow client holds its slot no longer than the next
+    /// client's arrival); false when there is none to close.
+    private func admit(_ record: ConnectionRecord) -> Bool {
+        var counted = budget.admit()
+        if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
+        guard let slowest = slowestHead(excluding: record) else { return false }
+        close(slowest)
+        counted = counted || budget.count <= budget.limit
+        return counted && record.chargeBase(configuration.connectionBaseBytes)
+    }
+
+    /// The connection whose unfinished head began first, among those on it
+    /// for at least `evictionAgeNanoseconds`.
+    private func slowestHead(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
+        let now = MonotonicClock.nanoseconds()
+        var slowest: ConnectionRecord?
+        var slowestStart = UInt64.max
+        for record in records.values where record !== excluded && record.connection != nil {
+            guard let start = record.headStartNanoseconds, now &- start >= Self.evictionAgeNanoseconds,
+                start < slowestStart
+            else { continue }
+            slowest = record
+            slowestStart = start
+        }
+        return slowest
     }
 
     /// A request on one of our connections is complete: its connection is
@@ -164,7 +200,9 @@ final class ConnectionTable {
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
         }
-        record.beginRefusal(answer: bytes, lingerNanoseconds: readTimeoutNanoseconds)
+        var linger = readTimeoutNanoseconds
+        if case .tooManyConnections = refusal.rejection { linger = min(linger, Self.busyLingerNanoseconds) }
+        record.beginRefusal(answer: bytes, lingerNanoseconds: linger)
         if let rejection = refusal.rejection {
             handler.didReject(refusal.request, because: rejection, with: refusal.response)
         } else {
@@ -195,8 +233,9 @@ final class ConnectionTable {
     // MARK: Timeouts and draining
 
     /// Drops records of closed connections; closes connections whose request
-    /// is arriving too slowly, lingering closes past their deadline and,
-    /// while draining without keeping idle connections, idle ones.
+    /// is arriving too slowly (past the read timeout, or a head under the
+    /// minimum rate), lingering closes past their deadline and, while
+    /// draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
         for record in Array(records.values) {
@@ -211,8 +250,11 @@ final class ConnectionTable {
                 break
             case .framing, .evhttpReading, .replyPending:
                 let isTooSlow =
-                    !record.isHandlingRequest
-                    && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true
+                    (!record.isHandlingRequest
+                        && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true)
+                    || record.isHeadTooSlow(
+                        now: now, graceNanoseconds: headGraceNanoseconds,
+                        minBytesPerSecond: configuration.minHeadBytesPerSecond)
                 if isTooSlow || (isDraining && !configuration.keepsIdleConnectionsWhileDraining && record.isIdle) {
                     close(record)
                 }

@@ -90,6 +90,12 @@ struct RequestFramer {
     /// True once a chunked body has ended (or a head without a chunked body).
     var isFinished: Bool { phase == .finished }
 
+    /// True until the head has ended (also before its first byte).
+    var isReadingHead: Bool { phase == .requestLine || phase == .fields }
+
+    /// The head's bytes received so far, line ends included.
+    var headBytesReceived: Int { headByteCount + partialLine.count }
+
     /// Reads `bytes`, the next bytes of the connection: returns how many it
     /// took and what it found. Bytes past the head of a request whose body
     /// is not chunked, or past the end of a chunked body, are not taken.

@@ -31,6 +31,8 @@ struct ServeConfiguration: Equatable, CommandSettings {
     var playgroundEnabled = true
     /// `--max-connections`; nil sizes the limit to the memory (`ConnectionLimit.derived`).
     var maxConnections: Int?
+    /// `--memory-limit-bytes`; nil reads the cgroup's limit (or the machine's memory).
+    var memoryLimitBytes: Int?
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
@@ -50,8 +52,13 @@ struct ServeConfiguration: Equatable, CommandSettings {
         metrics.keepsIdleConnectionsWhileDraining = false
         metrics.shutdownDelaySeconds = 0
         metrics.maxConnections = min(server.maxConnections, 64)
+        // Its own budget, within the process's fixed reserve.
+        metrics.memoryBudgetBytes = server.memoryBudgetBytes.map { _ in Self.metricsMemoryBudgetBytes }
         return metrics
     }
+
+    /// The metrics listener's memory budget (part of `ConnectionLimit.reserveBytes`).
+    static let metricsMemoryBudgetBytes = 8 << 20
 
     /// One setting of `serve`: one entry of `options`.
     typealias Option = CommandOption<ServeConfiguration>
@@ -112,11 +119,21 @@ struct ServeConfiguration: Equatable, CommandSettings {
         ),
         Option(
             flag: "--max-connections", environmentVariable: "NOTIFICATION_TEXT_MAX_CONNECTIONS", valueName: "N",
-            meaning: "client connections open at once; past it new ones wait in the kernel's backlog",
+            meaning: "client connections open at once; past it a new one takes the slot of the slowest head,"
+                + " or gets 503 with Retry-After",
             value: .integer(
                 1...1_000_000, \.maxConnections,
-                unset: "(memory limit - 32 MiB - 8 MiB a thread) / (max body + max head + 64 KiB),"
+                unset: "memory budget / (3 x max body + 2 x max head + 148 KiB),"
                     + " at most the descriptor limit - 64, at least 16")
+        ),
+        Option(
+            flag: "--memory-limit-bytes", environmentVariable: "NOTIFICATION_TEXT_MEMORY_LIMIT_BYTES",
+            valueName: "BYTES",
+            meaning: "memory the process may use; its budget for connections' buffers is this less 32 MiB"
+                + " and 8 MiB a thread (what does not fit gets 503 with Retry-After)",
+            value: .integer(
+                16 << 20...1 << 40, \.memoryLimitBytes,
+                unset: "the cgroup's memory.max (v2, then v1), else the machine's memory")
         ),
         Option(
             flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
@@ -172,14 +189,19 @@ struct ServeConfiguration: Equatable, CommandSettings {
         }
     }
 
-    /// The server's connection limit: `--max-connections`, or else sized to
-    /// the memory and descriptor limits (`ConnectionLimit.derived`).
+    /// The server's memory budget, from `--memory-limit-bytes` or the
+    /// cgroup's limit, and its connection limit: `--max-connections`, or
+    /// else sized to the budget and the descriptor limit (`ConnectionLimit`).
     func withConnectionLimit() -> ServeConfiguration {
         var configuration = self
+        let memoryBytes = memoryLimitBytes ?? ConnectionLimit.memoryLimitBytes()
+        configuration.server.memoryBudgetBytes = ConnectionLimit.budgetBytes(
+            memoryBytes: memoryBytes, threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
+            maxHeaderBytes: server.maxHeaderBytes)
         configuration.server.maxConnections =
             maxConnections
             ?? ConnectionLimit.derived(
-                memoryBytes: ConnectionLimit.memoryLimitBytes(), descriptorLimit: ConnectionLimit.descriptorLimit(),
+                memoryBytes: memoryBytes, descriptorLimit: ConnectionLimit.descriptorLimit(),
                 threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
                 maxHeaderBytes: server.maxHeaderBytes)
         return configuration
