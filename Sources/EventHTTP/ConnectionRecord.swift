@@ -54,6 +54,9 @@ final class ConnectionRecord {
     /// Of `requestChargedBytes`, what the reply may take.
     private var replyAllowanceBytes = 0
     private var isBaseCharged = false
+    /// Counted against the connection limit (until released, or until it
+    /// gave its slot up to a new connection, `leaveSlot`).
+    private(set) var holdsSlot = true
     /// When the connection was accepted (it may send nothing at first).
     private let acceptedAtNanoseconds = MonotonicClock.nanoseconds()
     /// A request of this connection has reached the handler.
@@ -210,6 +213,14 @@ final class ConnectionRecord {
     }
 
     // MARK: Slow heads
+
+    /// Gives the connection's slot up (it is being refused to make room);
+    /// true the first time only: the caller releases the slot.
+    func leaveSlot() -> Bool {
+        guard holdsSlot else { return false }
+        holdsSlot = false
+        return true
+    }
 
     /// Since when the connection has been sending the request head it has
     /// not finished: from its first byte, or, before its first request, from

@@ -24,9 +24,6 @@ final class ConnectionTable {
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
     private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
-    /// A connection is taken for room at the limit only once it has been on
-    /// its head this long: accepts come in bursts, before any head is read.
-    private static let evictionAgeNanoseconds: UInt64 = 500_000_000
     /// Set once by `beginDrain`; replies from then on close their connection.
     private(set) var isDraining = false
     private var dateField = DateField()
@@ -79,15 +76,7 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        if !admit(record) {
-            record.refuse(
-                ConnectionRecord.Refusal(
-                    response: handler.reject(
-                        HTTPRequest(method: "GET", path: ""),
-                        because: .tooManyConnections(limit: budget.limit)),
-                    request: HTTPRequest(method: "GET", path: ""),
-                    rejection: .tooManyConnections(limit: budget.limit)))
-        }
+        if !admit(record) { refuseForWantOfRoom(record) }
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent
@@ -95,32 +84,40 @@ final class ConnectionTable {
 
     /// Counts `record` against the connection limit and charges its own
     /// buffers to the memory budget. At the limit, or short of memory, the
-    /// connection that has been sending its request head longest is closed to
-    /// make room (a slow client holds its slot no longer than the next
-    /// client's arrival); false when there is none to close.
+    /// connection of this loop that has been sending its request head
+    /// longest gives up its slot to make room (a slow client holds a slot no
+    /// longer than the next client's arrival) and is answered 503; false
+    /// when there is none.
     private func admit(_ record: ConnectionRecord) -> Bool {
         var counted = budget.admit()
         if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
         guard let slowest = slowestHead(excluding: record) else { return false }
-        close(slowest)
+        if slowest.leaveSlot() { budget.release() }
+        refuseForWantOfRoom(slowest)
         counted = counted || budget.count <= budget.limit
         return counted && record.chargeBase(configuration.connectionBaseBytes)
     }
 
-    /// The connection whose unfinished head began first, among those on it
-    /// for at least `evictionAgeNanoseconds`.
+    /// The connection whose unfinished head began first (a new connection's
+    /// at its accept).
     private func slowestHead(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
-        let now = MonotonicClock.nanoseconds()
         var slowest: ConnectionRecord?
         var slowestStart = UInt64.max
-        for record in records.values where record !== excluded && record.connection != nil {
-            guard let start = record.headStartNanoseconds, now &- start >= Self.evictionAgeNanoseconds,
-                start < slowestStart
-            else { continue }
+        for record in records.values where record !== excluded {
+            guard let start = record.headStartNanoseconds, start < slowestStart else { continue }
             slowest = record
             slowestStart = start
         }
         return slowest
+    }
+
+    /// `503 too-many-connections` with `Retry-After`, then a short lingering close.
+    private func refuseForWantOfRoom(_ record: ConnectionRecord) {
+        let request = HTTPRequest(method: "GET", path: "")
+        let rejection = TransportRejection.tooManyConnections(limit: budget.limit)
+        record.refuse(
+            ConnectionRecord.Refusal(
+                response: handler.reject(request, because: rejection), request: request, rejection: rejection))
     }
 
     /// A request on one of our connections is complete: its connection is
@@ -227,7 +224,7 @@ final class ConnectionTable {
 
     private func drop(_ record: ConnectionRecord) {
         records[UInt(bitPattern: record.bufferEvent)] = nil
-        if record.release() { budget.release() }
+        if record.release() && record.holdsSlot { budget.release() }
     }
 
     // MARK: Timeouts and draining

@@ -28,6 +28,11 @@ keeps serving and loses nothing:
   visibility     evhttp's own answers and accept errors: a JSON line and a counter
                  each; process_cpu_seconds_total, process_open_fds, process_max_fds
   reason-phrases RFC 9110 reason phrases on every status the service sends
+  stuck-replies  10 clients whose 1.9 MB replies are stuck go on sending: RSS peak < 64 MiB
+  stuck-replies-no-token  the same from paced GET /playground.js, no token: RSS peak < 64 MiB
+  memory-budget  81 0.99 MB /compose at once in a 128 MiB budget: RSS < 128 MiB, 200 or
+                 503 Retry-After each; the derived limit for 128 MiB counts the reply
+  slowloris      100 slow heads at --max-connections 81: a normal client's p99 < 50 ms
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).
@@ -1850,8 +1855,300 @@ def scenario_reason_phrases(binary, report, quick):
         os.unlink(path)
 
 
+# ---------------------------------------------------------------- memory budget and slots (issue 27: F1, F2, F3)
+
+JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
+
+
+def jemalloc_env():
+    """The allocator as deployed (ADR 0009), when the machine has it."""
+    return {"LD_PRELOAD": JEMALLOC} if os.path.exists(JEMALLOC) else {}
+
+
+def large_compose_body(count=1000):
+    """A /compose body of about 0.99 MB whose reply is about 1.9 times as large."""
+    notifications = [{"id": f"{index}-" + "x" * 900, "type": "message", "timestamp": "2026-11-29T11:59:00Z",
+                      "thread": "t", "text": "hi"} for index in range(count)]
+    return json.dumps({"now": "2026-11-29T12:00:00Z", "notifications": notifications},
+                      separators=(",", ":")).encode()
+
+
+def send_for(sock, data, seconds, stop_at_kib=None, sampler=None):
+    """Sends `data` over and over for `seconds` (or until the sampler's cut-off);
+    returns the bytes the server's side took."""
+    sock.settimeout(0.2)
+    view = memoryview(data)
+    sent = 0
+    offset = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not (sampler and sampler.exceeded.is_set()):
+        try:
+            count = sock.send(view[offset:])
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+        sent += count
+        offset = (offset + count) % len(data)
+    return sent
+
+
+def rss_after_close(server, seconds):
+    """Resident memory `seconds` after the hostile clients have gone (MiB)."""
+    time.sleep(seconds)
+    return round(server.rss_kib() / 1024, 1)
+
+
+def scenario_stuck_replies(binary, report, quick):
+    """F1: 10 clients pipeline four 0.99 MB /compose requests (1.9 MB replies), never read, then send junk:
+    reading stops while a reply is pending, so resident memory stays under 64 MiB."""
+    print("stuck-replies", flush=True)
+    clients = 10
+    seconds = 3.0 if quick else 8.0
+    server = Server(binary, ["--threads", "1", "--max-connections", "81", "--access-log", "off"], env=jemalloc_env())
+    try:
+        one_request(server.port, "GET", "/healthz")
+        baseline_kib = server.rss_kib()
+        body = large_compose_body()
+        pipelined = request_bytes("POST", "/compose", body) * 4
+        junk = b"X" * 262144
+        taken = [0] * clients
+        sampler = RSSSampler(server)
+
+        def hostile(index):
+            try:
+                with connect(server.port) as sock:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                    taken[index] = send_for(sock, pipelined, 1.5, sampler=sampler)
+                    taken[index] += send_for(sock, junk, seconds, sampler=sampler)
+            except OSError:
+                pass
+
+        threads = [threading.Thread(target=hostile, args=(n,), daemon=True) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(seconds + 15)
+        peak_kib = sampler.stop()
+        after_mib = rss_after_close(server, 2.0)
+        report.figure("stuck-replies", "rss_mib_baseline_peak_2s_after", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1), after_mib])
+        report.figure("stuck-replies", "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
+        report.check(peak_kib < 64 * 1024,
+                     f"stuck-replies: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} clients whose "
+                     f"replies are stuck and who go on sending (< 64 MiB)")
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "stuck-replies: server still serves afterwards")
+    finally:
+        server.stop()
+
+
+def scenario_stuck_replies_no_token(binary, report, quick):
+    """F1 without a token: clients send GET /playground.js (open to all, 12 KB replies) one at a time,
+    so no reply finds input behind it, and never read; once replies are stuck they send junk. With
+    --auth-token-file on, memory stays bounded all the same."""
+    print("stuck-replies-no-token", flush=True)
+    clients = 10
+    seconds = 3.0 if quick else 8.0
+    path = token_file("memory-scenario-token")
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path], env=jemalloc_env())
+    try:
+        baseline_kib = server.rss_kib()
+        sampler = RSSSampler(server)
+        probe = b"GET /playground.js HTTP/1.1\r\nHost: x\r\n\r\n"
+        junk = b"X" * 262144
+        taken = [0] * clients
+
+        def hostile(index):
+            try:
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.connect((HOST, server.port))
+                with sock:
+                    # Paced, so no reply finds input behind it, until the replies back up.
+                    sock.settimeout(0.2)
+                    end = time.monotonic() + 2.0
+                    while time.monotonic() < end and not sampler.exceeded.is_set():
+                        try:
+                            taken[index] += sock.send(probe)
+                        except socket.timeout:
+                            break
+                        time.sleep(0.001)
+                    taken[index] += send_for(sock, junk, seconds, sampler=sampler)
+            except OSError:
+                pass
+
+        threads = [threading.Thread(target=hostile, args=(n,), daemon=True) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(seconds + 15)
+        peak_kib = sampler.stop()
+        after_mib = rss_after_close(server, 2.0)
+        report.figure("stuck-replies-no-token", "rss_mib_baseline_peak_2s_after", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1), after_mib])
+        report.figure("stuck-replies-no-token", "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
+        report.check(peak_kib < 64 * 1024,
+                     f"stuck-replies-no-token: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} "
+                     f"clients without a token pacing GET /playground.js, never reading, then sending junk (< 64 MiB)")
+        status, _, _ = one_request(server.port, "GET", "/healthz")
+        report.check(server.alive() and status == 200, "stuck-replies-no-token: server still serves afterwards")
+    finally:
+        server.stop()
+        os.unlink(path)
+
+
+def scenario_memory_budget(binary, report, quick):
+    """F2: in a 128 MiB budget, 81 clients (the limit set by hand) each send one 0.99 MB /compose at once
+    and read late: what the budget cannot take is answered 503 with Retry-After, and memory stays
+    under the limit. The derived limit for 128 MiB counts the reply."""
+    print("memory-budget", flush=True)
+    limit_bytes = 128 * MIB
+    clients = 81
+    read_after = 1.0 if quick else 3.0
+    derived = Server(binary, ["--threads", "1", "--access-log", "off", "--memory-limit-bytes", str(limit_bytes)])
+    derived_limit = derived.start_line.get("maxConnections")
+    derived.stop()
+    report.figure("memory-budget", "derived_max_connections_128_mib", derived_limit)
+    report.check(isinstance(derived_limit, int) and 16 <= derived_limit <= 30,
+                 f"memory-budget: the derived limit for 128 MiB counts the reply (got {derived_limit}, 81 without it)")
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--memory-limit-bytes", str(limit_bytes),
+                             "--max-connections", str(clients)], env=jemalloc_env())
+    sockets = []
+    try:
+        request = request_bytes("POST", "/compose", large_compose_body())
+        sampler = RSSSampler(server)
+        for _ in range(clients):
+            sockets.append(connect(server.port, timeout=20.0))
+        senders = [threading.Thread(target=lambda s=s: s.sendall(request), daemon=True) for s in sockets]
+        for thread in senders:
+            thread.start()
+        time.sleep(read_after)
+        answers = {}
+
+        def read_one(sock):
+            try:
+                status, headers, _ = read_response(sock, time.monotonic() + 20)
+                key = f"{status}" + (" Retry-After" if status == 503 and headers.get("retry-after") else "")
+            except (OSError, ConnectionError) as error:
+                key = "error: " + str(error)[:40]
+            answers[key] = answers.get(key, 0) + 1
+
+        readers = [threading.Thread(target=read_one, args=(sock,), daemon=True) for sock in sockets]
+        for thread in readers:
+            thread.start()
+        for thread in readers + senders:
+            thread.join(30)
+        peak_kib = sampler.stop()
+        report.figure("memory-budget", "answers", answers)
+        report.figure("memory-budget", "rss_mib_peak", round(peak_kib / 1024, 1))
+        report.check(peak_kib < limit_bytes // 1024,
+                     f"memory-budget: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} 0.99 MB "
+                     f"/compose requests at once (< 128 MiB)")
+        report.check(set(answers) <= {"200", "503 Retry-After"} and answers.get("200", 0) >= 16,
+                     f"memory-budget: each request answered 200, or 503 with Retry-After when the budget is spent "
+                     f"(got {answers})")
+        for sock in sockets:
+            sock.close()
+        time.sleep(1.5)
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "memory-budget: server still serves afterwards")
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+
+
+def scenario_slowloris(binary, report, quick):
+    """F3: 100 connections trickle a head at a byte a second (reconnecting when closed) against
+    --max-connections 81; a normal client's p99 stays under 50 ms, and a slow head is closed early."""
+    print("slowloris", flush=True)
+    slow_count = 100
+    seconds = 8.0 if quick else 20.0
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--max-connections", "81"], env=jemalloc_env())
+    head_bytes = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 2000 + b"\r\n\r\n"
+    slow = []
+    lifetimes = []
+    latencies = []
+    failures = []
+    stop = threading.Event()
+
+    def open_slow():
+        sock = connect(server.port, timeout=1.0)
+        sock.setblocking(False)
+        return [sock, 0, time.monotonic()]
+
+    def normal():
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                status, _, _ = one_request(server.port, "GET", "/healthz", timeout=15.0)
+                if status == 200:
+                    latencies.append(time.monotonic() - started)
+                else:
+                    failures.append(f"status {status}")
+            except (OSError, ConnectionError) as error:
+                failures.append(str(error)[:40])
+            stop.wait(0.05)
+
+    try:
+        for _ in range(slow_count):
+            slow.append(open_slow())
+        worker = threading.Thread(target=normal, daemon=True)
+        worker.start()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for state in slow:
+                sock = state[0]
+                try:
+                    if sock.recv(4096) == b"":
+                        raise ConnectionError
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    lifetimes.append(time.monotonic() - state[2])
+                    sock.close()
+                    try:
+                        state[:] = open_slow()
+                    except OSError:
+                        pass
+                    continue
+                try:
+                    sock.send(head_bytes[state[1]:state[1] + 1])
+                    state[1] = (state[1] + 1) % len(head_bytes)
+                except OSError:
+                    pass
+            time.sleep(1.0)
+        stop.set()
+        worker.join(20)
+        latencies.sort()
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else None
+        lifetimes.sort()
+        report.figure("slowloris", "normal_ok_failed", [len(latencies), len(failures)])
+        report.figure("slowloris", "normal_latency_ms_p50_p99_max", latencies and [
+            round(latencies[len(latencies) // 2] * 1000, 1), round(p99, 1), round(latencies[-1] * 1000, 1)])
+        report.figure("slowloris", "slow_closed_lifetime_s_median", [len(lifetimes), lifetimes and round(lifetimes[len(lifetimes) // 2], 1)])
+        report.check(p99 is not None and p99 < 50 and not failures and len(latencies) >= seconds * 5,
+                     f"slowloris: a normal client's p99 under 50 ms beside {slow_count} slow heads at the limit of 81 "
+                     f"(p99 {p99 and round(p99, 1)} ms, ok {len(latencies)}, failed {len(failures)} {failures[:2]})")
+        report.check(lifetimes and lifetimes[len(lifetimes) // 2] < 5.0,
+                     f"slowloris: slow heads are closed before the read timeout (median lifetime "
+                     f"{lifetimes and round(lifetimes[len(lifetimes) // 2], 1)} s)")
+    finally:
+        stop.set()
+        for state in slow:
+            state[0].close()
+        server.stop()
+
+
+MEMORY_SCENARIOS = {
+    "stuck-replies": scenario_stuck_replies,
+    "stuck-replies-no-token": scenario_stuck_replies_no_token,
+    "memory-budget": scenario_memory_budget,
+    "slowloris": scenario_slowloris,
+}
+
+
 SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay",
-             "rotation", "visibility", "reason-phrases"]
+             "rotation", "visibility", "reason-phrases"] + list(MEMORY_SCENARIOS)
 
 
 def main():
@@ -1874,7 +2171,9 @@ def main():
     report = Report()
     for name in arguments.only.split(","):
         try:
-            if name == "slow-clients":
+            if name in MEMORY_SCENARIOS:
+                MEMORY_SCENARIOS[name](arguments.binary, report, arguments.quick)
+            elif name == "slow-clients":
                 scenario_slow_clients(arguments.binary, report, arguments.quick)
             elif name == "sigterm":
                 scenario_sigterm(arguments.binary, report, arguments.quick)
