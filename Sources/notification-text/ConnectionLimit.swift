@@ -27,7 +27,8 @@ enum ConnectionLimit {
     static func budgetBytes(memoryBytes: Int?, threadCount: Int, maxBodyBytes: Int, maxHeaderBytes: Int) -> Int {
         let available =
             (memoryBytes ?? fallbackMemoryBytes) - reserveBytes - reservePerThreadBytes * max(1, threadCount)
-        return max(available, minimum * limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes)
+        return max(
+            available, minimum * limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes)
     }
 
     static func derived(
