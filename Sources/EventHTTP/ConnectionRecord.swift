@@ -180,6 +180,7 @@ final class ConnectionRecord {
     private func charge(_ bytes: Int) -> Bool {
         guard table.budget.charge(bytes) else { return false }
         chargedBytes += bytes
+        table.noteCharged(bytes)
         return true
     }
 
@@ -207,6 +208,7 @@ final class ConnectionRecord {
     private func dischargeRequest() {
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
+        table.noteDischarged(requestChargedBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
         replyAllowanceBytes = 0
@@ -487,6 +489,7 @@ final class ConnectionRecord {
         released = true
         unwatchInput()
         table.budget.discharge(chargedBytes)
+        table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
         bufferevent_decref(bufferEvent)

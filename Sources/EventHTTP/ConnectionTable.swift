@@ -34,6 +34,19 @@ final class ConnectionTable {
     private var newlyAccepted: [ConnectionRecord] = []
     private var pendingTakeOvers: [ConnectionRecord] = []
     private var closedByEvhttp: [ConnectionRecord] = []
+    /// Request and connection bytes given back since memory was last
+    /// returned to the kernel, and when a large charge last came.
+    private var dischargedSinceGiveBackBytes = 0
+    private var lastLargeChargeNanoseconds: UInt64 = 0
+    /// Past this much given back, and this long without a large charge,
+    /// the allocator returns its unused memory (`FreedMemory`).
+    private static let giveBackThresholdBytes = 8 << 20
+    private static let giveBackQuietNanoseconds: UInt64 = 1_000_000_000
+    /// A charge at least this large counts as large.
+    private static let largeChargeBytes = 256 << 10
+    /// A discharge at least this large counts toward the threshold.
+    private static let countedDischargeBytes = 64 << 10
+
     /// Fires `runDeferredWork` (set by the loop before it accepts).
     var deferredWork: LoopEvent?
 
@@ -159,6 +172,29 @@ final class ConnectionTable {
             method: head.methodName, path: String(decoding: head.path, as: UTF8.self), headers: headers)
     }
 
+    // MARK: Memory
+
+    /// A record of this loop charged `bytes` for a request.
+    func noteCharged(_ bytes: Int) {
+        if bytes >= Self.largeChargeBytes { lastLargeChargeNanoseconds = MonotonicClock.nanoseconds() }
+    }
+
+    /// A record of this loop gave `bytes` back. Only large amounts count:
+    /// small replies come and go in the allocator's caches.
+    func noteDischarged(_ bytes: Int) {
+        if bytes >= Self.countedDischargeBytes { dischargedSinceGiveBackBytes &+= bytes }
+    }
+
+    /// After large requests or connections are gone and the loop has been
+    /// quiet for a moment, the allocator's unused memory goes back.
+    private func giveBackFreedMemory(now: UInt64) {
+        guard dischargedSinceGiveBackBytes >= Self.giveBackThresholdBytes,
+            now &- lastLargeChargeNanoseconds > Self.giveBackQuietNanoseconds
+        else { return }
+        dischargedSinceGiveBackBytes = 0
+        FreedMemory.giveBack()
+    }
+
     /// The handler's answer to a head with a body it refuses unread, if any.
     func screen(_ head: RequestHead) -> HTTPResponse? {
         handler.screen(headRequest(head))
@@ -235,6 +271,7 @@ final class ConnectionTable {
     /// draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
+        defer { giveBackFreedMemory(now: MonotonicClock.nanoseconds()) }
         for record in Array(records.values) {
             if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
                 drop(record)
