@@ -7,7 +7,7 @@ import Synchronization
 /// accepted, a request's body and reply when its head arrives or its reply
 /// is made, given back when the reply is written out or the connection
 /// closes. A connection past the limit, or bytes past the budget, are
-/// refused (docs/adr/0027-memory-budget-and-back-pressure.md).
+/// refused (docs/adr/0028-memory-budget-and-back-pressure.md).
 final class ConnectionBudget: Sendable {
     let limit: Int
     /// nil: bytes are not counted (`charge` always succeeds).

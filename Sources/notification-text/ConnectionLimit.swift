@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The memory budget and the default of `--max-connections`, from the
-/// memory limit (docs/adr/0027-memory-budget-and-back-pressure.md): the
+/// memory limit (docs/adr/0028-memory-budget-and-back-pressure.md): the
 /// budget is the limit less a fixed reserve for the process and one for
 /// each thread's decoding and reply under way; the default limit is as many
 /// connections as the budget holds when every one is at its worst at once
