@@ -1899,46 +1899,53 @@ def rss_after_close(server, seconds):
     return round(server.rss_kib() / 1024, 1)
 
 
+def stuck_clients(report, scenario, server, clients, seconds, hostile, what):
+    """Runs `hostile(index, sampler)` (returning the bytes the server's side took) on `clients`
+    threads; checks that resident memory peaks under 64 MiB and comes back once they are gone."""
+    baseline_kib = server.rss_kib()
+    sampler = RSSSampler(server)
+    taken = [0] * clients
+
+    def run(index):
+        try:
+            taken[index] = hostile(index, sampler)
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=run, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 15)
+    peak_kib = sampler.stop()
+    after_mib = rss_after_close(server, 3.0)
+    baseline_mib = round(baseline_kib / 1024, 1)
+    report.figure(scenario, "rss_mib_baseline_peak_3s_after", [baseline_mib, round(peak_kib / 1024, 1), after_mib])
+    report.figure(scenario, "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
+    report.check(peak_kib < 64 * 1024,
+                 f"{scenario}: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} {what} (< 64 MiB)")
+    report.check(after_mib < baseline_mib + 8,
+                 f"{scenario}: memory comes back once they are gone ({after_mib} MiB 3 s later, {baseline_mib} MiB before)")
+
+
 def scenario_stuck_replies(binary, report, quick):
     """F1: 10 clients pipeline four 0.99 MB /compose requests (1.9 MB replies), never read, then send junk:
     reading stops while a reply is pending, so resident memory stays under 64 MiB."""
     print("stuck-replies", flush=True)
-    clients = 10
     seconds = 3.0 if quick else 8.0
     server = Server(binary, ["--threads", "1", "--max-connections", "81", "--access-log", "off"], env=jemalloc_env())
     try:
         one_request(server.port, "GET", "/healthz")
-        baseline_kib = server.rss_kib()
-        body = large_compose_body()
-        pipelined = request_bytes("POST", "/compose", body) * 4
+        pipelined = request_bytes("POST", "/compose", large_compose_body()) * 4
         junk = b"X" * 262144
-        taken = [0] * clients
-        sampler = RSSSampler(server)
 
-        def hostile(index):
-            try:
-                with connect(server.port) as sock:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-                    taken[index] = send_for(sock, pipelined, 1.5, sampler=sampler)
-                    taken[index] += send_for(sock, junk, seconds, sampler=sampler)
-            except OSError:
-                pass
+        def hostile(index, sampler):
+            with connect(server.port) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                return send_for(sock, pipelined, 1.5, sampler=sampler) + send_for(sock, junk, seconds, sampler=sampler)
 
-        threads = [threading.Thread(target=hostile, args=(n,), daemon=True) for n in range(clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(seconds + 15)
-        peak_kib = sampler.stop()
-        after_mib = rss_after_close(server, 3.0)
-        report.figure("stuck-replies", "rss_mib_baseline_peak_3s_after", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1), after_mib])
-        report.figure("stuck-replies", "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
-        report.check(peak_kib < 64 * 1024,
-                     f"stuck-replies: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} clients whose "
-                     f"replies are stuck and who go on sending (< 64 MiB)")
-        report.check(after_mib < baseline_kib / 1024 + 8,
-                     f"stuck-replies: memory comes back once they are gone ({after_mib} MiB 3 s later, "
-                     f"{round(baseline_kib / 1024, 1)} MiB before)")
+        stuck_clients(report, "stuck-replies", server, 10, seconds, hostile,
+                      "clients whose replies are stuck and who go on sending")
         status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
         report.check(server.alive() and status == 200, "stuck-replies: server still serves afterwards")
     finally:
@@ -1950,48 +1957,32 @@ def scenario_stuck_replies_no_token(binary, report, quick):
     so no reply finds input behind it, and never read; once replies are stuck they send junk. With
     --auth-token-file on, memory stays bounded all the same."""
     print("stuck-replies-no-token", flush=True)
-    clients = 10
     seconds = 3.0 if quick else 8.0
     path = token_file("memory-scenario-token")
     server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path], env=jemalloc_env())
     try:
-        baseline_kib = server.rss_kib()
-        sampler = RSSSampler(server)
         probe = b"GET /playground.js HTTP/1.1\r\nHost: x\r\n\r\n"
         junk = b"X" * 262144
-        taken = [0] * clients
 
-        def hostile(index):
-            try:
-                sock = socket.socket()
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-                sock.connect((HOST, server.port))
-                with sock:
-                    # Paced, so no reply finds input behind it, until the replies back up.
-                    sock.settimeout(0.2)
-                    end = time.monotonic() + 2.0
-                    while time.monotonic() < end and not sampler.exceeded.is_set():
-                        try:
-                            taken[index] += sock.send(probe)
-                        except socket.timeout:
-                            break
-                        time.sleep(0.001)
-                    taken[index] += send_for(sock, junk, seconds, sampler=sampler)
-            except OSError:
-                pass
+        def hostile(index, sampler):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect((HOST, server.port))
+            with sock:
+                # Paced, so no reply finds input behind it, until the replies back up.
+                sock.settimeout(0.2)
+                taken = 0
+                end = time.monotonic() + 2.0
+                while time.monotonic() < end and not sampler.exceeded.is_set():
+                    try:
+                        taken += sock.send(probe)
+                    except socket.timeout:
+                        break
+                    time.sleep(0.001)
+                return taken + send_for(sock, junk, seconds, sampler=sampler)
 
-        threads = [threading.Thread(target=hostile, args=(n,), daemon=True) for n in range(clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(seconds + 15)
-        peak_kib = sampler.stop()
-        after_mib = rss_after_close(server, 3.0)
-        report.figure("stuck-replies-no-token", "rss_mib_baseline_peak_3s_after", [round(baseline_kib / 1024, 1), round(peak_kib / 1024, 1), after_mib])
-        report.figure("stuck-replies-no-token", "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
-        report.check(peak_kib < 64 * 1024,
-                     f"stuck-replies-no-token: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} "
-                     f"clients without a token pacing GET /playground.js, never reading, then sending junk (< 64 MiB)")
+        stuck_clients(report, "stuck-replies-no-token", server, 10, seconds, hostile,
+                      "clients without a token pacing GET /playground.js, never reading, then sending junk")
         status, _, _ = one_request(server.port, "GET", "/healthz")
         report.check(server.alive() and status == 200, "stuck-replies-no-token: server still serves afterwards")
     finally:
