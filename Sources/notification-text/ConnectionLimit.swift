@@ -75,7 +75,7 @@ enum ConnectionLimit {
 
     /// A small file's text without its trailing newline.
     private static func readFile(_ path: String, maxBytes: Int = 64) -> String? {
-        guard let contents = ServeConfiguration.readSmallFile(path, maxBytes: maxBytes) else { return nil }
+        guard let contents = try? ServeConfiguration.readSmallFile(path, maxBytes: maxBytes).get() else { return nil }
         var text = String(decoding: contents, as: UTF8.self)
         while text.last == "\n" { text.removeLast() }
         return text
