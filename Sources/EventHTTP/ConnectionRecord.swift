@@ -153,6 +153,9 @@ final class ConnectionRecord {
     /// The HTTP/1.x minor version of the request being answered (the framer
     /// keeps its head until the reply is written).
     var requestMinorVersion: Int { framer.head.minorVersion }
+    /// The request's `Connection` field lists `close` (evhttp closes after
+    /// the reply only when the value is exactly `close`).
+    var requestAsksToClose: Bool { framer.head.asksToClose }
 
     /// Called once the reply is queued. evhttp reads on while a reply is
     /// written (only to notice a close early) with no callback to take what
@@ -362,12 +365,14 @@ final class ConnectionRecord {
                     // No body, or a Content-Length body evhttp reads whole.
                     stage = .evhttpReading
                     unwatchInput()
-                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed) }
+                    let skipped = drainSkippedLines()
+                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed - skipped) }
                     return false
                 }
             case .bodyComplete:
                 stage = .evhttpReading
                 unwatchInput()
+                drainSkippedLines()
                 return false
             case .refused(let rejection):
                 let request = table.headRequest(framer.head)
@@ -379,6 +384,15 @@ final class ConnectionRecord {
             }
         }
         return true
+    }
+
+    /// Drops the empty lines the framer skipped before the request line, so
+    /// evhttp reads the request from its first line; how many bytes.
+    @discardableResult
+    private func drainSkippedLines() -> Int {
+        let skipped = framer.skippedByteCount
+        if skipped > 0, let input = bufferevent_get_input(bufferEvent) { evbuffer_drain(input, skipped) }
+        return skipped
     }
 
     /// Reads what the kernel holds of the body whose first bytes start at

@@ -31,6 +31,13 @@ struct RequestHead {
     /// Each `Authorization` value (at most two kept: two are already invalid).
     private(set) var authorizationValues: [[UInt8]] = []
     private(set) var requestID: [UInt8]?
+    /// How many `Host` fields the head has (RFC 9112 section 3.2: exactly one).
+    private var hostFieldCount = 0
+    /// A `Connection` field lists `close`: the reply closes the connection
+    /// (evhttp itself only knows a value of exactly `close`).
+    private(set) var asksToClose = false
+    /// A `Connection` field lists `keep-alive` (HTTP/1.0's persistence).
+    private(set) var asksToKeepAlive = false
     /// The last field was `Content-Length` or `Transfer-Encoding` (for an obs-fold after it).
     private var lastFieldFrames = false
     /// Why the last `take…` or `checkFraming` that returned false refused the request.
@@ -49,6 +56,9 @@ struct RequestHead {
         hasTransferEncoding = false
         if !authorizationValues.isEmpty { authorizationValues.removeAll() }
         requestID = nil
+        hostFieldCount = 0
+        asksToClose = false
+        asksToKeepAlive = false
         lastFieldFrames = false
         rejection = nil
     }
@@ -200,6 +210,10 @@ struct RequestHead {
             if keepsScreeningValues && authorizationValues.count < 2 { authorizationValues.append(Array(value)) }
         case .requestID:
             if requestID == nil { requestID = Array(value) }
+        case .host:
+            hostFieldCount += 1
+        case .connection:
+            noteConnectionOptions(value)
         case .other:
             break
         }
@@ -351,8 +365,38 @@ struct RequestHead {
             : .badRequest(detail: "a header field name is not a token")
     }
 
+    /// The options of a `Connection` field, a comma-separated list of
+    /// tokens (RFC 9110 section 7.6.1): `close` and `keep-alive` are noted.
+    private mutating func noteConnectionOptions(_ value: UnsafeBufferPointer<UInt8>) {
+        guard let base = value.baseAddress else { return }
+        var start = 0
+        while start < value.count {
+            var end = start
+            while end < value.count && value[end] != 0x2C { end += 1 }
+            var first = start
+            var last = end
+            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
+            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
+            if Self.foldedEquals(base + first, last - first, "close") { asksToClose = true }
+            if Self.foldedEquals(base + first, last - first, "keep-alive") { asksToKeepAlive = true }
+            start = end + 1
+        }
+    }
+
+    /// Whether the connection ends with this request's reply: the request
+    /// lists `close`, or it is HTTP/1.0 and does not list `keep-alive`.
+    var closesConnection: Bool { asksToClose || (minorVersion == 0 && !asksToKeepAlive) }
+
     /// The checks that need the whole head.
     mutating func checkFraming(maxBodyBytes: Int) -> Bool {
+        // RFC 9112 section 3.2: a 400 for an HTTP/1.1 request without Host,
+        // and for any request with more than one.
+        if hostFieldCount > 1 {
+            return refuse(.badRequest(detail: "the request has more than one Host field"))
+        }
+        if hostFieldCount == 0 && minorVersion == 1 {
+            return refuse(.badRequest(detail: "an HTTP/1.1 request must have a Host field"))
+        }
         if isChunked && contentLength != nil {
             return refuse(.badFraming(detail: "the request has both Content-Length and Transfer-Encoding"))
         }
@@ -372,7 +416,7 @@ struct RequestHead {
     // MARK: Bytes
 
     private enum FieldKind: Equatable {
-        case contentLength, transferEncoding, expect, authorization, requestID, other
+        case contentLength, transferEncoding, expect, authorization, requestID, host, connection, other
     }
 
     /// Most names differ in length from these and are never compared. Names
@@ -386,6 +430,8 @@ struct RequestHead {
         case 6: foldedEquals(name, count, "expect") ? .expect : .other
         case 13: foldedEquals(name, count, "authorization") ? .authorization : .other
         case 12: foldedEquals(name, count, "x-request-id") ? .requestID : .other
+        case 4: foldedEquals(name, count, "host") ? .host : .other
+        case 10: foldedEquals(name, count, "connection") ? .connection : .other
         default: .other
         }
     }

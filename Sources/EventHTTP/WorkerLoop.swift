@@ -182,7 +182,7 @@ final class WorkerLoop {
         }
         reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
-            closingConnection: connections.isDraining)
+            closingConnection: connections.isDraining || record?.requestAsksToClose == true)
         record?.noteReplyQueued()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
         requests.recycle(value)

@@ -27,14 +27,19 @@ enum ServeCommand {
         serviceConfiguration.build = BuildInfo(version: BuildVersion.version, revision: BuildVersion.revision)
         // The access log goes out per event-loop iteration, not per line (see LogSink).
         let service = NotificationTextService(configuration: serviceConfiguration, accessLog: .bufferedStandardOutput)
+        // The metrics listener drains when the main server does (ADR 0017):
+        // its idle keep-alive connections close then, not after the main drain.
+        let drainingListener = Locked<MetricsListener?>(nil)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
+            if state == .draining { drainingListener.withLock { $0 }?.beginDrain() }
         }
         do {
             // Bound first, so a taken metrics port stops the start before the main port is open.
             let metricsListener = try configuration.metricsServer.map { metrics throws(HTTPServerError) in
                 try MetricsListener(configuration: metrics, handler: service.metricsListenerHandler)
             }
+            drainingListener.withLock { $0 = metricsListener }
             defer { metricsListener?.stop() }
             let tokenFile = configuration.authTokenFile
             let report = try server.run(
