@@ -33,6 +33,13 @@ struct RequestHead {
     private(set) var requestID: [UInt8]?
     /// How many `Host` fields the head has (RFC 9112 section 3.2: exactly one).
     private var hostFieldCount = 0
+    /// Header fields and trailer fields so far.
+    private var fieldCount = 0
+    /// At most this many fields in a head, and as many trailers: what
+    /// nginx's default buffers hold in practice. Each field costs evhttp a
+    /// parse and an allocation (about 0.5 µs), so the count bounds a head's
+    /// CPU as `--max-header-bytes` bounds its memory.
+    static var maxFieldCount: Int { 100 }
     /// A `Connection` field lists `close`: the reply closes the connection
     /// (evhttp itself only knows a value of exactly `close`).
     private(set) var asksToClose = false
@@ -57,6 +64,7 @@ struct RequestHead {
         if !authorizationValues.isEmpty { authorizationValues.removeAll() }
         requestID = nil
         hostFieldCount = 0
+        fieldCount = 0
         asksToClose = false
         asksToKeepAlive = false
         lastFieldFrames = false
@@ -166,6 +174,10 @@ struct RequestHead {
 
     /// `name: value`, the name visible ASCII right up to the colon (RFC 9112 section 5).
     mutating func takeField(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        fieldCount &+= 1
+        guard fieldCount <= Self.maxFieldCount else {
+            return refuse(.tooManyHeaderFields(maxCount: Self.maxFieldCount))
+        }
         var field = Field()
         if let refusal = Self.split(line, count: count, afterFramingField: lastFieldFrames, into: &field) {
             return refuse(refusal)
@@ -223,6 +235,10 @@ struct RequestHead {
     /// A trailer field: the syntax of a header field, and none of the framing
     /// ones (RFC 9110 section 6.5.1). Its value is not kept.
     mutating func takeTrailer(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        fieldCount &+= 1
+        guard fieldCount <= 2 * Self.maxFieldCount else {
+            return refuse(.tooManyHeaderFields(maxCount: Self.maxFieldCount))
+        }
         var field = Field()
         if let refusal = Self.split(line, count: count, afterFramingField: false, into: &field) {
             return refuse(refusal)
