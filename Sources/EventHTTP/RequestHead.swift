@@ -312,36 +312,6 @@ struct RequestHead {
         }
     }
 
-    /// The colon's index when every byte before it is in 0x21...0x7E; -1
-    /// without a colon or with any other byte before it. One pass, eight
-    /// bytes at a time: the lowest byte each mask flags is exact (a borrow
-    /// only adds false flags above a true one), so a name byte is bad when a
-    /// bad flag lies below the first colon's.
-    private static func colonAfterVisibleName(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
-        var index = 0
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(line + index).loadUnaligned(as: UInt64.self)
-            let colons = word ^ (ones &* 0x3A)
-            let colonFlags = (colons &- ones) & ~colons & highBits
-            let below0x21 = (word &- ones &* 0x21) & ~word & highBits
-            let delete = ((word & ~highBits) &+ ones) & highBits
-            let badFlags = (word & highBits) | below0x21 | delete
-            if colonFlags != 0 {
-                let colonBit = colonFlags & (~colonFlags &+ 1)
-                return badFlags & (colonBit &- 1) == 0 ? index + colonBit.trailingZeroBitCount / 8 : -1
-            }
-            if badFlags != 0 { return -1 }
-            index += 8
-        }
-        while index < count {
-            let byte = line[index]
-            if byte == 0x3A { return index }
-            if byte <= 0x20 || byte >= 0x7F { return -1 }
-            index += 1
-        }
-        return -1
-    }
-
     /// Whether every byte is in 0x21...0x7E, eight at a time (the last word
     /// overlaps the one before it rather than leaving a tail).
     private static func isVisibleASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
