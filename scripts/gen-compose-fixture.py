@@ -237,6 +237,15 @@ case("timestamps-lowercase-t-and-z-and-minus-zero-offset",
           shown=["lower", "unknown-offset"],
           displayed=[("lower", "2026-11-29t11:59:00z"), ("unknown-offset", "2026-11-29T11:58:00-00:00")]))
 
+case("timestamps-leap-second",
+     "23:59:60 is accepted where RFC 3339 places a leap second, on the last day of a month in UTC (here once in Z "
+     "and once through +01:00), and denotes 00:00:00 of the next day plus its fraction: the displayed entry at "
+     "00:59:60.5+01:00 is half a second newer than the notification at 23:59:60Z; both are echoed as written",
+     req([note("leap", "2016-12-31T23:59:60Z", thread="t", text="Happy new year")],
+         displayed=[("old", "2017-01-01T00:59:60.5+01:00")], now="2017-01-01T00:00:30Z"),
+     resp("single", "Buzz", "Happy new year", "t", shown=["leap"],
+          displayed=[("old", "2017-01-01T00:59:60.5+01:00"), ("leap", "2016-12-31T23:59:60Z")]))
+
 # ---------------------------------------------------------------- keys
 case("key-is-source-colon-id",
      "the key is source:id; a notification without source has the key id, a different key",

@@ -1,53 +1,57 @@
 import Synchronization
 
-/// The server's connection limit (`HTTPServerConfiguration.maxConnections`),
-/// shared by its event loops: each counts the connections it accepts and
-/// releases, and every loop is told when the count reaches the limit (it
-/// stops accepting: new connections wait in the kernel's backlog) and when
-/// it drops below again (it accepts again). A connection accepted past the
-/// limit, when two loops accept at the same moment, is answered 503.
+/// The server's connection limit (`HTTPServerConfiguration.maxConnections`)
+/// and memory budget (`memoryBudgetBytes`), shared by its event loops. Each
+/// loop counts the connections it accepts and releases, and charges the
+/// bytes its connections may hold: a connection's own buffers when it is
+/// accepted, a request's body and reply when its head arrives or its reply
+/// is made, given back when the reply is written out or the connection
+/// closes. A connection past the limit, or bytes past the budget, are
+/// refused (docs/adr/0028-memory-budget-and-back-pressure.md).
 final class ConnectionBudget: Sendable {
     let limit: Int
+    /// nil: bytes are not counted (`charge` always succeeds).
+    let memoryBytes: Int?
     private let openCount = Atomic<Int>(0)
-    /// Each loop's event to re-read `isFull`, while the loop runs.
-    private let loops = Locked<[UInt: EventPointer]>([:])
+    private let chargedBytes = Atomic<Int>(0)
 
-    init(limit: Int) {
+    init(limit: Int, memoryBytes: Int? = nil) {
         self.limit = max(1, limit)
+        self.memoryBytes = memoryBytes
     }
 
     /// Connections counted now.
     var count: Int { openCount.load(ordering: .relaxed) }
 
-    /// Whether a loop should stop accepting.
-    var isFull: Bool { openCount.load(ordering: .acquiring) >= limit }
+    /// Bytes charged now.
+    var chargedByteCount: Int { chargedBytes.load(ordering: .relaxed) }
 
-    /// Counts a new connection; false when it is past the limit (and must be refused).
+    /// Counts a new connection; false when it is past the limit (it stays
+    /// counted until `release`, like every other).
     func admit() -> Bool {
-        let count = openCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
-        if count == limit { notifyLoops() }
-        return count <= limit
+        openCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue <= limit
     }
 
     /// A counted connection has closed.
     func release() {
-        let count = openCount.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
-        if count == limit - 1 { notifyLoops() }
+        openCount.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
 
-    /// `event` fires on its loop whenever `isFull` may have changed; the loop
-    /// must `unregister` before it frees the event.
-    func register(_ event: EventPointer, key: UInt) {
-        loops.withLock { $0[key] = event }
-    }
-
-    func unregister(key: UInt) {
-        _ = loops.withLock { $0.removeValue(forKey: key) }
-    }
-
-    private func notifyLoops() {
-        loops.withLock { loops in
-            for event in loops.values { event.activate() }
+    /// Charges `bytes`, unless that would take the charged bytes past the
+    /// budget (then nothing is charged).
+    func charge(_ bytes: Int) -> Bool {
+        guard let memoryBytes, bytes > 0 else { return true }
+        let total = chargedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue
+        guard total <= memoryBytes else {
+            chargedBytes.wrappingSubtract(bytes, ordering: .relaxed)
+            return false
         }
+        return true
+    }
+
+    /// Gives back bytes `charge` took.
+    func discharge(_ bytes: Int) {
+        guard memoryBytes != nil, bytes > 0 else { return }
+        chargedBytes.wrappingSubtract(bytes, ordering: .relaxed)
     }
 }

@@ -44,11 +44,23 @@ final class ConnectionRecord {
     /// a refusal discards: any callback on the buffer makes each of evhttp's
     /// changes to it dearer (it drains every line it parses).
     private var inputCallback: OpaquePointer?
-    /// Past this much input waiting behind a reply, the input is capped.
-    private let backlogInputBytes: Int
-    /// The cap: a head and a body, so any one request still fits.
-    private let inputCapBytes: Int
-    private var isInputCapped = false
+    /// The bytes charged to the server's memory budget for this connection
+    /// (`ConnectionBudget.charge`): its own buffers once admitted, plus
+    /// `requestChargedBytes`. All given back when the record is released.
+    private var chargedBytes = 0
+    /// The part charged for the request being read or answered (its body
+    /// and reply allowance, or its reply), given back once the reply is out.
+    private var requestChargedBytes = 0
+    /// Of `requestChargedBytes`, what the reply may take.
+    private var replyAllowanceBytes = 0
+    private var isBaseCharged = false
+    /// Counted against the connection limit (until released, or until it
+    /// gave its slot up to a new connection, `leaveSlot`).
+    private(set) var holdsSlot = true
+    /// When the connection was accepted (it may send nothing at first).
+    private let acceptedAtNanoseconds = MonotonicClock.nanoseconds()
+    /// A request of this connection has reached the handler.
+    private var hasServedRequest = false
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
     /// evhttp has freed `connection` (its close callback ran).
@@ -77,8 +89,6 @@ final class ConnectionRecord {
         self.bufferEvent = bufferEvent
         self.table = table
         framer = RequestFramer(limits: limits, keepsScreeningValues: screensHeads)
-        backlogInputBytes = limits.maxHeaderBytes
-        inputCapBytes = limits.maxHeaderBytes + limits.maxBodyBytes + 65_536
     }
 
     /// Puts our callback on the input buffer; false when out of memory.
@@ -134,6 +144,7 @@ final class ConnectionRecord {
     /// reply has been written out.
     func noteRequestComplete() {
         isHandlingRequest = true
+        hasServedRequest = true
         requestStartNanoseconds = nil
         guard stage == .framing || stage == .evhttpReading else { return }
         stage = .replyPending
@@ -142,21 +153,96 @@ final class ConnectionRecord {
     /// The HTTP/1.x minor version of the request being answered (the framer
     /// keeps its head until the reply is written).
     var requestMinorVersion: Int { framer.head.minorVersion }
+    /// The request's `Connection` field lists `close` (evhttp closes after
+    /// the reply only when the value is exactly `close`).
+    var requestAsksToClose: Bool { framer.head.asksToClose }
 
     /// Called once the reply is queued. evhttp reads on while a reply is
-    /// written (to notice a close early), and between requests; a client
-    /// that pipelines requests and never reads its replies would grow the
-    /// input by a read per request answered. Once more than a head waits
-    /// behind a reply, the input gets a high watermark of one head and one
-    /// body (libevent stops reading there, so no request is starved), for
-    /// the rest of the connection: a watermark puts a callback on the
-    /// buffer, which only such connections pay for.
-    func capInputIfBacklogged() {
-        guard !isInputCapped, evbuffer_get_length(bufferevent_get_input(bufferEvent)) > backlogInputBytes else {
-            return
-        }
-        isInputCapped = true
-        bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, inputCapBytes)
+    /// written (only to notice a close early) with no callback to take what
+    /// arrives: a client that sends and never reads would have every byte
+    /// kept while its reply waits. So reading stops until the reply is
+    /// written out (back-pressure to TCP); evhttp enables it again to read
+    /// the next request. A reply that cannot be written meets the write
+    /// timeout, which closes the connection.
+    func noteReplyQueued() {
+        guard stage == .replyPending else { return }
+        bufferevent_disable(bufferEvent, Int16(EV_READ))
+    }
+
+    // MARK: The memory budget
+
+    /// Charges this connection's own buffers; false when the budget cannot
+    /// take them (the connection must be refused).
+    func chargeBase(_ bytes: Int) -> Bool {
+        guard !isBaseCharged else { return true }
+        guard charge(bytes) else { return false }
+        isBaseCharged = true
+        return true
+    }
+
+    private func charge(_ bytes: Int) -> Bool {
+        guard table.budget.charge(bytes) else { return false }
+        chargedBytes += bytes
+        table.noteCharged(bytes)
+        return true
+    }
+
+    /// A head declares a body of `bodyBytes`: the body and its reply
+    /// allowance are charged before a byte of it is read.
+    private func chargeRequest(bodyBytes: Int) -> Bool {
+        let allowance = HTTPServerConfiguration.replyAllowanceBytes(forBody: bodyBytes)
+        guard charge(bodyBytes + allowance) else { return false }
+        requestChargedBytes += bodyBytes + allowance
+        replyAllowanceBytes = allowance
+        return true
+    }
+
+    /// The handler's reply of about `byteCount` bytes is made: what it takes
+    /// past its allowance is charged; false when the budget cannot take it
+    /// (the reply must not be queued).
+    func chargeReply(byteCount: Int) -> Bool {
+        let excess = byteCount - replyAllowanceBytes
+        guard excess > 0 else { return true }
+        guard charge(excess) else { return false }
+        requestChargedBytes += excess
+        return true
+    }
+
+    private func dischargeRequest() {
+        guard requestChargedBytes > 0 else { return }
+        table.budget.discharge(requestChargedBytes)
+        table.noteDischarged(requestChargedBytes)
+        chargedBytes -= requestChargedBytes
+        requestChargedBytes = 0
+        replyAllowanceBytes = 0
+    }
+
+    // MARK: Slow heads
+
+    /// Gives the connection's slot up (it is being refused to make room);
+    /// true the first time only: the caller releases the slot.
+    func leaveSlot() -> Bool {
+        guard holdsSlot else { return false }
+        holdsSlot = false
+        return true
+    }
+
+    /// Since when the connection has been sending the request head it has
+    /// not finished: from its first byte, or, before its first request, from
+    /// the accept. nil while it is idle between requests or past the head.
+    var headStartNanoseconds: UInt64? {
+        guard stage == .framing, !isHandlingRequest, framer.isReadingHead else { return nil }
+        return requestStartNanoseconds ?? (hasServedRequest ? nil : acceptedAtNanoseconds)
+    }
+
+    /// A head under way that has, past `graceNanoseconds` from its first
+    /// byte, arrived at less than `minBytesPerSecond` on average.
+    func isHeadTooSlow(now: UInt64, graceNanoseconds: UInt64, minBytesPerSecond: Int) -> Bool {
+        guard stage == .framing, !isHandlingRequest, framer.isReadingHead, let start = requestStartNanoseconds
+        else { return false }
+        let elapsed = now &- start
+        guard elapsed > graceNanoseconds else { return false }
+        return UInt64(framer.headBytesReceived) &* 1_000_000_000 < UInt64(minBytesPerSecond) &* elapsed
     }
 
     /// The reply has been written out (called inside evhttp's completion
@@ -165,6 +251,7 @@ final class ConnectionRecord {
     func noteReplyWritten() {
         isHandlingRequest = false
         requestStartNanoseconds = nil
+        dischargeRequest()
         guard stage == .replyPending else { return }
         stage = .framing
         framer.reset()
@@ -262,16 +349,30 @@ final class ConnectionRecord {
                             response: screened, request: table.headRequest(framer.head), rejection: nil))
                     return false
                 }
+                if hasBody,
+                    !chargeRequest(bodyBytes: isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0)
+                {
+                    // The memory budget cannot take the body and its reply now.
+                    let request = table.headRequest(framer.head)
+                    let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
+                    refuse(
+                        Refusal(
+                            response: table.handler.reject(request, because: rejection), request: request,
+                            rejection: rejection))
+                    return false
+                }
                 if !isChunked {
                     // No body, or a Content-Length body evhttp reads whole.
                     stage = .evhttpReading
                     unwatchInput()
-                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed) }
+                    let skipped = drainSkippedLines()
+                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed - skipped) }
                     return false
                 }
             case .bodyComplete:
                 stage = .evhttpReading
                 unwatchInput()
+                drainSkippedLines()
                 return false
             case .refused(let rejection):
                 let request = table.headRequest(framer.head)
@@ -283,6 +384,15 @@ final class ConnectionRecord {
             }
         }
         return true
+    }
+
+    /// Drops the empty lines the framer skipped before the request line, so
+    /// evhttp reads the request from its first line; how many bytes.
+    @discardableResult
+    private func drainSkippedLines() -> Int {
+        let skipped = framer.skippedByteCount
+        if skipped > 0, let input = bufferevent_get_input(bufferEvent) { evbuffer_drain(input, skipped) }
+        return skipped
     }
 
     /// Reads what the kernel holds of the body whose first bytes start at
@@ -392,6 +502,10 @@ final class ConnectionRecord {
         guard !released else { return false }
         released = true
         unwatchInput()
+        table.budget.discharge(chargedBytes)
+        table.noteDischarged(chargedBytes)
+        chargedBytes = 0
+        requestChargedBytes = 0
         bufferevent_decref(bufferEvent)
         return true
     }

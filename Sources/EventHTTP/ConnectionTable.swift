@@ -3,7 +3,9 @@ import HTTPCore
 
 /// Every client connection of one event loop, from accept to close: gives
 /// each its timeouts and its framer, counts it against the server's
-/// connection limit, closes slow requests, takes refused connections over
+/// connection limit and memory budget (at the limit, the connection that has
+/// been sending its head longest makes room), closes slow requests and heads
+/// that arrive too slowly, takes refused connections over
 /// from evhttp and closes them after a lingering close, and at a drain's
 /// deadline closes what is left. Confined to its loop's thread.
 final class ConnectionTable {
@@ -14,10 +16,14 @@ final class ConnectionTable {
     @exclusivity(unchecked) private var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
     private let configuration: HTTPServerConfiguration
-    private let budget: ConnectionBudget
+    let budget: ConnectionBudget
     private let limits: RequestFramer.Limits
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
+    private let headGraceNanoseconds: UInt64
+    /// A refusal for want of a slot or of memory lingers at most this long:
+    /// such refusals come in floods, and each holds a descriptor meanwhile.
+    private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
     /// Set once by `beginDrain`; replies from then on close their connection.
     private(set) var isDraining = false
     private var dateField = DateField()
@@ -28,10 +34,21 @@ final class ConnectionTable {
     private var newlyAccepted: [ConnectionRecord] = []
     private var pendingTakeOvers: [ConnectionRecord] = []
     private var closedByEvhttp: [ConnectionRecord] = []
+    /// Request and connection bytes given back since memory was last
+    /// returned to the kernel, and when a large charge last came.
+    private var dischargedSinceGiveBackBytes = 0
+    private var lastLargeChargeNanoseconds: UInt64 = 0
+    /// Past this much given back, and this long without a large charge,
+    /// the allocator returns its unused memory (`FreedMemory`).
+    private static let giveBackThresholdBytes = 8 << 20
+    private static let giveBackQuietNanoseconds: UInt64 = 1_000_000_000
+    /// A charge at least this large counts as large.
+    private static let largeChargeBytes = 256 << 10
+    /// A discharge at least this large counts toward the threshold.
+    private static let countedDischargeBytes = 64 << 10
+
     /// Fires `runDeferredWork` (set by the loop before it accepts).
     var deferredWork: LoopEvent?
-    /// Called when this loop should stop accepting because the budget is full.
-    var budgetDidFill: () -> Void = {}
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, budget: ConnectionBudget) {
         self.configuration = configuration
@@ -42,6 +59,7 @@ final class ConnectionTable {
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
         readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
+        headGraceNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.headGraceSeconds)
     }
 
     var isEmpty: Bool { records.isEmpty }
@@ -71,20 +89,48 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        let admitted = budget.admit()
-        if budget.isFull { budgetDidFill() }
-        if !admitted {
-            record.refuse(
-                ConnectionRecord.Refusal(
-                    response: handler.reject(
-                        HTTPRequest(method: "GET", path: ""),
-                        because: .tooManyConnections(limit: budget.limit)),
-                    request: HTTPRequest(method: "GET", path: ""),
-                    rejection: .tooManyConnections(limit: budget.limit)))
-        }
+        if !admit(record) { refuseForWantOfRoom(record) }
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent
+    }
+
+    /// Counts `record` against the connection limit and charges its own
+    /// buffers to the memory budget. At the limit, or short of memory, the
+    /// connection of this loop that has been sending its request head
+    /// longest gives up its slot to make room (a slow client holds a slot no
+    /// longer than the next client's arrival) and is answered 503; false
+    /// when there is none.
+    private func admit(_ record: ConnectionRecord) -> Bool {
+        var counted = budget.admit()
+        if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
+        guard let slowest = slowestHead(excluding: record) else { return false }
+        if slowest.leaveSlot() { budget.release() }
+        refuseForWantOfRoom(slowest)
+        counted = counted || budget.count <= budget.limit
+        return counted && record.chargeBase(configuration.connectionBaseBytes)
+    }
+
+    /// The connection whose unfinished head began first (a new connection's
+    /// at its accept).
+    private func slowestHead(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
+        var slowest: ConnectionRecord?
+        var slowestStart = UInt64.max
+        for record in records.values where record !== excluded {
+            guard let start = record.headStartNanoseconds, start < slowestStart else { continue }
+            slowest = record
+            slowestStart = start
+        }
+        return slowest
+    }
+
+    /// `503 too-many-connections` with `Retry-After`, then a short lingering close.
+    private func refuseForWantOfRoom(_ record: ConnectionRecord) {
+        let request = HTTPRequest(method: "GET", path: "")
+        let rejection = TransportRejection.tooManyConnections(limit: budget.limit)
+        record.refuse(
+            ConnectionRecord.Refusal(
+                response: handler.reject(request, because: rejection), request: request, rejection: rejection))
     }
 
     /// A request on one of our connections is complete: its connection is
@@ -126,6 +172,29 @@ final class ConnectionTable {
             method: head.methodName, path: String(decoding: head.path, as: UTF8.self), headers: headers)
     }
 
+    // MARK: Memory
+
+    /// A record of this loop charged `bytes` for a request.
+    func noteCharged(_ bytes: Int) {
+        if bytes >= Self.largeChargeBytes { lastLargeChargeNanoseconds = MonotonicClock.nanoseconds() }
+    }
+
+    /// A record of this loop gave `bytes` back. Only large amounts count:
+    /// small replies come and go in the allocator's caches.
+    func noteDischarged(_ bytes: Int) {
+        if bytes >= Self.countedDischargeBytes { dischargedSinceGiveBackBytes &+= bytes }
+    }
+
+    /// After large requests or connections are gone and the loop has been
+    /// quiet for a moment, the allocator's unused memory goes back.
+    private func giveBackFreedMemory(now: UInt64) {
+        guard dischargedSinceGiveBackBytes >= Self.giveBackThresholdBytes,
+            now &- lastLargeChargeNanoseconds > Self.giveBackQuietNanoseconds
+        else { return }
+        dischargedSinceGiveBackBytes = 0
+        FreedMemory.giveBack()
+    }
+
     /// The handler's answer to a head with a body it refuses unread, if any.
     func screen(_ head: RequestHead) -> HTTPResponse? {
         handler.screen(headRequest(head))
@@ -164,7 +233,9 @@ final class ConnectionTable {
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
         }
-        record.beginRefusal(answer: bytes, lingerNanoseconds: readTimeoutNanoseconds)
+        var linger = readTimeoutNanoseconds
+        if case .tooManyConnections = refusal.rejection { linger = min(linger, Self.busyLingerNanoseconds) }
+        record.beginRefusal(answer: bytes, lingerNanoseconds: linger)
         if let rejection = refusal.rejection {
             handler.didReject(refusal.request, because: rejection, with: refusal.response)
         } else {
@@ -189,16 +260,18 @@ final class ConnectionTable {
 
     private func drop(_ record: ConnectionRecord) {
         records[UInt(bitPattern: record.bufferEvent)] = nil
-        if record.release() { budget.release() }
+        if record.release() && record.holdsSlot { budget.release() }
     }
 
     // MARK: Timeouts and draining
 
     /// Drops records of closed connections; closes connections whose request
-    /// is arriving too slowly, lingering closes past their deadline and,
-    /// while draining without keeping idle connections, idle ones.
+    /// is arriving too slowly (past the read timeout, or a head under the
+    /// minimum rate), lingering closes past their deadline and, while
+    /// draining without keeping idle connections, idle ones.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
+        defer { giveBackFreedMemory(now: MonotonicClock.nanoseconds()) }
         for record in Array(records.values) {
             if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
                 drop(record)
@@ -211,8 +284,11 @@ final class ConnectionTable {
                 break
             case .framing, .evhttpReading, .replyPending:
                 let isTooSlow =
-                    !record.isHandlingRequest
-                    && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true
+                    (!record.isHandlingRequest
+                        && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true)
+                    || record.isHeadTooSlow(
+                        now: now, graceNanoseconds: headGraceNanoseconds,
+                        minBytesPerSecond: configuration.minHeadBytesPerSecond)
                 if isTooSlow || (isDraining && !configuration.keepsIdleConnectionsWhileDraining && record.isIdle) {
                     close(record)
                 }

@@ -13,8 +13,8 @@ import Darwin
 /// So libevent runs without its locks (no `evthread_use_pthreads`): an
 /// event base is only ever touched by the thread that runs it, and the
 /// request path takes no lock at all (ADR 0026). Ringing is rare (a drain,
-/// a forced close, the connection budget filling or freeing, a worker's
-/// exit, a stop), so its lock and its `write(2)` cost nothing that matters.
+/// a forced close, a worker's exit, a stop), so its lock and its `write(2)`
+/// cost nothing that matters.
 ///
 /// The pipe stays open while anything can ring (this object lives as long
 /// as the `EventPointer`s that hold it), so a late ring never writes into a

@@ -37,7 +37,7 @@ final class EventLoopWorker: Sendable {
     let index: Int
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
-    /// The server's connection limit, shared by its loops.
+    /// The server's connection limit and memory budget, shared by its loops.
     let budget: ConnectionBudget
     /// Connections closed with a request under way because the drain deadline
     /// passed or a second signal came.

@@ -101,7 +101,8 @@ public final class HTTPServer: Sendable {
         }
 
         let exitedWorkers = control.exitedWorkers
-        let budget = ConnectionBudget(limit: configuration.maxConnections)
+        let budget = ConnectionBudget(
+            limit: configuration.maxConnections, memoryBytes: configuration.memoryBudgetBytes)
         let workers = descriptors.enumerated().map { index, descriptor in
             EventLoopWorker(
                 index: index, configuration: configuration, handler: handler, budget: budget,

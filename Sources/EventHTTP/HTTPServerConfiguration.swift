@@ -40,15 +40,49 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// a last request, answered with `Connection: close`) or close when it
     /// starts (fine where clients reconnect at once, as scrapers do).
     public var keepsIdleConnectionsWhileDraining = true
-    /// The most client connections open at once, over all threads; past it
-    /// new connections wait in the kernel's backlog (1,024 per thread).
+    /// The most client connections open at once, over all threads. Past it a
+    /// new connection takes the slot of the one that has been sending its
+    /// request head longest (closed), or is answered `503` with `Retry-After`.
     public var maxConnections = 1_024
+    /// The bytes every connection's buffers may take at once, over all
+    /// threads (docs/operations.md has the formula): each connection's own
+    /// buffers (`connectionBaseBytes`) when it is accepted, a request's body
+    /// and reply allowance when its head arrives, a reply beyond that
+    /// allowance when it is made. What does not fit is answered `503` with
+    /// `Retry-After`. nil: nothing is counted.
+    public var memoryBudgetBytes: Int?
+    /// A request head must arrive at `minHeadBytesPerSecond` on average, from
+    /// its first byte, once this long has passed (slow heads hold slots).
+    public var headGraceSeconds = 2.0
+    public var minHeadBytesPerSecond = 256
 
     public init() {}
 
     /// The processors this process may run on now (at least 1).
     public static var onlineProcessorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    /// What one connection's own buffers hold at most, whatever its client
+    /// does: the framer's partial line (one head), the input buffer (one
+    /// head, one libevent read of 4 KiB, and the 64 KiB of a body read at
+    /// once, ADR 0023; reading stops while a reply is pending), and 16 KiB
+    /// for libevent's and evhttp's connection state and buffer chains.
+    public var connectionBaseBytes: Int {
+        2 * maxHeaderBytes + 65_536 + 4_096 + 16_384
+    }
+
+    /// The reply a request with a body of `bodyBytes` may have without a
+    /// further charge: twice the body and 64 KiB (a `/compose` reply is up
+    /// to about 1.9 times its body).
+    public static func replyAllowanceBytes(forBody bodyBytes: Int) -> Int {
+        2 * bodyBytes + 65_536
+    }
+
+    /// One connection at its worst: its own buffers, the largest body (held
+    /// by evhttp until the reply is written) and that body's reply allowance.
+    public var connectionWorstCaseBytes: Int {
+        connectionBaseBytes + maxBodyBytes + Self.replyAllowanceBytes(forBody: maxBodyBytes)
     }
 
     /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to

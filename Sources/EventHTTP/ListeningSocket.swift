@@ -4,6 +4,17 @@ import Glibc
 
 /// Opens the listening sockets: one per event-loop thread, all bound to the
 /// same address with SO_REUSEPORT so the kernel spreads connections over them.
+///
+/// SO_REUSEPORT would as well let another process of the same user bind
+/// beside them (a stale instance taking a share of the traffic unseen), so
+/// the port is first bound once without it: any socket already listening
+/// there, ours or not, makes that bind fail with EADDRINUSE, and the server
+/// does not start. Only then are this process's own sockets bound.
+///
+/// Every socket has TCP_NODELAY, which accepted connections inherit on
+/// Linux: a reply is written whole, so Nagle's algorithm could only hold its
+/// last segment back until the client's delayed ACK (about 40 ms for a reply
+/// past 16 KiB on a kept-alive connection).
 enum ListeningSocket {
     /// Pending connections the kernel queues per socket before accept.
     static let backlog: Int32 = 1_024
@@ -17,7 +28,9 @@ enum ListeningSocket {
         var descriptors: [Int32] = []
         do {
             var address = try resolve(host: host, port: port)
-            let first = try open(address, display: BoundAddress(host: host, port: port).description)
+            let display = BoundAddress(host: host, port: port).description
+            if port != 0 { try checkUnclaimed(address, display: display) }
+            let first = try open(address, display: display)
             descriptors.append(first)
             let bound = try localAddress(of: first)
             setPort(bound.port, in: &address)
@@ -50,7 +63,25 @@ enum ListeningSocket {
         return storage
     }
 
+    /// Fails with `bind`'s EADDRINUSE when any socket already listens on
+    /// `address`: a bind without SO_REUSEPORT cannot join one. The probe is
+    /// closed at once; a process binding in the moment between this and our
+    /// own binds could still join them, which only a second start at the very
+    /// same instant could do.
+    private static func checkUnclaimed(_ address: sockaddr_storage, display: String) throws(HTTPServerError) {
+        try bindOnce(address, display: display, reusePort: false, listening: false)
+    }
+
     private static func open(_ address: sockaddr_storage, display: String) throws(HTTPServerError) -> Int32 {
+        try bindOnce(address, display: display, reusePort: true, listening: true)!
+    }
+
+    /// A socket bound to `address` (SO_REUSEADDR, TCP_NODELAY, SO_REUSEPORT
+    /// when `reusePort`), listening when `listening`; else closed again, nil.
+    @discardableResult
+    private static func bindOnce(
+        _ address: sockaddr_storage, display: String, reusePort: Bool, listening: Bool
+    ) throws(HTTPServerError) -> Int32? {
         let family = Int32(address.ss_family)
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .listenFailed(address: display, call: "socket", errno: errno) }
@@ -62,11 +93,18 @@ enum ListeningSocket {
                 if setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
                     return "setsockopt(SO_REUSEADDR)"
                 }
-                if setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                if reusePort,
+                    setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) != 0
+                {
                     return "setsockopt(SO_REUSEPORT)"
                 }
+                if setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+                    != 0
+                {
+                    return "setsockopt(TCP_NODELAY)"
+                }
                 if bind(descriptor, socketAddress, length) != 0 { return "bind" }
-                if listen(descriptor, backlog) != 0 { return "listen" }
+                if listening, listen(descriptor, backlog) != 0 { return "listen" }
                 return nil
             }
         }
@@ -74,6 +112,10 @@ enum ListeningSocket {
             let code = errno
             close(descriptor)
             throw .listenFailed(address: display, call: failedCall, errno: code)
+        }
+        guard listening else {
+            close(descriptor)
+            return nil
         }
         return descriptor
     }

@@ -61,9 +61,15 @@ struct RequestFramer {
     private var phase = Phase.requestLine
     /// Head (and trailer) bytes so far, line ends included.
     private var headByteCount = 0
+    /// The empty lines before the request line (RFC 9112 section 2.2: a
+    /// server should ignore at least one), which evhttp would refuse: the
+    /// adapter drains them before evhttp reads the request.
+    private(set) var skippedByteCount = 0
     /// A line that began in an earlier `feed` (its bytes up to now).
     private var partialLine: [UInt8] = []
     private var chunkSizeDigits = 0
+    /// Digits a chunk size may have, its leading zeros included.
+    private static var maxChunkSizeDigits: Int { 32 }
     private var chunkSize = 0
     private var chunkRemaining = 0
     private var bodyByteCount = 0
@@ -79,6 +85,7 @@ struct RequestFramer {
         head.reset()
         phase = .requestLine
         headByteCount = 0
+        skippedByteCount = 0
         // Usually empty: removeAll(keepingCapacity:) is not free even then.
         if !partialLine.isEmpty { partialLine.removeAll(keepingCapacity: true) }
         chunkSizeDigits = 0
@@ -89,6 +96,12 @@ struct RequestFramer {
 
     /// True once a chunked body has ended (or a head without a chunked body).
     var isFinished: Bool { phase == .finished }
+
+    /// True until the head has ended (also before its first byte).
+    var isReadingHead: Bool { phase == .requestLine || phase == .fields }
+
+    /// The head's bytes received so far, line ends included.
+    var headBytesReceived: Int { headByteCount + partialLine.count }
 
     /// Reads `bytes`, the next bytes of the connection: returns how many it
     /// took and what it found. Bytes past the head of a request whose body
@@ -165,6 +178,11 @@ struct RequestFramer {
         let count = rawCount > 0 && line[rawCount - 1] == 0x0D ? rawCount - 1 : rawCount
         switch phase {
         case .requestLine:
+            if count == 0 {
+                // Counted in the head's bytes, so a stream of them ends at the head limit.
+                skippedByteCount += rawCount + 1
+                return .more
+            }
             guard head.takeRequestLine(line, count: count) else { return .refused }
             phase = .fields
         case .fields:
@@ -202,10 +220,16 @@ struct RequestFramer {
                 let byte = bytes[offset]
                 offset += 1
                 if let digit = Self.hexValue(byte) {
+                    // Leading zeros are part of the number's spelling, not of
+                    // its size (RFC 9112 section 7.1: 1*HEXDIG), but a size
+                    // line no longer than a 64-bit size needs is all we read.
                     chunkSizeDigits += 1
+                    guard chunkSizeDigits <= Self.maxChunkSizeDigits else {
+                        return (offset, .refused(.badFraming(detail: "a chunk size has more than 32 digits")))
+                    }
                     chunkSize = chunkSize &* 16 &+ digit
-                    // 15 hex digits cannot overflow; the body limit ends it far sooner.
-                    if chunkSizeDigits > 15 || bodyByteCount + chunkSize > limits.maxBodyBytes {
+                    // Below the body limit (at most Int32.max) it cannot overflow.
+                    if bodyByteCount + chunkSize > limits.maxBodyBytes {
                         return (offset, .refused(.bodyTooLarge(maxBytes: limits.maxBodyBytes)))
                     }
                 } else if byte == 0x0D && chunkSizeDigits > 0 {

@@ -31,6 +31,20 @@ struct RequestHead {
     /// Each `Authorization` value (at most two kept: two are already invalid).
     private(set) var authorizationValues: [[UInt8]] = []
     private(set) var requestID: [UInt8]?
+    /// How many `Host` fields the head has (RFC 9112 section 3.2: exactly one).
+    private var hostFieldCount = 0
+    /// Header fields and trailer fields so far.
+    private var fieldCount = 0
+    /// At most this many fields in a head, and as many trailers: what
+    /// nginx's default buffers hold in practice. Each field costs evhttp a
+    /// parse and an allocation (about 0.5 µs), so the count bounds a head's
+    /// CPU as `--max-header-bytes` bounds its memory.
+    static var maxFieldCount: Int { 100 }
+    /// A `Connection` field lists `close`: the reply closes the connection
+    /// (evhttp itself only knows a value of exactly `close`).
+    private(set) var asksToClose = false
+    /// A `Connection` field lists `keep-alive` (HTTP/1.0's persistence).
+    private(set) var asksToKeepAlive = false
     /// The last field was `Content-Length` or `Transfer-Encoding` (for an obs-fold after it).
     private var lastFieldFrames = false
     /// Why the last `take…` or `checkFraming` that returned false refused the request.
@@ -49,6 +63,10 @@ struct RequestHead {
         hasTransferEncoding = false
         if !authorizationValues.isEmpty { authorizationValues.removeAll() }
         requestID = nil
+        hostFieldCount = 0
+        fieldCount = 0
+        asksToClose = false
+        asksToKeepAlive = false
         lastFieldFrames = false
         rejection = nil
     }
@@ -156,6 +174,10 @@ struct RequestHead {
 
     /// `name: value`, the name visible ASCII right up to the colon (RFC 9112 section 5).
     mutating func takeField(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        fieldCount &+= 1
+        guard fieldCount <= Self.maxFieldCount else {
+            return refuse(.tooManyHeaderFields(maxCount: Self.maxFieldCount))
+        }
         var field = Field()
         if let refusal = Self.split(line, count: count, afterFramingField: lastFieldFrames, into: &field) {
             return refuse(refusal)
@@ -200,6 +222,10 @@ struct RequestHead {
             if keepsScreeningValues && authorizationValues.count < 2 { authorizationValues.append(Array(value)) }
         case .requestID:
             if requestID == nil { requestID = Array(value) }
+        case .host:
+            hostFieldCount += 1
+        case .connection:
+            noteConnectionOptions(value)
         case .other:
             break
         }
@@ -209,6 +235,10 @@ struct RequestHead {
     /// A trailer field: the syntax of a header field, and none of the framing
     /// ones (RFC 9110 section 6.5.1). Its value is not kept.
     mutating func takeTrailer(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+        fieldCount &+= 1
+        guard fieldCount <= 2 * Self.maxFieldCount else {
+            return refuse(.tooManyHeaderFields(maxCount: Self.maxFieldCount))
+        }
         var field = Field()
         if let refusal = Self.split(line, count: count, afterFramingField: false, into: &field) {
             return refuse(refusal)
@@ -282,36 +312,6 @@ struct RequestHead {
         }
     }
 
-    /// The colon's index when every byte before it is in 0x21...0x7E; -1
-    /// without a colon or with any other byte before it. One pass, eight
-    /// bytes at a time: the lowest byte each mask flags is exact (a borrow
-    /// only adds false flags above a true one), so a name byte is bad when a
-    /// bad flag lies below the first colon's.
-    private static func colonAfterVisibleName(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
-        var index = 0
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(line + index).loadUnaligned(as: UInt64.self)
-            let colons = word ^ (ones &* 0x3A)
-            let colonFlags = (colons &- ones) & ~colons & highBits
-            let below0x21 = (word &- ones &* 0x21) & ~word & highBits
-            let delete = ((word & ~highBits) &+ ones) & highBits
-            let badFlags = (word & highBits) | below0x21 | delete
-            if colonFlags != 0 {
-                let colonBit = colonFlags & (~colonFlags &+ 1)
-                return badFlags & (colonBit &- 1) == 0 ? index + colonBit.trailingZeroBitCount / 8 : -1
-            }
-            if badFlags != 0 { return -1 }
-            index += 8
-        }
-        while index < count {
-            let byte = line[index]
-            if byte == 0x3A { return index }
-            if byte <= 0x20 || byte >= 0x7F { return -1 }
-            index += 1
-        }
-        return -1
-    }
-
     /// Whether every byte is in 0x21...0x7E, eight at a time (the last word
     /// overlaps the one before it rather than leaving a tail).
     private static func isVisibleASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
@@ -351,8 +351,38 @@ struct RequestHead {
             : .badRequest(detail: "a header field name is not a token")
     }
 
+    /// The options of a `Connection` field, a comma-separated list of
+    /// tokens (RFC 9110 section 7.6.1): `close` and `keep-alive` are noted.
+    private mutating func noteConnectionOptions(_ value: UnsafeBufferPointer<UInt8>) {
+        guard let base = value.baseAddress else { return }
+        var start = 0
+        while start < value.count {
+            var end = start
+            while end < value.count && value[end] != 0x2C { end += 1 }
+            var first = start
+            var last = end
+            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
+            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
+            if Self.foldedEquals(base + first, last - first, "close") { asksToClose = true }
+            if Self.foldedEquals(base + first, last - first, "keep-alive") { asksToKeepAlive = true }
+            start = end + 1
+        }
+    }
+
+    /// Whether the connection ends with this request's reply: the request
+    /// lists `close`, or it is HTTP/1.0 and does not list `keep-alive`.
+    var closesConnection: Bool { asksToClose || (minorVersion == 0 && !asksToKeepAlive) }
+
     /// The checks that need the whole head.
     mutating func checkFraming(maxBodyBytes: Int) -> Bool {
+        // RFC 9112 section 3.2: a 400 for an HTTP/1.1 request without Host,
+        // and for any request with more than one.
+        if hostFieldCount > 1 {
+            return refuse(.badRequest(detail: "the request has more than one Host field"))
+        }
+        if hostFieldCount == 0 && minorVersion == 1 {
+            return refuse(.badRequest(detail: "an HTTP/1.1 request must have a Host field"))
+        }
         if isChunked && contentLength != nil {
             return refuse(.badFraming(detail: "the request has both Content-Length and Transfer-Encoding"))
         }
@@ -372,7 +402,7 @@ struct RequestHead {
     // MARK: Bytes
 
     private enum FieldKind: Equatable {
-        case contentLength, transferEncoding, expect, authorization, requestID, other
+        case contentLength, transferEncoding, expect, authorization, requestID, host, connection, other
     }
 
     /// Most names differ in length from these and are never compared. Names
@@ -386,6 +416,8 @@ struct RequestHead {
         case 6: foldedEquals(name, count, "expect") ? .expect : .other
         case 13: foldedEquals(name, count, "authorization") ? .authorization : .other
         case 12: foldedEquals(name, count, "x-request-id") ? .requestID : .other
+        case 4: foldedEquals(name, count, "host") ? .host : .other
+        case 10: foldedEquals(name, count, "connection") ? .connection : .other
         default: .other
         }
     }

@@ -5,10 +5,10 @@ import Glibc
 #endif
 
 /// One loop's listening socket, bound into its `evhttp`: accepting pauses
-/// for a moment when accept() fails for lack of descriptors, and while the
-/// server holds its connection limit (new connections wait in the kernel's
-/// backlog); while draining the socket closes only once the kernel's accept
-/// queue is empty. Confined to its loop's thread.
+/// for a moment when accept() fails for lack of descriptors (never at the
+/// connection limit: a connection past it is answered, not left waiting in
+/// the backlog); while draining the socket closes only once the kernel's
+/// accept queue is empty. Confined to its loop's thread.
 final class WorkerListener {
     private let http: OpaquePointer
     /// evhttp's bound socket until the drain closes it.
@@ -18,7 +18,6 @@ final class WorkerListener {
     private var closeRetries = 0
     private let onAcceptError: (Int32) -> Void
     private var isPausedAfterError = false
-    private var isPausedAtLimit = false
     private var isClosing = false
 
     /// How long accepting pauses after accept() fails with EMFILE and the like.
@@ -97,18 +96,12 @@ final class WorkerListener {
         updateAccepting()
     }
 
-    /// The server holds its connection limit (`full`), or no longer does.
-    func setBudgetFull(_ full: Bool) {
-        isPausedAtLimit = full
-        updateAccepting()
-    }
-
     /// While closing, the listener accepts what the kernel queued whatever
     /// the pauses say: those clients connected before the drain.
     private func updateAccepting() {
         guard let boundSocket, !isClosing else { return }
         let listener = evhttp_bound_socket_get_listener(boundSocket)
-        if isPausedAfterError || isPausedAtLimit {
+        if isPausedAfterError {
             evconnlistener_disable(listener)
         } else {
             evconnlistener_enable(listener)

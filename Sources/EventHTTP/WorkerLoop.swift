@@ -38,6 +38,8 @@ final class WorkerLoop {
     /// The handler's buffered output waits at most this long (lines written
     /// outside `answer`, such as refusals, wait for this timer).
     private static let flushIntervalNanoseconds: UInt64 = 50_000_000
+    /// What a reply's head is counted as in the memory budget.
+    private static let replyHeadAllowanceBytes = 1_024
 
     init(worker: EventLoopWorker) {
         self.worker = worker
@@ -97,20 +99,11 @@ final class WorkerLoop {
             let forceCloseEvent = events.make(.user, { [unowned self] in self.forceClose() }),
             let deferredWork = events.make(.user, { [unowned self] in self.connections.runDeferredWork() }),
             let flushEvent = events.make(.user, { [unowned self] in self.flushBufferedOutput() }),
-            let flushTimer = events.make(.repeatingTimer, { [handler] in handler.flushBufferedOutput() }),
-            let budgetChanged = events.make(
-                .user, { [unowned listener, budget = worker.budget] in listener.setBudgetFull(budget.isFull) })
+            let flushTimer = events.make(.repeatingTimer, { [handler] in handler.flushBufferedOutput() })
         else { return worker.didFailToStart(.libeventFailed("event_new(worker)")) }
         connections.deferredWork = deferredWork
-        connections.budgetDidFill = { [unowned listener] in listener.setBudgetFull(true) }
-        let budgetKey = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
-        worker.budget.register(budgetChanged.remote, key: budgetKey)
-        defer {
-            // Before the events are freed: nothing may reach them afterwards.
-            worker.budget.unregister(key: budgetKey)
-            connections.deferredWork = nil
-        }
-        listener.setBudgetFull(worker.budget.isFull)
+        // Before the events are freed: nothing may reach them afterwards.
+        defer { connections.deferredWork = nil }
 
         self.base = base
         self.listener = listener
@@ -175,16 +168,22 @@ final class WorkerLoop {
         let record = connections.noteRequestComplete(request)
         let (value, rejection) = requests.read(
             request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
-        let response: HTTPResponse
+        var response: HTTPResponse
         if let rejection {
             response = handler.reject(value, because: rejection)
         } else {
             response = handler.handle(value)
         }
+        // The reply stays in the connection's output until the client reads
+        // it: charged to the memory budget (head included, roughly), and
+        // refused when the budget cannot take it.
+        if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes) {
+            response = handler.reject(value, because: .tooManyConnections(limit: connections.budget.limit))
+        }
         reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
-            closingConnection: connections.isDraining)
-        record?.capInputIfBacklogged()
+            closingConnection: connections.isDraining || record?.requestAsksToClose == true)
+        record?.noteReplyQueued()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
         requests.recycle(value)
         if !flushPending, let flushEvent {

@@ -17,6 +17,8 @@ public enum TransportRejection: Sendable, Equatable {
     case badRequest(detail: String)
     /// The request line and header fields take more than `maxBytes`.
     case headersTooLarge(maxBytes: Int)
+    /// The head (or a chunked body's trailers) has more than `maxCount` fields.
+    case tooManyHeaderFields(maxCount: Int)
     /// The body's framing is ambiguous or malformed (RFC 9112 section 6):
     /// answering could leave bytes that a second parse would take for a request.
     case badFraming(detail: String)
@@ -33,7 +35,7 @@ public enum TransportRejection: Sendable, Equatable {
         case .uriTooLong: 414
         case .bodyTooLarge: 413
         case .badRequest, .badFraming: 400
-        case .headersTooLarge: 431
+        case .headersTooLarge, .tooManyHeaderFields: 431
         case .notImplemented: 501
         case .expectationFailed: 417
         case .tooManyConnections: 503

@@ -58,6 +58,8 @@ extension Problem {
             self.init(.badFraming, detail)
         case .headersTooLarge(let maxBytes):
             self.init(.headerFieldsTooLarge, "the request line and header fields take more than \(maxBytes) bytes")
+        case .tooManyHeaderFields(let maxCount):
+            self.init(.headerFieldsTooLarge, "the request has more than \(maxCount) header fields")
         case .expectationFailed:
             self.init(.expectationFailed, "the only expectation accepted is Expect: 100-continue")
         case .notImplemented(let detail):

@@ -1,31 +1,53 @@
+import EventHTTP
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The default of `--max-connections`: as many connections as the memory
-/// holds when every one is uploading a body of the largest size at once
-/// (docs/adr/0017-connection-limits-and-drain.md). A connection's input holds at most
-/// its head and one body (the adapter stops reading while a reply is
-/// pending), so that is its worst case; the rest is a fixed reserve for the
-/// process and each thread's decoding and reply.
+/// The memory budget and the default of `--max-connections`, from the
+/// memory limit (docs/adr/0028-memory-budget-and-back-pressure.md): the
+/// budget is the limit less a fixed reserve for the process and one for
+/// each thread's decoding and reply under way; the default limit is as many
+/// connections as the budget holds when every one is at its worst at once
+/// (its own buffers, the largest body and that body's reply allowance,
+/// `HTTPServerConfiguration.connectionWorstCaseBytes`).
 enum ConnectionLimit {
     static let reserveBytes = 32 << 20
     static let reservePerThreadBytes = 8 << 20
-    static let slackPerConnectionBytes = 64 << 10
     static let minimum = 16
     /// Descriptors kept for everything else (log, listeners, /proc reads).
     static let descriptorReserve = 64
+    /// Assumed when no limit can be read.
+    static let fallbackMemoryBytes = 1 << 30
+
+    /// The bytes the connections' buffers may take; never less than the
+    /// minimum number of connections' own buffers, so a tiny limit still serves.
+    static func budgetBytes(memoryBytes: Int?, threadCount: Int, maxBodyBytes: Int, maxHeaderBytes: Int) -> Int {
+        let available =
+            (memoryBytes ?? fallbackMemoryBytes) - reserveBytes - reservePerThreadBytes * max(1, threadCount)
+        return max(
+            available, minimum * limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes)
+    }
 
     static func derived(
         memoryBytes: Int?, descriptorLimit: Int?, threadCount: Int, maxBodyBytes: Int, maxHeaderBytes: Int
     ) -> Int {
-        let perConnection = maxBodyBytes + maxHeaderBytes + slackPerConnectionBytes
-        let available = (memoryBytes ?? 1 << 30) - reserveBytes - reservePerThreadBytes * max(1, threadCount)
-        var limit = max(minimum, available / perConnection)
+        let perConnection = limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionWorstCaseBytes
+        let budget = budgetBytes(
+            memoryBytes: memoryBytes, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
+            maxHeaderBytes: maxHeaderBytes)
+        var limit = max(minimum, budget / perConnection)
         if let descriptorLimit { limit = min(limit, max(minimum, descriptorLimit - descriptorReserve)) }
         return min(limit, 1_000_000)
+    }
+
+    private static func limits(maxBodyBytes: Int, maxHeaderBytes: Int) -> HTTPServerConfiguration {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxHeaderBytes = maxHeaderBytes
+        return configuration
     }
 
     /// The cgroup's memory limit (v2, then v1), else the machine's memory; nil if neither can be read.
@@ -53,7 +75,7 @@ enum ConnectionLimit {
 
     /// A small file's text without its trailing newline.
     private static func readFile(_ path: String, maxBytes: Int = 64) -> String? {
-        guard let contents = ServeConfiguration.readSmallFile(path, maxBytes: maxBytes) else { return nil }
+        guard let contents = try? ServeConfiguration.readSmallFile(path, maxBytes: maxBytes).get() else { return nil }
         var text = String(decoding: contents, as: UTF8.self)
         while text.last == "\n" { text.removeLast() }
         return text

@@ -41,6 +41,12 @@ final class MetricsListener: Sendable {
         self.finished = finished
     }
 
+    /// Starts draining, without waiting: idle connections close at once
+    /// (scrapers reconnect), a scrape under way is answered.
+    func beginDrain() {
+        server.shutdown()
+    }
+
     /// Drains the listener and waits for its loop to end (bounded by its drain time).
     func stop() {
         server.shutdown()

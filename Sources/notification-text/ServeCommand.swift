@@ -4,7 +4,7 @@ import NotificationService
 /// `serve [options]`: the HTTP service on libevent until SIGTERM or SIGINT.
 ///
 /// stdout gets one JSON start line once every event loop accepts, e.g.
-/// `{"event":"start","version":"0.2.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"pid":4242}`,
+/// `{"event":"start","version":"0.2.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"memoryBudgetBytes":1030750208,"pid":4242}`,
 /// then the access log and the `rejected` and `auth-tokens-reloaded` lines,
 /// then one stop line, e.g.
 /// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
@@ -27,14 +27,19 @@ enum ServeCommand {
         serviceConfiguration.build = BuildInfo(version: BuildVersion.version, revision: BuildVersion.revision)
         // The access log goes out per event-loop iteration, not per line (see LogSink).
         let service = NotificationTextService(configuration: serviceConfiguration, accessLog: .bufferedStandardOutput)
+        // The metrics listener drains when the main server does (ADR 0017):
+        // its idle keep-alive connections close then, not after the main drain.
+        let drainingListener = Locked<MetricsListener?>(nil)
         let server = HTTPServer(configuration: configuration.server, handler: service) { state in
             service.setState(state)
+            if state == .draining { drainingListener.withLock { $0 }?.beginDrain() }
         }
         do {
             // Bound first, so a taken metrics port stops the start before the main port is open.
             let metricsListener = try configuration.metricsServer.map { metrics throws(HTTPServerError) in
                 try MetricsListener(configuration: metrics, handler: service.metricsListenerHandler)
             }
+            drainingListener.withLock { $0 = metricsListener }
             defer { metricsListener?.stop() }
             let tokenFile = configuration.authTokenFile
             let report = try server.run(
@@ -43,7 +48,9 @@ enum ServeCommand {
                 CLI.writeStdout(
                     startLine(
                         address: address, threadCount: configuration.server.threadCount,
-                        maxConnections: configuration.server.maxConnections, metricsAddress: metricsListener?.address))
+                        maxConnections: configuration.server.maxConnections,
+                        memoryBudgetBytes: configuration.server.memoryBudgetBytes,
+                        metricsAddress: metricsListener?.address))
             }
             CLI.writeStdout(
                 "{\"event\":\"stop\",\"reason\":\"\(report.reason)\",\"drainMilliseconds\":\(report.drainNanoseconds / 1_000_000),"
@@ -60,12 +67,14 @@ enum ServeCommand {
     /// "host:port", an IPv6 host in brackets).
     /// With `--metrics-port`, the line also has `metricsAddress` and `metricsPort`.
     static func startLine(
-        address: BoundAddress, threadCount: Int, maxConnections: Int, metricsAddress: BoundAddress? = nil
+        address: BoundAddress, threadCount: Int, maxConnections: Int, memoryBudgetBytes: Int? = nil,
+        metricsAddress: BoundAddress? = nil
     ) -> String {
+        let budget = memoryBudgetBytes.map { ",\"memoryBudgetBytes\":\($0)" } ?? ""
         let metrics = metricsAddress.map { ",\"metricsAddress\":\"\($0)\",\"metricsPort\":\($0.port)" } ?? ""
         return "{\"event\":\"start\",\"version\":\"\(BuildVersion.version)\",\"revision\":\"\(BuildVersion.revision)\","
             + "\"address\":\"\(address)\",\"host\":\"\(address.host)\",\"port\":\(address.port),"
-            + "\"threads\":\(threadCount),\"maxConnections\":\(maxConnections)\(metrics),\"pid\":\(getpid())}\n"
+            + "\"threads\":\(threadCount),\"maxConnections\":\(maxConnections)\(budget)\(metrics),\"pid\":\(getpid())}\n"
     }
 
     /// SIGHUP: the token file again. A file that cannot be used leaves the

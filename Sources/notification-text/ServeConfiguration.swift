@@ -31,6 +31,8 @@ struct ServeConfiguration: Equatable, CommandSettings {
     var playgroundEnabled = true
     /// `--max-connections`; nil sizes the limit to the memory (`ConnectionLimit.derived`).
     var maxConnections: Int?
+    /// `--memory-limit-bytes`; nil reads the cgroup's limit (or the machine's memory).
+    var memoryLimitBytes: Int?
 
     /// What the service module needs from this configuration.
     var service: ServiceConfiguration {
@@ -50,8 +52,13 @@ struct ServeConfiguration: Equatable, CommandSettings {
         metrics.keepsIdleConnectionsWhileDraining = false
         metrics.shutdownDelaySeconds = 0
         metrics.maxConnections = min(server.maxConnections, 64)
+        // Its own budget, within the process's fixed reserve.
+        metrics.memoryBudgetBytes = server.memoryBudgetBytes.map { _ in Self.metricsMemoryBudgetBytes }
         return metrics
     }
+
+    /// The metrics listener's memory budget (part of `ConnectionLimit.reserveBytes`).
+    static let metricsMemoryBudgetBytes = 8 << 20
 
     /// One setting of `serve`: one entry of `options`.
     typealias Option = CommandOption<ServeConfiguration>
@@ -112,11 +119,21 @@ struct ServeConfiguration: Equatable, CommandSettings {
         ),
         Option(
             flag: "--max-connections", environmentVariable: "NOTIFICATION_TEXT_MAX_CONNECTIONS", valueName: "N",
-            meaning: "client connections open at once; past it new ones wait in the kernel's backlog",
+            meaning: "client connections open at once; past it a new one takes the slot of the slowest head,"
+                + " or gets 503 with Retry-After",
             value: .integer(
                 1...1_000_000, \.maxConnections,
-                unset: "(memory limit - 32 MiB - 8 MiB a thread) / (max body + max head + 64 KiB),"
+                unset: "memory budget / (3 x max body + 2 x max head + 148 KiB),"
                     + " at most the descriptor limit - 64, at least 16")
+        ),
+        Option(
+            flag: "--memory-limit-bytes", environmentVariable: "NOTIFICATION_TEXT_MEMORY_LIMIT_BYTES",
+            valueName: "BYTES",
+            meaning: "memory the process may use; its budget for connections' buffers is this less 32 MiB"
+                + " and 8 MiB a thread (what does not fit gets 503 with Retry-After)",
+            value: .integer(
+                16 << 20...1 << 40, \.memoryLimitBytes,
+                unset: "the cgroup's memory.max (v2, then v1), else the machine's memory")
         ),
         Option(
             flag: "--auth-token-file", environmentVariable: "NOTIFICATION_TEXT_AUTH_TOKEN_FILE", valueName: "PATH",
@@ -172,14 +189,19 @@ struct ServeConfiguration: Equatable, CommandSettings {
         }
     }
 
-    /// The server's connection limit: `--max-connections`, or else sized to
-    /// the memory and descriptor limits (`ConnectionLimit.derived`).
+    /// The server's memory budget, from `--memory-limit-bytes` or the
+    /// cgroup's limit, and its connection limit: `--max-connections`, or
+    /// else sized to the budget and the descriptor limit (`ConnectionLimit`).
     func withConnectionLimit() -> ServeConfiguration {
         var configuration = self
+        let memoryBytes = memoryLimitBytes ?? ConnectionLimit.memoryLimitBytes()
+        configuration.server.memoryBudgetBytes = ConnectionLimit.budgetBytes(
+            memoryBytes: memoryBytes, threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
+            maxHeaderBytes: server.maxHeaderBytes)
         configuration.server.maxConnections =
             maxConnections
             ?? ConnectionLimit.derived(
-                memoryBytes: ConnectionLimit.memoryLimitBytes(), descriptorLimit: ConnectionLimit.descriptorLimit(),
+                memoryBytes: memoryBytes, descriptorLimit: ConnectionLimit.descriptorLimit(),
                 threadCount: server.threadCount, maxBodyBytes: server.maxBodyBytes,
                 maxHeaderBytes: server.maxHeaderBytes)
         return configuration
@@ -190,9 +212,10 @@ struct ServeConfiguration: Equatable, CommandSettings {
 
     /// The tokens in the file at `path`, or what is wrong with it (never its text).
     static func loadAuthTokens(path: String) -> Result<AuthTokens, UsageError> {
-        guard let contents = readSmallFile(path, maxBytes: maxTokenFileBytes) else {
-            return .failure(
-                UsageError("cannot be read (missing, unreadable, or larger than \(maxTokenFileBytes) bytes)"))
+        let contents: [UInt8]
+        switch readSmallFile(path, maxBytes: maxTokenFileBytes) {
+        case .success(let bytes): contents = bytes
+        case .failure(let reason): return .failure(UsageError(reason.description))
         }
         do {
             return .success(try AuthTokens(fileContents: contents))
@@ -201,13 +224,49 @@ struct ServeConfiguration: Equatable, CommandSettings {
         }
     }
 
-    /// The whole file at `path`, or nil when it cannot be read or holds more than `maxBytes`.
-    static func readSmallFile(_ path: String, maxBytes: Int) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
+    /// Why a small file could not be read.
+    enum SmallFileProblem: Error, CustomStringConvertible {
+        case cannotOpen(errno: Int32)
+        case notARegularFile
+        case tooLarge(maxBytes: Int)
+        case cannotRead(errno: Int32)
+
+        var description: String {
+            switch self {
+            case .cannotOpen(let code): "cannot be opened: \(String(cString: strerror(code)))"
+            case .notARegularFile: "is not a regular file"
+            case .tooLarge(let maxBytes): "is larger than \(maxBytes) bytes"
+            case .cannotRead(let code): "cannot be read: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// The whole regular file at `path`, of at most `maxBytes`.
+    ///
+    /// Opened without blocking and refused unless `fstat` says it is a
+    /// regular file: the control thread reads the token file on SIGHUP, and
+    /// a FIFO or a device there would otherwise block it in `open` or
+    /// `read` (and with it the SIGTERM that comes next).
+    static func readSmallFile(_ path: String, maxBytes: Int) -> Result<[UInt8], SmallFileProblem> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return .failure(.cannotOpen(errno: errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.cannotRead(errno: errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        // Not `st_size`: files of /proc and /sys (the memory limit) give 0 or a page.
         var contents = [UInt8](repeating: 0, count: maxBytes + 1)
-        let count = contents.withUnsafeMutableBytes { fread($0.baseAddress, 1, maxBytes + 1, file) }
-        guard ferror(file) == 0, count <= maxBytes else { return nil }
-        return Array(contents[..<count])
+        var count = 0
+        while count <= maxBytes {
+            let read = contents.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + count, maxBytes + 1 - count)
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { return .failure(.cannotRead(errno: errno)) }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maxBytes else { return .failure(.tooLarge(maxBytes: maxBytes)) }
+        return .success(Array(contents[..<count]))
     }
 }

@@ -189,11 +189,12 @@ import Testing
         ),
         (
             "token-file-missing", ["--auth-token-file", "/nonexistent/token"], [:],
-            "--auth-token-file cannot be read (missing, unreadable, or larger than 4096 bytes), got '/nonexistent/token'"
+            "--auth-token-file cannot be opened: No such file or directory, got '/nonexistent/token'"
         ),
         (
-            "token-file-empty", [], ["NOTIFICATION_TEXT_AUTH_TOKEN_FILE": "/dev/null"],
-            "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not usable: the token file is empty, got '/dev/null'"
+            // A device (or a FIFO) is refused without being read: reading one could block.
+            "token-file-not-regular", [], ["NOTIFICATION_TEXT_AUTH_TOKEN_FILE": "/dev/null"],
+            "NOTIFICATION_TEXT_AUTH_TOKEN_FILE is not a regular file, got '/dev/null'"
         ),
         ("bad-metrics-port", ["--metrics-port", "x"], [:], "--metrics-port must be an integer in 0…65535, got 'x'"),
         (

@@ -9,13 +9,34 @@ import Testing
 @Suite struct ServeOperationsTests {
     static let mebibyte = 1 << 20
 
-    @Test func connectionLimit_isWhatTheMemoryHoldsWithEveryConnectionAtItsLargestBody() {
-        // A 128 MiB pod, one thread, the default limits: (128 - 32 - 8) MiB / (1 MiB + 16 KiB + 64 KiB).
+    @Test func connectionLimit_isWhatTheBudgetHoldsWithEveryConnectionAtItsLargestBodyAndReply() {
+        // A 128 MiB pod, one thread, the default limits: the budget (128 - 32 - 8) MiB over
+        // 3 x 1 MiB (the body and its reply allowance) + 2 x 16 KiB (head) + 148 KiB.
         let limit = ConnectionLimit.derived(
             memoryBytes: 128 * Self.mebibyte, descriptorLimit: nil, threadCount: 1, maxBodyBytes: Self.mebibyte,
             maxHeaderBytes: 16_384)
-        #expect(limit == 88 * Self.mebibyte / (Self.mebibyte + 16_384 + 65_536))
-        #expect(limit == 81)
+        #expect(limit == 88 * Self.mebibyte / (3 * Self.mebibyte + 2 * 16_384 + 148 * 1_024))
+        #expect(limit == 27)
+        #expect(
+            ConnectionLimit.budgetBytes(
+                memoryBytes: 128 * Self.mebibyte, threadCount: 2, maxBodyBytes: Self.mebibyte, maxHeaderBytes: 16_384)
+                == 80 * Self.mebibyte)
+    }
+
+    @Test func memoryLimitFlag_setsTheBudget_andTheDerivedLimit() throws {
+        let loaded = try ServeConfiguration.load(
+            arguments: ["--memory-limit-bytes", "\(256 * Self.mebibyte)", "--threads", "1"], environment: { _ in nil }
+        ).get()
+        #expect(loaded.server.memoryBudgetBytes == 216 * Self.mebibyte)
+        #expect(loaded.server.maxConnections == 216 * Self.mebibyte / (3 * Self.mebibyte + 2 * 16_384 + 148 * 1_024))
+        #expect(loaded.metricsServer == nil)
+        let flagged = try ServeConfiguration.load(
+            arguments: ["--memory-limit-bytes", "\(256 * Self.mebibyte)", "--max-connections", "500"],
+            environment: { _ in nil }
+        ).get()
+        // A limit set by hand keeps the budget: bodies and replies past it get 503.
+        #expect(flagged.server.maxConnections == 500)
+        #expect(flagged.server.memoryBudgetBytes != nil)
     }
 
     @Test func connectionLimit_keepsItsFloor_andStaysWithinTheDescriptors() {

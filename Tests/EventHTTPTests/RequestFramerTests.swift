@@ -39,7 +39,7 @@ import Testing
         var framer = RequestFramer(limits: Self.limits, keepsScreeningValues: true)
         let head = "POST /body?x=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nX-Request-Id: r-1\r\n\r\n"
         let (verdict, taken) = Self.run(
-            head + "hello" + "GET / HTTP/1.1\r\n\r\n", pieceSize: pieceSize, framer: &framer)
+            head + "hello" + "GET / HTTP/1.1\r\nHost: t\r\n\r\n", pieceSize: pieceSize, framer: &framer)
         #expect(verdict == .headComplete(hasBody: true, isChunked: false))
         #expect(taken == head.utf8.count)
         #expect(framer.isFinished)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func reset_readsTheNextRequestFromScratch() {
         var framer = RequestFramer(limits: Self.limits, keepsScreeningValues: true)
-        _ = Self.run("GET /a HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n", framer: &framer)
+        _ = Self.run("GET /a HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer x\r\n\r\n", framer: &framer)
         framer.reset()
         let (verdict, _) = Self.run("HEAD /b HTTP/1.0\n\n", framer: &framer)
         #expect(verdict == .headComplete(hasBody: false, isChunked: false))
@@ -60,10 +60,42 @@ import Testing
         #expect(String(decoding: framer.head.path, as: UTF8.self) == "/b")
     }
 
+    /// `close` anywhere in a Connection list ends the connection (evhttp
+    /// itself knows only the exact value); HTTP/1.0 persists only when asked.
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: t\r\nConnection: close, keep-alive\r\n\r\n", true),
+        ("GET / HTTP/1.1\r\nHost: t\r\nConnection: keep-alive\r\nConnection: Upgrade ,\tCLOSE\r\n\r\n", true),
+        ("GET / HTTP/1.1\r\nHost: t\r\nConnection: keep-alive\r\n\r\n", false),
+        ("GET / HTTP/1.1\r\nHost: t\r\nConnection: closed\r\n\r\n", false),
+        ("GET / HTTP/1.1\r\nHost: t\r\n\r\n", false),
+        ("GET / HTTP/1.0\r\n\r\n", true),
+        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false),
+        ("GET / HTTP/1.0\r\nConnection: keep-alive, close\r\n\r\n", true),
+    ])
+    func connectionOptions_closeInTheList_closesTheConnection(_ request: String, closes: Bool) {
+        var framer = RequestFramer(limits: Self.limits)
+        let (verdict, _) = Self.run(request, framer: &framer)
+        #expect(verdict == .headComplete(hasBody: false, isChunked: false))
+        #expect(framer.head.closesConnection == closes, "\(request.debugDescription)")
+    }
+
+    /// Empty lines before the request line are counted as skipped, so the
+    /// adapter can drain them before evhttp reads the request.
+    @Test func emptyLinesFirst_areSkippedAndCounted() {
+        var framer = RequestFramer(limits: Self.limits)
+        let (verdict, taken) = Self.run("\r\n\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n", framer: &framer)
+        #expect(verdict == .headComplete(hasBody: false, isChunked: false))
+        #expect(framer.skippedByteCount == 5)
+        #expect(taken == 5 + "GET / HTTP/1.1\r\nHost: t\r\n\r\n".utf8.count)
+        framer.reset()
+        #expect(framer.skippedByteCount == 0)
+    }
+
     /// Without screening, nothing of the head is copied but what a refusal echoes.
     @Test func withoutScreening_pathAndAuthorizationAreNotKept() {
         var framer = RequestFramer(limits: Self.limits)
-        _ = Self.run("GET /a HTTP/1.1\r\nAuthorization: Bearer x\r\nX-Request-Id: r\r\n\r\n", framer: &framer)
+        _ = Self.run(
+            "GET /a HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer x\r\nX-Request-Id: r\r\n\r\n", framer: &framer)
         #expect(framer.head.path.isEmpty)
         #expect(framer.head.authorizationValues.isEmpty)
         #expect(framer.head.requestID == Array("r".utf8))
@@ -72,7 +104,7 @@ import Testing
     @Test(arguments: [1, 3, Int.max])
     func chunkedBody_inAnyPieces_endsAfterItsTrailers(_ pieceSize: Int) {
         let request =
-            "POST /c HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n5\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-T: v\r\n\r\n"
+            "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: Chunked\r\n\r\n5\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-T: v\r\n\r\n"
         var framer = RequestFramer(limits: Self.limits)
         let (head, taken) = Self.run(request + "GET", pieceSize: pieceSize, framer: &framer)
         #expect(head == .headComplete(hasBody: true, isChunked: true))
@@ -84,45 +116,79 @@ import Testing
 
     /// Each refused case and the kind of refusal (the cases of docs/adr/0016 and the head's own syntax).
     static let refused: [(id: String, request: String, status: Int)] = [
-        ("two-content-lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", 400),
-        ("content-length-list", "POST / HTTP/1.1\r\nContent-Length: 1, 1\r\n\r\n", 400),
-        ("content-length-plus", "POST / HTTP/1.1\r\nContent-Length: +1\r\n\r\n", 400),
-        ("length-and-chunked", "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
-        ("xchunked", "POST / HTTP/1.1\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
-        ("gzip-chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+        ("two-content-lengths", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", 400),
+        ("content-length-list", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1, 1\r\n\r\n", 400),
+        ("content-length-plus", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: +1\r\n\r\n", 400),
+        (
+            "length-and-chunked",
+            "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400
+        ),
+        ("xchunked", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: xchunked\r\n\r\n", 501),
+        ("gzip-chunked", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
         (
             "two-transfer-encodings",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400
         ),
         ("chunked-on-http10", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
-        ("space-before-colon", "POST / HTTP/1.1\r\nContent-Length : 3\r\n\r\n", 400),
-        ("obs-fold", "POST / HTTP/1.1\r\nTransfer-Encoding:\r\n chunked\r\n\r\n", 400),
-        ("head-with-body", "HEAD / HTTP/1.1\r\nContent-Length: 3\r\n\r\n", 400),
-        ("body-over-limit", "POST / HTTP/1.1\r\nContent-Length: 4097\r\n\r\n", 413),
-        ("huge-length", "POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n", 413),
-        ("trace", "TRACE / HTTP/1.1\r\n\r\n", 501),
-        ("unknown-method", "BREW / HTTP/1.1\r\n\r\n", 501),
-        ("expect-other", "POST / HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n", 417),
+        ("space-before-colon", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length : 3\r\n\r\n", 400),
+        ("obs-fold", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding:\r\n chunked\r\n\r\n", 400),
+        ("head-with-body", "HEAD / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\n", 400),
+        ("body-over-limit", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 4097\r\n\r\n", 413),
+        ("huge-length", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999\r\n\r\n", 413),
+        ("trace", "TRACE / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
+        ("unknown-method", "BREW / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
+        ("expect-other", "POST / HTTP/1.1\r\nHost: t\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n", 417),
         ("no-spaces", "GARBAGE\r\n\r\n", 400),
         ("version-2", "GET / HTTP/2.0\r\n\r\n", 400),
-        ("absolute-form", "GET http://x/ HTTP/1.1\r\n\r\n", 400),
-        ("double-slash", "GET //x HTTP/1.1\r\n\r\n", 400),
-        ("nul-in-target", "GET /a\u{0}b HTTP/1.1\r\n\r\n", 400),
-        ("no-colon", "GET / HTTP/1.1\r\nHost\r\n\r\n", 400),
-        ("control-in-value", "GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n", 400),
-        ("lone-cr", "GET / HTTP/1.1\r\nX: a\rb\r\n\r\n", 400),
-        ("head-too-large", "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 1_100) + "\r\n\r\n", 431),
-        ("chunk-0x", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n", 400),
-        ("chunk-extension", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\n\r\n", 400),
-        ("chunk-without-crlf", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello0\r\n\r\n", 400),
-        ("chunk-blank-line", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n\r\n0\r\n\r\n", 400),
+        ("absolute-form", "GET http://x/ HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("double-slash", "GET //x HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("nul-in-target", "GET /a\u{0}b HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("no-colon", "GET / HTTP/1.1\r\nHost: t\r\nHost\r\n\r\n", 400),
+        ("control-in-value", "GET / HTTP/1.1\r\nHost: t\r\nX: a\u{1}b\r\n\r\n", 400),
+        ("lone-cr", "GET / HTTP/1.1\r\nHost: t\r\nX: a\rb\r\n\r\n", 400),
+        ("head-too-large", "GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "a", count: 1_100) + "\r\n\r\n", 431),
+        ("chunk-0x", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\nhello\r\n0\r\n\r\n", 400),
+        (
+            "chunk-extension",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\n\r\n", 400
+        ),
+        (
+            "chunk-without-crlf", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello0\r\n\r\n",
+            400
+        ),
+        (
+            "chunk-blank-line",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n\r\n0\r\n\r\n", 400
+        ),
         (
             "chunks-over-limit",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "a", count: 2_048)
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n"
+                + String(repeating: "a", count: 2_048)
                 + "\r\n801\r\n", 413
         ),
-        ("chunk-size-overflow", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000c\r\n", 413),
-        ("framing-trailer", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 5\r\n\r\n", 400),
+        (
+            "chunk-size-overflow",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000c\r\n", 413
+        ),
+        (
+            "framing-trailer",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 5\r\n\r\n", 400
+        ),
+        // RFC 9112 section 3.2: HTTP/1.1 needs exactly one Host, any version at most one.
+        ("no-host", "GET / HTTP/1.1\r\n\r\n", 400),
+        ("two-hosts", "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400),
+        ("two-hosts-http10", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+        (
+            "chunk-size-33-digits",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "0", count: 32)
+                + "5\r\n", 400
+        ),
+        ("fields-101", "GET / HTTP/1.1\r\nHost: t\r\n" + String(repeating: "a:\r\n", count: 100) + "\r\n", 431),
+        (
+            "trailers-201",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+                + String(repeating: "a:\r\n", count: 201) + "\r\n", 431
+        ),
     ]
 
     @Test(arguments: refused.map(\.id))
@@ -140,13 +206,22 @@ import Testing
     static let accepted: [(id: String, request: String)] = [
         ("get", "GET / HTTP/1.1\r\nHost: t\r\n\r\n"),
         ("bare-lf", "GET / HTTP/1.1\nHost: t\n\n"),
-        ("asterisk", "OPTIONS * HTTP/1.1\r\n\r\n"),
-        ("leading-zeros", "POST / HTTP/1.1\r\nContent-Length: 0012\r\n\r\n"),
-        ("tab-before-value", "POST / HTTP/1.1\r\nTransfer-Encoding:\tchunked\r\n\r\n0\r\n\r\n"),
-        ("head-without-body", "HEAD / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"),
-        ("get-with-body", "GET / HTTP/1.1\r\nContent-Length: 3\r\n\r\n"),
-        ("expect-continue", "POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n"),
-        ("obs-text-value", "GET / HTTP/1.1\r\nX: caf\u{e9}\r\n\r\n"),
+        ("asterisk", "OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n"),
+        ("leading-zeros", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 0012\r\n\r\n"),
+        ("tab-before-value", "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding:\tchunked\r\n\r\n0\r\n\r\n"),
+        ("head-without-body", "HEAD / HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n"),
+        ("get-with-body", "GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\n"),
+        ("expect-continue", "POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n"),
+        ("obs-text-value", "GET / HTTP/1.1\r\nHost: t\r\nX: caf\u{e9}\r\n\r\n"),
+        ("no-host-http10", "GET / HTTP/1.0\r\n\r\n"),
+        // RFC 9112 section 2.2: empty lines before the request line are ignored.
+        ("empty-lines-first", "\r\n\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n"),
+        // RFC 9112 section 7.1: a chunk size is 1*HEXDIG; leading zeros do not make it larger.
+        (
+            "chunk-size-leading-zeros",
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n000000000000000005\r\nhello\r\n0\r\n\r\n"
+        ),
+        ("fields-100", "GET / HTTP/1.1\r\nHost: t\r\n" + String(repeating: "a:\r\n", count: 99) + "\r\n"),
     ]
 
     @Test(arguments: accepted.map(\.id))

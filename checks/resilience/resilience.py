@@ -28,6 +28,11 @@ keeps serving and loses nothing:
   visibility     evhttp's own answers and accept errors: a JSON line and a counter
                  each; process_cpu_seconds_total, process_open_fds, process_max_fds
   reason-phrases RFC 9110 reason phrases on every status the service sends
+  stuck-replies  10 clients whose 1.9 MB replies are stuck go on sending: RSS peak < 64 MiB
+  stuck-replies-no-token  the same from paced GET /playground.js, no token: RSS peak < 64 MiB
+  memory-budget  81 0.99 MB /compose at once in a 128 MiB budget: RSS < 128 MiB, 200 or
+                 503 Retry-After each; the derived limit for 128 MiB counts the reply
+  slowloris      100 slow heads at --max-connections 81: a normal client's p99 < 50 ms
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).
@@ -1850,8 +1855,503 @@ def scenario_reason_phrases(binary, report, quick):
         os.unlink(path)
 
 
+# ---------------------------------------------------------------- memory budget and slots (issue 27: F1, F2, F3)
+
+JEMALLOC = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
+
+
+def jemalloc_env():
+    """The allocator as deployed (ADR 0009), when the machine has it."""
+    return {"LD_PRELOAD": JEMALLOC} if os.path.exists(JEMALLOC) else {}
+
+
+def large_compose_body(count=1000):
+    """A /compose body of about 0.99 MB whose reply is about 1.9 times as large."""
+    notifications = [{"id": f"{index}-" + "x" * 900, "type": "message", "timestamp": "2026-11-29T11:59:00Z",
+                      "thread": "t", "text": "hi"} for index in range(count)]
+    return json.dumps({"now": "2026-11-29T12:00:00Z", "notifications": notifications},
+                      separators=(",", ":")).encode()
+
+
+def send_for(sock, data, seconds, stop_at_kib=None, sampler=None):
+    """Sends `data` over and over for `seconds` (or until the sampler's cut-off);
+    returns the bytes the server's side took."""
+    sock.settimeout(0.2)
+    view = memoryview(data)
+    sent = 0
+    offset = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not (sampler and sampler.exceeded.is_set()):
+        try:
+            count = sock.send(view[offset:])
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+        sent += count
+        offset = (offset + count) % len(data)
+    return sent
+
+
+def rss_after_close(server, seconds):
+    """Resident memory `seconds` after the hostile clients have gone (MiB)."""
+    time.sleep(seconds)
+    return round(server.rss_kib() / 1024, 1)
+
+
+def stuck_clients(report, scenario, server, clients, seconds, hostile, what):
+    """Runs `hostile(index, sampler)` (returning the bytes the server's side took) on `clients`
+    threads; checks that resident memory peaks under 64 MiB and comes back once they are gone."""
+    baseline_kib = server.rss_kib()
+    sampler = RSSSampler(server)
+    taken = [0] * clients
+
+    def run(index):
+        try:
+            taken[index] = hostile(index, sampler)
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=run, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 15)
+    peak_kib = sampler.stop()
+    after_mib = rss_after_close(server, 3.0)
+    baseline_mib = round(baseline_kib / 1024, 1)
+    report.figure(scenario, "rss_mib_baseline_peak_3s_after", [baseline_mib, round(peak_kib / 1024, 1), after_mib])
+    report.figure(scenario, "bytes_taken_per_client_mib_max", round(max(taken) / MIB, 1))
+    report.check(peak_kib < 64 * 1024,
+                 f"{scenario}: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} {what} (< 64 MiB)")
+    report.check(after_mib < baseline_mib + 8,
+                 f"{scenario}: memory comes back once they are gone ({after_mib} MiB 3 s later, {baseline_mib} MiB before)")
+
+
+def scenario_stuck_replies(binary, report, quick):
+    """F1: 10 clients pipeline four 0.99 MB /compose requests (1.9 MB replies), never read, then send junk:
+    reading stops while a reply is pending, so resident memory stays under 64 MiB."""
+    print("stuck-replies", flush=True)
+    seconds = 3.0 if quick else 8.0
+    server = Server(binary, ["--threads", "1", "--max-connections", "81", "--access-log", "off"], env=jemalloc_env())
+    try:
+        one_request(server.port, "GET", "/healthz")
+        pipelined = request_bytes("POST", "/compose", large_compose_body()) * 4
+        junk = b"X" * 262144
+
+        def hostile(index, sampler):
+            with connect(server.port) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                return send_for(sock, pipelined, 1.5, sampler=sampler) + send_for(sock, junk, seconds, sampler=sampler)
+
+        stuck_clients(report, "stuck-replies", server, 10, seconds, hostile,
+                      "clients whose replies are stuck and who go on sending")
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "stuck-replies: server still serves afterwards")
+    finally:
+        server.stop()
+
+
+def scenario_stuck_replies_no_token(binary, report, quick):
+    """F1 without a token: clients send GET /playground.js (open to all, 12 KB replies) one at a time,
+    so no reply finds input behind it, and never read; once replies are stuck they send junk. With
+    --auth-token-file on, memory stays bounded all the same."""
+    print("stuck-replies-no-token", flush=True)
+    seconds = 3.0 if quick else 8.0
+    path = token_file("memory-scenario-token")
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path], env=jemalloc_env())
+    try:
+        probe = b"GET /playground.js HTTP/1.1\r\nHost: x\r\n\r\n"
+        junk = b"X" * 262144
+
+        def hostile(index, sampler):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect((HOST, server.port))
+            with sock:
+                # Paced, so no reply finds input behind it, until the replies back up.
+                sock.settimeout(0.2)
+                taken = 0
+                end = time.monotonic() + 2.0
+                while time.monotonic() < end and not sampler.exceeded.is_set():
+                    try:
+                        taken += sock.send(probe)
+                    except socket.timeout:
+                        break
+                    time.sleep(0.001)
+                return taken + send_for(sock, junk, seconds, sampler=sampler)
+
+        stuck_clients(report, "stuck-replies-no-token", server, 10, seconds, hostile,
+                      "clients without a token pacing GET /playground.js, never reading, then sending junk")
+        status, _, _ = one_request(server.port, "GET", "/healthz")
+        report.check(server.alive() and status == 200, "stuck-replies-no-token: server still serves afterwards")
+    finally:
+        server.stop()
+        os.unlink(path)
+
+
+def scenario_memory_budget(binary, report, quick):
+    """F2: in a 128 MiB budget, 81 clients (the limit set by hand) each send one 0.99 MB /compose at once
+    and read late: what the budget cannot take is answered 503 with Retry-After, and memory stays
+    under the limit. The derived limit for 128 MiB counts the reply."""
+    print("memory-budget", flush=True)
+    limit_bytes = 128 * MIB
+    clients = 81
+    read_after = 1.0 if quick else 3.0
+    derived = Server(binary, ["--threads", "1", "--access-log", "off", "--memory-limit-bytes", str(limit_bytes)])
+    derived_limit = derived.start_line.get("maxConnections")
+    derived.stop()
+    report.figure("memory-budget", "derived_max_connections_128_mib", derived_limit)
+    report.check(isinstance(derived_limit, int) and 16 <= derived_limit <= 30,
+                 f"memory-budget: the derived limit for 128 MiB counts the reply (got {derived_limit}, 81 without it)")
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--memory-limit-bytes", str(limit_bytes),
+                             "--max-connections", str(clients)], env=jemalloc_env())
+    sockets = []
+    try:
+        request = request_bytes("POST", "/compose", large_compose_body())
+        sampler = RSSSampler(server)
+        for _ in range(clients):
+            sockets.append(connect(server.port, timeout=20.0))
+        senders = [threading.Thread(target=lambda s=s: s.sendall(request), daemon=True) for s in sockets]
+        for thread in senders:
+            thread.start()
+        time.sleep(read_after)
+        answers = {}
+
+        def read_one(sock):
+            try:
+                status, headers, _ = read_response(sock, time.monotonic() + 20)
+                key = f"{status}" + (" Retry-After" if status == 503 and headers.get("retry-after") else "")
+            except (OSError, ConnectionError) as error:
+                key = "error: " + str(error)[:40]
+            answers[key] = answers.get(key, 0) + 1
+
+        readers = [threading.Thread(target=read_one, args=(sock,), daemon=True) for sock in sockets]
+        for thread in readers:
+            thread.start()
+        for thread in readers + senders:
+            thread.join(30)
+        peak_kib = sampler.stop()
+        report.figure("memory-budget", "answers", answers)
+        report.figure("memory-budget", "rss_mib_peak", round(peak_kib / 1024, 1))
+        report.check(peak_kib < limit_bytes // 1024,
+                     f"memory-budget: resident memory peak {round(peak_kib / 1024, 1)} MiB with {clients} 0.99 MB "
+                     f"/compose requests at once (< 128 MiB)")
+        report.check(set(answers) <= {"200", "503 Retry-After"} and answers.get("200", 0) >= 16,
+                     f"memory-budget: each request answered 200, or 503 with Retry-After when the budget is spent "
+                     f"(got {answers})")
+        for sock in sockets:
+            sock.close()
+        time.sleep(1.5)
+        status, _, _ = one_request(server.port, "POST", "/body", body_request(1))
+        report.check(server.alive() and status == 200, "memory-budget: server still serves afterwards")
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+
+
+def scenario_slowloris(binary, report, quick):
+    """F3: 100 connections trickle a head at a byte a second (reconnecting when closed) against
+    --max-connections 81; a normal client's p99 stays under 50 ms, and a slow head is closed early."""
+    print("slowloris", flush=True)
+    slow_count = 100
+    seconds = 8.0 if quick else 20.0
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--max-connections", "81"], env=jemalloc_env())
+    head_bytes = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 2000 + b"\r\n\r\n"
+    slow = []
+    lifetimes = []
+    latencies = []
+    failures = []
+    stop = threading.Event()
+
+    def open_slow():
+        sock = connect(server.port, timeout=1.0)
+        sock.setblocking(False)
+        return [sock, 0, time.monotonic()]
+
+    def normal():
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                status, _, _ = one_request(server.port, "GET", "/healthz", timeout=15.0)
+                if status == 200:
+                    latencies.append(time.monotonic() - started)
+                else:
+                    failures.append(f"status {status}")
+            except (OSError, ConnectionError) as error:
+                failures.append(str(error)[:40])
+            stop.wait(0.05)
+
+    try:
+        for _ in range(slow_count):
+            slow.append(open_slow())
+        worker = threading.Thread(target=normal, daemon=True)
+        worker.start()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for state in slow:
+                sock = state[0]
+                try:
+                    if sock.recv(4096) == b"":
+                        raise ConnectionError
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    lifetimes.append(time.monotonic() - state[2])
+                    sock.close()
+                    try:
+                        state[:] = open_slow()
+                    except OSError:
+                        pass
+                    continue
+                try:
+                    sock.send(head_bytes[state[1]:state[1] + 1])
+                    state[1] = (state[1] + 1) % len(head_bytes)
+                except OSError:
+                    pass
+            time.sleep(1.0)
+        stop.set()
+        worker.join(20)
+        latencies.sort()
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else None
+        lifetimes.sort()
+        report.figure("slowloris", "normal_ok_failed", [len(latencies), len(failures)])
+        report.figure("slowloris", "normal_latency_ms_p50_p99_max", latencies and [
+            round(latencies[len(latencies) // 2] * 1000, 1), round(p99, 1), round(latencies[-1] * 1000, 1)])
+        report.figure("slowloris", "slow_closed_lifetime_s_median", [len(lifetimes), lifetimes and round(lifetimes[len(lifetimes) // 2], 1)])
+        report.check(p99 is not None and p99 < 50 and not failures and len(latencies) >= seconds * 5,
+                     f"slowloris: a normal client's p99 under 50 ms beside {slow_count} slow heads at the limit of 81 "
+                     f"(p99 {p99 and round(p99, 1)} ms, ok {len(latencies)}, failed {len(failures)} {failures[:2]})")
+        report.check(lifetimes and lifetimes[len(lifetimes) // 2] < 5.0,
+                     f"slowloris: slow heads are closed before the read timeout (median lifetime "
+                     f"{lifetimes and round(lifetimes[len(lifetimes) // 2], 1)} s)")
+    finally:
+        stop.set()
+        for state in slow:
+            state[0].close()
+        server.stop()
+
+
+def scenario_nagle(binary, report, quick):
+    """A reply over 64 KiB on a kept-alive connection arrives at once: accepted
+    sockets have TCP_NODELAY, so Nagle's algorithm cannot hold the reply's last
+    segment until the client's delayed ACK (about 40 ms each time)."""
+    print("nagle", flush=True)
+    server = Server(binary, ["--threads", "1", "--access-log", "off"])
+    try:
+        body = large_compose_body(count=40)
+        sock = connect(server.port)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        timings = []
+        size = 0
+        for _ in range(12 if quick else 40):
+            started = time.monotonic()
+            sock.sendall(request_bytes("POST", "/compose", body, {"Content-Type": "application/json"}))
+            status, _, reply = read_response(sock, time.monotonic() + 5.0)
+            timings.append((time.monotonic() - started) * 1000)
+            size = len(reply)
+            if status != 200:
+                break
+        sock.close()
+        timings.sort()
+        report.figure("nagle", "reply_bytes", size)
+        report.figure("nagle", "median_ms", round(timings[len(timings) // 2], 2))
+        report.figure("nagle", "best_ms", round(timings[0], 2))
+        report.check(size >= 64 * 1024, f"nagle: the reply is over 64 KiB ({size} bytes)")
+        # The median, not one try: on a busy machine one exchange can be slow
+        # for reasons of its own, but Nagle's stall would hit every one.
+        report.check(timings[len(timings) // 2] < 5.0,
+                     f"nagle: a 64 KiB reply on a kept-alive connection arrives in under 5 ms "
+                     f"(median {timings[len(timings) // 2]:.2f} ms of {len(timings)})")
+    finally:
+        server.stop()
+
+
+def scenario_port_taken(binary, report, quick):
+    """A second instance on a port another process holds exits 69 and says
+    why, instead of binding beside it with SO_REUSEPORT."""
+    print("port-taken", flush=True)
+    server = Server(binary, ["--threads", "2", "--access-log", "off"])
+    try:
+        second = subprocess.Popen([binary, "serve", "--host", HOST, "--port", str(server.port), "--threads", "2"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _, stderr = second.communicate(timeout=5)
+            outcome = f"{second.returncode}: {stderr.strip()[-120:]!r}"
+        except subprocess.TimeoutExpired:
+            second.kill()
+            _, stderr = second.communicate()
+            outcome = "still serving beside the first after 5 s"
+        report.figure("port-taken", "second_instance", outcome)
+        report.check(second.returncode == 69 and "Address already in use" in stderr,
+                     f"port-taken: a second serve on a held port exits 69 with the reason (got {outcome})")
+        statuses = [one_request(server.port, "GET", "/healthz")[0] for _ in range(20)]
+        report.check(all(status == 200 for status in statuses),
+                     f"port-taken: the first instance answers every request ({statuses.count(200)} of 20)")
+    finally:
+        server.stop()
+
+
+def scenario_token_fifo(binary, report, quick):
+    """SIGHUP with a FIFO at the token path: the file is opened without
+    blocking and refused (not a regular file), the tokens in force stay, and a
+    SIGTERM after it is handled at once (before, the control thread hung in
+    fopen() until something opened the FIFO for writing)."""
+    print("token-fifo", flush=True)
+    path = token_file("tok-" + MARKER)
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--auth-token-file", path])
+    try:
+        os.unlink(path)
+        os.mkfifo(path)
+        server.process.send_signal(signal.SIGHUP)
+        time.sleep(0.5)
+        failed = await_event(server, ["auth-tokens-reload-failed"], 0)
+        report.check(failed is not None and "not a regular file" in failed.get("detail", ""),
+                     f"token-fifo: SIGHUP with a FIFO is refused as not a regular file (got {failed})")
+        status = authorized_status(server.port, "tok-" + MARKER)
+        report.check(status == 200, f"token-fifo: the token in force still works (got {status})")
+        started = time.monotonic()
+        code = server.stop(timeout=5.0)
+        seconds = time.monotonic() - started
+        report.figure("token-fifo", "sigterm_exit_seconds", round(seconds, 2))
+        report.check(code == 0 and seconds < 3.0,
+                     f"token-fifo: SIGTERM after it exits 0 at once (exit {code} after {seconds:.2f} s)")
+        check_no_marker(report, server, "token-fifo")
+    finally:
+        server.kill()
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def rfc9112_cases():
+    """(name, raw request, expected status, expected ending) for the head
+    rules of RFC 9112 a proxy in front would enforce."""
+    body = b'{"text":"hi"}'
+    post = b"POST /body HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+    return [
+        ("no Host in HTTP/1.1 (3.2)", b"GET /healthz HTTP/1.1\r\n\r\n", 400, "closed"),
+        ("two Host fields (3.2)", b"GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "closed"),
+        ("no Host in HTTP/1.0", b"GET /healthz HTTP/1.0\r\n\r\n", 200, "closed"),
+        ("Connection: close, keep-alive (9.6)",
+         b"GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close, keep-alive\r\n\r\n", 200, "closed"),
+        ("HTTP/1.0, Connection: keep-alive, close",
+         b"GET /healthz HTTP/1.0\r\nConnection: keep-alive, close\r\n\r\n", 200, "closed"),
+        ("HTTP/1.0, Connection: keep-alive", b"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", 200, "open"),
+        ("an empty line before the request line (2.2)", b"\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", 200, "open"),
+        ("empty lines before a POST with a body",
+         b"\r\n\r\n" + post + b"Content-Length: 13\r\n\r\n" + body, 200, "open"),
+        ("a chunk size with leading zeros (7.1)",
+         post + b"Transfer-Encoding: chunked\r\n\r\n00000000000000000d\r\n" + body + b"\r\n0\r\n\r\n", 200, "open"),
+        ("a chunk size of 33 digits", post + b"Transfer-Encoding: chunked\r\n\r\n" + b"0" * 32 + b"d\r\n" + body
+         + b"\r\n0\r\n\r\n", 400, "closed"),
+    ]
+
+
+def scenario_rfc9112(binary, report, quick):
+    """The head rules of RFC 9112 that a proxy would catch: Host exactly once,
+    `close` anywhere in Connection, empty lines before the request line, chunk
+    sizes with leading zeros."""
+    print("rfc9112", flush=True)
+    server = Server(binary, ["--threads", "1", "--access-log", "off"])
+    try:
+        met = 0
+        cases = rfc9112_cases()
+        for name, raw, status, ending in cases:
+            with connect(server.port) as sock:
+                sock.sendall(raw)
+                answers, _, got_ending, _ = read_answers(sock, quiet_seconds=0.5, limit_seconds=3.0)
+            got = answers[0][0] if answers else None
+            ok = got == status and got_ending == ending and len(answers) == 1
+            met += ok
+            report.check(ok, f"rfc9112: {name}: {status} and {ending} (got {got}, {got_ending}, "
+                             f"{len(answers)} answer(s))")
+        report.figure("rfc9112", "cases_on_target", f"{met} of {len(cases)}")
+    finally:
+        server.stop()
+
+
+def scenario_metrics_drain(binary, report, quick):
+    """The metrics listener drains with the main server (ADR 0017): its idle
+    keep-alive connections close as the drain starts, not after the main
+    port's drain has run its course."""
+    print("metrics-drain", flush=True)
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--metrics-port", "0", "--drain-seconds", "3"])
+    try:
+        metrics_port = server.start_line["metricsPort"]
+        main_idle = connect(server.port)
+        status, _ = exchange(main_idle, "GET", "/healthz")
+        report.check(status == 200, f"metrics-drain: a main-port keep-alive connection is served (got {status})")
+        scraper = connect(metrics_port)
+        status, _ = exchange(scraper, "GET", "/metrics")
+        report.check(status == 200, f"metrics-drain: a scrape on a keep-alive connection is served (got {status})")
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        closed_after = None
+        while time.monotonic() - signalled < 5.0:
+            if closed_by_peer(scraper, 0.05):
+                closed_after = time.monotonic() - signalled
+                break
+        report.figure("metrics-drain", "scrape_connection_closed_after_s",
+                      None if closed_after is None else round(closed_after, 2))
+        report.check(closed_after is not None and closed_after < 1.0,
+                     f"metrics-drain: the idle scrape connection closes as the drain starts "
+                     f"(after {closed_after if closed_after is None else round(closed_after, 2)} s; the main drain runs 3 s)")
+        scraper.close()
+        main_idle.close()
+    finally:
+        server.stop()
+
+
+def scenario_header_fields(binary, report, quick):
+    """At most 100 header fields: the 101st is answered 431 and the head is
+    read no further, so a 16 KB head of 4,000 empty fields costs what a plain
+    request costs (2.1 ms of CPU each before)."""
+    print("header-fields", flush=True)
+    server = Server(binary, ["--threads", "1", "--access-log", "off"])
+    try:
+        def head(count):
+            return b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"a:\r\n" * (count - 1) + b"\r\n"
+        for count, status in [(100, 200), (101, 431)]:
+            with connect(server.port) as sock:
+                sock.sendall(head(count))
+                answers, _, ending, _ = read_answers(sock, quiet_seconds=0.5, limit_seconds=3.0)
+            got = answers[0][0] if answers else None
+            code = problem_code(answers[0]) if answers and got != 200 else None
+            report.check(got == status and (status == 200 or (code == "header-fields-too-large" and ending == "closed")),
+                         f"header-fields: {count} fields answered {status} (got {got}, {code}, {ending})")
+        hostile = head(4000)
+        count = 300 if quick else 2000
+        before = proc_cpu_seconds(server.pid)
+        for _ in range(count):
+            with connect(server.port) as sock:
+                sock.sendall(hostile)
+                read_answers(sock, quiet_seconds=0.2, limit_seconds=2.0)
+        per_head = (proc_cpu_seconds(server.pid) - before) / count * 1e6
+        report.figure("header-fields", "cpu_us_per_4000_field_head", round(per_head))
+    finally:
+        server.stop()
+
+
+MEMORY_SCENARIOS = {
+    "stuck-replies": scenario_stuck_replies,
+    "stuck-replies-no-token": scenario_stuck_replies_no_token,
+    "memory-budget": scenario_memory_budget,
+    "slowloris": scenario_slowloris,
+}
+
+HTTP_EDGE_SCENARIOS = {
+    "nagle": scenario_nagle,
+    "port-taken": scenario_port_taken,
+    "token-fifo": scenario_token_fifo,
+    "rfc9112": scenario_rfc9112,
+    "metrics-drain": scenario_metrics_drain,
+    "header-fields": scenario_header_fields,
+}
+
+
 SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay",
-             "rotation", "visibility", "reason-phrases"]
+             "rotation", "visibility", "reason-phrases"] + list(MEMORY_SCENARIOS) + list(HTTP_EDGE_SCENARIOS)
 
 
 def main():
@@ -1874,7 +2374,11 @@ def main():
     report = Report()
     for name in arguments.only.split(","):
         try:
-            if name == "slow-clients":
+            if name in MEMORY_SCENARIOS:
+                MEMORY_SCENARIOS[name](arguments.binary, report, arguments.quick)
+            elif name in HTTP_EDGE_SCENARIOS:
+                HTTP_EDGE_SCENARIOS[name](arguments.binary, report, arguments.quick)
+            elif name == "slow-clients":
                 scenario_slow_clients(arguments.binary, report, arguments.quick)
             elif name == "sigterm":
                 scenario_sigterm(arguments.binary, report, arguments.quick)

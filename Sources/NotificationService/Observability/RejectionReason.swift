@@ -17,7 +17,7 @@ enum RejectionReason: String, CaseIterable, Sendable {
     init?(_ rejection: TransportRejection) {
         switch rejection {
         case .badRequest, .expectationFailed: self = .badRequest
-        case .headersTooLarge: self = .headersTooLarge
+        case .headersTooLarge, .tooManyHeaderFields: self = .headersTooLarge
         case .bodyTooLarge: self = .bodyTooLarge
         case .badFraming: self = .badFraming
         case .notImplemented: self = .notImplemented

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import EventHTTP
+
+/// The connection limit and the memory budget shared by a server's loops.
+@Suite struct ConnectionBudgetTests {
+    @Test func charge_isRefusedPastTheBudget_andLeavesNothingCharged() {
+        let budget = ConnectionBudget(limit: 4, memoryBytes: 1_000)
+        #expect(budget.charge(600))
+        #expect(!budget.charge(401))
+        #expect(budget.chargedByteCount == 600)
+        #expect(budget.charge(400))
+        #expect(!budget.charge(1))
+        budget.discharge(600)
+        #expect(budget.chargedByteCount == 400)
+        #expect(budget.charge(600))
+    }
+
+    @Test func withoutABudget_nothingIsCounted() {
+        let budget = ConnectionBudget(limit: 4)
+        #expect(budget.charge(1 << 40))
+        #expect(budget.chargedByteCount == 0)
+    }
+
+    @Test func admit_countsEveryConnection_andSaysWhichArePastTheLimit() {
+        let budget = ConnectionBudget(limit: 2)
+        #expect(budget.admit())
+        #expect(budget.admit())
+        #expect(!budget.admit())
+        #expect(budget.count == 3)
+        budget.release()
+        budget.release()
+        #expect(budget.admit())
+    }
+
+    @Test func worstCase_isTheBaseTheLargestBodyAndItsReplyAllowance() {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodyBytes = 1 << 20
+        configuration.maxHeaderBytes = 16_384
+        #expect(configuration.connectionBaseBytes == 2 * 16_384 + 84 * 1_024)
+        #expect(configuration.connectionWorstCaseBytes == 3 * (1 << 20) + 2 * 16_384 + 148 * 1_024)
+    }
+}
