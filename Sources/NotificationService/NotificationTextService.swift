@@ -216,6 +216,8 @@ public final class NotificationTextService: HTTPHandler {
                 body: PackageResources.openapi_yaml, route: route.label)
         case .playgroundPage, .playgroundStyle, .playgroundScript, .playgroundIcon:
             return PlaygroundAsset.response(route: route)
+        case .playgroundSettings:
+            return PlaygroundAsset.settings(configuration)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }
