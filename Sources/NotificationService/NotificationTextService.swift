@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// Routes: `POST /body`, `POST /compose`, `GET /healthz`, `GET /readyz`,
 /// `GET /metrics`, `GET /openapi.yaml`, and the playground page at `GET /`
-/// with `/playground.css`, `/playground.js` and `/playground.svg` (HEAD is
-/// answered for every GET route).
+/// with `/playground.css`, `/playground.js`, `/playground.svg` and its
+/// settings `/playground.json` (HEAD is answered for every GET route).
 public final class NotificationTextService: HTTPHandler {
     public let configuration: ServiceConfiguration
     let clock: WallClock
@@ -216,6 +216,8 @@ public final class NotificationTextService: HTTPHandler {
                 body: PackageResources.openapi_yaml, route: route.label)
         case .playgroundPage, .playgroundStyle, .playgroundScript, .playgroundIcon:
             return PlaygroundAsset.response(route: route)
+        case .playgroundSettings:
+            return PlaygroundAsset.settings(configuration)
         case .body, .compose, .unmatched:
             preconditionFailure("handled above")
         }

@@ -2,7 +2,7 @@
 /// slash, no percent-decoding, so `/body/` and `/bod%79` are 404.
 enum Route: CaseIterable, Sendable {
     case body, compose, healthz, readyz, metrics, openAPI
-    case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon
+    case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon, playgroundSettings
     case unmatched
 
     init(path: String) {
@@ -17,6 +17,7 @@ enum Route: CaseIterable, Sendable {
         case "/playground.css": self = .playgroundStyle
         case "/playground.js": self = .playgroundScript
         case "/playground.svg": self = .playgroundIcon
+        case "/playground.json": self = .playgroundSettings
         default: self = .unmatched
         }
     }
@@ -34,6 +35,7 @@ enum Route: CaseIterable, Sendable {
         case .playgroundStyle: "/playground.css"
         case .playgroundScript: "/playground.js"
         case .playgroundIcon: "/playground.svg"
+        case .playgroundSettings: "/playground.json"
         case .unmatched: "unmatched"
         }
     }
@@ -55,7 +57,8 @@ enum Route: CaseIterable, Sendable {
         case .playgroundStyle: 7
         case .playgroundScript: 8
         case .playgroundIcon: 9
-        case .unmatched: 10
+        case .playgroundSettings: 10
+        case .unmatched: 11
         }
     }
 
@@ -64,13 +67,18 @@ enum Route: CaseIterable, Sendable {
 
     /// Probes stay open when a token is required: orchestrators call them
     /// without secrets, and they reveal nothing but liveness. So do the
-    /// playground's static files: the page asks for the token itself.
-    var isOpenWithoutToken: Bool { self == .healthz || self == .readyz || isPlayground }
+    /// playground's static files: the page asks for the token itself. Its
+    /// settings (this server's app name and catalogs) need the token, like
+    /// the answers they describe.
+    var isOpenWithoutToken: Bool { self == .healthz || self == .readyz || isPlaygroundFile }
 
-    /// The playground page and its files (`serve --playground off` makes them unknown paths).
-    var isPlayground: Bool {
+    /// The playground page and its files, the same bytes for everyone.
+    var isPlaygroundFile: Bool {
         self == .playgroundPage || self == .playgroundStyle || self == .playgroundScript || self == .playgroundIcon
     }
+
+    /// The playground's files and its settings (`serve --playground off` makes them unknown paths).
+    var isPlayground: Bool { isPlaygroundFile || self == .playgroundSettings }
 
     /// What the separate metrics listener (`serve --metrics-port`) answers.
     var isServedOnMetricsListener: Bool { self == .metrics || self == .healthz || self == .readyz }

@@ -80,6 +80,48 @@ import Testing
         }
     }
 
+    // MARK: The page's settings
+
+    /// `GET /playground.json`: the server's app name and default locale, and
+    /// each catalog's tag and direction as its `l10n/<tag>.json` file says.
+    @Test func settings_areTheAppName_theDefaultLocale_andEachCatalogsDirection() {
+        let harness = ServiceHarness(appName: #"Zap "Ü""#)
+        let response = harness.get("/playground.json")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+        #expect(response.route == "/playground.json")
+        let text = response.text
+        #expect(text.hasPrefix(#"{"appName":"Zap \"Ü\"","defaultLocale":"en","catalogs":[{"locale":"#))
+        #expect(text.hasSuffix("}]}"))
+        let tags = CatalogSet.builtIn.catalogs.map(\.tag)
+        #expect(text.components(separatedBy: #"{"locale":"#).count - 1 == tags.count)
+        var rightToLeft: [String] = []
+        for tag in tags {
+            let file = String(decoding: repositoryFile("l10n/\(tag).json"), as: UTF8.self)
+            let direction = file.contains(#""direction": "rtl""#) ? "rtl" : "ltr"
+            #expect(file.contains(#""direction": "\#(direction)""#), "l10n/\(tag).json has no direction")
+            #expect(text.contains(#"{"locale":"\#(tag)","direction":"\#(direction)"}"#), "\(tag)")
+            if direction == "rtl" { rightToLeft.append(tag) }
+        }
+        #expect(rightToLeft == ["ar", "he"])
+    }
+
+    @Test func settings_needTheToken_andGoWithThePlayground() throws {
+        let guarded = try service(playground: true, token: true)
+        let request = HTTPRequest(method: "GET", path: "/playground.json")
+        expectProblem(guarded.handle(request), status: 401, code: "unauthorized")
+        var authorized = request
+        authorized.headers.append(("authorization", "Bearer " + Self.secret))
+        #expect(guarded.handle(authorized).status == 200)
+        let off = try service(playground: false, token: false).handle(request)
+        expectProblem(off, status: 404, code: "not-found")
+        #expect(off.route == "unmatched")
+        let post = harness.get("/playground.json", method: "POST")
+        expectProblem(post, status: 405, code: "method-not-allowed")
+        #expect(harness.get("/playground.json", method: "HEAD").body.isEmpty)
+    }
+
     // MARK: The page itself
 
     /// The CSP allows no inline script or style, and nothing from another host.

@@ -1,5 +1,7 @@
 // The playground page's script: calls POST /body and POST /compose on the
-// server that served the page and shows the answers as they are. Everything
+// server that served the page and shows the answers as they are; GET
+// /playground.json gives the server's app name and each catalog's direction,
+// so the page draws a notification as a phone in that language does. Everything
 // is written with textContent, never as HTML. A bearer token, when the server
 // asks for one, lives in the variable below only: never in storage, cookies
 // or the address.
@@ -8,7 +10,8 @@
 (() => {
   const DEBOUNCE_MS = 250;
   const DEFAULT_MAX_UNITS = 256;
-  const DEFAULT_APP = "Buzz";
+  /** The lock screens' time, 9:41 as in Apple's and Google's own pictures. */
+  const CLOCK = new Date(Date.UTC(2026, 10, 29, 9, 41));
   const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
   let token = null;
@@ -32,13 +35,18 @@
   // ---- HTTP
 
   /** POSTs `bodyText` as JSON; resolves to {value} or {problem: {title, detail, code}}. */
-  async function post(path, bodyText) {
-    const headers = { "Content-Type": "application/json" };
+  function post(path, bodyText) {
+    return call(path, "POST", bodyText);
+  }
+
+  /** One request to this server, with the token when there is one; {value} or {problem}. */
+  async function call(path, method, bodyText) {
+    const headers = method === "POST" ? { "Content-Type": "application/json" } : {};
     if (token !== null) headers.Authorization = "Bearer " + token;
     let response;
     try {
       response = await fetch(path, {
-        method: "POST", headers, body: bodyText,
+        method, headers, body: bodyText,
         cache: "no-store", credentials: "omit", redirect: "error",
       });
     } catch (error) {
@@ -68,6 +76,26 @@
     box.hidden = false;
   }
 
+  // ---- The server's settings (GET /playground.json)
+
+  /** {appName, defaultLocale, catalogs: [{locale, direction}]}, or null until the server gave them. */
+  let settings = null;
+
+  async function loadSettings() {
+    const answer = await call("/playground.json", "GET");
+    if (answer.value && Array.isArray(answer.value.catalogs)) {
+      settings = answer.value;
+      updatePreview();
+    }
+  }
+
+  /** The direction of the catalog with this tag, as the server has it; null when unknown. */
+  function catalogDirection(locale) {
+    const catalogs = settings ? settings.catalogs : [];
+    const catalog = catalogs.find((entry) => entry.locale === locale);
+    return catalog ? catalog.direction : null;
+  }
+
   // ---- Token
 
   function showTokenPanel(problem) {
@@ -88,6 +116,7 @@
     element("forget-token").hidden = false;
     element("token-state").textContent =
       "A token is in use. It is kept in this page's memory only and is gone when the page reloads.";
+    if (settings === null) loadSettings();
     renderBody();
     renderCompose();
   }
@@ -217,6 +246,9 @@
     setText(element("notification-title"), notification.title);
     setText(element("notification-subtitle"), notification.subtitle);
     setText(element("notification-body"), notification.body);
+    for (const id of ["notification-title", "notification-subtitle", "notification-body"]) {
+      element(id).dir = answerDirection(value) || "auto";
+    }
     setText(element("kind"), value.kind);
     setText(element("reason"), value.reason);
     const hasLocale = Object.prototype.hasOwnProperty.call(value, "locale");
@@ -238,14 +270,70 @@
 
   // ---- Lock-screen preview
 
-  function appName() {
+  /**
+   * The direction of the language a compose answer is in: its `direction`
+   * member when it has one, else its catalog's (by its `locale` member, from
+   * the server's settings); null when neither is known.
+   */
+  function answerDirection(answer) {
+    if (!answer) return null;
+    if (answer.direction === "rtl" || answer.direction === "ltr") return answer.direction;
+    return typeof answer.locale === "string" ? catalogDirection(answer.locale) : null;
+  }
+
+  /** The phone's language: the last compose answer's catalog, else the server's default one. */
+  function phoneLocale() {
+    if (lastCompose && typeof lastCompose.locale === "string") return lastCompose.locale;
+    return settings ? settings.defaultLocale : "en";
+  }
+
+  /** The compose request as typed, when it is a JSON object; else null. */
+  function typedRequest() {
     try {
       const request = JSON.parse(element("compose-request").value);
-      if (request && typeof request.app === "string" && request.app !== "") return request.app;
+      return request !== null && typeof request === "object" && !Array.isArray(request) ? request : null;
     } catch (_) {
-      // Not JSON yet: the default name.
+      return null;
     }
-    return DEFAULT_APP;
+  }
+
+  /** The request's `app` when it names one, else the server's (`serve --app-name`); "" until it is known. */
+  function appName(request) {
+    if (request && typeof request.app === "string" && request.app !== "") return request.app;
+    return settings && typeof settings.appName === "string" ? settings.appName : "";
+  }
+
+  /** The request's `now` (the lock screens' date), else today. */
+  function lockDate(request) {
+    const now = request && typeof request.now === "string" ? Date.parse(request.now) : NaN;
+    return Number.isNaN(now) ? new Date() : new Date(now);
+  }
+
+  /** Intl's formatter for `locale`, or for English when the browser cannot format that one. */
+  function format(locale, options) {
+    try {
+      return new Intl.DateTimeFormat(locale, { timeZone: "UTC", ...options });
+    } catch (_) {
+      return new Intl.DateTimeFormat("en", { timeZone: "UTC", ...options });
+    }
+  }
+
+  /** 9:41 in the locale's digits and separator, without a day period (the lock screens show none). */
+  function clockText(locale) {
+    const parts = format(locale, { hour: "numeric", minute: "2-digit" }).formatToParts(CLOCK);
+    const hour = parts.findIndex((part) => part.type === "hour");
+    const minute = parts.findIndex((part) => part.type === "minute");
+    if (hour < 0 || minute < 0) return "9:41";
+    return parts.slice(Math.min(hour, minute), Math.max(hour, minute) + 1).map((part) => part.value).join("");
+  }
+
+  /** "now" in the locale, as the cards' time. */
+  function nowText(locale) {
+    try {
+      return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(0, "second");
+    } catch (_) {
+      return "now";
+    }
   }
 
   function updatePreview() {
@@ -266,35 +354,54 @@
         ? "The latest /compose request failed (see the Compose panel); this is the last answer."
         : "The Compose result: title, subtitle and body as the phone shows them.";
     }
-    const app = appName();
-    for (const card of [element("ios-card"), element("android-card")]) {
-      card.querySelector(".app-name").textContent = card.id === "ios-card" ? app.toUpperCase() : app;
+    const locale = phoneLocale();
+    // The phone's language sets the direction of the whole notification, every
+    // line alike, as iOS and Android lay out a notification in that language.
+    const direction = answerDirection(lastCompose) || catalogDirection(locale) || "ltr";
+    const request = typedRequest();
+    const app = appName(request);
+    const date = lockDate(request);
+    const dates = {
+      ios: format(locale, { weekday: "long", day: "numeric", month: "long" }).format(date),
+      android: format(locale, { weekday: "short", day: "numeric", month: "short" }).format(date),
+    };
+    for (const phone of document.querySelectorAll(".phone")) {
+      const platform = phone.classList.contains("ios") ? "ios" : "android";
+      phone.lang = locale;
+      for (const clock of phone.querySelectorAll(".clock")) clock.textContent = clockText(locale);
+      for (const day of phone.querySelectorAll(".date")) day.textContent = dates[platform];
+      const card = phone.querySelector(".card");
+      card.dir = direction;
+      card.querySelector(".app-name").textContent = platform === "ios" ? app.toLocaleUpperCase(locale) : app;
       card.querySelector(".app-icon").textContent = Array.from(app)[0] || "";
-      fillLine(card.querySelector(".card-title"), shown && shown.title);
-      fillLine(card.querySelector(".card-subtitle"), shown && shown.subtitle);
-      fillBody(card.querySelector(".card-body"), shown ? shown.body : "", shown !== null && shown.capped);
+      card.querySelector(".when").textContent = nowText(locale);
+      // Android's collapsed lines are single lines: a line break shows as a space.
+      const oneLine = platform === "android" && card.classList.contains("collapsed");
+      fillLine(card.querySelector(".card-title"), shown && shown.title, oneLine);
+      fillLine(card.querySelector(".card-subtitle"), shown && shown.subtitle, oneLine);
+      fillBody(card.querySelector(".card-body"), shown ? shown.body : "", shown !== null && shown.capped, oneLine);
     }
   }
 
-  function fillLine(field, value) {
-    field.textContent = typeof value === "string" ? value : "";
-    field.hidden = typeof value !== "string" || value === "";
-    field.dir = "auto";
+  function fillLine(field, value, oneLine) {
+    const text = typeof value === "string" ? value : "";
+    field.textContent = oneLine ? text.replace(/\n/g, " ") : text;
+    field.hidden = text === "";
   }
 
   /** The body's text; when it was capped, its final "…" marked as where the cap fell. */
-  function fillBody(field, body, capped) {
+  function fillBody(field, body, capped, oneLine) {
     field.replaceChildren();
-    field.dir = "auto";
-    if (capped && body.endsWith("…")) {
-      field.append(body.slice(0, -1));
+    const text = oneLine ? body.replace(/\n/g, " ") : body;
+    if (capped && text.endsWith("…")) {
+      field.append(text.slice(0, -1));
       const mark = document.createElement("mark");
       mark.className = "cap";
       mark.title = "maxUnits reached: the body ends here";
       mark.textContent = "…";
       field.append(mark);
     } else {
-      field.append(body);
+      field.append(text);
     }
   }
 
@@ -333,6 +440,8 @@
   element("token-form").addEventListener("submit", useToken);
   element("forget-token").addEventListener("click", forgetToken);
 
+  updatePreview();
+  loadSettings();
   renderBody();
   renderCompose();
 })();
