@@ -47,6 +47,7 @@ Exit status 0 when every check passed; figures are printed either way.
 """
 import argparse
 import json
+import re
 import os
 import random
 import resource
@@ -2136,34 +2137,40 @@ def scenario_slowloris(binary, report, quick):
 def scenario_nagle(binary, report, quick):
     """A reply over 64 KiB on a kept-alive connection arrives at once: accepted
     sockets have TCP_NODELAY, so Nagle's algorithm cannot hold the reply's last
-    segment until the client's delayed ACK (about 40 ms each time)."""
+    segment until the client's delayed ACK (about 40 ms each time). The time
+    measured is the reply's transfer, from its first byte to its last, so the
+    cost of composing it (large in a debug build) does not count."""
     print("nagle", flush=True)
     server = Server(binary, ["--threads", "1", "--access-log", "off"])
     try:
         body = large_compose_body(count=40)
         sock = connect(server.port)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        timings = []
+        transfers = []
         size = 0
         for _ in range(12 if quick else 40):
-            started = time.monotonic()
             sock.sendall(request_bytes("POST", "/compose", body, {"Content-Type": "application/json"}))
-            status, _, reply = read_response(sock, time.monotonic() + 5.0)
-            timings.append((time.monotonic() - started) * 1000)
-            size = len(reply)
-            if status != 200:
-                break
+            received = sock.recv(65536)
+            first_byte = time.monotonic()
+            head, _, content = received.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+            while len(content) < length:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                content += chunk
+            transfers.append((time.monotonic() - first_byte) * 1000)
+            size = len(content)
         sock.close()
-        timings.sort()
+        transfers.sort()
+        median = transfers[len(transfers) // 2]
         report.figure("nagle", "reply_bytes", size)
-        report.figure("nagle", "median_ms", round(timings[len(timings) // 2], 2))
-        report.figure("nagle", "best_ms", round(timings[0], 2))
+        report.figure("nagle", "median_transfer_ms", round(median, 2))
         report.check(size >= 64 * 1024, f"nagle: the reply is over 64 KiB ({size} bytes)")
         # The median, not one try: on a busy machine one exchange can be slow
         # for reasons of its own, but Nagle's stall would hit every one.
-        report.check(timings[len(timings) // 2] < 5.0,
-                     f"nagle: a 64 KiB reply on a kept-alive connection arrives in under 5 ms "
-                     f"(median {timings[len(timings) // 2]:.2f} ms of {len(timings)})")
+        report.check(median < 5.0, f"nagle: a 64 KiB reply on a kept-alive connection arrives in under 5 ms "
+                                   f"(median {median:.2f} ms from its first byte to its last, of {len(transfers)})")
     finally:
         server.stop()
 
