@@ -1,0 +1,84 @@
+import HTTPCore
+
+/// The service's one error type: rendered as RFC 9457 `application/problem+json`
+/// with `type`, `title`, `status`, `detail` and the stable `code` member.
+package struct Problem: Error, Sendable {
+    /// HTTP status; for the service's own codes it is always `code`'s status.
+    package var status: Int
+    /// Stable machine-readable code (`invalid-json`, `out-of-range`, …).
+    package var code: String
+    /// Fixed per code.
+    package var title: String
+    /// This occurrence in words: the field path and what is wrong, never the
+    /// caller's message text.
+    package var detail: String
+    /// Extra response headers (`Allow` for 405).
+    package var headers: [(name: String, value: String)]
+
+    package init(_ code: ProblemCode, _ detail: String, headers: [(name: String, value: String)] = []) {
+        self.status = code.status
+        self.code = code.rawValue
+        self.title = code.title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    /// The problem type URI (see `ProblemCode.typeURI`).
+    package var typeURI: String { ProblemCode.typeURIPrefix + code }
+
+    /// The `application/problem+json` body.
+    package func jsonBody() -> [UInt8] {
+        JSONWriter.bytes(capacity: 160 + detail.utf8.count) { json in
+            json.raw(#"{"type":"#)
+            json.string(typeURI)
+            json.raw(#","title":"#)
+            json.string(title)
+            json.raw(#","status":"#)
+            json.integer(status)
+            json.raw(#","detail":"#)
+            json.string(detail)
+            json.raw(#","code":"#)
+            json.string(code)
+            json.raw("}")
+        }
+    }
+}
+
+extension Problem {
+    /// The service's answer to a request the adapter refused before routing.
+    init(_ rejection: TransportRejection) {
+        switch rejection {
+        case .uriTooLong(let maxBytes):
+            self.init(.uriTooLong, "the request target is longer than \(maxBytes) bytes")
+        case .bodyTooLarge(let maxBytes):
+            self.init(.payloadTooLarge, "the request body is larger than \(maxBytes) bytes")
+        case .badRequest(let detail):
+            self.init(.badRequest, detail)
+        case .badFraming(let detail):
+            self.init(.badFraming, detail)
+        case .headersTooLarge(let maxBytes):
+            self.init(.headerFieldsTooLarge, "the request line and header fields take more than \(maxBytes) bytes")
+        case .expectationFailed:
+            self.init(.expectationFailed, "the only expectation accepted is Expect: 100-continue")
+        case .notImplemented(let detail):
+            self.init(.notImplemented, detail)
+        case .tooManyConnections(let limit):
+            self.init(
+                .tooManyConnections, "the server holds its limit of \(limit) connections; retry on a new connection",
+                headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// Maps a parser error to its problem, keeping the byte offset in the detail.
+    init(_ error: JSONParseError) {
+        let code: ProblemCode =
+            switch error.kind {
+            case .syntax: .invalidJSON
+            case .invalidUTF8: .invalidUTF8
+            case .loneSurrogate: .loneSurrogate
+            case .nestingTooDeep: .nestingTooDeep
+            case .duplicateName: .duplicateMember
+            }
+        self.init(code, "at byte \(error.offset): \(error.message)")
+    }
+}
