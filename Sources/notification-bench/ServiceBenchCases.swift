@@ -1,6 +1,6 @@
 import HTTPCore
 import NotificationService
-@_spi(Engine) import NotificationText
+import NotificationEngine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import EventHTTP
 import NotificationService
-import NotificationText
+import NotificationEngine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 @Suite struct BidiStrongClassTests {
     /// The table's class, without the ASCII shortcut of `BidiStrongClass.of`.

@@ -1,6 +1,7 @@
 import Foundation
-import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 /// One case of `test-fixtures/notification-body.json`, the cross-platform contract.
 struct BodyFixtureCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
-import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 @Suite struct BodyFixtureTests {
     @Test func fixture_hasAtLeast80UniqueKebabCaseIds() {

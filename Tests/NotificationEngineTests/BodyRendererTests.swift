@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 /// Unit tests for the pieces of the body rules; the fixture covers whole renders.
 @Suite struct InputCutTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 /// Every catalog file of `l10n/` against compose-l10n.md sections 4 and 5,
 /// and the built-in copy against the files.

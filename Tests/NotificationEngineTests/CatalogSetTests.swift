@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 @Suite struct CatalogSetTests {
     func chosen(_ locale: String?, default defaultLocale: String = "en") throws -> String? {

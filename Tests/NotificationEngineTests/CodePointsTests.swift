@@ -1,5 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 /// `CodePoints.equalBytes` compares in words of different widths by length;
 /// every length must find a difference at every position.

@@ -1,6 +1,7 @@
 import Foundation
-import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 /// Runs every case of `test-fixtures/compose.json` through `Composer.compose`.
 @Suite struct ComposeFixtureTests {

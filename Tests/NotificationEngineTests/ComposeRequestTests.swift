@@ -1,5 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 /// A request holds its texts as ranges of one buffer; its values are made
 /// from the buffer when read, and setting them lays them out again.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 /// `Composer.compose` with `ComposeRequest.catalog` set through the Swift API,
 /// as an app links the library (the fixture covers the texts of every catalog).

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import NotificationText
+@testable import NotificationEngine
 
 @Suite struct ComposerTests {
     let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import NotificationText
+@testable import NotificationEngine
 
 /// `DisplayedState` (a table in scratch memory, on the stack or the heap by
 /// size) against the rules written the simple way, with a dictionary.

@@ -1,5 +1,6 @@
 import Foundation
-import NotificationText
+
+@testable import NotificationEngine
 
 /// A JSON value for comparing responses exactly: strings compare by code
 /// points (Swift's `String ==` would call `"é"` and `"e\u{301}"` equal).

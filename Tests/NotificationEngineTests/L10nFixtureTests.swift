@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 /// Runs every case of `test-fixtures/l10n.json` through the localization
 /// engine (checks/l10n/oracle.py --self-test runs them through babel).

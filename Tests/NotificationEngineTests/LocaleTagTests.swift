@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 @Suite struct LocaleTagTests {
     func parts(_ text: String) -> [String?]? {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 /// The message syntax and formatting of compose-l10n.md section 5, on small
 /// catalogs made for each test.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotificationText
+@testable import NotificationEngine
 
 @Suite struct PluralRulesTests {
     func categories(_ tag: String, _ counts: [Int]) -> [String] {

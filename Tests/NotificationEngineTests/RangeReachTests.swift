@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import NotificationText
+@testable import NotificationEngine
 
 /// `appendNotification` checks its 12 ranges with one comparison of their
 /// furthest reach (`ComposeRequest.reach`); it must accept exactly the ranges

@@ -1,5 +1,6 @@
-import NotificationText
 import Testing
+
+@testable import NotificationEngine
 
 @Suite struct TimestampTests {
     func instant(_ raw: String) -> Instant? { Timestamp(rfc3339: raw)?.instant }

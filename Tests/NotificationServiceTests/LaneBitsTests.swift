@@ -1,5 +1,6 @@
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// `LaneBits` against a lane-by-lane reading of the same sixteen bytes.

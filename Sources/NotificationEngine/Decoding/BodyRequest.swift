@@ -1,4 +1,3 @@
-
 /// `POST /body`: `{"text": string, "maxUnits": integer 256…4096 (default 256)}`.
 package struct BodyRequest: Sendable, Equatable {
     package var text: String
@@ -56,7 +55,7 @@ package struct BodyRequest: Sendable, Equatable {
 
 extension RenderedBytes {
     /// `{"body","units","truncated","inputCut"}`, compact.
-    func jsonBody() -> [UInt8] {
+    package func jsonBody() -> [UInt8] {
         RenderedJSON.body(text, ellipsis: ellipsis, units: units, truncated: truncated, inputCut: inputCut)
     }
 }

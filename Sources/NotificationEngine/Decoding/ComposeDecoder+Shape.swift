@@ -1,4 +1,3 @@
-
 extension ComposeDecoder {
     /// Reads the notification at the reader when it has the previous
     /// notification's shape (`ObjectShape`): its literals repeated, a string

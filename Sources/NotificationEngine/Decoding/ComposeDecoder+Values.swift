@@ -1,4 +1,3 @@
-
 /// The values the decoder reads: strings (kept as ranges, or decoded and
 /// appended), timestamps, and the shapes their objects leave.
 extension ComposeDecoder {

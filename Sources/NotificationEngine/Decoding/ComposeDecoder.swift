@@ -1,6 +1,5 @@
-
 /// Decodes and validates a `POST /compose` body (the request of
-/// `compose-rules.md`) straight from its bytes into a `ComposeRequest`: a
+/// `docs/spec/compose.md`) straight from its bytes into a `ComposeRequest`: a
 /// string without escapes stays a range of the body, an escaped one is
 /// decoded and appended. The one place that knows the request's members:
 /// each kind of object lists its names once (`RequestMember`,
@@ -17,7 +16,8 @@ struct ComposeDecoder: ~Copyable {
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
     ///   - catalogs: the server's catalogs and default locale, which `locale` chooses from.
     ///   - now: the server clock, read only when the request has no `now`.
-    ///   - kept: the calling thread's shapes and storage (`keptForThisThread`) when known.
+    ///   - kept: the caller's shapes and storage (the service: its thread's), or
+    ///     nil for fresh ones.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, kept: KeptShapes? = nil
     ) throws(Problem) -> ComposeRequest {
@@ -38,8 +38,8 @@ struct ComposeDecoder: ~Copyable {
     /// before is read by that one's shape (`ObjectShape`) unless
     /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
     /// The first pass starts from, and leaves, the shapes the calling
-    /// thread's last first pass left (`KeptShapes.current`), or `keptShapes`
-    /// when given, and fills the request into the storage kept there
+    /// caller's last first pass left in `keptShapes` (fresh ones when nil),
+    /// and fills the request into the storage kept there
     /// (`ComposeRequest.giveStorage(to:)` returns it); the validated pass starts
     /// from none and leaves none.
     static func decode(
@@ -57,7 +57,7 @@ struct ComposeDecoder: ~Copyable {
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
             let kept =
-                readsShapes ? keptShapes ?? KeptShapes.current(tables.keptShapesKey) : KeptShapes(isEnabled: false)
+                readsShapes ? keptShapes ?? KeptShapes() : KeptShapes(isEnabled: false)
             // The catalogs are lent for the pass: a copy would retain each
             // of their arrays. The first pass copies the body once into the
             // kept storage, with room for the keys; the validated one shares
@@ -100,14 +100,6 @@ struct ComposeDecoder: ~Copyable {
         return request
     }
 
-    /// The calling thread's shapes and request storage: a caller that
-    /// decodes, composes and writes a response passes it to `decode`, lends
-    /// its `requestStorage` to `Composer.compose(_:reusing:)` and gives the
-    /// buffers back there once the response is written.
-    static func keptForThisThread() -> KeptShapes {
-        KeptShapes.current(tables.keptShapesKey)
-    }
-
     var reader: JSONReader
     var request: ComposeRequest
     /// What `locale` chooses from: the caller's, valid for the pass.
@@ -146,14 +138,12 @@ struct ComposeDecoder: ~Copyable {
         return taken
     }
 
-    /// The member names of every kind of object, and the key of each
-    /// thread's `KeptShapes`, in one static value (see `MemberTable`).
+    /// The member names of every kind of object, in one static value (see `MemberTable`).
     private struct Tables: Sendable {
         let request = MemberTable<RequestMember>()
         let notification = MemberTable<NotificationMember>()
         let sender = MemberTable<SenderMember>()
         let displayed = MemberTable<DisplayedMember>()
-        let keptShapesKey = KeptShapes.makeKey()
     }
 
     private static let tables = Tables()
@@ -398,7 +388,7 @@ struct ComposeDecoder: ~Copyable {
 
 extension ComposeRequest {
     /// Decodes and validates a `POST /compose` body, the request of
-    /// `compose-rules.md`, so that the composer only ever sees valid input:
+    /// `docs/spec/compose.md`, so that the composer only ever sees valid input:
     /// its texts stay ranges of `bytes` (`ComposeDecoder`).
     ///
     /// - Parameters:

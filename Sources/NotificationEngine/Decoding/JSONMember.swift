@@ -1,4 +1,3 @@
-
 /// The members one kind of request object knows (a compose request, a
 /// notification, a sender…), as an enum whose raw values are the names on
 /// the wire. The cases are the one list of names: adding a member is adding a

@@ -1,4 +1,3 @@
-
 /// Reads one JSON text straight from its bytes, for a decoder that knows the
 /// shape it expects: the decoder asks for an object, a string, an integer,
 /// the next member's name, and the reader checks each byte it passes as

@@ -1,10 +1,3 @@
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What a decoder's first pass leaves for the next body it reads on the same
 /// thread: the last notification's and displayed entry's shapes
 /// (`ObjectShape`, literals copied) and the recent day (`RecentDay`).
@@ -18,13 +11,14 @@ import Darwin
 /// (`requestStorage`): the next first pass copies its body into them, so a
 /// typical request allocates none (ADR 0024).
 ///
-/// One per thread, reached through a thread-specific key (`current`), made
-/// on the thread's first body and freed as the thread exits: a thread uses
-/// only its own, one body at a time, so no lock guards it. Only the first
+/// The caller owns it and hands it to each decode: the service keeps one per
+/// thread (`ThreadKeptShapes`, made on the thread's first body and freed as
+/// the thread exits), so a thread uses only its own, one body at a time and
+/// no lock guards it; the library makes one per call. Only the first
 /// pass keeps shapes; the validated pass (ADR 0008) starts from none, in
 /// storage of its own (`validatedNotification`, `validatedDisplayed`), and
 /// leaves none.
-final class KeptShapes {
+package final class KeptShapes {
     var notification: ObjectShape
     var displayed: ObjectShape
     var recentDay = RecentDay()
@@ -32,12 +26,12 @@ final class KeptShapes {
     let validatedNotification: ObjectShape
     let validatedDisplayed: ObjectShape
     /// The buffers of the last request decoded and of its response, given
-    /// back once the response was written (`ComposeDecoder.keptForThisThread`);
+    /// back once the response was written (`RequestAnswers.compose`);
     /// a request and its response hold them in between.
     var requestStorage = ComposeRequest.Storage()
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
-    init(isEnabled: Bool = true) {
+    package init(isEnabled: Bool = true) {
         notification = .allocate(isEnabled: isEnabled)
         displayed = .allocate(isEnabled: isEnabled)
         validatedNotification = .allocate(isEnabled: isEnabled)
@@ -49,35 +43,5 @@ final class KeptShapes {
         displayed.deallocate()
         validatedNotification.deallocate()
         validatedDisplayed.deallocate()
-    }
-
-    /// A key for `current`, made once for the process; nil when the
-    /// process has no key left (then every body starts from fresh shapes).
-    static func makeKey() -> pthread_key_t? {
-        var key = pthread_key_t()
-        // The destructor frees an exiting thread's shapes.
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<KeptShapes>.fromOpaque(pointer).release()
-        }
-        return status == 0 ? key : nil
-    }
-
-    /// The calling thread's shapes under `key`, made on its first call.
-    @inline(__always)
-    static func current(_ key: pthread_key_t?) -> KeptShapes {
-        if let key, let pointer = pthread_getspecific(key) {
-            return Unmanaged<KeptShapes>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        return makeCurrent(key)
-    }
-
-    @inline(never)
-    private static func makeCurrent(_ key: pthread_key_t?) -> KeptShapes {
-        let shapes = KeptShapes()
-        if let key, pthread_setspecific(key, Unmanaged.passRetained(shapes).toOpaque()) != 0 {
-            Unmanaged.passUnretained(shapes).release()
-        }
-        return shapes
     }
 }

@@ -1,4 +1,3 @@
-
 /// A notification's members as the decoder meets them, appended once all are read.
 struct NotificationFields {
     var id = TextRange.absent

@@ -1,4 +1,3 @@
-
 /// The bytes an object of a request's array (a notification, a displayed
 /// entry) wrote around its string values, so the next object of the array
 /// can be read as a comparison of those bytes and a scan of each string.

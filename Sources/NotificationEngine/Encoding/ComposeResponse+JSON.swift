@@ -1,6 +1,5 @@
-
 extension ComposeResponse {
-    /// The response of `compose-rules.md`, compact, members in the spec's
+    /// The response of `docs/spec/compose.md`, compact, members in the spec's
     /// order; absent values are `null`, never omitted. Keys and timestamps
     /// are copied from the bytes their ranges point into.
     package func jsonBody() -> [UInt8] {

@@ -1,10 +1,3 @@
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A JSON text that `JSONParser` accepted, laid out flat: one entry per value
 /// and per member name, in document order, each pointing into the text.
 ///
@@ -153,7 +146,10 @@ package struct JSONTape {
         let entry = entries[index]
         let length = name.utf8CodeUnitCount
         if entry.flag {
-            return withStringBytes(index) { $0.count == length && memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
+            return withStringBytes(index) {
+                $0.count == length
+                    && CodePoints.equalBytes($0, UnsafeBufferPointer(start: name.utf8Start, count: length))
+            }
         }
         guard Int(entry.end - entry.start) == length else { return false }
         return bytes.withUnsafeBufferPointer {
@@ -259,7 +255,10 @@ package struct JSONTape {
         if !a.flag && !b.flag {
             let count = Int(a.end - a.start)
             guard count == Int(b.end - b.start) else { return false }
-            return count == 0 || memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), count) == 0
+            return count == 0
+                || CodePoints.equalBytes(
+                    UnsafeBufferPointer(start: text.baseAddress! + Int(a.start), count: count),
+                    UnsafeBufferPointer(start: text.baseAddress! + Int(b.start), count: count))
         }
         return decodedBytes(a, in: text) == decodedBytes(b, in: text)
     }

@@ -11,11 +11,11 @@
 /// without growing or checking uniqueness, and past its end only counts, so
 /// an estimate that was too small costs one more run into an array of exactly
 /// the right size.
-struct JSONWriter {
+package struct JSONWriter {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// The bytes written, or (past `capacity`) that would have been.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         // An empty buffer may have no address; nothing is stored then.
@@ -28,7 +28,7 @@ struct JSONWriter {
     /// `capacity` bytes, or, when they need more, of exactly their size
     /// (`write` then runs once more).
     /// - Important: `write` must produce the same bytes each time it runs.
-    static func bytes(capacity: Int, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
+    package static func bytes(capacity: Int, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
         // A short JSON goes to the stack first and is then copied into an
         // array of its size: `Array(unsafeUninitializedCapacity:)` looks up
         // its storage type's metadata at run time, which costs more than
@@ -62,7 +62,9 @@ struct JSONWriter {
 
     /// Writes into `buffer` and returns how many bytes `write` produced; when
     /// that is more than `buffer.count`, what is stored is not the JSON.
-    static func write(into buffer: UnsafeMutableBufferPointer<UInt8>, _ write: (inout JSONWriter) -> Void) -> Int {
+    package static func write(into buffer: UnsafeMutableBufferPointer<UInt8>, _ write: (inout JSONWriter) -> Void)
+        -> Int
+    {
         var writer = JSONWriter(buffer)
         write(&writer)
         return writer.count
@@ -76,19 +78,19 @@ struct JSONWriter {
 
     /// Bytes that are already JSON (punctuation, member names, fixed values).
     @inline(__always)
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         copy(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Bytes that are already JSON, such as ASCII digits made elsewhere.
     @inline(__always)
-    mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
         copy(bytes)
     }
 
     /// The well-formed UTF-8 `utf8` as a quoted, escaped JSON string.
     @inline(__always)
-    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard !storeIfPlain(utf8, quoted: true) else { return }
         byte(UInt8(ascii: "\""))
         escapeEach(utf8)
@@ -97,24 +99,24 @@ struct JSONWriter {
 
     /// `value` as a quoted, escaped JSON string.
     @inline(__always)
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         // A native string's UTF-8 in place; a bridged one's copied.
         if value.utf8.withContiguousStorageIfAvailable({ string($0) }) != nil { return }
         Array(value.utf8).withUnsafeBufferPointer { string($0) }
     }
 
     /// A quoted string, or `null` when there is none.
-    mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     /// The inside of a JSON string: `utf8` (well-formed UTF-8) escaped, without quotes.
     @inline(__always)
-    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         if !storeIfPlain(utf8, quoted: false) { escapeEach(utf8) }
     }
 
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         // Statuses, counts and units are mostly below 1000: their digits directly.
         if UInt(bitPattern: value) < 1_000 {
             if value >= 100 { byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)) }
@@ -139,7 +141,7 @@ struct JSONWriter {
         }
     }
 
-    mutating func null() {
+    package mutating func null() {
         raw("null")
     }
 
@@ -149,20 +151,20 @@ struct JSONWriter {
     /// end the writer only counts). A caller that writes a record of known
     /// length asks once, then writes its parts with the `InRoom` methods.
     @inline(__always)
-    func hasRoom(for byteCount: Int) -> Bool {
+    package func hasRoom(for byteCount: Int) -> Bool {
         byteCount <= capacity &- count
     }
 
     /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
     @inline(__always)
-    mutating func rawInRoom(_ text: StaticString) {
+    package mutating func rawInRoom(_ text: StaticString) {
         assert(hasRoom(for: text.utf8CodeUnitCount), "no room was made")
         store(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
     @inline(__always)
-    mutating func rawInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func rawInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
         assert(hasRoom(for: bytes.count), "no room was made")
         store(bytes)
     }
@@ -317,7 +319,7 @@ struct JSONWriter {
     /// Whether no byte of `utf8` needs escaping: a word at a time, the last
     /// (partial) word read overlapping the one before it.
     @inline(__always)
-    static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard count >= 4, let base = UnsafeRawPointer(utf8.baseAddress) else {
             for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -357,7 +359,7 @@ struct JSONWriter {
 
     /// A string quoted for an error message: JSON-escaped and cut to at most
     /// 64 characters, so a hostile name cannot blow up a problem detail.
-    static func quotedForMessage(_ value: String) -> String {
+    package static func quotedForMessage(_ value: String) -> String {
         let maxCharacters = 64
         var shown = value
         if value.prefix(maxCharacters + 1).count > maxCharacters {

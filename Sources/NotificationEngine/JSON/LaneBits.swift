@@ -1,28 +1,16 @@
-#if arch(x86_64)
-import _Builtin_intrinsics.intel
-#endif
-
 /// The high bit of each of sixteen byte lanes, gathered into the low sixteen
 /// bits of a word (lane 0 in bit 0): what a vector byte test needs to say
 /// where its first hit is, in one step.
 ///
-/// On x86-64 it is SSE2's `pmovmskb`, through the toolchain's own clang
-/// intrinsics module (the standard library's `SIMD` types have no such
-/// operation: a lane comparison there compiles to a loop over the lanes).
-/// Elsewhere each half is gathered with a multiply (`gatheredHighBits`),
-/// with the same result. It lives in the service: the rules module
-/// (`NotificationText`) imports nothing but the standard library, so its
-/// renderer keeps a test of two words.
+/// Each half is gathered with a multiply (`gatheredHighBits`): the engine
+/// imports nothing but the standard library, whose `SIMD` types have no
+/// movemask operation (SSE2's `pmovmskb` would need the toolchain's clang
+/// intrinsics module; docs/adr/0027-engine-module.md has the figures).
 enum LaneBits {
     /// Bit k set when lane k of `lanes` has its high bit set.
     @inline(__always)
     static func highBits(_ lanes: SIMD16<UInt8>) -> UInt32 {
-        #if arch(x86_64)
-        // 0 through 0xFFFF: the Int32 is never negative.
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(lanes, to: __m128i.self)))
-        #else
-        return gatheredHighBits(lanes)
-        #endif
+        gatheredHighBits(lanes)
     }
 
     /// `highBits` without vector instructions: the high bit of byte k of a
