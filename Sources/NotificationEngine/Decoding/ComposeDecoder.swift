@@ -399,8 +399,9 @@ extension ComposeRequest {
     /// - Throws: the first problem in document order (JSON errors first); a
     ///   missing required field is reported after the members of its object.
     package static func decode(
-        _ bytes: [UInt8], serverApp: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp
+        _ bytes: [UInt8], serverApp: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp,
+        kept: KeptShapes? = nil
     ) throws(Problem) -> ComposeRequest {
-        try ComposeDecoder.decode(bytes, serverApp: serverApp, catalogs: catalogs, now: now)
+        try ComposeDecoder.decode(bytes, serverApp: serverApp, catalogs: catalogs, now: now, kept: kept)
     }
 }

@@ -1,15 +1,18 @@
 /// Byte tests on 8 or 16 bytes at once, for the runs of plain bytes that
 /// make up nearly all of a JSON string.
+@usableFromInline
 enum JSONByteClass {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
+    // Computed: a static `let` read from another module (the inlined
+    // writer) would be a lazily initialised global, checked on every use.
+    @usableFromInline static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @usableFromInline static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The high bit of every byte of `word` (little-endian: lowest byte
     /// first) that is below 0x20, a quote or a backslash: the bytes a JSON
     /// string escapes. Bits above the lowest may be spurious (a borrow
     /// carries into the next byte), so only the lowest is exact:
     /// `trailingZeroBitCount >> 3` is the index of the first such byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func escapeMask(_ word: UInt64) -> UInt64 {
         let control = (word &- ones &* 0x20) & ~word
         let quote = word ^ (ones &* 0x22)
@@ -39,21 +42,15 @@ enum JSONByteClass {
     /// The index of the first byte among the 16 at `pointer` that is below
     /// 0x20, a quote or a backslash; 16 when there is none.
     @inline(__always)
+    /// Exact: each byte is tested in its own lane of one vector, so no
+    /// borrow crosses bytes.
     static func firstEscapeIndex(in16 pointer: UnsafeRawPointer) -> Int {
-        (escapeBits(in16: pointer) | 0x1_0000).trailingZeroBitCount
-    }
-
-    /// Bit k set when byte k of the 16 at `pointer` is below 0x20, a quote
-    /// or a backslash. Exact: each byte is tested in its own lane of one
-    /// vector (SSE2 on x86-64), so no borrow crosses bytes.
-    @inline(__always)
-    static func escapeBits(in16 pointer: UnsafeRawPointer) -> UInt32 {
-        LaneBits.highBits(escapeLanes(pointer.loadUnaligned(as: SIMD16<UInt8>.self)))
+        LaneBits.firstHighLane(escapeLanes(pointer.loadUnaligned(as: SIMD16<UInt8>.self)))
     }
 
     /// The lanes of `bytes` that are below 0x20, a quote or a backslash,
     /// with their high bit set; the other lanes' high bits are clear.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func escapeLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
         let lanesOne = SIMD16<UInt8>(repeating: 1)
         let quote = bytes ^ SIMD16(repeating: 0x22)
@@ -87,12 +84,12 @@ enum JSONByteClass {
             let byte: UInt8
             if bytes.count &- cursor >= 16 {
                 let base = bytes.baseAddress.unsafelyUnwrapped
-                let flagged = escapeBits(in16: UnsafeRawPointer(base + cursor))
-                if flagged == 0 {
+                let flagged = firstEscapeIndex(in16: UnsafeRawPointer(base + cursor))
+                if flagged == 16 {
                     cursor &+= 16
                     continue
                 }
-                cursor &+= flagged.trailingZeroBitCount
+                cursor &+= flagged
                 // Within the 16 bytes just tested: no bounds test to repeat.
                 byte = base[cursor]
             } else {

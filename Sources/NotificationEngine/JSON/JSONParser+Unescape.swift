@@ -19,9 +19,8 @@ extension JSONParser {
                     as: SIMD16<UInt8>.self)
                 UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(
                     of: lanes, as: SIMD16<UInt8>.self)
-                let backslashes = LaneBits.highBits(JSONByteClass.backslashLanes(lanes))
-                if backslashes != 0 {
-                    let plain = backslashes.trailingZeroBitCount
+                let plain = LaneBits.firstHighLane(JSONByteClass.backslashLanes(lanes))
+                if plain < 16 {
                     read &+= plain
                     written &+= plain
                     found = true
