@@ -1,0 +1,100 @@
+import NotificationText
+import Testing
+
+/// `Composer.compose(_:)` on plain values, and the JSON answers' shapes.
+@Suite struct ComposerTests {
+    static let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    static func message(_ id: String, thread: String? = "t1", name: String = "Ana", text: String = "hi")
+        -> PendingNotification
+    {
+        PendingNotification(
+            id: id, type: "message", timestamp: Timestamp(rfc3339: "2026-11-29T11:59:0\(id.count)Z")!, thread: thread,
+            threadTitle: "Deploys", sender: .init(id: "u-\(name)", name: name), text: text)
+    }
+
+    @Test func compose_oneMessage_showsItsOwnTexts() {
+        let response = Composer.compose(
+            ComposeRequest(notifications: [Self.message("1", text: "**done**")], now: Self.now))
+        #expect(response.kind == .single)
+        #expect(response.reason == nil)
+        #expect(response.notification.body == "done")
+        #expect(response.notification.threadIdentifier == "t1")
+        #expect(response.shown == ["1"])
+        #expect(response.locale == "en")
+        #expect(response.displayed.map(\.key) == ["1"])
+    }
+
+    @Test func compose_twoMessagesOfOneThread_bundles() {
+        let response = Composer.compose(
+            ComposeRequest(notifications: [Self.message("1"), Self.message("22", name: "Bo")], now: Self.now))
+        #expect(response.kind == .bundle)
+        #expect(Set(response.shown) == ["1", "22"])
+    }
+
+    @Test func compose_failedFetch_fallsBack_inTheRequestedLocale() {
+        let response = Composer.compose(ComposeRequest(now: Self.now, fetch: .failed, locale: "ru-RU"))
+        #expect(response.kind == .fallback)
+        #expect(response.reason == .failed)
+        #expect(response.locale == "ru")
+        #expect(response.notification.threadIdentifier == nil)
+    }
+
+    @Test func compose_dropsTheRecipientsOwnAndTheDisplayed() {
+        let own = PendingNotification(
+            id: "9", type: "message", timestamp: Self.now, sender: .init(id: "me", name: "Me"), text: "mine")
+        let seen = Self.message("1")
+        let response = Composer.compose(
+            ComposeRequest(
+                notifications: [own, seen], displayed: [DisplayedEntry(key: "1", timestamp: seen.timestamp)],
+                now: Self.now, recipient: "me"))
+        #expect(response.dropped == [.init(key: "9", reason: .own), .init(key: "1", reason: .displayed)])
+        #expect(response.kind == .fallback && response.reason == .empty)
+    }
+
+    @Test func compose_malformedLocale_meansTheDefault_whileTheJSONAnswerRefusesIt() {
+        let response = Composer.compose(
+            ComposeRequest(now: Self.now, fetch: .timeout, locale: "not a tag", defaultLocale: "de"))
+        #expect(response.locale == "de")
+        let answer = answer(
+            composeRequest: Array(#"{"fetch":"timeout","locale":"not a tag"}"#.utf8), defaultLocale: "de",
+            now: Self.now)
+        #expect(answer.status == 400)
+        #expect(answer.contentType == "application/problem+json")
+        #expect(String(decoding: answer.body, as: UTF8.self).contains(#""code":"invalid-locale""#))
+    }
+
+    @Test func answer_bodyRequest_isTheRoutesJSON() {
+        let answer = answer(bodyRequest: Array(#"{"text":"**hi** there"}"#.utf8))
+        #expect(answer.status == 200)
+        #expect(
+            String(decoding: answer.body, as: UTF8.self)
+                == #"{"body":"hi there","units":8,"truncated":false,"inputCut":false}"#)
+    }
+
+    @Test func answer_withoutNow_usesTheGivenTime() {
+        let answer = answer(composeRequest: Array(#"{"fetch":"failed"}"#.utf8), now: Self.now)
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains(#""kind":"fallback""#))
+    }
+
+    @Test func timestamp_keepsItsText_andRefusesWhatIsNotRFC3339() {
+        #expect(Timestamp(rfc3339: "2026-11-29T12:00:00.50+01:00")?.rfc3339 == "2026-11-29T12:00:00.50+01:00")
+        #expect(Timestamp(rfc3339: "2026-11-29 12:00") == nil)
+    }
+}
+
+/// The README's example, as written there.
+@Suite struct ReadmeExampleTests {
+    @Test func readmeExample_composesAsTheReadmeSays() {
+        let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+        let message = PendingNotification(
+            id: "42", type: "message", timestamp: now, thread: "t1", sender: .init(id: "u1", name: "Ana"),
+            text: "**Ready?**")
+        let composed = Composer.compose(ComposeRequest(notifications: [message], now: now, locale: "de"))
+        #expect(composed.kind == .single)
+        #expect(composed.notification.body == "Ready?")
+        #expect(composed.displayed == [DisplayedEntry(key: "42", timestamp: now)])
+        #expect(composed.locale == "de")
+    }
+}
