@@ -1,6 +1,6 @@
 import EventHTTP
-import NotificationService
 import NotificationEngine
+import NotificationService
 
 #if canImport(Glibc)
 import Glibc
