@@ -10,8 +10,9 @@ import PackageDescription
 //     ├── EventHTTP ─────────── HTTPCore, CLibevent   (the only code that touches libevent)
 //     └── NotificationService ─ HTTPCore, NotificationEngine
 //   NotificationText (the library apps link) ─ NotificationEngine
-//   NotificationEngine (package-internal, the stdlib only): the rules, the
-//     JSON reader and writer, the decoders, problems; all raw memory but the adapter's
+//   NotificationEngine (package-internal): the rules, the JSON reader and
+//     writer, the decoders, problems; all raw memory but the adapter's
+//     └── EnginePrimitives: the lane mask (SSE2 on x86-64, the stdlib elsewhere)
 //
 // HTTPCore holds the values both sides share (request, response, the handler
 // protocol, server state, transport rejections, the status table) and
@@ -30,7 +31,11 @@ let package = Package(
     ],
     targets: [
         // Not a product: reached by `package` declarations from this package only.
-        .target(name: "NotificationEngine"),
+        .target(name: "NotificationEngine", dependencies: ["EnginePrimitives"]),
+        // The engine's one primitive the standard library lacks, SSE2's lane
+        // mask from the toolchain's clang intrinsics (docs/adr/0027); not a
+        // product either.
+        .target(name: "EnginePrimitives"),
         .target(name: "NotificationText", dependencies: ["NotificationEngine"]),
         .target(name: "HTTPCore"),
         .systemLibrary(
@@ -91,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationServiceTests",
-            dependencies: ["NotificationService", "HTTPCore", "NotificationEngine", "NotificationText"]
+            dependencies: ["NotificationService", "HTTPCore", "NotificationEngine", "EnginePrimitives", "NotificationText"]
         ),
     ]
 )

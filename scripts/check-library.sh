@@ -3,14 +3,17 @@
 # what an iOS app (a notification service extension) links to run the very
 # renderer and composer the service runs. This check proves what that
 # promise needs:
-#   1. no source file of NotificationEngine imports anything (the standard
-#      library is implicit), and none of NotificationText imports anything but
-#      NotificationEngine; none uses `#if canImport` to reach for a platform module;
+#   1. EnginePrimitives imports nothing but the toolchain's clang intrinsics
+#      on x86-64 (its one file, LaneBits.swift, inside `#if arch(x86_64)`),
+#      NotificationEngine nothing but EnginePrimitives, NotificationText
+#      nothing but NotificationEngine (the standard library is implicit);
+#      none uses `#if canImport` to reach for a platform module;
 #   2. the engine has no `public` and no `@_spi` declaration (it is reached
 #      with `package` access only), and NotificationText's own files touch no
 #      raw memory (no Unsafe* type, no withUnsafe*, no unsafeBitCast);
-#   3. each module's sources compile on their own with swiftc, the engine
-#      first, then the library against it alone, with no other search path, no
+#   3. each module's sources compile on their own with swiftc, the
+#      primitives, the engine, then the library, each against the ones before
+#      alone, with no other search path, no
 #      C target and no other module of the package
 #      (-disable-implicit-concurrency-module-import and
 #      -disable-implicit-string-processing-module-import leave only Swift).
@@ -18,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC="${SWIFTC:-swiftc}"
+primitives_dir=Sources/EnginePrimitives
 engine_dir=Sources/NotificationEngine
 library_dir=Sources/NotificationText
 import_pattern='^[[:space:]]*(@_exported[[:space:]]+|@_implementationOnly[[:space:]]+|@preconcurrency[[:space:]]+|@testable[[:space:]]+)?import[[:space:]]|canImport\('
@@ -27,8 +31,15 @@ fail() {
   exit 1
 }
 
-found="$(grep -rnE "$import_pattern" --include='*.swift' "$engine_dir" || true)"
-[ -z "$found" ] || fail "$engine_dir may import nothing but the standard library; found:" "$found"
+mapfile -t primitives_sources < <(find "$primitives_dir" -name '*.swift' | sort)
+[ "${primitives_sources[*]}" = "$primitives_dir/LaneBits.swift" ] ||
+  fail "$primitives_dir holds the lane mask alone; found:" "${primitives_sources[*]}"
+found="$(grep -nE "$import_pattern" "$primitives_dir/LaneBits.swift" | grep -vE '^2:import _Builtin_intrinsics\.intel$' || true)"
+[ -z "$found" ] || fail "$primitives_dir may import only _Builtin_intrinsics.intel; found:" "$found"
+[ "$(sed -n 1,3p "$primitives_dir/LaneBits.swift")" = $'#if arch(x86_64)\nimport _Builtin_intrinsics.intel\n#endif' ] ||
+  fail "$primitives_dir imports the intrinsics on x86-64 only:" "$(sed -n 1,3p "$primitives_dir/LaneBits.swift")"
+found="$(grep -rnE "$import_pattern" --include='*.swift' "$engine_dir" | grep -vE ':[0-9]+:import EnginePrimitives$' || true)"
+[ -z "$found" ] || fail "$engine_dir may import nothing but EnginePrimitives; found:" "$found"
 found="$(grep -rnE "$import_pattern" --include='*.swift' "$library_dir" | grep -vE ':[0-9]+:import NotificationEngine$' || true)"
 [ -z "$found" ] || fail "$library_dir may import nothing but NotificationEngine; found:" "$found"
 found="$(grep -rnE '(^|[^[:alnum:]_])(public|@_spi)([^[:alnum:]_]|$)' --include='*.swift' "$engine_dir" |
@@ -43,12 +54,15 @@ trap 'rm -rf "$work"' EXIT
 flags=(-parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name notification_text
   -Xfrontend -disable-implicit-concurrency-module-import
   -Xfrontend -disable-implicit-string-processing-module-import)
+"$SWIFTC" "${flags[@]}" -module-name EnginePrimitives \
+  -emit-module -emit-module-path "$work/EnginePrimitives.swiftmodule" \
+  -emit-library -static -o "$work/libEnginePrimitives.a" "${primitives_sources[@]}"
 mapfile -t engine_sources < <(find "$engine_dir" -name '*.swift' | sort)
-"$SWIFTC" "${flags[@]}" -module-name NotificationEngine \
+"$SWIFTC" "${flags[@]}" -module-name NotificationEngine -I "$work" \
   -emit-module -emit-module-path "$work/NotificationEngine.swiftmodule" \
   -emit-library -static -o "$work/libNotificationEngine.a" "${engine_sources[@]}"
 mapfile -t library_sources < <(find "$library_dir" -name '*.swift' | sort)
 "$SWIFTC" "${flags[@]}" -module-name NotificationText -I "$work" \
   -emit-module -emit-module-path "$work/NotificationText.swiftmodule" \
   -emit-library -static -o "$work/libNotificationText.a" "${library_sources[@]}"
-echo "ok: $engine_dir (${#engine_sources[@]} files) imports nothing, $library_dir (${#library_sources[@]} files) only the engine, and both build alone with the standard library only"
+echo "ok: $primitives_dir imports only the clang intrinsics (x86-64), $engine_dir (${#engine_sources[@]} files) only the primitives, $library_dir (${#library_sources[@]} files) only the engine, and each builds alone with the standard library and the ones before"

@@ -7,8 +7,10 @@ cd "$(dirname "$0")/../.."
 SWIFTC=${SWIFTC:-swiftc}
 out=.build-l10n-cost
 mkdir -p "$out"
+"$SWIFTC" -O -parse-as-library -module-name EnginePrimitives -emit-module -emit-module-path "$out/EnginePrimitives.swiftmodule" \
+  -emit-library -static -o "$out/libEnginePrimitives.a" Sources/EnginePrimitives/*.swift
 # shellcheck disable=SC2046
-"$SWIFTC" -O -module-name NotificationEngine $(find Sources/NotificationEngine -name '*.swift') \
+"$SWIFTC" -O -module-name NotificationEngine -I "$out" "$out/libEnginePrimitives.a" $(find Sources/NotificationEngine -name '*.swift') \
   bench/l10n/main.swift -o "$out/cost"
 runs=${L10N_COST_RUNS:-20000}
 instructions() {

@@ -1,18 +1,17 @@
+import EnginePrimitives
+
 /// Byte tests on 8 or 16 bytes at once, for the runs of plain bytes that
 /// make up nearly all of a JSON string.
-@usableFromInline
 enum JSONByteClass {
-    // Computed: a static `let` read from another module (the inlined
-    // writer) would be a lazily initialised global, checked on every use.
-    @usableFromInline static var ones: UInt64 { 0x0101_0101_0101_0101 }
-    @usableFromInline static var highs: UInt64 { 0x8080_8080_8080_8080 }
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The high bit of every byte of `word` (little-endian: lowest byte
     /// first) that is below 0x20, a quote or a backslash: the bytes a JSON
     /// string escapes. Bits above the lowest may be spurious (a borrow
     /// carries into the next byte), so only the lowest is exact:
     /// `trailingZeroBitCount >> 3` is the index of the first such byte.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func escapeMask(_ word: UInt64) -> UInt64 {
         let control = (word &- ones &* 0x20) & ~word
         let quote = word ^ (ones &* 0x22)
@@ -50,7 +49,7 @@ enum JSONByteClass {
 
     /// The lanes of `bytes` that are below 0x20, a quote or a backslash,
     /// with their high bit set; the other lanes' high bits are clear.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func escapeLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
         let lanesOne = SIMD16<UInt8>(repeating: 1)
         let quote = bytes ^ SIMD16(repeating: 0x22)

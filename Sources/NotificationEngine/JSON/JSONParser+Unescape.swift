@@ -1,3 +1,5 @@
+import EnginePrimitives
+
 /// A string's escapes, decoded: by the parser's check of every string with
 /// escapes, by the tape when a decoder reads one, and by the compose reader.
 extension JSONParser {

@@ -1,3 +1,5 @@
+import EnginePrimitives
+
 /// Writes compact JSON (RFC 8259) straight into the array it returns: the one
 /// writer of every JSON the service produces (replies, problems, the access log).
 ///
@@ -11,14 +13,11 @@
 /// without growing or checking uniqueness, and past its end only counts, so
 /// an estimate that was too small costs one more run into an array of exactly
 /// the right size.
-///
-/// Its writing methods are inlinable: the service's access log writes its
-/// line with them from another module, once per request.
 package struct JSONWriter {
-    @usableFromInline let base: UnsafeMutablePointer<UInt8>
-    @usableFromInline let capacity: Int
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
     /// The bytes written, or (past `capacity`) that would have been.
-    @usableFromInline package internal(set) var count = 0
+    package private(set) var count = 0
 
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         // An empty buffer may have no address; nothing is stored then.
@@ -80,19 +79,19 @@ package struct JSONWriter {
     // MARK: Values
 
     /// Bytes that are already JSON (punctuation, member names, fixed values).
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func raw(_ text: StaticString) {
         copy(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Bytes that are already JSON, such as ASCII digits made elsewhere.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
         copy(bytes)
     }
 
     /// The well-formed UTF-8 `utf8` as a quoted, escaped JSON string.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard !storeIfPlain(utf8, quoted: true) else { return }
         byte(UInt8(ascii: "\""))
@@ -101,7 +100,7 @@ package struct JSONWriter {
     }
 
     /// `value` as a quoted, escaped JSON string.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func string(_ value: String) {
         // A native string's UTF-8 in place; a bridged one's copied.
         if value.utf8.withContiguousStorageIfAvailable({ string($0) }) != nil { return }
@@ -109,18 +108,16 @@ package struct JSONWriter {
     }
 
     /// A quoted string, or `null` when there is none.
-    @inlinable
     package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     /// The inside of a JSON string: `utf8` (well-formed UTF-8) escaped, without quotes.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         if !storeIfPlain(utf8, quoted: false) { escapeEach(utf8) }
     }
 
-    @inlinable
     package mutating func integer(_ value: Int) {
         // Statuses, counts and units are mostly below 1000: their digits directly.
         if UInt(bitPattern: value) < 1_000 {
@@ -146,7 +143,6 @@ package struct JSONWriter {
         }
     }
 
-    @inlinable
     package mutating func null() {
         raw("null")
     }
@@ -156,20 +152,20 @@ package struct JSONWriter {
     /// Whether `byteCount` more bytes fit in the array written into (past its
     /// end the writer only counts). A caller that writes a record of known
     /// length asks once, then writes its parts with the `InRoom` methods.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func hasRoom(for byteCount: Int) -> Bool {
         byteCount <= capacity &- count
     }
 
     /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func rawInRoom(_ text: StaticString) {
         assert(hasRoom(for: text.utf8CodeUnitCount), "no room was made")
         store(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `raw(_:)` of bytes that `hasRoom(for:)` made room for.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func rawInRoom(_ bytes: UnsafeBufferPointer<UInt8>) {
         assert(hasRoom(for: bytes.count), "no room was made")
         store(bytes)
@@ -177,14 +173,14 @@ package struct JSONWriter {
 
     // MARK: Storing
 
-    @inlinable @inline(__always)
-    mutating func byte(_ value: UInt8) {
+    @inline(__always)
+    private mutating func byte(_ value: UInt8) {
         if count < capacity { base[count] = value }
         count &+= 1
     }
 
-    @inlinable @inline(__always)
-    mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always)
+    private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.count <= capacity &- count {
             store(bytes)
         } else {
@@ -193,8 +189,8 @@ package struct JSONWriter {
     }
 
     /// Stores `bytes` at `count`, which room was made for, and counts them.
-    @inlinable @inline(__always)
-    mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always)
+    private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
         defer { count &+= length }
         guard let source = bytes.baseAddress else { return }
@@ -230,8 +226,8 @@ package struct JSONWriter {
     /// Stores `utf8` (between quotes when `quoted`) when none of its bytes
     /// needs an escape, testing each word as it is moved, so the bytes are
     /// read once; false, with nothing counted, when one does.
-    @inlinable @inline(__always)
-    mutating func storeIfPlain(_ utf8: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+    @inline(__always)
+    private mutating func storeIfPlain(_ utf8: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
         let length = utf8.count
         let quotes = quoted ? 2 : 0
         guard length >= 4, length &+ quotes <= capacity &- count, let source = UnsafeRawPointer(utf8.baseAddress)
@@ -279,8 +275,7 @@ package struct JSONWriter {
     /// The escaper: runs without escapes are found 16 bytes at a time and
     /// copied whole; each byte that needs one is written in its short form,
     /// or as `\u00XX`.
-    @usableFromInline
-    mutating func escapeEach(_ utf8: UnsafeBufferPointer<UInt8>) {
+    private mutating func escapeEach(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let source = utf8.baseAddress else { return }
         let end = utf8.count
         var runStart = 0
@@ -325,7 +320,7 @@ package struct JSONWriter {
 
     /// Whether no byte of `utf8` needs escaping: a word at a time, the last
     /// (partial) word read overlapping the one before it.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard count >= 4, let base = UnsafeRawPointer(utf8.baseAddress) else {
@@ -357,8 +352,8 @@ package struct JSONWriter {
     /// Whether any of `bytes` is below 0x20, a quote or a backslash:
     /// `JSONByteClass.escapeLanes`, each byte in its own lane,
     /// without finding which.
-    @inlinable @inline(__always)
-    static func hasEscape(_ bytes: SIMD16<UInt8>) -> Bool {
+    @inline(__always)
+    private static func hasEscape(_ bytes: SIMD16<UInt8>) -> Bool {
         LaneBits.anyHighLane(JSONByteClass.escapeLanes(bytes))
     }
 
