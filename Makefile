@@ -50,7 +50,7 @@ $(VENV)/.tools-installed: Makefile
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TOOLS)
 	touch $@
 
-# The localization tables (Sources/NotificationText/Localization/Generated/):
+# The localization tables (Sources/NotificationEngine/Localization/Generated/):
 # CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
 # in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
 # table is not what scripts/gen-l10n-tables.py writes today.
@@ -112,7 +112,7 @@ format:
 check-version: build
 	scripts/check-version.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-# The rules module alone: imports nothing, builds without the C target (scripts/check-library.sh).
+# The engine and the library alone: import nothing but each other, build without the C target (scripts/check-library.sh).
 .PHONY: check-library
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
@@ -150,24 +150,29 @@ SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 12
 FUZZ_TARGETS := render compose
-FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld
-TEXT_SOURCES := $(shell find Sources/NotificationText -name '*.swift' 2>/dev/null)
-
-.build-fuzz/fuzz-render: fuzz/FuzzRender.swift $(TEXT_SOURCES)
-	@mkdir -p .build-fuzz
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationText $^ -o $@
-
-# The decoding target links the service sources against the modules it
-# imports (NotificationText, HTTPCore), built with the same flags.
-SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
-CORE_SOURCES := $(shell find Sources/HTTPCore -name '*.swift' 2>/dev/null)
+# One package name for every module, so `package` declarations are seen across them.
+FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -package-name notification_text
+ENGINE_SOURCES := $(shell find Sources/NotificationEngine -name '*.swift' 2>/dev/null)
+PRIMITIVES_SOURCES := $(shell find Sources/EnginePrimitives -name '*.swift' 2>/dev/null)
 FUZZ_MODULES := .build-fuzz/modules
 
-$(FUZZ_MODULES)/libNotificationText.a: $(TEXT_SOURCES)
+.build-fuzz/fuzz-render: fuzz/FuzzRender.swift $(ENGINE_SOURCES) $(FUZZ_MODULES)/libEnginePrimitives.a
+	@mkdir -p .build-fuzz
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationEngine -I $(FUZZ_MODULES) $^ -o $@
+
+# The decoding target links the service sources against the modules it
+# imports (NotificationEngine, built with testing enabled so the target can
+# call the decoder's passes, and HTTPCore), built with the same flags.
+SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
+CORE_SOURCES := $(shell find Sources/HTTPCore -name '*.swift' 2>/dev/null)
+
+$(FUZZ_MODULES)/libNotificationEngine.a: FUZZ_MODULE_FLAGS := -enable-testing
+$(FUZZ_MODULES)/libNotificationEngine.a: $(ENGINE_SOURCES) | $(FUZZ_MODULES)/libEnginePrimitives.a
+$(FUZZ_MODULES)/libEnginePrimitives.a: $(PRIMITIVES_SOURCES)
 $(FUZZ_MODULES)/libHTTPCore.a: $(CORE_SOURCES)
 $(FUZZ_MODULES)/lib%.a:
 	@mkdir -p $(FUZZ_MODULES)
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name $* -emit-library -static \
+	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) $(FUZZ_MODULE_FLAGS) -I $(FUZZ_MODULES) -module-name $* -emit-library -static \
 	  -emit-module -emit-module-path $(FUZZ_MODULES)/$*.swiftmodule $^ -o $@
 
 # The service's embedded resources (Sources/NotificationService/Resources/),
@@ -179,7 +184,7 @@ $(SERVICE_RESOURCE_SOURCE): $(SERVICE_RESOURCES)
 	$(SWIFT) build --target NotificationService
 
 .build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(SERVICE_RESOURCE_SOURCE) \
-  $(FUZZ_MODULES)/libNotificationText.a $(FUZZ_MODULES)/libHTTPCore.a
+  $(FUZZ_MODULES)/libNotificationEngine.a $(FUZZ_MODULES)/libEnginePrimitives.a $(FUZZ_MODULES)/libHTTPCore.a
 	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
 
 fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))

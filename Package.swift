@@ -8,27 +8,38 @@ import PackageDescription
 //
 //   notification-text (executable: wires the service to the adapter)
 //     ├── EventHTTP ─────────── HTTPCore, CLibevent   (the only code that touches libevent)
-//     └── NotificationService ─ HTTPCore, NotificationText
+//     └── NotificationService ─ HTTPCore, NotificationEngine
+//   NotificationText (the library apps link) ─ NotificationEngine
+//   NotificationEngine (package-internal): the rules, the JSON reader and
+//     writer, the decoders, problems; all raw memory but the adapter's
+//     └── EnginePrimitives: the lane mask (SSE2 on x86-64, the stdlib elsewhere)
 //
 // HTTPCore holds the values both sides share (request, response, the handler
 // protocol, server state, transport rejections, the status table) and
 // imports nothing but the stdlib; the adapter knows no route or problem
-// code, the service no socket.
+// code, the service no socket. docs/architecture.md has the whole map.
 let package = Package(
     name: "notification-text",
-    // The NotificationText library (the rules alone, the standard library
-    // only) is meant for apps too: an iOS notification service extension can
-    // link the very renderer and composer the service runs. The service and
-    // its adapter are built and run on Linux. The platforms are the lowest
-    // that Xcode 26 and 27 build for (docs/adr/0027); `make check-library`
-    // fails when the library uses a standard-library API newer than them.
+    // The NotificationText library (plain values over the engine, both the
+    // standard library only) is meant for apps too: an iOS notification
+    // service extension can link the very renderer and composer the service
+    // runs. The service and its adapter are built and run on Linux. The
+    // platforms are the lowest that Xcode 26 and 27 build for (docs/adr/0027);
+    // `make check-library` fails when the library or the engine uses a
+    // standard-library API newer than them.
     platforms: [.iOS(.v15), .macOS(.v12), .watchOS(.v9), .tvOS(.v15), .visionOS(.v1)],
     products: [
         .library(name: "NotificationText", targets: ["NotificationText"]),
         .executable(name: "notification-text", targets: ["notification-text"]),
     ],
     targets: [
-        .target(name: "NotificationText"),
+        // Not a product: reached by `package` declarations from this package only.
+        .target(name: "NotificationEngine", dependencies: ["EnginePrimitives"]),
+        // The engine's one primitive the standard library lacks, SSE2's lane
+        // mask from the toolchain's clang intrinsics (docs/adr/0031); not a
+        // product either.
+        .target(name: "EnginePrimitives"),
+        .target(name: "NotificationText", dependencies: ["NotificationEngine"]),
         .target(name: "HTTPCore"),
         .systemLibrary(
             name: "CLibevent",
@@ -41,21 +52,25 @@ let package = Package(
         ),
         .target(
             name: "NotificationService",
-            dependencies: ["HTTPCore", "NotificationText"],
+            dependencies: ["HTTPCore", "NotificationEngine"],
             // Every file in Resources/ becomes a `PackageResources` array of its
             // bytes (openapi.yaml: `PackageResources.openapi_yaml`); no Foundation.
             resources: [.embedInCode("Resources")]
         ),
         .executableTarget(
             name: "notification-text",
-            dependencies: ["HTTPCore", "NotificationText", "NotificationService", "EventHTTP"],
+            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService", "EventHTTP"],
             // `BuildVersion.version` (the VERSION file) and `.revision` (git).
             plugins: ["BuildVersion"]
         ),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["HTTPCore", "NotificationText", "NotificationService"]
+            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService"]
+        ),
+        .testTarget(
+            name: "NotificationEngineTests",
+            dependencies: ["NotificationEngine"]
         ),
         .testTarget(
             name: "NotificationTextTests",
@@ -72,17 +87,21 @@ let package = Package(
         ),
         .testTarget(
             name: "EventHTTPTests",
-            dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService"]
+            dependencies: ["EventHTTP", "HTTPCore", "HTTPTestSupport", "NotificationService", "NotificationEngine"]
         ),
         // The executable as a subprocess (serve, render, compose), with
         // @testable access to its configuration.
         .testTarget(
             name: "CLITests",
-            dependencies: ["notification-text", "HTTPCore", "HTTPTestSupport", "NotificationService"]
+            dependencies: [
+                "notification-text", "HTTPCore", "HTTPTestSupport", "NotificationService", "NotificationEngine",
+            ]
         ),
         .testTarget(
             name: "NotificationServiceTests",
-            dependencies: ["NotificationService", "HTTPCore", "NotificationText"]
+            dependencies: [
+                "NotificationService", "HTTPCore", "NotificationEngine", "EnginePrimitives", "NotificationText",
+            ]
         ),
     ]
 )

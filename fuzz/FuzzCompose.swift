@@ -8,7 +8,8 @@
 // with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
 
 import HTTPCore
-@_spi(Engine) import NotificationText
+
+@testable import NotificationEngine
 
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
     if !condition() {

@@ -1,7 +1,7 @@
 // libFuzzer target for the body renderer (docs/spec/body.md, sections 1 to 7).
 //
 // Built by `make fuzz` with the toolchain's swiftc, compiled in one module with
-// the NotificationText sources (see fuzz/build.sh). Every input is decoded as
+// the NotificationEngine sources (see fuzz/build.sh). Every input is decoded as
 // UTF-8 (invalid bytes become U+FFFD, as a JSON decoder would never let them
 // through anyway) and rendered with several caps; each rendering must keep the
 // renderer's promises, checked against small, obviously-correct references

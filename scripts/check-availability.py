@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SWIFTC = os.environ.get("SWIFTC", "swiftc")
 # The flags scripts/check-library.sh builds the library with.
 SWIFT_FLAGS = [
-    "-parse-as-library", "-swift-version", "6",
+    "-parse-as-library", "-swift-version", "6", "-package-name", "notification_text",
     "-enable-upcoming-feature", "ExistentialAny",
     "-Xfrontend", "-disable-implicit-concurrency-module-import",
     "-Xfrontend", "-disable-implicit-string-processing-module-import",

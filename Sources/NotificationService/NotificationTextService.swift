@@ -1,5 +1,5 @@
 import HTTPCore
-@_spi(Engine) import NotificationText
+import NotificationEngine
 import Synchronization
 
 /// The HTTP service: routes, JSON in and out, problem errors, metrics and the
@@ -25,7 +25,7 @@ public final class NotificationTextService: HTTPHandler {
     /// It takes the response's buffers from the storage (`Composer.compose(_:reusing:)`).
     let compose: @Sendable (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
 
-    public convenience init(
+    package convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
         clock: WallClock = .system,
         accessLog: LogSink = .standardOutput,

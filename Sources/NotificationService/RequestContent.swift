@@ -1,4 +1,5 @@
 import HTTPCore
+import NotificationEngine
 
 /// What a POST body may be labelled as.
 ///

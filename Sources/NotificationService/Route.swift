@@ -1,6 +1,9 @@
 /// The service's resources. Matching is exact on the raw path: no trailing
 /// slash, no percent-decoding, so `/body/` and `/bod%79` are 404.
-enum Route: CaseIterable, Sendable {
+///
+/// The raw values count the cases in their order, which is `allCases`'s:
+/// a new route is one case here (and its label and path).
+enum Route: Int, CaseIterable, Sendable {
     case body, compose, healthz, readyz, metrics, openAPI
     case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon, playgroundSettings
     case unmatched
@@ -45,22 +48,8 @@ enum Route: CaseIterable, Sendable {
         self = label == "unmatched" ? .unmatched : Route(path: label)
     }
 
-    var metricsIndex: Int {
-        switch self {
-        case .body: 0
-        case .compose: 1
-        case .healthz: 2
-        case .readyz: 3
-        case .metrics: 4
-        case .openAPI: 5
-        case .playgroundPage: 6
-        case .playgroundStyle: 7
-        case .playgroundScript: 8
-        case .playgroundIcon: 9
-        case .playgroundSettings: 10
-        case .unmatched: 11
-        }
-    }
+    /// The route's place in `allCases`: its counters' index in `ServiceMetrics`.
+    var metricsIndex: Int { rawValue }
 
     /// Whether the route is answered with POST (the rules) or GET and HEAD (the rest).
     var acceptsPost: Bool { self == .body || self == .compose }

@@ -1,4 +1,4 @@
-import NotificationText
+import NotificationEngine
 
 /// What the service itself can be configured with (the adapter reads the
 /// environment and command line once at start and fills this in).
@@ -7,7 +7,7 @@ public struct ServiceConfiguration: Sendable {
     public var appName: String
     /// The catalogs compose writes its own texts from, with the default
     /// locale a request without `locale` gets (`serve --default-locale`).
-    public var catalogs: CatalogSet
+    package var catalogs: CatalogSet
     /// Whether `didRespond` writes one access-log line per request to stdout.
     public var accessLogEnabled: Bool
     /// When set, every request except `/healthz` and `/readyz` must carry
@@ -21,7 +21,7 @@ public struct ServiceConfiguration: Sendable {
     /// when off, those paths are unknown (404, or 401 without the token).
     public var playgroundEnabled: Bool
 
-    public init(
+    package init(
         appName: String = ComposeRequest.defaultApp, catalogs: CatalogSet = .builtIn, accessLogEnabled: Bool = true,
         authTokens: AuthTokens? = nil, playgroundEnabled: Bool = true
     ) {

@@ -1,4 +1,4 @@
-import NotificationText
+import NotificationEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +28,7 @@ public struct WallClock: Sendable {
     }
 
     /// The current time as a compose `Timestamp` (UTC, nanosecond digits).
-    public func timestamp() -> Timestamp {
+    package func timestamp() -> Timestamp {
         let text = UTCTime.rfc3339(nanosecondsSinceEpoch: nanosecondsSinceEpoch(), fractionDigits: 9)
         // Our own formatting always parses; the fallback keeps this total.
         return Timestamp(rfc3339: text) ?? Timestamp(rfc3339: "1970-01-01T00:00:00Z")!

@@ -1,4 +1,4 @@
-import NotificationText
+import NotificationEngine
 
 /// The renderer's cases: typical and large messages, and the hostile patterns
 /// that would be quadratic in a naive implementation.

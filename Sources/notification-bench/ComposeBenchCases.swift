@@ -1,4 +1,4 @@
-@_spi(Engine) import NotificationText
+import NotificationEngine
 
 /// Compose workloads: a typical batch, and the largest request the service
 /// accepts (1000 notifications, 10,000 displayed entries). The request is built

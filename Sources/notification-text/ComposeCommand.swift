@@ -1,5 +1,5 @@
+import NotificationEngine
 import NotificationService
-import NotificationText
 
 /// `compose`: a `POST /compose` request on stdin, its answer on stdout,
 /// decoded and validated exactly as the route does. A bad request prints

@@ -1,5 +1,5 @@
+import NotificationEngine
 import NotificationService
-import NotificationText
 
 /// `render`: Markdown on stdin, the body on stdout (no newline added);
 /// `--json` prints `POST /body`'s answer instead, and `--json-lines` answers

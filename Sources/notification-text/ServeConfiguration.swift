@@ -1,6 +1,6 @@
 import EventHTTP
+import NotificationEngine
 import NotificationService
-import NotificationText
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import EventHTTP
-import NotificationText
+import NotificationEngine
 
 /// The settings more than one command has, defined once: the same flag,
 /// environment variable, accepted values and checks in every command.

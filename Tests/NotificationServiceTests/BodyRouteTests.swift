@@ -1,7 +1,7 @@
 import HTTPCore
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 @Suite struct BodyRouteTests {

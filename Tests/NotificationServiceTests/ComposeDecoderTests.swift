@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// The decoder reads a body once when it is well-formed and of the usual

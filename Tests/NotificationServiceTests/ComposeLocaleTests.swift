@@ -1,7 +1,7 @@
 import HTTPCore
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// The `locale` member of `POST /compose` (compose.md sections 9 and 10):

@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// `POST /compose` decodes a body into a `ComposeRequest` of ranges of the

@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// `ComposeResponse.jsonBody()` writes once into an estimated buffer and falls back to

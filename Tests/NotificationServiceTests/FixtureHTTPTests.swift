@@ -1,7 +1,7 @@
 import Foundation
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// A case of test-fixtures/notification-body.json, read with Foundation's

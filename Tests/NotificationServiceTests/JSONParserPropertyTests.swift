@@ -1,5 +1,6 @@
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// Mutated documents: the parser never traps, and whatever it accepts survives

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 @Suite struct JSONParserTests {

@@ -1,7 +1,7 @@
-@_spi(Engine) import NotificationText
 import Testing
 
-@_spi(Engine) @testable import NotificationService
+@testable import NotificationEngine
+@testable import NotificationService
 
 /// The flat tape the decoders read: navigation, names compared by code points
 /// whatever their escapes, and the byte tests its string scan relies on.

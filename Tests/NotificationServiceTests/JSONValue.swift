@@ -1,5 +1,4 @@
-import NotificationText
-
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// A parsed JSON document as a tree, for tests to build, compare and write

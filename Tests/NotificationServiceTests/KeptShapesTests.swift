@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 #if canImport(Glibc)
@@ -170,13 +170,16 @@ import Glibc
         #expect(carriedReads > freshReads + 150, "\(carriedReads) read by shape, \(freshReads) from no shape")
     }
 
-    /// Each thread keeps its own: a new thread starts from no shape, whatever
+    /// Each thread keeps its own (`ThreadKeptShapes`, handed to the engine):
+    /// a new thread starts from no shape, whatever
     /// other threads read, and threads of different shapes decode at once.
     @Test func eachThreadKeepsItsOwnShapes() {
         let payload = repositoryFile("bench/payloads/compose-20.json")
-        _ = ObjectShapeTests.decode(payload, readsShapes: true, kept: nil)
+        _ = ObjectShapeTests.decode(payload, readsShapes: true, kept: ThreadKeptShapes.current())
         let counts = Self.onNewThreads(1) { _ in
-            [payload, payload].map { ObjectShapeTests.decode($0, readsShapes: true, kept: nil).shapedReads }
+            [payload, payload].map {
+                ObjectShapeTests.decode($0, readsShapes: true, kept: ThreadKeptShapes.current()).shapedReads
+            }
         }
         #expect(counts == [[20, 22]])
         // Issues are recorded on the test's own thread: the threads count.
@@ -186,7 +189,7 @@ import Glibc
             var gain = 0
             for _ in 0..<300 {
                 let json = UniformCompose.json(using: &random, shape: UInt64(100 + thread))
-                let carried = ObjectShapeTests.decode(json, readsShapes: true, kept: nil)
+                let carried = ObjectShapeTests.decode(json, readsShapes: true, kept: ThreadKeptShapes.current())
                 let general = ObjectShapeTests.decode(json, readsShapes: false)
                 if !Self.same(carried.outcome, general.outcome) { differing += 1 }
                 gain += carried.shapedReads - ObjectShapeTests.decode(json, readsShapes: true).shapedReads

@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// A thread keeps the buffers of its last compose request and response
@@ -76,7 +76,7 @@ import Testing
 
     @Test func afterAnAnswer_theThreadKeepsEveryBuffer() throws {
         _ = try Self.keptAnswer(Self.bodies[0].body).get()
-        let capacities = ComposeDecoder.keptForThisThread().requestStorage.capacities
+        let capacities = ThreadKeptShapes.current().requestStorage.capacities
         // bytes, notifications, displayed, the response's records and texts.
         #expect(capacities.count == 5)
         #expect(capacities.allSatisfy { $0 > 0 }, "kept: \(capacities)")
@@ -87,7 +87,7 @@ import Testing
         let text = String(repeating: "a", count: 80_000)
         let body = Self.request(Self.notification("1", sender: "Ann", text: text))
         _ = try Self.keptAnswer(body).get()
-        let capacities = ComposeDecoder.keptForThisThread().requestStorage.capacities
+        let capacities = ThreadKeptShapes.current().requestStorage.capacities
         #expect(capacities[0] <= ComposeRequest.Storage.maxKeptBytes, "kept \(capacities[0]) bytes")
     }
 

@@ -1,14 +1,18 @@
+import EnginePrimitives
 import Testing
 
-@testable import NotificationService
-
-/// `LaneBits` against a lane-by-lane reading of the same sixteen bytes.
+/// `LaneBits` against a lane-by-lane reading of the same sixteen bytes, on
+/// both paths (SSE2 on x86-64 and the standard library's two words).
 struct LaneBitsTests {
-    /// Bit k set when byte k's high bit is, one lane at a time.
-    private func expected(_ lanes: SIMD16<UInt8>) -> UInt32 {
-        var bits: UInt32 = 0
-        for k in 0..<16 where lanes[k] & 0x80 != 0 { bits |= 1 << UInt32(k) }
-        return bits
+    /// The first lane whose high bit is set, one lane at a time; 16 for none.
+    private func expected(_ lanes: SIMD16<UInt8>) -> Int {
+        (0..<16).first { lanes[$0] & 0x80 != 0 } ?? 16
+    }
+
+    private func expectAgrees(_ lanes: SIMD16<UInt8>, _ label: String) {
+        #expect(LaneBits.firstHighLane(lanes) == expected(lanes), "\(label)")
+        #expect(LaneBits.firstHighLaneByWords(lanes) == expected(lanes), "\(label)")
+        #expect(LaneBits.anyHighLane(lanes) == (expected(lanes) < 16), "\(label)")
     }
 
     @Test func everyByteValueInEveryLane() {
@@ -16,26 +20,36 @@ struct LaneBitsTests {
             for value in 0...255 {
                 var lanes = SIMD16<UInt8>(repeating: 0x41)
                 lanes[lane] = UInt8(value)
-                #expect(LaneBits.highBits(lanes) == expected(lanes), "lane \(lane), byte \(value)")
-                #expect(LaneBits.gatheredHighBits(lanes) == expected(lanes), "lane \(lane), byte \(value)")
+                expectAgrees(lanes, "lane \(lane), byte \(value)")
+            }
+        }
+    }
+
+    /// Two lanes set: the first of them is found.
+    @Test func firstOfTwoLanes() {
+        for first in 0..<16 {
+            for second in first..<16 {
+                var lanes = SIMD16<UInt8>(repeating: 0x20)
+                lanes[first] = 0x80
+                lanes[second] = 0xFF
+                expectAgrees(lanes, "lanes \(first), \(second)")
             }
         }
     }
 
     @Test func randomLanes() {
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5_000 {
+        for round in 0..<5_000 {
             var lanes = SIMD16<UInt8>()
             for k in 0..<16 { lanes[k] = UInt8.random(in: 0...255, using: &generator) }
-            #expect(LaneBits.highBits(lanes) == expected(lanes))
-            #expect(LaneBits.gatheredHighBits(lanes) == expected(lanes))
+            expectAgrees(lanes, "round \(round): \(lanes)")
         }
     }
 
     @Test func allAndNone() {
-        #expect(LaneBits.highBits(SIMD16(repeating: 0xFF)) == 0xFFFF)
-        #expect(LaneBits.highBits(SIMD16(repeating: 0x7F)) == 0)
-        #expect(LaneBits.gatheredHighBits(SIMD16(repeating: 0x80)) == 0xFFFF)
-        #expect(LaneBits.gatheredHighBits(SIMD16(repeating: 0)) == 0)
+        expectAgrees(SIMD16(repeating: 0xFF), "all")
+        expectAgrees(SIMD16(repeating: 0x7F), "none")
+        #expect(LaneBits.firstHighLane(SIMD16(repeating: 0)) == 16)
+        #expect(LaneBits.firstHighLaneByWords(SIMD16(repeating: 0x80)) == 0)
     }
 }

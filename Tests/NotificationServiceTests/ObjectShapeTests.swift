@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// A notification or displayed entry written as the previous one was, its

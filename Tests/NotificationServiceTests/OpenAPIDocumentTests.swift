@@ -1,7 +1,7 @@
 import Foundation
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// openapi.yaml must describe what is served: the embedded resource is the

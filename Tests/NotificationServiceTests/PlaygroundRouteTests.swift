@@ -1,7 +1,7 @@
 import HTTPCore
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// The playground page (`GET /`) and its files, in process: what is served,

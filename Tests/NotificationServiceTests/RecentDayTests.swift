@@ -1,6 +1,6 @@
-@_spi(Engine) import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// `RecentDay` reads a timestamp of the day it last saw without the full

@@ -1,10 +1,16 @@
 import HTTPCore
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 @Suite struct ServiceRouteTests {
+    /// Each route counts in its own place, the one `allCases` gives it.
+    @Test func metricsIndex_followsAllCases() {
+        #expect(Route.allCases.map(\.metricsIndex) == Array(Route.allCases.indices))
+        #expect(Set(Route.allCases.map(\.label)).count == Route.allCases.count)
+    }
+
     let harness = ServiceHarness()
 
     // MARK: Routing

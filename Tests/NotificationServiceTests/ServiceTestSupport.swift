@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
-import NotificationText
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// Collects log lines written through a `LogSink`.

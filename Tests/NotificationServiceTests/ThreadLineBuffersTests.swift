@@ -1,6 +1,7 @@
 import HTTPCore
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 #if canImport(Glibc)

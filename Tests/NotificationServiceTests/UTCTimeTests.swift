@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 @Suite struct UTCTimeTests {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import NotificationEngine
 @testable import NotificationService
 
 /// `UTF8Validation` skips ASCII 128, 32 and 8 bytes at a time; whatever

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Instructions and heap allocations per operation of the localization engine
 # (docs/adr/0013-localization.md): callgrind and memcheck on an -O build of
-# the NotificationText sources with bench/l10n/main.swift. About 2 minutes.
+# the NotificationEngine sources with bench/l10n/main.swift. About 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFTC=${SWIFTC:-swiftc}
 out=.build-l10n-cost
 mkdir -p "$out"
+"$SWIFTC" -O -parse-as-library -module-name EnginePrimitives -emit-module -emit-module-path "$out/EnginePrimitives.swiftmodule" \
+  -emit-library -static -o "$out/libEnginePrimitives.a" Sources/EnginePrimitives/*.swift
 # shellcheck disable=SC2046
-"$SWIFTC" -O -module-name NotificationText $(find Sources/NotificationText -name '*.swift') \
+"$SWIFTC" -O -module-name NotificationEngine -I "$out" "$out/libEnginePrimitives.a" $(find Sources/NotificationEngine -name '*.swift') \
   bench/l10n/main.swift -o "$out/cost"
 runs=${L10N_COST_RUNS:-20000}
 instructions() {

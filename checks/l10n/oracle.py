@@ -15,7 +15,7 @@ locales, and unicodedata2==17.0.0 for bidi classes.
 
 For each request the oracle writes the expected title, subtitle, body and the
 response's `locale`, and compares them by code points. Requests are built so
-that compose-rules.md decides nothing else: plain texts, short names, fresh
+that docs/spec/compose.md decides nothing else: plain texts, short names, fresh
 timestamps, no caps reached.
 
 Usage: oracle.py --self-test

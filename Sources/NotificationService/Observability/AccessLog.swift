@@ -1,4 +1,5 @@
 import HTTPCore
+import NotificationEngine
 
 /// One JSON line per answered request:
 /// `{"time","method","route","status","bytes","durationMicroseconds","requestId"}`.

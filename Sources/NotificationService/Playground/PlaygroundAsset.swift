@@ -1,5 +1,5 @@
 import HTTPCore
-import NotificationText
+import NotificationEngine
 
 /// The playground's files, compiled in from `Resources/` (SwiftPM
 /// `.embedInCode`, so no bundle and no Foundation): `GET /` is `index.html`,

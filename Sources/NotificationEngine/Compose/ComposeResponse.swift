@@ -1,0 +1,258 @@
+/// The one notification to display, and the state the caller must persist.
+///
+/// Its keys and timestamps are ranges of the request's bytes (`shown`,
+/// `dropped` and `displayed` are made from them when read), so the service
+/// writes its reply without a `String` per key.
+package struct ComposeResponse: Hashable, Sendable {
+    /// What was composed.
+    package enum Kind: String, Hashable, Sendable {
+        /// One notification left: its own texts.
+        case single
+        /// Two or more messages of one thread: bundled.
+        case bundle
+        /// Two or more of mixed activity: a count.
+        case summary
+        /// Nothing to show from (fetch failed or timed out, or nothing left).
+        case fallback
+    }
+
+    /// Why a fallback was shown (`reason` on the wire; `nil` for other kinds).
+    package enum FallbackReason: String, Hashable, Sendable {
+        case failed, timeout, empty
+    }
+
+    /// Why a notification was not shown, in order of precedence.
+    package enum DropReason: String, Hashable, Sendable, CaseIterable {
+        case duplicate, read, own, stale, future, displayed
+    }
+
+    /// A notification compose dropped (`dropped` on the wire), in input order.
+    package struct Drop: Hashable, Sendable {
+        package var key: String
+        package var reason: DropReason
+
+        package init(key: String, reason: DropReason) {
+            self.key = key
+            self.reason = reason
+        }
+    }
+
+    /// The displayed texts (`notification` on the wire).
+    package struct Content: Hashable, Sendable {
+        /// Plain text, at most 256 UTF-16 units; never empty.
+        package var title: String
+        /// Plain text, at most 256 UTF-16 units, or `nil`.
+        package var subtitle: String?
+        /// At most the request's `maxUnits` UTF-16 units.
+        package var body: String
+        /// Groups notifications on the device; `nil` only for a fallback.
+        package var threadIdentifier: String?
+        package var url: String?
+
+        package init(title: String, subtitle: String?, body: String, threadIdentifier: String?, url: String?) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.threadIdentifier = threadIdentifier
+            self.url = url
+        }
+    }
+
+    package var kind: Kind
+    package var reason: FallbackReason?
+
+    /// The displayed texts.
+    package var notification: Content {
+        get {
+            switch storedNotification {
+            case .values(let content): content
+            case .texts(let texts): texts.content
+            case .taken: Content(title: "", subtitle: nil, body: "", threadIdentifier: nil, url: nil)
+            }
+        }
+        set { storedNotification = .values(newValue) }
+    }
+
+    /// The texts as `Composer` wrote them, unless `notification` was set
+    /// since: the service writes its reply from their bytes.
+    package var composedTexts: ComposedTexts? {
+        if case .texts(let texts) = storedNotification { texts } else { nil }
+    }
+
+    private var storedNotification: StoredNotification
+
+    /// The texts as `Composer` wrote them, moved out (`.taken` left).
+    mutating func takeComposedTexts() -> ComposedTexts? {
+        guard case .texts = storedNotification else { return nil }
+        var taken = StoredNotification.taken
+        swap(&taken, &storedNotification)
+        guard case .texts(let texts) = consume taken else { return nil }
+        return texts
+    }
+
+    private enum StoredNotification: Sendable {
+        case values(Content)
+        case texts(ComposedTexts)
+        /// The texts were moved out (`takeComposedTexts`), as the response ends.
+        case taken
+    }
+
+    /// The tag of the catalog the texts were written from, as its file writes
+    /// it (`pt-PT`), for every kind: the request's `locale` once chosen, or
+    /// the default's.
+    package var locale: String
+
+    // MARK: Keys and timestamps, as ranges
+
+    /// The bytes the keys and timestamps are ranges of: the request's, when
+    /// `Composer` made the response, so none is copied into a `String`.
+    package let bytes: [UInt8]
+    /// The dropped notifications (in input order), the keys of those
+    /// represented (newest first) and the next state to persist, in that
+    /// order in one array, so a response costs one allocation for them, not three.
+    package internal(set) var records: [KeyRecord]
+    /// How many of `records` are drops, and then shown keys.
+    private let dropCount: Int32
+    private let shownCount: Int32
+
+    /// Where in `records` the dropped notifications are.
+    package var dropIndices: Range<Int> { 0..<Int(dropCount) }
+    /// Where in `records` the keys of the notifications represented are.
+    package var shownIndices: Range<Int> { Int(dropCount)..<Int(dropCount) + Int(shownCount) }
+    /// Where in `records` the entries of the next state are.
+    package var entryIndices: Range<Int> { Int(dropCount) + Int(shownCount)..<records.count }
+
+    /// A key of `shown`, `dropped` or `displayed`, with its reason (of a
+    /// drop) or its timestamp (of an entry).
+    package struct KeyRecord: Sendable {
+        package let key: TextRange
+        /// RFC 3339 text that `Timestamp` parses (the reply copies it without
+        /// escaping), for an entry; absent otherwise.
+        package let timestamp: TextRange
+        /// Why the notification was dropped, for a drop (`duplicate` otherwise, unread).
+        package let reason: DropReason
+
+        /// A shown key.
+        package init(shown key: TextRange) {
+            self.key = key
+            timestamp = .absent
+            reason = .duplicate
+        }
+
+        /// A dropped notification: its key and why.
+        package init(key: TextRange, reason: DropReason) {
+            self.key = key
+            timestamp = .absent
+            self.reason = reason
+        }
+
+        /// An entry of the next `displayed` state.
+        package init(key: TextRange, timestamp: TextRange) {
+            self.key = key
+            self.timestamp = timestamp
+            reason = .duplicate
+        }
+    }
+
+    /// A response of these values; `records` holds `dropCount` drops, then
+    /// `shownCount` shown keys, then the entries of the next state.
+    package init(
+        kind: Kind, reason: FallbackReason?, notification: Content, locale: String, bytes: [UInt8],
+        records: [KeyRecord], dropCount: Int, shownCount: Int
+    ) {
+        self.init(
+            kind: kind, reason: reason, storedNotification: .values(notification), locale: locale, bytes: bytes,
+            records: records, dropCount: dropCount, shownCount: shownCount)
+    }
+
+    /// A response whose texts are `texts` (`Composer`'s bundle).
+    package init(
+        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, bytes: [UInt8],
+        records: [KeyRecord], dropCount: Int, shownCount: Int
+    ) {
+        self.init(
+            kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
+            records: records, dropCount: dropCount, shownCount: shownCount)
+    }
+
+    private init(
+        kind: Kind, reason: FallbackReason?, storedNotification: StoredNotification, locale: String, bytes: [UInt8],
+        records: [KeyRecord], dropCount: Int, shownCount: Int
+    ) {
+        precondition(dropCount >= 0 && shownCount >= 0 && dropCount + shownCount <= records.count)
+        self.kind = kind
+        self.reason = reason
+        self.storedNotification = storedNotification
+        self.locale = locale
+        self.bytes = bytes
+        self.records = records
+        self.dropCount = Int32(truncatingIfNeeded: dropCount)
+        self.shownCount = Int32(truncatingIfNeeded: shownCount)
+    }
+
+    /// A response of these values, their keys and timestamps laid out in one buffer.
+    package init(
+        kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
+        displayed: [DisplayedEntry], locale: String = CatalogSet.defaultLocale
+    ) {
+        var bytes: [UInt8] = []
+        func append(_ text: String) -> TextRange {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return TextRange(start: start, count: bytes.count - start)
+        }
+        var records: [KeyRecord] = []
+        records.reserveCapacity(dropped.count + shown.count + displayed.count)
+        for drop in dropped { records.append(KeyRecord(key: append(drop.key), reason: drop.reason)) }
+        for key in shown { records.append(KeyRecord(shown: append(key))) }
+        for entry in displayed {
+            records.append(KeyRecord(key: append(entry.key), timestamp: append(entry.timestamp.raw)))
+        }
+        self.init(
+            kind: kind, reason: reason, notification: notification, locale: locale, bytes: bytes,
+            records: records, dropCount: dropped.count, shownCount: shown.count)
+    }
+
+    // MARK: The response as values
+
+    /// Keys of the notifications represented, newest first (empty for a fallback).
+    package var shown: [String] {
+        bytes.withUnsafeBufferPointer { bytes in shownIndices.map { Self.string(records[$0].key, in: bytes) } }
+    }
+
+    package var dropped: [Drop] {
+        bytes.withUnsafeBufferPointer { bytes in
+            dropIndices.map { Drop(key: Self.string(records[$0].key, in: bytes), reason: records[$0].reason) }
+        }
+    }
+
+    /// The next state to persist: replaces the caller's `displayed`.
+    package var displayed: [DisplayedEntry] {
+        bytes.withUnsafeBufferPointer { bytes in
+            entryIndices.map {
+                // Every timestamp here was parsed when the request was filled.
+                DisplayedEntry(
+                    key: Self.string(records[$0].key, in: bytes),
+                    timestamp: Timestamp(rfc3339: Self.string(records[$0].timestamp, in: bytes))!)
+            }
+        }
+    }
+
+    private static func string(_ range: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes[present: range], as: UTF8.self)
+    }
+
+    // MARK: Equality of the values
+
+    package static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
+        a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.locale == b.locale
+            && a.shown == b.shown && a.dropped == b.dropped && a.displayed == b.displayed
+    }
+
+    /// Hashes some of the values `==` compares (equal responses hash alike).
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(notification)
+        hasher.combine(shown)
+    }
+}

@@ -1,0 +1,9 @@
+/// How the caller's fetch of pending notifications went (`fetch` on the wire).
+package enum FetchOutcome: String, Hashable, Sendable, CaseIterable {
+    /// The notifications were fetched; compose decides from them.
+    case ok
+    /// The fetch failed: compose shows the fallback with reason `failed`.
+    case failed
+    /// The fetch timed out: compose shows the fallback with reason `timeout`.
+    case timeout
+}

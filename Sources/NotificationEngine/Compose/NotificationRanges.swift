@@ -1,0 +1,36 @@
+extension ComposeRequest {
+    /// A notification's texts as ranges, one slot per field (`Field`), held
+    /// as one value: a filler writes each range into its slot as it reads
+    /// it, and the record keeps the value as it was written.
+    package struct NotificationRanges: Sendable {
+        /// A slot: a notification's field, a displayed entry's `key`, or
+        /// `ignored`, where a filler may put what it reads and keeps nowhere.
+        package enum Field: UInt8, Sendable {
+            case id, source, type
+            /// `source:id`, or `id` when the source is absent or empty
+            /// (`appendNotification` writes it); a displayed entry's key.
+            /// Just before `timestamp`: compose reads the two together.
+            case key
+            case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
+            /// An unknown member's string: read and checked, not kept.
+            case ignored
+        }
+
+        /// By `Field.rawValue`. Room for 16, so that a raw value masked by
+        /// 15 needs no bounds check.
+        @usableFromInline
+        var slots: SixteenSlots<TextRange>
+
+        /// Every slot absent.
+        @inlinable
+        package init() {
+            slots = SixteenSlots(repeating: .absent)
+        }
+
+        @inlinable
+        package subscript(field: Field) -> TextRange {
+            @inline(__always) get { slots[Int(field.rawValue & 15)] }
+            @inline(__always) set { slots[Int(field.rawValue & 15)] = newValue }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// One fetched notification, as `POST /compose` receives it in `notifications`.
+/// Decoding and validating the wire JSON is the caller's job; this is the value.
+package struct PendingNotification: Hashable, Sendable {
+    /// Who sent it; both parts are optional on the wire.
+    package struct Sender: Hashable, Sendable {
+        /// Compared with the request's `recipient` (exact code points) to drop the
+        /// recipient's own notifications.
+        package var id: String?
+        /// Shown as a title or in a sender list after whitespace normalisation.
+        package var name: String?
+
+        package init(id: String? = nil, name: String? = nil) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// The types compose treats as messages; any other type is a non-message.
+    package static let messageTypes = ["message", "mention", "reply"]
+
+    /// Required on the wire.
+    package var id: String
+    /// Where it comes from (wiki, community…); never contains `:` (the caller
+    /// validates). `nil` or empty means there is no source.
+    package var source: String?
+    /// `message`, `mention`, `reply`, or any other string (a non-message).
+    package var type: String
+    package var timestamp: Timestamp
+    package var read: Bool
+    /// The conversation or talk page; the bundle and the thread identifier use it.
+    package var thread: String?
+    package var threadTitle: String?
+    package var sender: Sender?
+    /// The message's Markdown, rendered by the body rules.
+    package var text: String?
+    /// The source's own one-line text, rendered by the body rules when no other body exists.
+    package var defaultText: String?
+    package var url: String?
+
+    package init(
+        id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
+        thread: String? = nil, threadTitle: String? = nil, sender: Sender? = nil,
+        text: String? = nil, defaultText: String? = nil, url: String? = nil
+    ) {
+        self.id = id
+        self.source = source
+        self.type = type
+        self.timestamp = timestamp
+        self.read = read
+        self.thread = thread
+        self.threadTitle = threadTitle
+        self.sender = sender
+        self.text = text
+        self.defaultText = defaultText
+        self.url = url
+    }
+
+    /// `source:id`, or `id` when there is no source (an empty source counts as none).
+    package var key: String {
+        guard let source, !source.isEmpty else { return id }
+        return source + ":" + id
+    }
+
+    /// Whether `type` is one of `messageTypes` (exact, case-sensitive).
+    package var isMessage: Bool {
+        var type = type
+        return type.withUTF8 { Self.isMessageType($0) }
+    }
+
+    /// Whether the UTF-8 `type` is one of `messageTypes`; false when absent.
+    static func isMessageType(_ type: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let type else { return false }
+        func equals(_ literal: StaticString) -> Bool {
+            CodePoints.equalBytes(type, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        switch type.count {
+        case 5: return equals("reply")
+        case 7: return equals("message") || equals("mention")
+        default: return false
+        }
+    }
+}

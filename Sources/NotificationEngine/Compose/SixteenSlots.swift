@@ -1,0 +1,43 @@
+/// Sixteen values stored in place, read and written by index: what
+/// `InlineArray<16, Element>` gives, for the platforms the library declares
+/// (`InlineArray` needs iOS 26 and macOS 26; `make check-library` says so).
+///
+/// The values are one homogeneous tuple, which Swift lays out contiguously
+/// like an array's elements, so a pointer to it is a pointer to its first
+/// element and an access is one load or store at `index`. Indices are the caller's to keep in `0..<16`: a slot read with a
+/// raw value masked by 15, as `NotificationRanges` does, needs no check.
+package struct SixteenSlots<Element> {
+    @usableFromInline
+    var storage:
+        (
+            Element, Element, Element, Element, Element, Element, Element, Element,
+            Element, Element, Element, Element, Element, Element, Element, Element
+        )
+
+    /// Every slot holds `value`.
+    @inlinable
+    package init(repeating value: Element) {
+        storage = (
+            value, value, value, value, value, value, value, value,
+            value, value, value, value, value, value, value, value
+        )
+    }
+
+    @inlinable
+    package subscript(index: Int) -> Element {
+        @inline(__always) get {
+            precondition(index & ~15 == 0, "slot index out of 0..<16")
+            return withUnsafePointer(to: storage) { tuple in
+                UnsafeRawPointer(tuple).assumingMemoryBound(to: Element.self)[index]
+            }
+        }
+        @inline(__always) set {
+            precondition(index & ~15 == 0, "slot index out of 0..<16")
+            withUnsafeMutablePointer(to: &storage) { tuple in
+                UnsafeMutableRawPointer(tuple).assumingMemoryBound(to: Element.self)[index] = newValue
+            }
+        }
+    }
+}
+
+extension SixteenSlots: Sendable where Element: Sendable {}

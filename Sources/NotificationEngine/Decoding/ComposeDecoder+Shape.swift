@@ -1,0 +1,113 @@
+extension ComposeDecoder {
+    /// Reads the notification at the reader when it has the previous
+    /// notification's shape (`ObjectShape`): its literals repeated, a string
+    /// in each slot, each string valid for its field. True when it was read
+    /// and appended; false, with the reader and the request as they were,
+    /// when it differs anywhere: then the general path reads it, and reports
+    /// whatever made it differ.
+    mutating func decodeShapedNotification() -> Bool {
+        let appendedCount = request.bytes.count
+        var ranges = ComposeRequest.NotificationRanges()
+        guard shape.isKnown, let end = readShaped(shape, into: &ranges, appendedCount: appendedCount) else {
+            return false
+        }
+        let timestamp = ranges[.timestamp]
+        let source = ranges[.source]
+        // The checks of the fields, as the general path makes them.
+        guard !ranges[.id].isAbsent, !ranges[.type].isAbsent, !timestamp.isAbsent,
+            let moment = moment(at: timestamp),
+            source.isAbsent
+                || !request.bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) })
+        else { return abandon(appendedCount) }
+        reader.move(to: end)
+        request.appendNotification(&ranges, moment: moment, read: shape.read)
+        shapedReads &+= 1
+        return true
+    }
+
+    /// Reads the displayed entry at the reader when it has the previous
+    /// entry's shape, as `decodeShapedNotification` reads a notification.
+    mutating func decodeShapedDisplayedEntry() -> Bool {
+        let appendedCount = request.bytes.count
+        var ranges = ComposeRequest.NotificationRanges()
+        guard displayedShape.isKnown,
+            let end = readShaped(displayedShape, into: &ranges, appendedCount: appendedCount)
+        else { return false }
+        let key = ranges[.key]
+        let timestamp = ranges[.timestamp]
+        guard !key.isAbsent, !timestamp.isAbsent, let moment = moment(at: timestamp) else {
+            return abandon(appendedCount)
+        }
+        reader.move(to: end)
+        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment)
+        shapedReads &+= 1
+        return true
+    }
+
+    /// Where the object at the reader ends, with its strings written into
+    /// `ranges` by field (`Slot`), when its bytes repeat `shape`'s literals
+    /// with a string in each slot; an escaped string is decoded and appended
+    /// (an unknown member's only checked). Nil, with what it appended
+    /// removed, when they do not. The fields' own checks are the caller's.
+    @inline(__always)
+    private mutating func readShaped(
+        _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges, appendedCount: Int
+    ) -> Int? {
+        // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
+        guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
+            var piece = UnsafePointer(shape.pieces.baseAddress)
+        else { return nil }
+        let bytes = reader.bytes
+        var cursor = reader.index
+        // Walked by pointer: piece `count` is the last literal, within `pieces`.
+        let lastPiece = piece + shape.count
+        while piece != lastPiece {
+            guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
+            else {
+                return abandoned(appendedCount)
+            }
+            let slot = piece.pointee.slot
+            piece += 1
+            guard case .quote(let end, let hasEscape) = JSONByteClass.stringEnd(in: bytes, from: start) else {
+                return abandoned(appendedCount)
+            }
+            cursor = end
+            if _fastPath(!hasEscape) {
+                ranges[slot] = TextRange(start: start, count: end &- start)
+            } else {
+                guard let appended = escapedSlot(slot, start: start, end: end) else { return abandoned(appendedCount) }
+                ranges[slot] = appended
+            }
+        }
+        guard let end = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
+        else {
+            return abandoned(appendedCount)
+        }
+        return end
+    }
+
+    /// The range of the escaped string from `start` to `end` in `slot`: its
+    /// decoded bytes appended, or, for an unknown member's (`ignored`), its
+    /// escapes checked, as `JSONReader.skipValue` checks them, and `.absent`.
+    /// Nil when an escape is invalid. Out of the shaped read's loop, which
+    /// then keeps its own values in registers.
+    @inline(never)
+    private mutating func escapedSlot(_ slot: ObjectShape.Slot, start: Int, end: Int) -> TextRange? {
+        guard slot == .ignored else { return try? appendUnescaped((start, end, true)) }
+        let isValid =
+            reader.validated || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
+        return isValid ? .absent : nil
+    }
+
+    /// Drops what a shaped read appended; false.
+    private mutating func abandon(_ appendedCount: Int) -> Bool {
+        if request.bytes.count != appendedCount { request.removeAppended(downTo: appendedCount) }
+        return false
+    }
+
+    /// Drops what a shaped read appended; nil.
+    private mutating func abandoned<Value>(_ appendedCount: Int) -> Value? {
+        _ = abandon(appendedCount)
+        return nil
+    }
+}

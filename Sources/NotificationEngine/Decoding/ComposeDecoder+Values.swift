@@ -1,0 +1,101 @@
+/// The values the decoder reads: strings (kept as ranges, or decoded and
+/// appended), timestamps, and the shapes their objects leave.
+extension ComposeDecoder {
+
+    /// A string value's range: its own bytes, or its decoded bytes appended
+    /// when it has escapes.
+    @inline(__always)
+    mutating func text(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> TextRange {
+        let string = try reader.string(at: path())
+        guard string.hasEscape else { return TextRange(start: string.start, count: string.end &- string.start) }
+        return try appendUnescaped(string)
+    }
+
+    /// Which shape a string is noted in.
+    enum ShapeOwner { case notification, displayedEntry }
+
+    /// A notification's or displayed entry's string value (`text(at:)`),
+    /// noted in the `owner`'s shape as `slot`.
+    @inline(__always)
+    mutating func text(
+        _ slot: ObjectShape.Slot, of owner: ShapeOwner = .notification, at path: @autoclosure () -> String
+    ) throws(JSONReader.Stop) -> TextRange {
+        let open = reader.index
+        let range = try text(at: path())
+        note(slot, of: owner, open: open, close: reader.index &- 1)
+        return range
+    }
+
+    /// An unknown member's value, skipped; a string is noted in the `owner`'s shape.
+    mutating func skipValue(of owner: ShapeOwner = .notification) throws(JSONReader.Stop) {
+        let open = reader.index
+        let isString = reader.peek() == UInt8(ascii: "\"")
+        try reader.skipValue()
+        if isString { note(.ignored, of: owner, open: open, close: reader.index &- 1) }
+    }
+
+    @inline(__always)
+    mutating func note(_ slot: ObjectShape.Slot, of owner: ShapeOwner, open: Int, close: Int) {
+        switch owner {
+        case .notification: shape.note(slot, open: open, close: close)
+        case .displayedEntry: displayedShape.note(slot, open: open, close: close)
+        }
+    }
+
+    @inline(never)
+    mutating func appendUnescaped(_ string: (start: Int, end: Int, hasEscape: Bool)) throws(JSONReader.Stop)
+        -> TextRange
+    {
+        let bytes = reader.bytes
+        return try JSONReader.withUnescaped(string, in: bytes) { request.append($0) }
+    }
+
+    /// An RFC 3339 date-time string, as `Timestamp` accepts it: its range and instant.
+    mutating func timestamp(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> (
+        range: TextRange, moment: Moment
+    ) {
+        // Read first: an argument that appends would not be seen by a call on `self` it is passed to.
+        let range = try text(at: path())
+        return try instant(of: range, at: path())
+    }
+
+    /// A notification's or displayed entry's timestamp (`timestamp(at:)`),
+    /// noted in the `owner`'s shape as `slot`.
+    mutating func timestamp(
+        _ slot: ObjectShape.Slot, of owner: ShapeOwner = .notification, at path: @autoclosure () -> String
+    ) throws(JSONReader.Stop) -> (range: TextRange, moment: Moment) {
+        let range = try text(slot, of: owner, at: path())
+        return try instant(of: range, at: path())
+    }
+
+    mutating func instant(of range: TextRange, at path: @autoclosure () -> String) throws(JSONReader.Stop)
+        -> (range: TextRange, moment: Moment)
+    {
+        guard let moment = moment(at: range) else { throw stop(invalidTimestamp(range, at: path())) }
+        return (range, moment)
+    }
+
+    /// The instant of the RFC 3339 date-time at `range` (`ComposeRequest.moment(at:)`);
+    /// one of the recent day (`RecentDay`) without the full parse.
+    @inline(__always)
+    mutating func moment(at range: TextRange) -> Moment? {
+        // Only a range of the body's own bytes: appended ones lie past them.
+        let isBody = range.count == 20 && range.start >= 0 && range.end <= reader.bytes.count
+        let raw = isBody ? UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end]) : nil
+        if let raw, let seconds = recentDay.epochSeconds(raw) {
+            return Moment(epochSeconds: seconds, nanoseconds: 0, extraDigits: .empty)
+        }
+        guard let moment = request.moment(at: range) else { return nil }
+        if let raw { recentDay.remember(raw, epochSeconds: moment.epochSeconds) }
+        return moment
+    }
+
+    /// The problem of a string at `range` that is not an RFC 3339 date-time.
+    func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
+        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        return Problem(
+            .invalidTimestamp,
+            "\(path) must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))"
+        )
+    }
+}

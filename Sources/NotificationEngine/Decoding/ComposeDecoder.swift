@@ -1,0 +1,407 @@
+/// Decodes and validates a `POST /compose` body (the request of
+/// `docs/spec/compose.md`) straight from its bytes into a `ComposeRequest`: a
+/// string without escapes stays a range of the body, an escaped one is
+/// decoded and appended. The one place that knows the request's members:
+/// each kind of object lists its names once (`RequestMember`,
+/// `NotificationMember`, …) and handles each in one `switch`.
+///
+/// A body is read once when it is well-formed and of the shape clients send.
+/// When that pass stops, the parser checks the whole text, whose errors come
+/// first, and the body is read again, knowing it is valid JSON, to find the
+/// first field problem in document order; a missing required member is
+/// reported after the members of its object. See `JSONReader`, ADR 0008.
+struct ComposeDecoder: ~Copyable {
+    /// The request, or the first problem of the body.
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - catalogs: the server's catalogs and default locale, which `locale` chooses from.
+    ///   - now: the server clock, read only when the request has no `now`.
+    ///   - kept: the caller's shapes and storage (the service: its thread's), or
+    ///     nil for fresh ones.
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, kept: KeptShapes? = nil
+    ) throws(Problem) -> ComposeRequest {
+        do throws(Problem) {
+            return try decode(
+                body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: false, keptShapes: kept)
+        } catch {}
+        do {
+            _ = try JSONParser.tape(body)
+        } catch {
+            throw Problem(error)
+        }
+        return try decode(body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: true)
+    }
+
+    /// One pass over `body`: the first (`validated` false) or the one after
+    /// the parser. A notification or displayed entry written as the one
+    /// before is read by that one's shape (`ObjectShape`) unless
+    /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
+    /// The first pass starts from, and leaves, the shapes the calling
+    /// caller's last first pass left in `keptShapes` (fresh ones when nil),
+    /// and fills the request into the storage kept there
+    /// (`ComposeRequest.giveStorage(to:)` returns it); the validated pass starts
+    /// from none and leaves none.
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
+        readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
+    ) throws(Problem) -> ComposeRequest {
+        // A text the parser accepted stops the validated pass only at a field's problem.
+        func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
+        let tables = Self.tables
+        var request = try body.withUnsafeBufferPointer { bytes throws(Problem) -> ComposeRequest in
+            // Ranges are 32-bit, with room for the bytes appended.
+            guard bytes.count < Int(Int32.max) / 2 else {
+                throw validated
+                    ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
+            }
+            guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
+            let kept =
+                readsShapes ? keptShapes ?? KeptShapes() : KeptShapes(isEnabled: false)
+            // The catalogs are lent for the pass: a copy would retain each
+            // of their arrays. The first pass copies the body once into the
+            // kept storage, with room for the keys; the validated one shares
+            // it (and copies it when it appends).
+            return try withUnsafePointer(to: catalogs) { catalogs throws(Problem) -> ComposeRequest in
+                var decoder = ComposeDecoder(
+                    reader: JSONReader(bytes, validated: validated),
+                    request: validated
+                        ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
+                        : ComposeRequest(
+                            copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
+                            catalog: catalogs.pointee.defaultCatalog),
+                    catalogs: catalogs, tables: tables,
+                    shape: validated ? kept.validatedNotification.forgotten : kept.notification,
+                    displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
+                    recentDay: validated ? RecentDay() : kept.recentDay)
+                var stop: JSONReader.Stop? = nil
+                do throws(JSONReader.Stop) {
+                    try decoder.decodeRequest()
+                } catch {
+                    stop = error
+                }
+                if !validated {
+                    kept.notification = decoder.shape
+                    kept.displayed = decoder.displayedShape
+                    kept.recentDay = decoder.recentDay
+                }
+                shapedReads?.pointee = decoder.shapedReads
+                if stop != nil {
+                    let problem = decoder.reader.problem
+                    if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
+                    throw problem ?? unexpected()
+                }
+                return decoder.takeRequest()
+            }
+        }
+        if request.nowRange.isAbsent {
+            _ = request.setNow(at: request.append(clock().raw))  // a `Timestamp` is valid
+        }
+        return request
+    }
+
+    var reader: JSONReader
+    var request: ComposeRequest
+    /// What `locale` chooses from: the caller's, valid for the pass.
+    private let catalogs: UnsafePointer<CatalogSet>
+    /// `Self.tables`, read once.
+    private let tables: Tables
+    /// The previous notification's shape, for reading the next one.
+    var shape: ObjectShape
+    /// The previous displayed entry's shape.
+    var displayedShape: ObjectShape
+    /// How many objects were read by their shape.
+    var shapedReads = 0
+    /// The day of the last timestamp parsed in full.
+    var recentDay: RecentDay
+
+    private init(
+        reader: JSONReader, request: consuming ComposeRequest, catalogs: UnsafePointer<CatalogSet>, tables: Tables,
+        shape: ObjectShape,
+        displayedShape: ObjectShape, recentDay: RecentDay
+    ) {
+        self.shape = shape
+        self.displayedShape = displayedShape
+        self.recentDay = recentDay
+        self.reader = reader
+        self.request = request
+        self.catalogs = catalogs
+        self.tables = tables
+    }
+
+    /// The request read, moved out rather than copied (a copy would retain
+    /// each of its buffers and the decoder's end release them again): an
+    /// empty one is left.
+    mutating func takeRequest() -> ComposeRequest {
+        var taken = ComposeRequest(bytes: [], serverApp: "", catalog: request.catalog)
+        swap(&taken, &request)
+        return taken
+    }
+
+    /// The member names of every kind of object, in one static value (see `MemberTable`).
+    private struct Tables: Sendable {
+        let request = MemberTable<RequestMember>()
+        let notification = MemberTable<NotificationMember>()
+        let sender = MemberTable<SenderMember>()
+        let displayed = MemberTable<DisplayedMember>()
+    }
+
+    private static let tables = Tables()
+
+    // MARK: The request
+
+    enum RequestMember: String, JSONMember {
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
+    }
+
+    private mutating func decodeRequest() throws(JSONReader.Stop) {
+        guard reader.peek() == UInt8(ascii: "{") else {
+            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())"))
+        }
+        var names = MemberNames(tables.request)
+        names.startObject()
+        var hasNotifications = false
+        if try reader.openObject(at: "") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .notifications:
+                    var names = MemberNames(tables.notification)
+                    var senderNames = MemberNames(tables.sender)
+                    try decodeArray(
+                        at: "notifications", max: ComposeRequest.maxNotifications,
+                        reserving: { $0.reserve(notifications: $1 ?? 32) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeNotification(index, &names, &senderNames)
+                    }
+                    hasNotifications = true
+                case .displayed:
+                    var names = MemberNames(tables.displayed)
+                    try decodeArray(
+                        at: "displayed", max: ComposeRequest.maxDisplayedEntries,
+                        reserving: { $0.reserve(displayed: $1 ?? 64) }
+                    ) { decoder, index throws(JSONReader.Stop) in
+                        try decoder.decodeDisplayedEntry(index, &names)
+                    }
+                case .now:
+                    let range = try text(at: "now")
+                    guard request.setNow(at: range) else { throw stop(invalidTimestamp(range, at: "now")) }
+                case .maxAgeSeconds:
+                    request.maxAgeSeconds = try reader.integer(
+                        in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+                case .maxUnits:
+                    request.maxUnits = try reader.integer(in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                case .app:
+                    request.appRange = try text(at: "app")
+                case .recipient:
+                    request.recipientRange = try text(at: "recipient")
+                case .fetch:
+                    request.fetch = try fetchOutcome()
+                case .locale:
+                    request.catalog = try catalog()
+                case nil:
+                    try reader.skipValue()  // Unknown members are ignored.
+                }
+            } while try reader.nextMember()
+        }
+        try reader.end()
+        if request.fetch == .ok && !hasNotifications {
+            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
+        }
+    }
+
+    private mutating func fetchOutcome() throws(JSONReader.Stop) -> FetchOutcome {
+        let string = try reader.string(at: "fetch")
+        let raw = UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end])
+        let spelling =
+            string.hasEscape
+            ? try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) }
+            : String(decoding: raw, as: UTF8.self)
+        // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
+        guard let outcome = FetchOutcome(rawValue: spelling) else {
+            throw stop(
+                Problem(
+                    .invalidValue,
+                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))"
+                ))
+        }
+        return outcome
+    }
+
+    /// The catalog `locale` chooses (compose.md section 10); `""` is the default's.
+    private mutating func catalog() throws(JSONReader.Stop) -> Catalog {
+        let range = try text(at: "locale")
+        let chosen = request.bytes.withUnsafeBufferPointer { catalogs.pointee.catalog(forUTF8: $0[present: range]) }
+        guard let chosen else { throw stop(invalidLocale(range)) }
+        return chosen
+    }
+
+    /// The problem of a `locale` at `range` that is not a well-formed tag (section 9).
+    private func invalidLocale(_ range: TextRange) -> Problem {
+        let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }
+        return Problem(
+            .invalidLocale,
+            "locale must be a BCP 47 language tag of at most \(LocaleTag.maximumCount) characters such as \"pt-BR\","
+                + " got \(JSONWriter.quotedForMessage(raw))")
+    }
+
+    // MARK: Notifications
+
+    enum NotificationMember: String, JSONMember {
+        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
+    }
+
+    enum SenderMember: String, JSONMember {
+        case id, name
+    }
+
+    private mutating func decodeNotification(
+        _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
+    ) throws(JSONReader.Stop) {
+        if decodeShapedNotification() { return }
+        // The path is built only for a problem.
+        func at(_ member: NotificationMember) -> String { "notifications[\(index)].\(member.rawValue)" }
+        var fields = NotificationFields()
+        names.startObject()
+        _ = reader.peek()
+        shape.begin(at: reader.index)
+        if try reader.openObject(at: "notifications[\(index)]") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .id: fields.id = try text(.id, at: at(.id))
+                case .source:
+                    fields.source = try text(.source, at: at(.source))
+                    if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
+                        throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
+                    }
+                case .type: fields.type = try text(.type, at: at(.type))
+                case .timestamp: fields.timestamp = try timestamp(.timestamp, at: at(.timestamp))
+                case .read: fields.read = try reader.bool(at: at(.read))
+                case .thread: fields.thread = try text(.thread, at: at(.thread))
+                case .threadTitle: fields.threadTitle = try text(.threadTitle, at: at(.threadTitle))
+                case .sender: fields.sender = try decodeSender(at: at(.sender), &senderNames)
+                case .text: fields.text = try text(.text, at: at(.text))
+                case .defaultText: fields.defaultText = try text(.defaultText, at: at(.defaultText))
+                case .url: fields.url = try text(.url, at: at(.url))
+                case nil: try skipValue()
+                }
+            } while try reader.nextMember()
+        }
+        if !fields.hasRequiredMembers, let missing = fields.missingMember {
+            throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
+        }
+        shape.finish(end: reader.index, read: fields.read, in: reader.bytes)
+        fields.append(to: &request)
+    }
+
+    private mutating func decodeSender(at path: @autoclosure () -> String, _ names: inout MemberNames<SenderMember>)
+        throws(JSONReader.Stop) -> (id: TextRange, name: TextRange)
+    {
+        var sender = (id: TextRange.absent, name: TextRange.absent)
+        names.startObject()
+        if try reader.openObject(at: path()) {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .id: sender.id = try text(.senderID, at: FieldDecoding.path(path(), "id"))
+                case .name: sender.name = try text(.senderName, at: FieldDecoding.path(path(), "name"))
+                case nil: try skipValue()
+                }
+            } while try reader.nextMember()
+        }
+        return sender
+    }
+
+    // MARK: Displayed entries
+
+    enum DisplayedMember: String, JSONMember {
+        case key, timestamp
+    }
+
+    private mutating func decodeDisplayedEntry(_ index: Int, _ names: inout MemberNames<DisplayedMember>)
+        throws(JSONReader.Stop)
+    {
+        if decodeShapedDisplayedEntry() { return }
+        func at(_ member: DisplayedMember) -> String { "displayed[\(index)].\(member.rawValue)" }
+        var key = TextRange.absent
+        var timestamp: (range: TextRange, moment: Moment)? = nil
+        names.startObject()
+        _ = reader.peek()
+        displayedShape.begin(at: reader.index)
+        if try reader.openObject(at: "displayed[\(index)]") {
+            repeat {
+                let member = try reader.memberName(&names)
+                if try reader.skipNull() { continue }
+                switch member {
+                case .key: key = try text(.key, of: .displayedEntry, at: at(.key))
+                case .timestamp: timestamp = try self.timestamp(.timestamp, of: .displayedEntry, at: at(.timestamp))
+                case nil: try skipValue(of: .displayedEntry)
+                }
+            } while try reader.nextMember()
+        }
+        guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
+        guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
+        displayedShape.finish(end: reader.index, read: false, in: reader.bytes)
+        request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
+    }
+
+    /// Reads the array at `path`, of at most `max` elements, one `element`
+    /// (by its index) at a time, after `reserving` room for their count (nil
+    /// before it is known). In a validated text the elements are counted
+    /// first, so too many is the problem before any element's; the first pass
+    /// counts as it reads.
+    @inline(__always)
+    private mutating func decodeArray(
+        at path: String, max: Int, reserving: (inout ComposeRequest, Int?) -> Void,
+        _ element: (inout Self, Int) throws(JSONReader.Stop) -> Void
+    ) throws(JSONReader.Stop) {
+        var count: Int? = nil
+        if reader.validated {
+            var ahead = reader
+            if ahead.peek() == UInt8(ascii: "[") {
+                count = ahead.elementCount()
+                guard count! <= max else {
+                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed"))
+                }
+            }
+        }
+        guard try reader.openArray(at: path) else { return }
+        reserving(&request, count)
+        var index = 0
+        repeat {
+            guard index < max else { throw JSONReader.Stop() }
+            try element(&self, index)
+            index += 1
+        } while try reader.nextElement()
+    }
+
+    /// Stops the pass at `problem`, made only in the validated pass.
+    func stop(_ problem: @autoclosure () -> Problem) -> JSONReader.Stop {
+        reader.stop(problem())
+    }
+
+}
+
+extension ComposeRequest {
+    /// Decodes and validates a `POST /compose` body, the request of
+    /// `docs/spec/compose.md`, so that the composer only ever sees valid input:
+    /// its texts stay ranges of `bytes` (`ComposeDecoder`).
+    ///
+    /// - Parameters:
+    ///   - serverApp: the configured app name, used when `app` is missing or empty.
+    ///   - catalogs: the server's catalogs and default locale; the request's
+    ///     `locale` chooses its `catalog` from them.
+    ///   - now: the server clock, read only when the request has no `now`.
+    /// - Throws: the first problem in document order (JSON errors first); a
+    ///   missing required field is reported after the members of its object.
+    package static func decode(
+        _ bytes: [UInt8], serverApp: String, catalogs: CatalogSet = .builtIn, now: () -> Timestamp,
+        kept: KeptShapes? = nil
+    ) throws(Problem) -> ComposeRequest {
+        try ComposeDecoder.decode(bytes, serverApp: serverApp, catalogs: catalogs, now: now, kept: kept)
+    }
+}

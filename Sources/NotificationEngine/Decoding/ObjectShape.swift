@@ -1,0 +1,216 @@
+/// The bytes an object of a request's array (a notification, a displayed
+/// entry) wrote around its string values, so the next object of the array
+/// can be read as a comparison of those bytes and a scan of each string.
+///
+/// Clients write every notification of a request, and every displayed entry,
+/// with the same members in the same order and the same spacing; only the
+/// strings' contents differ.
+/// When the general decoder reads an object it notes where each string value
+/// starts and ends and which field it fills (`note`). The object is then a
+/// sequence of literals and slots: literal 0 from the object's `{` through
+/// the first value's opening quote, literal k from a value's closing quote
+/// through the next value's opening quote, the last literal from the last
+/// closing quote through the object's `}`. Everything else of the object
+/// (member names, `:` and `,`, whitespace, `read`'s `true`, a `null`, an
+/// unknown member's number, `sender`'s braces) is inside a literal.
+///
+/// A later object whose literals are the same bytes, with a string in each
+/// slot, has the same members in the same order and the same constant
+/// values: the general decoder would read it the same way, so its fields are
+/// the slots' strings (each still checked as its field requires) and the
+/// constants' values (`read`).
+///
+/// The literals are copied into storage the shape owns when it is noted, so
+/// a shape holds for any body, not only the one it came from: a thread's
+/// first pass keeps its shapes from one request to the next (`KeptShapes`).
+/// A shape with more than `literalCapacity` bytes of literals is not noted.
+struct ObjectShape {
+    /// Where a string value goes: a notification's field, a displayed
+    /// entry's `key` (its `timestamp` is `timestamp`), or `ignored`.
+    typealias Slot = ComposeRequest.NotificationRanges.Field
+
+    /// Slots a shape holds; an object with more strings has no shape.
+    private static var capacity: Int { 24 }
+    /// The bytes of literals a shape holds; an object with more has no shape.
+    static var literalCapacity: Int { 1_024 }
+    /// Zero bytes after the literals' room, so that the word `literalEnd`
+    /// reads at a literal's end stays in the storage.
+    private static var padding: Int { 8 }
+
+    /// A literal and the slot after it (none after the last literal), with
+    /// what matching it needs: two words compared under a mask, whatever
+    /// its length, for literals of up to 16 bytes (nearly all of them).
+    struct Piece {
+        /// The literal's bytes in `literals`, once the object is noted.
+        var literal: UnsafePointer<UInt8>?
+        /// The bytes of a word that are the literal's: all, or the lowest
+        /// `count` of a shorter literal (little-endian).
+        var mask: UInt64
+        /// Where the literal starts in the body, while the object is being noted.
+        var start: Int32
+        var count: Int32
+        /// The bytes a match reads: the literal's, and at least a word (8).
+        /// Its last word ends here.
+        var reach: Int32
+        var slot: Slot
+    }
+
+    /// Piece k: literal k and slot k; piece `count`: the last literal.
+    let pieces: UnsafeMutableBufferPointer<Piece>
+    /// The literals' bytes, one after another, then `padding` zero bytes.
+    /// Not initialized beyond those.
+    let literals: UnsafeMutablePointer<UInt8>
+    /// The number of slots.
+    private(set) var count = 0
+    /// The value of `read` the literals spell (false when they do not name it).
+    private(set) var read = false
+    /// Whether the shape is complete and may be matched.
+    private(set) var isKnown = false
+    /// Where the next literal being noted starts: the object's `{` or the last closing quote.
+    private var noted = 0
+
+    /// Whether shapes are noted at all (tests turn them off to compare).
+    private let isEnabled: Bool
+
+    /// An unknown shape, in storage of its own until `deallocate`.
+    /// `isEnabled` false notes no shape at all.
+    static func allocate(isEnabled: Bool) -> ObjectShape {
+        let pieceBytes = MemoryLayout<Piece>.stride * (capacity + 1)
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: pieceBytes + literalCapacity + padding, alignment: MemoryLayout<Piece>.alignment)
+        // Not initialized: a `Piece` is trivial, each is written (`note`,
+        // `finish`) before it is read, and only pieces up to `count` of a
+        // known shape are read; `finish` writes the literals and the padding
+        // after them, all a match reads.
+        let literals = (block + pieceBytes).bindMemory(to: UInt8.self, capacity: literalCapacity + padding)
+        let pieces = block.bindMemory(to: Piece.self, capacity: capacity + 1)
+        return ObjectShape(
+            pieces: UnsafeMutableBufferPointer(start: pieces, count: capacity + 1), literals: literals,
+            isEnabled: isEnabled)
+    }
+
+    /// The shape in the same storage, unknown.
+    var forgotten: ObjectShape {
+        ObjectShape(pieces: pieces, literals: literals, isEnabled: isEnabled)
+    }
+
+    private init(pieces: UnsafeMutableBufferPointer<Piece>, literals: UnsafeMutablePointer<UInt8>, isEnabled: Bool) {
+        self.pieces = pieces
+        self.literals = literals
+        self.isEnabled = isEnabled
+    }
+
+    /// Frees the storage; the shape, and every copy of it, is then unusable.
+    func deallocate() {
+        UnsafeMutableRawPointer(pieces.baseAddress!).deallocate()
+    }
+
+    // MARK: Noting an object
+
+    /// Starts noting the object whose `{` is at `start`; the shape is unknown until `finish`.
+    @inline(__always)
+    mutating func begin(at start: Int) {
+        isKnown = false
+        count = 0
+        noted = start
+    }
+
+    /// Notes a string value: its opening quote at `open`, its closing quote at `close`.
+    @inline(__always)
+    mutating func note(_ slot: Slot, open: Int, close: Int) {
+        guard count < Self.capacity else {
+            count = Self.capacity + 1  // too many: no shape
+            return
+        }
+        pieces[count] = Piece(noted, count: open &- noted &+ 1, slot: slot)
+        count &+= 1
+        noted = close
+    }
+
+    /// Ends the object of `body`: its `}` is the byte before `end`; `read`
+    /// is the value it gave. Copies the literals into the shape's storage;
+    /// when they do not fit, the shape stays unknown.
+    @inline(__always)
+    mutating func finish(end: Int, read: Bool, in body: UnsafeBufferPointer<UInt8>) {
+        guard count <= Self.capacity, isEnabled, let base = body.baseAddress else { return }
+        pieces[count] = Piece(noted, count: end &- noted, slot: .ignored)
+        var kept = 0
+        for k in 0...count {
+            let length = Int(pieces[k].count)
+            guard length <= Self.literalCapacity &- kept else { return }
+            (literals + kept).initialize(from: base + Int(pieces[k].start), count: length)
+            pieces[k].literal = UnsafePointer(literals + kept)
+            pieces[k].prepare()
+            kept &+= length
+        }
+        (literals + kept).initialize(repeating: 0, count: Self.padding)
+        self.read = read
+        isKnown = true
+    }
+
+}
+
+extension ObjectShape.Piece {
+    /// The literal of `count` bytes at `start` in the body; `finish` sets what matching it needs.
+    @inline(__always)
+    fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
+        self.literal = nil
+        self.mask = 0
+        self.start = Int32(truncatingIfNeeded: start)
+        self.count = Int32(truncatingIfNeeded: count)
+        self.reach = 0
+        self.slot = slot
+    }
+
+    /// Sets `reach` and `mask` from `count`.
+    fileprivate mutating func prepare() {
+        reach = max(count, 8)
+        mask = count >= 8 ? ~0 : (1 &<< (8 &* UInt64(truncatingIfNeeded: count))) &- 1
+    }
+
+    /// Where the literal ends when the body, `bytes` at `base`, repeats it
+    /// at `cursor`; nil when it does not. The piece is of a known shape.
+    ///
+    /// The words compared lie in the body: at `cursor`, the test of `reach`
+    /// keeps them in. The literal's lie in the shape's storage: its words
+    /// reach to its end, or at most 8 bytes past its start, so at most to
+    /// the end of the zeroed padding after the last literal.
+    @inline(__always)
+    static func literalEnd(
+        _ piece: UnsafePointer<Self>, at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        base: UnsafePointer<UInt8>
+    ) -> Int? {
+        guard _fastPath(bytes.count &- cursor >= Int(piece.pointee.reach)) else {
+            return piece.pointee.slowLiteralEnd(at: cursor, in: bytes)
+        }
+        let length = Int(piece.pointee.count)
+        let here = UnsafeRawPointer(base + cursor)
+        let literal = UnsafeRawPointer(piece.pointee.literal.unsafelyUnwrapped)
+        // Where the last word starts: 8 bytes before the literal's end, or at 0.
+        let last = Int(piece.pointee.reach) &- 8
+        let first = here.loadUnaligned(as: UInt64.self) ^ literal.loadUnaligned(as: UInt64.self)
+        let final =
+            here.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            ^ literal.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+        guard (first | final) & UInt64(littleEndian: piece.pointee.mask) == 0 else { return nil }
+        // The words between the first and the last, of a literal over 16 bytes.
+        var offset = 8
+        while offset < last {
+            guard
+                here.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == literal.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return nil }
+            offset &+= 8
+        }
+        return cursor &+ length
+    }
+
+    /// `literalEnd` byte by byte, near the body's end, where a word would reach past it.
+    @inline(never)
+    private func slowLiteralEnd(at cursor: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let length = Int(count)
+        guard bytes.count &- cursor >= length else { return nil }
+        let literal = UnsafeBufferPointer(start: self.literal, count: length)
+        return bytes[cursor..<cursor + length].elementsEqual(literal) ? cursor &+ length : nil
+    }
+}

@@ -1,0 +1,169 @@
+extension ComposeResponse {
+    /// The response of `docs/spec/compose.md`, compact, members in the spec's
+    /// order; absent values are `null`, never omitted. Keys and timestamps
+    /// are copied from the bytes their ranges point into.
+    package func jsonBody() -> [UInt8] {
+        // Written once into an array sized from the strings' lengths; only
+        // when escapes make it longer than that, written again at its exact size.
+        // Read once: each read of `composedTexts` copies it out of the response.
+        let texts = composedTexts
+        return bytes.withUnsafeBufferPointer { bytes in
+            JSONWriter.bytes(capacity: estimatedJSONCount(texts: texts)) { write(to: &$0, bytes: bytes, texts: texts) }
+        }
+    }
+
+    /// The length of the JSON when no string needs escapes, plus room for a
+    /// few (a bundle body's line break needs one byte more). Only the strings'
+    /// lengths are read; more escapes than that make `jsonBody` write twice.
+    func estimatedJSONCount() -> Int {
+        estimatedJSONCount(texts: composedTexts)
+    }
+
+    /// `estimatedJSONCount()`, with `composedTexts` read already.
+    private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
+        // The longest fixed parts (kind, reason, member names, nulls,
+        // brackets), and room for escapes.
+        var count = 200 + 64 + locale.utf8.count
+        if let texts {
+            count += texts.bytes.count
+        } else {
+            let notification = notification
+            count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0)
+            count += notification.body.utf8.count
+            count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+        }
+        // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
+        // `{"key":"…","timestamp":"…"},` per displayed entry.
+        for index in shownIndices { count += 3 + Int(records[index].key.count) }
+        for index in dropIndices { count += 32 + Int(records[index].key.count) }
+        for index in entryIndices { count += 28 + Int(records[index].key.count) + Int(records[index].timestamp.count) }
+        return count
+    }
+
+    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>, texts: ComposedTexts?) {
+        out.raw(#"{"kind":"#)
+        switch kind {
+        case .single: out.raw(#""single""#)
+        case .bundle: out.raw(#""bundle""#)
+        case .summary: out.raw(#""summary""#)
+        case .fallback: out.raw(#""fallback""#)
+        }
+        out.raw(#","reason":"#)
+        switch reason {
+        case nil: out.raw("null")
+        case .failed?: out.raw(#""failed""#)
+        case .timeout?: out.raw(#""timeout""#)
+        case .empty?: out.raw(#""empty""#)
+        }
+        out.raw(#","notification":"#)
+        if let texts {
+            texts.bytes.withUnsafeBufferPointer { writeNotification(texts, from: $0, to: &out) }
+        } else {
+            writeNotification(notification, to: &out)
+        }
+        writeRecords(from: bytes, to: &out)
+        out.raw(#"],"locale":"#)
+        out.string(locale)
+        out.raw("}")
+    }
+
+    /// `"shown":[…],"dropped":[…],"displayed":[…]` from `records`, their
+    /// keys and timestamps ranges of `bytes`.
+    private func writeRecords(from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter) {
+        let (shownStart, dropStart, entryStart) = (
+            shownIndices.lowerBound, dropIndices.lowerBound, entryIndices.lowerBound
+        )
+        out.raw(#","shown":["#)
+        // Keys and timestamps that need no escapes (nearly all) are written
+        // each as one record, room for it checked once; a key that needs
+        // escapes, or a record past the estimate, as JSON strings.
+        for index in shownIndices {
+            let key = bytes[present: records[index].key]
+            if out.hasRoom(for: 3 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > shownStart { out.rawInRoom(#",""#) } else { out.rawInRoom(#"""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"""#)
+            } else {
+                if index > shownStart { out.raw(",") }
+                out.string(key)
+            }
+        }
+        out.raw(#"],"dropped":["#)
+        for index in dropIndices {
+            let key = bytes[present: records[index].key]
+            // The key's closing quote comes with its reason.
+            if out.hasRoom(for: 9 + key.count), JSONWriter.needsNoEscape(key) {
+                if index > dropStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+            } else {
+                out.raw(index > dropStart ? #",{"key":""# : #"{"key":""#)
+                out.escaped(key)
+            }
+            switch records[index].reason {
+            case .duplicate: out.raw(#"","reason":"duplicate"}"#)
+            case .read: out.raw(#"","reason":"read"}"#)
+            case .own: out.raw(#"","reason":"own"}"#)
+            case .stale: out.raw(#"","reason":"stale"}"#)
+            case .future: out.raw(#"","reason":"future"}"#)
+            case .displayed: out.raw(#"","reason":"displayed"}"#)
+            }
+        }
+        out.raw(#"],"displayed":["#)
+        for index in entryIndices {
+            let entry = records[index]
+            let key = bytes[present: entry.key]
+            // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
+            // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
+            let timestamp = bytes[present: entry.timestamp]
+            assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
+            if out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 2), JSONWriter.needsNoEscape(key) {
+                if index > entryStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                out.rawInRoom(key)
+                out.rawInRoom(#"","timestamp":""#)
+                out.rawInRoom(timestamp)
+                out.rawInRoom(#""}"#)
+            } else {
+                out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
+                out.string(key)
+                out.raw(#","timestamp":""#)
+                out.raw(timestamp)
+                out.raw(#""}"#)
+            }
+        }
+    }
+
+    /// The `notification` object of texts `Composer` wrote, from their bytes.
+    private func writeNotification(
+        _ texts: ComposedTexts, from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter
+    ) {
+        func string(_ range: TextRange) {
+            if let text = bytes[range] { out.string(text) } else { out.null() }
+        }
+        out.raw(#"{"title":"#)
+        string(texts.title)
+        out.raw(#","subtitle":"#)
+        string(texts.subtitle)
+        out.raw(#","body":"#)
+        string(texts.body)
+        out.raw(#","threadIdentifier":"#)
+        string(texts.threadIdentifier)
+        out.raw(#","url":"#)
+        string(texts.url)
+        out.raw("}")
+    }
+
+    /// The `notification` object of texts set as `String`s.
+    private func writeNotification(_ notification: Content, to out: inout JSONWriter) {
+        out.raw(#"{"title":"#)
+        out.string(notification.title)
+        out.raw(#","subtitle":"#)
+        out.string(notification.subtitle)
+        out.raw(#","body":"#)
+        out.string(notification.body)
+        out.raw(#","threadIdentifier":"#)
+        out.string(notification.threadIdentifier)
+        out.raw(#","url":"#)
+        out.string(notification.url)
+        out.raw("}")
+    }
+}

@@ -1,0 +1,109 @@
+import EnginePrimitives
+
+/// Byte tests on 8 or 16 bytes at once, for the runs of plain bytes that
+/// make up nearly all of a JSON string.
+enum JSONByteClass {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of every byte of `word` (little-endian: lowest byte
+    /// first) that is below 0x20, a quote or a backslash: the bytes a JSON
+    /// string escapes. Bits above the lowest may be spurious (a borrow
+    /// carries into the next byte), so only the lowest is exact:
+    /// `trailingZeroBitCount >> 3` is the index of the first such byte.
+    @inline(__always)
+    static func escapeMask(_ word: UInt64) -> UInt64 {
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        return (control | quoteZero | backslashZero) & highs
+    }
+
+    /// The high bit of every backslash of `word`; as in `escapeMask`, only
+    /// the lowest is exact.
+    @inline(__always)
+    static func backslashMask(_ word: UInt64) -> UInt64 {
+        let backslash = word ^ (ones &* 0x5C)
+        return (backslash &- ones) & ~backslash & highs
+    }
+
+    /// The lanes of `bytes` that are a backslash, with their high bit set;
+    /// the other lanes' high bits are clear.
+    @inline(__always)
+    static func backslashLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let backslash = bytes ^ SIMD16(repeating: 0x5C)
+        // Zero, less one, is the only value whose high bit is then set and was clear before.
+        return (backslash &- SIMD16(repeating: 1)) & ~backslash
+    }
+
+    /// The index of the first byte among the 16 at `pointer` that is below
+    /// 0x20, a quote or a backslash; 16 when there is none.
+    @inline(__always)
+    /// Exact: each byte is tested in its own lane of one vector, so no
+    /// borrow crosses bytes.
+    static func firstEscapeIndex(in16 pointer: UnsafeRawPointer) -> Int {
+        LaneBits.firstHighLane(escapeLanes(pointer.loadUnaligned(as: SIMD16<UInt8>.self)))
+    }
+
+    /// The lanes of `bytes` that are below 0x20, a quote or a backslash,
+    /// with their high bit set; the other lanes' high bits are clear.
+    @inline(__always)
+    static func escapeLanes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let lanesOne = SIMD16<UInt8>(repeating: 1)
+        let quote = bytes ^ SIMD16(repeating: 0x22)
+        let backslash = bytes ^ SIMD16(repeating: 0x5C)
+        // A byte's high bit ends up set when the byte is below 0x20 or is zero
+        // after the XOR (a quote, a backslash); bytes of 0x80 and up never match.
+        return ((bytes &- SIMD16(repeating: 0x20)) | (quote &- lanesOne) | (backslash &- lanesOne)) & ~bytes
+    }
+
+    /// Where the bytes of a JSON string end.
+    enum StringEnd {
+        /// At its closing quote; `hasEscape` when a backslash came before.
+        case quote(end: Int, hasEscape: Bool)
+        /// At a control byte, which a string must escape.
+        case controlByte(at: Int)
+        /// The text ends first.
+        case unterminated
+    }
+
+    /// Scans a string from `start` (just past its opening quote) to its
+    /// end: 16 bytes at a time to the first quote, backslash or control
+    /// byte, the last 15 bytes of the text one by one. The byte after a
+    /// backslash is stepped over unread: it cannot end the string, and
+    /// decoding the escape checks it. Shared by the parser and the direct
+    /// compose decoder, so both accept exactly the same strings.
+    @inline(__always)
+    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> StringEnd {
+        var cursor = start
+        var hasEscape = false
+        while true {
+            let byte: UInt8
+            if bytes.count &- cursor >= 16 {
+                let base = bytes.baseAddress.unsafelyUnwrapped
+                let flagged = firstEscapeIndex(in16: UnsafeRawPointer(base + cursor))
+                if flagged == 16 {
+                    cursor &+= 16
+                    continue
+                }
+                cursor &+= flagged
+                // Within the 16 bytes just tested: no bounds test to repeat.
+                byte = base[cursor]
+            } else {
+                guard cursor < bytes.count else { return .unterminated }
+                byte = bytes[cursor]
+            }
+            if byte == UInt8(ascii: "\"") { return .quote(end: cursor, hasEscape: hasEscape) }
+            if byte == UInt8(ascii: "\\") {
+                hasEscape = true
+                cursor &+= 2
+            } else if byte < 0x20 {
+                return .controlByte(at: cursor)
+            } else {
+                cursor &+= 1
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// The engine's entry points, one call per request: the bytes of a
+/// `POST /body` or `POST /compose` request body in, the bytes of the 200
+/// answer out, or the problem the route answers with. The service's routes
+/// and command line (`ServiceAnswers`) and the library's JSON answers
+/// (`NotificationText.answer(bodyRequest:)`, `answer(composeRequest:)`) call
+/// these, so every caller gets the same bytes, and none depends on small
+/// functions being inlined across modules.
+package enum RequestAnswers {
+    /// The `POST /body` answer for a request body: `{"body","units","truncated","inputCut"}`;
+    /// `observe` sees the rendering (the service counts truncated bodies and cut inputs).
+    package static func body(request: [UInt8], observe: (RenderedBytes) -> Void = { _ in }) throws(Problem)
+        -> [UInt8]
+    {
+        let fields = try BodyRequest.Fields.decode(request)
+        return fields.tape.withStringBytes(fields.text) { utf8 in
+            BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
+                observe(rendering)
+                return rendering.jsonBody()
+            }
+        }
+    }
+
+    /// The `POST /compose` answer for a request body.
+    /// - Parameters:
+    ///   - appName: the configured app name (`serve --app-name`).
+    ///   - catalogs: the catalogs and default locale (`serve --default-locale`).
+    ///   - now: the clock, read only when the request has no `now`.
+    ///   - kept: the caller's shapes and buffers, lent for the call: the
+    ///     request's buffers come from there, the response's from what they
+    ///     leave, and both go back to it (the service keeps one per thread).
+    ///     A fresh `KeptShapes()` gives the same bytes, only slower.
+    package static func compose(
+        request: [UInt8], appName: String, catalogs: CatalogSet, now: () -> Timestamp, kept: KeptShapes
+    ) throws(Problem) -> [UInt8] {
+        do {
+            return try compose(request: request, appName: appName, catalogs: catalogs, now: now, kept: kept) {
+                Composer.compose($0, reusing: &$1)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            // Only a bug gets here: Composer.compose does not throw.
+            throw Problem(.internalError, "an unexpected error occurred")
+        }
+    }
+
+    /// `compose(request:appName:catalogs:now:kept:)` with another composer
+    /// (the service's, which tests replace to reach the 500 path); its errors
+    /// are thrown as they are.
+    package static func compose(
+        request: [UInt8], appName: String, catalogs: CatalogSet, now: () -> Timestamp, kept: KeptShapes,
+        composer: (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
+    ) throws -> [UInt8] {
+        var composeRequest = try ComposeDecoder.decode(
+            request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
+        let response = try composer(composeRequest, &kept.requestStorage)
+        let json = response.jsonBody()
+        // The response first: it shares the request's bytes.
+        response.giveStorage(to: &kept.requestStorage)
+        composeRequest.giveStorage(to: &kept.requestStorage)
+        return json
+    }
+}

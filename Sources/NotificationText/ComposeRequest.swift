@@ -1,0 +1,95 @@
+import NotificationEngine
+
+/// Everything compose decides from, as plain values: what `POST /compose`
+/// reads from its body, plus the settings a server has (`defaultApp`,
+/// `defaultLocale`). It is a pure input: the clock is `now`.
+public struct ComposeRequest: Hashable, Sendable {
+    /// At most this many `notifications` (`POST /compose` refuses more).
+    public static let maxNotifications = NotificationEngine.ComposeRequest.maxNotifications
+    /// At most this many `displayed` entries (`POST /compose` refuses more).
+    public static let maxDisplayedEntries = NotificationEngine.ComposeRequest.maxDisplayedEntries
+    /// Allowed `maxAgeSeconds`.
+    public static let maxAgeSecondsRange = NotificationEngine.ComposeRequest.maxAgeSecondsRange
+    /// `maxAgeSeconds` when the request has none.
+    public static let defaultMaxAgeSeconds = NotificationEngine.ComposeRequest.defaultMaxAgeSeconds
+    /// The app name when neither the request nor `defaultApp` gives one.
+    public static let defaultApp = NotificationEngine.ComposeRequest.defaultApp
+    /// The locale of the texts compose writes when the request has none.
+    public static let defaultLocale = CatalogSet.defaultLocale
+
+    /// The fetched notifications, in the order fetched (ignored unless `fetch` is `.ok`).
+    /// - Precondition: at most `maxNotifications`.
+    public var notifications: [PendingNotification]
+    /// What the caller has already shown (the state it persisted last time).
+    /// - Precondition: at most `maxDisplayedEntries`.
+    public var displayed: [DisplayedEntry]
+    /// The reference time.
+    public var now: Timestamp
+    /// Freshness window in seconds; clamped into `maxAgeSecondsRange`.
+    public var maxAgeSeconds: Int
+    /// Body cap in UTF-16 units; clamped into `BodyRenderer.maxUnitsRange`.
+    public var maxUnits: Int
+    /// The app name; `nil`, or a value that normalises to empty, means `defaultApp`.
+    public var app: String?
+    /// The recipient's own id; notifications whose `sender.id` equals it are dropped.
+    public var recipient: String?
+    /// How the fetch went.
+    public var fetch: FetchOutcome
+    /// A BCP 47 tag choosing the catalog of compose's own texts (the nearest
+    /// built-in one, else `defaultLocale`'s); `nil`, or a tag that is not a
+    /// language tag, means `defaultLocale` (`POST /compose` refuses the latter
+    /// with `invalid-locale`).
+    public var locale: String?
+    /// The app name a server is configured with (`serve --app-name`).
+    public var defaultApp: String
+    /// The locale a server is configured with (`serve --default-locale`); a
+    /// tag without a built-in catalog means `en`.
+    public var defaultLocale: String
+
+    /// A request with these values; the defaults are those of `POST /compose`
+    /// on a server with its default settings.
+    public init(
+        notifications: [PendingNotification] = [], displayed: [DisplayedEntry] = [], now: Timestamp,
+        maxAgeSeconds: Int = ComposeRequest.defaultMaxAgeSeconds, maxUnits: Int = BodyRenderer.defaultMaxUnits,
+        app: String? = nil, recipient: String? = nil, fetch: FetchOutcome = .ok, locale: String? = nil,
+        defaultApp: String = ComposeRequest.defaultApp, defaultLocale: String = ComposeRequest.defaultLocale
+    ) {
+        self.notifications = notifications
+        self.displayed = displayed
+        self.now = now
+        self.maxAgeSeconds = maxAgeSeconds
+        self.maxUnits = maxUnits
+        self.app = app
+        self.recipient = recipient
+        self.fetch = fetch
+        self.locale = locale
+        self.defaultApp = defaultApp
+        self.defaultLocale = defaultLocale
+    }
+
+    /// The engine's request for these values.
+    var engineValue: NotificationEngine.ComposeRequest {
+        let catalogs = CatalogSet.forDefaultLocale(defaultLocale)
+        return NotificationEngine.ComposeRequest(
+            notifications: notifications.map(\.engineValue),
+            displayed: displayed.map {
+                NotificationEngine.DisplayedEntry(key: $0.key, timestamp: $0.timestamp.value)
+            },
+            now: now.value,
+            maxAgeSeconds: min(
+                max(maxAgeSeconds, Self.maxAgeSecondsRange.lowerBound), Self.maxAgeSecondsRange.upperBound),
+            maxUnits: min(
+                max(maxUnits, BodyRenderer.maxUnitsRange.lowerBound), BodyRenderer.maxUnitsRange.upperBound),
+            app: app, serverApp: defaultApp, recipient: recipient,
+            fetch: NotificationEngine.FetchOutcome(rawValue: fetch.rawValue) ?? .ok,
+            catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog)
+    }
+}
+
+extension CatalogSet {
+    /// The built-in catalogs with `tag` as their default locale, or with
+    /// `en` when no built-in catalog fits `tag`.
+    static func forDefaultLocale(_ tag: String) -> CatalogSet {
+        (try? CatalogSet.builtIn.withDefaultLocale(tag)) ?? .builtIn
+    }
+}

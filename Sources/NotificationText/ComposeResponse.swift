@@ -1,0 +1,135 @@
+import NotificationEngine
+
+/// The one notification to display, and the state the caller must persist,
+/// as plain values: what `POST /compose` answers.
+public struct ComposeResponse: Hashable, Sendable {
+    /// What was composed.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// One notification left: its own texts.
+        case single
+        /// Two or more messages of one thread: bundled.
+        case bundle
+        /// Two or more of mixed activity: a count.
+        case summary
+        /// Nothing to show from (fetch failed or timed out, or nothing left).
+        case fallback
+    }
+
+    /// Why a fallback was shown (`nil` for other kinds).
+    public enum FallbackReason: String, Hashable, Sendable, CaseIterable {
+        /// The fetch failed.
+        case failed
+        /// The fetch timed out.
+        case timeout
+        /// Nothing was left to show.
+        case empty
+    }
+
+    /// Why a notification was not shown, in order of precedence.
+    public enum DropReason: String, Hashable, Sendable, CaseIterable {
+        /// Its key came earlier in the request.
+        case duplicate
+        /// It was read.
+        case read
+        /// The recipient sent it.
+        case own
+        /// It is older than `maxAgeSeconds`.
+        case stale
+        /// It is too far ahead of `now`.
+        case future
+        /// It was already displayed.
+        case displayed
+    }
+
+    /// A notification compose dropped, in input order.
+    public struct Drop: Hashable, Sendable {
+        /// The notification's key.
+        public var key: String
+        /// Why it was dropped.
+        public var reason: DropReason
+
+        /// A drop with these values.
+        public init(key: String, reason: DropReason) {
+            self.key = key
+            self.reason = reason
+        }
+    }
+
+    /// The displayed texts (`notification` on the wire).
+    public struct Content: Hashable, Sendable {
+        /// Plain text, at most 256 UTF-16 units; never empty.
+        public var title: String
+        /// Plain text, at most 256 UTF-16 units, or `nil`.
+        public var subtitle: String?
+        /// At most the request's `maxUnits` UTF-16 units.
+        public var body: String
+        /// Groups notifications on the device; `nil` only for a fallback.
+        public var threadIdentifier: String?
+        /// Opened when the notification is tapped.
+        public var url: String?
+
+        /// Texts with these values.
+        public init(title: String, subtitle: String?, body: String, threadIdentifier: String?, url: String?) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.threadIdentifier = threadIdentifier
+            self.url = url
+        }
+    }
+
+    /// What was composed.
+    public var kind: Kind
+    /// Why a fallback was shown; `nil` for other kinds.
+    public var reason: FallbackReason?
+    /// The displayed texts.
+    public var notification: Content
+    /// Keys of the notifications represented, newest first (empty for a fallback).
+    public var shown: [String]
+    /// The notifications dropped, in input order.
+    public var dropped: [Drop]
+    /// The next state to persist: replaces the caller's `displayed`.
+    public var displayed: [DisplayedEntry]
+    /// The tag of the catalog the texts were written from (`pt-PT`).
+    public var locale: String
+
+    /// A response with these values.
+    public init(
+        kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
+        displayed: [DisplayedEntry], locale: String
+    ) {
+        self.kind = kind
+        self.reason = reason
+        self.notification = notification
+        self.shown = shown
+        self.dropped = dropped
+        self.displayed = displayed
+        self.locale = locale
+    }
+
+    init(_ response: NotificationEngine.ComposeResponse) {
+        let content = response.notification
+        self.init(
+            kind: Kind(rawValue: response.kind.rawValue)!,
+            reason: response.reason.map { FallbackReason(rawValue: $0.rawValue)! },
+            notification: Content(
+                title: content.title, subtitle: content.subtitle, body: content.body,
+                threadIdentifier: content.threadIdentifier, url: content.url),
+            shown: response.shown,
+            dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
+            displayed: response.displayed.map(DisplayedEntry.init),
+            locale: response.locale)
+    }
+}
+
+/// Composes the one notification to display from a compose request, by
+/// the rules of `docs/spec/compose.md`, as `POST /compose` does.
+public enum Composer {
+    /// The thread identifier of a summary.
+    public static let summaryThreadIdentifier = NotificationEngine.Composer.summaryThreadIdentifier
+
+    /// The response to `request`. Pure: the same request gives the same response.
+    public static func compose(_ request: ComposeRequest) -> ComposeResponse {
+        ComposeResponse(NotificationEngine.Composer.compose(request.engineValue))
+    }
+}

@@ -1,0 +1,105 @@
+import NotificationEngine
+
+/// One fetched notification, as `POST /compose` receives it in `notifications`.
+public struct PendingNotification: Hashable, Sendable {
+    /// Who sent it; both parts are optional.
+    public struct Sender: Hashable, Sendable {
+        /// Compared with the request's `recipient` (exact code points) to drop
+        /// the recipient's own notifications.
+        public var id: String?
+        /// Shown as a title or in a sender list after whitespace normalisation.
+        public var name: String?
+
+        /// A sender with these parts.
+        public init(id: String? = nil, name: String? = nil) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// Identifies the notification within its `source`.
+    public var id: String
+    /// Where it comes from (wiki, community…); `nil` or empty means none.
+    /// - Precondition: contains no `:` (`POST /compose` refuses one).
+    public var source: String?
+    /// `message`, `mention`, `reply`, or any other string (a non-message).
+    public var type: String
+    /// When it happened.
+    public var timestamp: Timestamp
+    /// Whether the recipient has read it (a read notification is dropped).
+    public var read: Bool
+    /// The conversation or talk page; the bundle and the thread identifier use it.
+    public var thread: String?
+    /// The thread's title, for a bundle's title.
+    public var threadTitle: String?
+    /// Who sent it.
+    public var sender: Sender?
+    /// The message's Markdown, rendered by the body rules.
+    public var text: String?
+    /// The source's own one-line text, rendered when no other body exists.
+    public var defaultText: String?
+    /// Opened when the notification is tapped.
+    public var url: String?
+
+    /// A notification with these values.
+    public init(
+        id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
+        thread: String? = nil, threadTitle: String? = nil, sender: Sender? = nil,
+        text: String? = nil, defaultText: String? = nil, url: String? = nil
+    ) {
+        self.id = id
+        self.source = source
+        self.type = type
+        self.timestamp = timestamp
+        self.read = read
+        self.thread = thread
+        self.threadTitle = threadTitle
+        self.sender = sender
+        self.text = text
+        self.defaultText = defaultText
+        self.url = url
+    }
+
+    /// `source:id`, or `id` when there is no source: what `shown`,
+    /// `dropped` and `displayed` name it by.
+    public var key: String {
+        guard let source, !source.isEmpty else { return id }
+        return source + ":" + id
+    }
+
+    var engineValue: NotificationEngine.PendingNotification {
+        NotificationEngine.PendingNotification(
+            id: id, source: source, type: type, timestamp: timestamp.value, read: read, thread: thread,
+            threadTitle: threadTitle,
+            sender: sender.map { NotificationEngine.PendingNotification.Sender(id: $0.id, name: $0.name) },
+            text: text, defaultText: defaultText, url: url)
+    }
+}
+
+/// A notification the caller has already shown: its key and when it happened.
+public struct DisplayedEntry: Hashable, Sendable {
+    /// The notification's `key`.
+    public var key: String
+    /// The notification's timestamp.
+    public var timestamp: Timestamp
+
+    /// An entry with these values.
+    public init(key: String, timestamp: Timestamp) {
+        self.key = key
+        self.timestamp = timestamp
+    }
+
+    init(_ entry: NotificationEngine.DisplayedEntry) {
+        self.init(key: entry.key, timestamp: Timestamp(entry.timestamp))
+    }
+}
+
+/// How the caller's fetch of pending notifications went (`fetch` on the wire).
+public enum FetchOutcome: String, Hashable, Sendable, CaseIterable {
+    /// The notifications were fetched; compose decides from them.
+    case ok
+    /// The fetch failed: compose shows the fallback with reason `failed`.
+    case failed
+    /// The fetch timed out: compose shows the fallback with reason `timeout`.
+    case timeout
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import NotificationEngine
+
+/// Runs every case of `test-fixtures/compose.json` through `Composer.compose`.
+@Suite struct ComposeFixtureTests {
+    @Test(arguments: ComposeFixture.cases)
+    func compose_matchesSharedFixtureCase(_ fixtureCase: ComposeFixture.Case) throws {
+        let request = try #require(
+            fixtureCase.request, "\(fixtureCase.id): request does not decode: \(fixtureCase.problem ?? "")")
+        let actual = FixtureJSON(Composer.compose(request))
+        let matches = actual == fixtureCase.expected
+        #expect(
+            matches,
+            """
+            \(fixtureCase.id): \(fixtureCase.description)
+            \(fixtureCase.expected.firstDifference(from: actual) ?? "")
+            expected: \(clipped(fixtureCase.expected.rendered))
+            actual:   \(clipped(actual.rendered))
+            """
+        )
+    }
+
+    /// Whole responses of the large cases would bury the difference line.
+    func clipped(_ text: String) -> String {
+        text.count <= 2000 ? text : text.prefix(2000) + "… (\(text.count) characters)"
+    }
+
+    @Test func fixture_hasAtLeastFortyCasesWithUniqueKebabCaseIDs() {
+        let ids = ComposeFixture.cases.map(\.id)
+        #expect(ids.count >= 40)
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(
+                id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
+                "\(id)")
+        }
+    }
+}
+
+/// The shared fixture, decoded once into model values (the wire decoding is
+/// the service's; this is a small test-side equivalent for valid requests).
+enum ComposeFixture {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let id: String
+        let description: String
+        /// `nil` when the request did not decode; `problem` says why.
+        let request: ComposeRequest?
+        let problem: String?
+        let expected: FixtureJSON
+        var testDescription: String { id }
+    }
+
+    static let url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("test-fixtures/compose.json")
+
+    static let cases: [Case] = {
+        guard let data = try? Data(contentsOf: url),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = root["cases"] as? [[String: Any]]
+        else {
+            return [
+                Case(
+                    id: "fixture-file-unreadable", description: url.path, request: nil,
+                    problem: "cannot read \(url.path)", expected: .null)
+            ]
+        }
+        return cases.map { object in
+            let id = object["id"] as? String ?? "missing-id"
+            let expected = FixtureJSON(any: object["response"] as Any)
+            do {
+                let request = try decodeRequest(object["request"] as? [String: Any] ?? [:])
+                return Case(
+                    id: id, description: object["description"] as? String ?? "", request: request, problem: nil,
+                    expected: expected)
+            } catch {
+                return Case(
+                    id: id, description: object["description"] as? String ?? "", request: nil, problem: "\(error)",
+                    expected: expected)
+            }
+        }
+    }()
+
+    struct DecodeError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func decodeRequest(_ object: [String: Any]) throws -> ComposeRequest {
+        func timestamp(_ value: Any?, _ field: String) throws -> Timestamp {
+            guard let raw = value as? String, let timestamp = Timestamp(rfc3339: raw) else {
+                throw DecodeError(description: "\(field) is not an RFC 3339 time")
+            }
+            return timestamp
+        }
+        var displayed: [DisplayedEntry] = []
+        for entry in object["displayed"] as? [[String: Any]] ?? [] {
+            displayed.append(
+                DisplayedEntry(
+                    key: try cast(entry["key"] as Any, "key"),
+                    timestamp: try timestamp(entry["timestamp"], "displayed.timestamp")))
+        }
+        var notifications: [PendingNotification] = []
+        for n in object["notifications"] as? [[String: Any]] ?? [] {
+            var notification = PendingNotification(
+                id: try cast(n["id"] as Any, "id"), type: try cast(n["type"] as Any, "type"),
+                timestamp: try timestamp(n["timestamp"], "timestamp")
+            )
+            notification.source = n["source"] as? String
+            notification.read = n["read"] as? Bool ?? false
+            notification.thread = n["thread"] as? String
+            notification.threadTitle = n["threadTitle"] as? String
+            notification.text = n["text"] as? String
+            notification.defaultText = n["defaultText"] as? String
+            notification.url = n["url"] as? String
+            if let sender = n["sender"] as? [String: Any] {
+                notification.sender = .init(id: sender["id"] as? String, name: sender["name"] as? String)
+            }
+            notifications.append(notification)
+        }
+        var request = ComposeRequest(
+            notifications: notifications, displayed: displayed, now: try timestamp(object["now"], "now"))
+        if let value = object["maxAgeSeconds"] { request.maxAgeSeconds = try cast(value, "maxAgeSeconds") }
+        if let value = object["maxUnits"] { request.maxUnits = try cast(value, "maxUnits") }
+        if let value = object["app"] { request.app = try cast(value, "app") }
+        if let value = object["recipient"] { request.recipient = try cast(value, "recipient") }
+        if let value = object["fetch"] {
+            guard let fetch = FetchOutcome(rawValue: try cast(value, "fetch")) else {
+                throw DecodeError(description: "fetch")
+            }
+            request.fetch = fetch
+        }
+        if let value = object["locale"], !(value is NSNull) {
+            let locale: String = try cast(value, "locale")
+            guard let catalog = CatalogSet.builtIn.catalog(forLocale: locale) else {
+                throw DecodeError(description: "locale \(locale) is malformed")
+            }
+            request.catalog = catalog
+        }
+        return request
+    }
+
+    static func cast<T>(_ value: Any, _ field: String) throws -> T {
+        guard let typed = value as? T else { throw DecodeError(description: "\(field) has the wrong type") }
+        return typed
+    }
+}

@@ -1,0 +1,162 @@
+import Testing
+
+@testable import NotificationEngine
+
+/// `DisplayedState` (a table in scratch memory, on the stack or the heap by
+/// size) against the rules written the simple way, with a dictionary.
+@Suite struct DisplayedStateTests {
+    let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
+
+    func at(_ seconds: Int) -> Timestamp {
+        Timestamp(rfc3339: "2026-11-29T11:\(10 + seconds / 60):\(String(100 + seconds % 60).dropFirst())Z")!
+    }
+
+    @Test func claimAndNext_agreeWithADictionaryOverGeneratedRequests() {
+        var random = SplitMix64(seed: 0x4449_5350_4c41_5945)
+        // Up to 400 entries and 100 notifications: tables from 16 slots (on
+        // the stack) to 1024 (on the heap, zeroed in several pieces).
+        for round in 0..<300 {
+            let pool = Int.random(in: 1...120, using: &random)
+            let key = { (random: inout SplitMix64) in "k\(Int.random(in: 0..<pool, using: &random))" }
+            let entries = (0..<Int.random(in: 0...(round % 3 == 0 ? 400 : 40), using: &random)).map { _ in
+                DisplayedEntry(key: key(&random), timestamp: at(Int.random(in: 0..<2400, using: &random)))
+            }
+            let notifications = (0..<Int.random(in: 0...100, using: &random)).map { _ in
+                PendingNotification(
+                    id: key(&random), source: nil, type: "message",
+                    timestamp: at(Int.random(in: 0..<2400, using: &random)))
+            }
+            let request = ComposeRequest(notifications: notifications, displayed: entries, now: now)
+            let freshFrom = request.nowMoment.adding(seconds: -Int64(Int.random(in: 0...2400, using: &random)))
+            check(request, freshFrom: freshFrom, round: round)
+        }
+    }
+
+    @Test func claimAndNext_keysThatHashAlikeInASmallTable_areToldApart() {
+        // 40-byte keys that differ only at byte 10, which `quickHash` does not
+        // read: in a table hashed with `QuickKeyHashing` they all collide.
+        let keys = (0..<8).map {
+            "aaaaaaaaaa\(Character(UnicodeScalar(UInt8(65 + $0))))" + String(repeating: "b", count: 29)
+        }
+        let hasher = KeyHash()
+        let hashes = Set(keys.map { key in Array(key.utf8).withUnsafeBufferPointer { hasher.quickHash($0) } })
+        #expect(hashes.count == 1)
+        var random = SplitMix64(seed: 0x434f_4c4c_4944_4521)
+        for round in 0..<40 {
+            let entries = (0..<Int.random(in: 0...10, using: &random)).map { _ in
+                DisplayedEntry(
+                    key: keys.randomElement(using: &random)!, timestamp: at(Int.random(in: 0..<2400, using: &random)))
+            }
+            let notifications =
+                (0..<Int.random(in: 0...(QuickKeyHashing.maxKeys - entries.count), using: &random)).map { _ in
+                    PendingNotification(
+                        id: keys.randomElement(using: &random)!, type: "message",
+                        timestamp: at(Int.random(in: 0..<2400, using: &random)))
+                }
+            let request = ComposeRequest(notifications: notifications, displayed: entries, now: now)
+            let freshFrom = request.nowMoment.adding(seconds: -Int64(Int.random(in: 0...2400, using: &random)))
+            check(request, freshFrom: freshFrom, round: round)
+        }
+    }
+
+    @Test func quickHash_keysOfEveryShortLengthThatDifferInOneByte_hashApart() {
+        // Up to 16 bytes every byte is read, so a one-byte change changes
+        // the hash unless the multiply happens to collide (odds near 2⁻⁵⁶ here).
+        let hasher = KeyHash()
+        for length in 0...16 {
+            let plain = Array(repeating: UInt8(ascii: "k"), count: length)
+            var hashes: Set<UInt64> = [plain.withUnsafeBufferPointer { hasher.quickHash($0) }]
+            for position in 0..<length {
+                var bytes = plain
+                bytes[position] = UInt8(ascii: "j")
+                hashes.insert(bytes.withUnsafeBufferPointer { hasher.quickHash($0) })
+            }
+            #expect(hashes.count == length + 1, "length \(length)")
+        }
+    }
+
+    /// `DisplayedState` against the dictionary, with SipHash and, for a table
+    /// small enough, with the quick hash.
+    private func check(_ request: ComposeRequest, freshFrom: Moment, round: Int) {
+        check(request, freshFrom: freshFrom, round: round, hashing: SipKeyHashing.self)
+        if request.displayedRecords.count + request.notificationRecords.count <= QuickKeyHashing.maxKeys {
+            check(request, freshFrom: freshFrom, round: round, hashing: QuickKeyHashing.self)
+        }
+    }
+
+    private func check<Hashing: KeyHashing>(
+        _ request: ComposeRequest, freshFrom: Moment, round: Int, hashing: Hashing.Type
+    ) {
+        let entries = request.displayed
+        let notifications = request.notifications
+        // The simple way: each key's latest entry, the first at equal instants.
+        var latest: [String: DisplayedEntry] = [:]
+        for entry in entries {
+            if let kept = latest[entry.key], kept.timestamp.instant >= entry.timestamp.instant { continue }
+            latest[entry.key] = entry
+        }
+        var seen: Set<String> = []
+        var expectedClaims: [String] = []
+        var shownEntries: [DisplayedEntry] = []
+        for notification in notifications {
+            if seen.contains(notification.key) {
+                expectedClaims.append("duplicate")
+            } else {
+                seen.insert(notification.key)
+                let displayed = latest[notification.key] != nil
+                expectedClaims.append("first \(displayed)")
+                if !displayed {
+                    shownEntries.append(DisplayedEntry(key: notification.key, timestamp: notification.timestamp))
+                }
+            }
+        }
+        let freshInstant = Instant(epochSeconds: freshFrom.epochSeconds, nanoseconds: freshFrom.nanoseconds)
+        let fresh = latest.values.filter { $0.timestamp.instant >= freshInstant }
+        let expectedNext = (fresh + shownEntries).sorted {
+            $0.timestamp.instant != $1.timestamp.instant
+                ? $0.timestamp.instant > $1.timestamp.instant : CodePoints.less($0.key, $1.key)
+        }.prefix(ComposeRequest.maxDisplayedOutput).map { "\($0.key) \($0.timestamp.raw)" }
+
+        let (claims, next) = request.bytes.withUnsafeBufferPointer { bytes in
+            request.notificationRecords.withUnsafeBufferPointer { records in
+                request.displayedRecords.withUnsafeBufferPointer { displayed in
+                    DisplayedState<Hashing>.with(bytes: bytes, entries: displayed, notifications: records) { state in
+                        var claims: [String] = []
+                        var shown: [NewestFirst.Record] = []
+                        for index in records.indices {
+                            switch state.claim(index) {
+                            case .duplicate: claims.append("duplicate")
+                            case .first(let displayed):
+                                claims.append("first \(displayed)")
+                                if !displayed { shown.append(.init(records[index].moment, index: index)) }
+                            }
+                        }
+                        NewestFirst.sort(&shown) { a, b in
+                            NewestFirst.tieOrder(
+                                records[a].moment, records[a].key, records[b].moment, records[b].key, in: bytes)
+                        }
+                        let next = shown.withUnsafeBufferPointer { state.nextState(shown: $0, freshFrom: freshFrom) }
+                            .map {
+                                String(decoding: bytes[present: $0.key], as: UTF8.self) + " "
+                                    + String(decoding: bytes[present: $0.timestamp], as: UTF8.self)
+                            }
+                        return (claims, next)
+                    }
+                }
+            }
+        }
+        #expect(claims == expectedClaims, "round \(round), \(Hashing.self)")
+        #expect(next == Array(expectedNext), "round \(round), \(Hashing.self)")
+    }
+}
+
+extension DisplayedState {
+    /// The next state alone, as compose appends it after its drops and shown keys.
+    fileprivate func nextState(
+        shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment
+    ) -> [ComposeResponse.KeyRecord] {
+        var next: [ComposeResponse.KeyRecord] = []
+        appendNext(shown: shown, freshFrom: freshFrom, to: &next)
+        return next
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import NotificationEngine
+
+/// `SixteenSlots` reads and writes through a pointer into a tuple; an array
+/// given the same writes is the reference it must agree with.
+@Suite struct SixteenSlotsTests {
+    @Test func slots_afterRandomWrites_holdWhatAnArrayGivenTheSameWritesHolds() {
+        var generator = SplitMix(seed: 16)
+        var slots = SixteenSlots<TextRange>(repeating: .absent)
+        var reference = [TextRange](repeating: .absent, count: 16)
+        for step in 0..<2_000 {
+            let index = Int(generator.next() & 15)
+            let value = TextRange(start: Int(generator.next() % 100_000), count: Int(generator.next() % 300))
+            slots[index] = value
+            reference[index] = value
+            for check in 0..<16 {
+                #expect(slots[check] == reference[check], "step \(step): slot \(check)")
+            }
+        }
+    }
+
+    @Test func slots_ofAWideElement_keepEveryByteOfEachSlot() {
+        var slots = SixteenSlots<(UInt64, UInt32, UInt8)>(repeating: (0, 0, 0))
+        for index in 0..<16 { slots[index] = (UInt64(index) << 40 | 0xABCD, UInt32(index * 7), UInt8(index)) }
+        for index in 0..<16 {
+            let value = slots[index]
+            #expect(value.0 == UInt64(index) << 40 | 0xABCD && value.1 == UInt32(index * 7) && value.2 == UInt8(index))
+        }
+    }
+
+    @Test func ranges_setThroughTheirFields_areReadBackByField() {
+        var ranges = ComposeRequest.NotificationRanges()
+        let fields: [ComposeRequest.NotificationRanges.Field] = [
+            .id, .source, .type, .key, .timestamp, .text, .url, .ignored,
+        ]
+        for (offset, field) in fields.enumerated() { ranges[field] = TextRange(start: offset * 10, count: offset) }
+        for (offset, field) in fields.enumerated() {
+            #expect(ranges[field] == TextRange(start: offset * 10, count: offset), "\(field)")
+        }
+        #expect(ranges[.senderName].isAbsent, "a slot never set stays absent")
+    }
+}
+
+/// A small deterministic generator, so a failure repeats.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
