@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // No packages from outside the toolchain: the rules use only the stdlib, the
@@ -39,7 +39,12 @@ let package = Package(
         // mask from the toolchain's clang intrinsics (docs/adr/0031); not a
         // product either.
         .target(name: "EnginePrimitives"),
-        .target(name: "NotificationText", dependencies: ["NotificationEngine"]),
+        // Strict memory safety: the library apps link holds no raw memory, and
+        // any unsafe construct written into it is an error, not a warning.
+        .target(
+            name: "NotificationText", dependencies: ["NotificationEngine"],
+            swiftSettings: [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+        ),
         .target(name: "HTTPCore"),
         .systemLibrary(
             name: "CLibevent",
