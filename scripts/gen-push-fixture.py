@@ -230,7 +230,7 @@ def main():
         cases.append(entry)
     assert len({c["id"] for c in cases}) == len(cases)
     fixture = {
-        "comment": "The push contract (docs/spec/push.md; compose.md sections 6.3 and 14 for preview, direction "
+        "comment": "The push contract (docs/spec/push.md; compose.md sections 6.4 to 6.6 for preview, direction "
                    "and push). Each case: a POST /compose request and the members of its answer that push.md "
                    "decides (kind, reason, notification, locale, direction, push); sizes are the bytes of each "
                    "payload written as push.md P20 says. Written by scripts/gen-push-fixture.py with "

@@ -264,7 +264,7 @@ def push_of(request, base, note, direction):
             if n.get("read") is True and k in shown_before and k not in withdraw:
                 withdraw.append(k)
 
-    # P3, P4: the group key
+    # P3 to P5: the group key and the topic
     source = note["threadIdentifier"] if note["threadIdentifier"] is not None else "fallback"
     group = group_key(source)
     topic = digest(source)
