@@ -213,6 +213,29 @@ case("ttl-leap-second", "a leap second is the next day's first second",
      {"now": "2016-12-31T23:59:60Z", "notifications": [msg(ts="2016-12-31T23:59:60Z", text="leap")], "push": {}})
 case("ttl-fallback", "a fallback's expiration is now plus the window",
      {"fetch": "timeout", "maxAgeSeconds": 120, "push": {}})
+case("android-channel-128-bytes", "a channel of 128 bytes (64 two-byte letters) is accepted",
+     {"notifications": [SINGLE], "push": {"androidChannel": "\u00e9" * 64}})
+
+# Requests compose.md 2.2 rejects with 400 and a problem code (C11, C13).
+INVALID = [
+    ("preview-unknown", "a preview other than full, sender, none", {"preview": "FULL"}, "invalid-value"),
+    ("preview-number", "a preview that is not a string", {"preview": 1}, "invalid-type"),
+    ("push-string", "push is an object", {"push": "yes"}, "invalid-type"),
+    ("push-array", "push is an object, not an array", {"push": []}, "invalid-type"),
+    ("badge-negative", "badge below 0", {"push": {"badge": -1}}, "out-of-range"),
+    ("badge-too-large", "badge above 2147483647", {"push": {"badge": 2147483648}}, "out-of-range"),
+    ("badge-fraction", "an integer written with a fraction", {"push": {"badge": 1.0}}, "invalid-type"),
+    ("badge-string", "badge as a string", {"push": {"badge": "3"}}, "invalid-type"),
+    ("reserve-negative", "reserveBytes below 0", {"push": {"reserveBytes": -1}}, "out-of-range"),
+    ("reserve-2049", "reserveBytes above 2048", {"push": {"reserveBytes": 2049}}, "out-of-range"),
+    ("channel-empty", "an empty channel", {"push": {"androidChannel": ""}}, "invalid-value"),
+    ("channel-129-bytes", "a channel over 128 bytes", {"push": {"androidChannel": "c" * 129}}, "invalid-value"),
+    ("channel-130-bytes-65-letters", "65 two-byte letters are 130 bytes",
+     {"push": {"androidChannel": "\u00e9" * 65}}, "invalid-value"),
+    ("channel-line-feed", "a C0 control in the channel", {"push": {"androidChannel": "a\nb"}}, "invalid-value"),
+    ("channel-c1", "a C1 control (U+0085) in the channel", {"push": {"androidChannel": "a\u0085b"}}, "invalid-value"),
+    ("channel-number", "a channel that is not a string", {"push": {"androidChannel": 5}}, "invalid-type"),
+]
 
 
 def main():
@@ -228,14 +251,20 @@ def main():
         if "push" in answer:
             entry["sizes"] = oracle.sizes(answer)
         cases.append(entry)
-    assert len({c["id"] for c in cases}) == len(cases)
+    invalid = []
+    for id, description, members, code in INVALID:
+        request = {"now": NOW, "notifications": [], **members}
+        assert oracle.problem(request) == code, id
+        invalid.append({"id": id, "description": description, "request": request, "status": 400, "code": code})
+    assert len({c["id"] for c in cases + invalid}) == len(cases) + len(invalid)
     fixture = {
         "comment": "The push contract (docs/spec/push.md; compose.md sections 6.4 to 6.6 for preview, direction "
                    "and push). Each case: a POST /compose request and the members of its answer that push.md "
                    "decides (kind, reason, notification, locale, direction, push); sizes are the bytes of each "
-                   "payload written as push.md P20 says. Written by scripts/gen-push-fixture.py with "
-                   "checks/push/oracle.py; never edit by hand.",
+                   "payload written as push.md P20 says. invalid: requests answered 400 with the problem code. "
+                   "Written by scripts/gen-push-fixture.py with checks/push/oracle.py; never edit by hand.",
         "cases": cases,
+        "invalid": invalid,
     }
     text = json.dumps(fixture, ensure_ascii=True, indent=1) + "\n"
     (REPO / "test-fixtures" / "push.json").write_text(text, encoding="utf-8")

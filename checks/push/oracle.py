@@ -159,6 +159,40 @@ def tiered(request, base, catalogs):
     return note
 
 
+# MARK: compose.md 2.2 for preview and push (C11, C13)
+
+def problem(request):
+    """The problem code compose.md gives the request's `preview` and `push` members, or None."""
+    def integer(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+    preview = request.get("preview")
+    if preview is not None:
+        if not isinstance(preview, str):
+            return "invalid-type"
+        if preview not in ("full", "sender", "none"):
+            return "invalid-value"
+    push = request.get("push")
+    if push is None:
+        return None
+    if not isinstance(push, dict):
+        return "invalid-type"
+    for name, value in push.items():  # document order
+        if value is None:
+            continue
+        if name in ("badge", "reserveBytes"):
+            if not integer(value):
+                return "invalid-type"
+            if not 0 <= value <= (2147483647 if name == "badge" else 2048):
+                return "out-of-range"
+        elif name == "androidChannel":
+            if not isinstance(value, str):
+                return "invalid-type"
+            if not 1 <= len(value.encode("utf-8")) <= 128 or any(
+                    ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
+                return "invalid-value"
+    return None
+
+
 # MARK: push.md
 
 def escaped_bytes(s):
@@ -435,7 +469,16 @@ def self_test(cli, catalogs):
         if problems:
             failed += 1
             print(f"FAIL {case['id']}\n  " + "\n  ".join(problems))
-    print(f"push oracle: {len(fixture['cases']) - failed} of {len(fixture['cases'])} cases agree")
+    for case in fixture["cases"]:
+        if problem(case["request"]) is not None:
+            failed += 1
+            print(f"FAIL {case['id']}: the oracle rejects it ({problem(case['request'])})")
+    for case in fixture["invalid"]:
+        if problem(case["request"]) != case["code"]:
+            failed += 1
+            print(f"FAIL {case['id']}: want {case['code']}, the oracle gives {problem(case['request'])}")
+    print(f"push oracle: {len(fixture['cases']) - failed} of {len(fixture['cases'])} cases agree, "
+          f"{len(fixture['invalid'])} invalid requests checked")
     return failed == 0
 
 
