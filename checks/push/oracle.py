@@ -325,46 +325,25 @@ def push_of(request, base, note, direction):
 
     texts = {"title": note["title"], "subtitle": note["subtitle"], "body": note["body"], "url": note["url"]}
 
+    def present(**members):
+        """The members whose value is not None, in order (push.md section 6: "when present")."""
+        return {name: value for name, value in members.items() if value is not None}
+
     def apns(t):
-        alert = {"title": t["title"]}
-        if t["subtitle"] is not None:
-            alert["subtitle"] = t["subtitle"]
-        alert["body"] = t["body"]
+        alert = present(title=t["title"], subtitle=t["subtitle"], body=t["body"])
         aps = {"alert": alert, "thread-id": group, "interruption-level": level, "relevance-score": relevance}
-        if badge is not None:
-            aps["badge"] = badge
-        payload = {"aps": aps}
-        if t["url"] is not None:
-            payload["url"] = t["url"]
-        return payload
+        return {"aps": aps | present(badge=badge)} | present(url=t["url"])
 
     def fcm(t):
-        data = {"title": t["title"]}
-        if t["subtitle"] is not None:
-            data["subtitle"] = t["subtitle"]
-        data["body"] = t["body"]
-        data["tag"] = group
-        if t["url"] is not None:
-            data["url"] = t["url"]
-        if channel is not None:
-            data["channel"] = channel
-        if badge is not None:
-            data["badge"] = str(badge)
+        data = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
+                       channel=channel, badge=None if badge is None else str(badge))
         data |= {"kind": kind, "lang": locale, "dir": direction}
         return {"data": data, "android": {"collapse_key": group, "priority": fcm_priority, "ttl": f"{ttl}s"}}
 
     def webpush(t):
-        payload = {"title": t["title"]}
-        if t["subtitle"] is not None:
-            payload["subtitle"] = t["subtitle"]
-        payload["body"] = t["body"]
-        payload["tag"] = group
-        if t["url"] is not None:
-            payload["url"] = t["url"]
-        if badge is not None:
-            payload["appBadge"] = badge
-        payload |= {"kind": kind, "lang": locale, "dir": direction}
-        return payload
+        payload = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
+                          appBadge=badge)
+        return payload | {"kind": kind, "lang": locale, "dir": direction}
 
     apns_payload, apns_cut = fit(apns, texts, LIMITS["apns"] - reserve)
     fcm_message, fcm_cut = fit(fcm, texts, LIMITS["fcm"] - reserve)
