@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 selenium==4.51.0
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -74,6 +74,17 @@ check-l10n-oracle: build $(VENV)/.tools-installed
 	  --count $(L10N_ORACLE_COUNT) --seed $(L10N_ORACLE_SEED)
 	$(VENV)/bin/python checks/l10n/oracle.py --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" \
 	  --count $$(( $(L10N_ORACLE_COUNT) / 3 )) --seed $$(( $(L10N_ORACLE_SEED) + 1 )) --default-locale ar
+
+# The push contract's oracle (checks/push/oracle.py, an independent reading of
+# docs/spec/push.md): every case of test-fixtures/push.json, with the full
+# tier's notification from the debug binary's `compose`, then random hostile
+# requests whose answers must fit, cut on grapheme boundaries and hide what
+# their tier hides (a fixed seed; about 20 s in all).
+PUSH_ORACLE_COUNT ?= 200
+.PHONY: check-push-oracle
+check-push-oracle: build $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
+	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -117,7 +128,7 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library check-l10n-tables check-l10n-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
