@@ -39,11 +39,12 @@ import Testing
     private func key(source: TextRange) -> String {
         var request = ComposeRequest(bytes: Array(Self.text.utf8), serverApp: "Buzz")
         let timestamp = TextRange(start: 0, count: 20)
-        request.appendNotification(
-            id: TextRange(start: 20, count: 2), source: source, type: TextRange(start: 26, count: 7),
-            timestamp: timestamp, moment: request.moment(at: timestamp)!, read: false,
-            thread: .absent, threadTitle: .absent, senderID: .absent, senderName: .absent,
-            text: .absent, defaultText: .absent, url: .absent)
+        var ranges = ComposeRequest.NotificationRanges()
+        ranges[.id] = TextRange(start: 20, count: 2)
+        ranges[.source] = source
+        ranges[.type] = TextRange(start: 26, count: 7)
+        ranges[.timestamp] = timestamp
+        request.appendNotification(&ranges, ComposeRequest.ScalarSlots(), moment: request.moment(at: timestamp)!)
         let key = request.notificationRecords[0].key
         return request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: key], as: UTF8.self) }
     }
@@ -74,10 +75,13 @@ import Testing
             let sourceRange = request.append(source)
             let idRange = request.append(id)
             let textRange = request.append(text)
-            request.appendNotification(
-                id: idRange, source: sourceRange, type: idRange, timestamp: TextRange(start: 0, count: 20),
-                moment: moment, read: false, thread: .absent, threadTitle: .absent, senderID: .absent,
-                senderName: .absent, text: textRange, defaultText: .absent, url: .absent)
+            var ranges = ComposeRequest.NotificationRanges()
+            ranges[.id] = idRange
+            ranges[.source] = sourceRange
+            ranges[.type] = idRange
+            ranges[.timestamp] = TextRange(start: 0, count: 20)
+            ranges[.text] = textRange
+            request.appendNotification(&ranges, ComposeRequest.ScalarSlots(), moment: moment)
             expected.append((source + ":" + id, text))
         }
         request.bytes.withUnsafeBufferPointer { bytes in

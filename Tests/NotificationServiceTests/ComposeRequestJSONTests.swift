@@ -56,11 +56,11 @@ import Testing
         await #expect(processExitsWith: .failure) {
             var input = ComposeRequest(bytes: Array("2026-11-29T12:00:00Z".utf8), serverApp: "Buzz")
             let timestamp = TextRange(start: 0, count: 20)
-            input.appendNotification(
-                id: TextRange(start: 10, count: 20), source: .absent, type: timestamp, timestamp: timestamp,
-                moment: input.moment(at: timestamp)!, read: false, thread: .absent, threadTitle: .absent,
-                senderID: .absent, senderName: .absent, text: .absent, defaultText: .absent, url: .absent
-            )
+            var ranges = ComposeRequest.NotificationRanges()
+            ranges[.id] = TextRange(start: 10, count: 20)
+            ranges[.type] = timestamp
+            ranges[.timestamp] = timestamp
+            input.appendNotification(&ranges, ComposeRequest.ScalarSlots(), moment: input.moment(at: timestamp)!)
         }
     }
 

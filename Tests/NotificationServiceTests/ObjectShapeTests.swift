@@ -139,23 +139,91 @@ import Testing
     }
 
     /// A literal of over 16 bytes is compared word by word: a difference in
-    /// a middle word (here `read`'s value, between two other members) is a
-    /// different shape, read by the general path.
+    /// a middle word (here a byte of an unknown member's name, between two
+    /// other members) is a different shape, read by the general path.
     @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
     func longLiteral_differingInAnyByte_isNotReadByTheShape(_ padding: Int) {
         let pad = String(repeating: "p", count: padding)
-        func notification(_ id: String, _ read: String) -> String {
-            #"{"id":"\#(id)","\#(pad)":12345678,"read":\#(read),"zz":123456789012,"type":"t","#
+        func notification(_ id: String, _ letter: String) -> String {
+            #"{"id":"\#(id)","\#(pad)middle\#(letter)name\#(pad)":null,"read":true,"type":"t","#
                 + #""timestamp":"2026-11-29T11:00:00Z"}"#
         }
         let json =
             #"{"now":"2026-11-29T12:00:00Z","notifications":["#
-            + [notification("a", "true "), notification("b", "false"), notification("c", "false")].joined(
-                separator: ",") + "]}"
+            + [notification("a", "A"), notification("b", "B"), notification("c", "B")].joined(separator: ",") + "]}"
         // The second differs from the first inside the literal; the third is as the second.
         #expect(Self.checkSameAsGeneralPath(Array(json.utf8), "padding \(padding)") == 1)
         let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
-        #expect(request?.notifications.map(\.read) == [true, false, false], "padding \(padding)")
+        #expect(request?.notifications.map(\.id) == ["a", "b", "c"], "padding \(padding)")
+    }
+
+    /// Booleans and numbers are slots of the shape, not part of its
+    /// literals: notifications whose `read`, unknown numbers and unknown
+    /// booleans differ from one to the next are still read by it, each
+    /// value read as the general path reads it.
+    @Test func varyingBooleansIntegersAndUnknownMembers_areReadByTheShape() {
+        let numbers = ["0", "-7", "12345678901", "1.5", "-2.5e3", "3E+2", "42"]
+        var objects: [String] = []
+        for index in 0..<20 {
+            objects.append(
+                #"{"id":"n\#(index)","type":"message","timestamp":"2026-11-29T11:\#(10 + index):00Z","#
+                    + #""read":\#(index % 3 == 0),"badge":\#(numbers[index % numbers.count]),"#
+                    + #""muted":\#(index % 2 == 0),"note":"x\#(index)","text":"hi \#(index)"}"#)
+        }
+        let json = Array(
+            (#"{"now":"2026-11-29T12:00:00Z","notifications":["# + objects.joined(separator: ",") + "]}").utf8)
+        #expect(Self.checkSameAsGeneralPath(json, "varying scalars") == 19)
+        let request = try? Self.decode(json, readsShapes: true).outcome.get()
+        #expect(request?.notifications.map(\.read) == (0..<20).map { $0 % 3 == 0 })
+        #expect(request?.notifications.map(\.text) == (0..<20).map { "hi \($0)" })
+    }
+
+    /// The bench's request with a varying integer member added to every
+    /// notification is read by shape as the request without it.
+    @Test func benchPayload_withAVaryingIntegerMember_isStillReadByShape() {
+        var text = String(decoding: repositoryFile("bench/payloads/compose-20.json"), as: UTF8.self)
+        var index = 0
+        while let range = text.range(of: #""type":"#) {
+            text.replaceSubrange(range, with: #""badge":\#(index * 37 - 100),"TYPE":"#)
+            index += 1
+        }
+        text = text.replacingOccurrences(of: #""TYPE":"#, with: #""type":"#)
+        #expect(index == 20, "the bench payload's notifications")
+        #expect(Self.checkSameAsGeneralPath(Array(text.utf8), "compose-20.json with badges") == 20)
+    }
+
+    /// A number in a slot is read by the number's grammar, and an integer
+    /// slot takes only integers within its bounds: anything else ends the
+    /// shaped read, for the general path to refuse or read.
+    @Test func scalarSlots_readTheirKindOnly() {
+        let shape = ObjectShape.allocate(isEnabled: true)
+        defer { shape.deallocate() }
+        var noted = shape
+        let body = Array(#"{"a":5,"b":true,"c":1}"#.utf8)
+        noted.begin(at: 0)
+        noted.note(.read, .integer, start: 5, end: 6, bounds: 0...9)
+        noted.note(.read, .boolean, start: 11, end: 15)
+        noted.note(.ignored, .number, start: 20, end: 21)
+        body.withUnsafeBufferPointer { noted.finish(end: body.count, in: $0) }
+        #expect(noted.isKnown)
+        func scalar(_ piece: Int, _ text: String) -> Int64? {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                ObjectShape.Piece.scalar(UnsafePointer(noted.pieces.baseAddress! + piece), at: 0, in: bytes)
+            }.map(\.value)
+        }
+        #expect(scalar(0, "7,") == 7)
+        #expect(scalar(0, "10") == nil, "above the bounds")
+        #expect(scalar(0, "-1") == nil, "below the bounds")
+        #expect(scalar(0, "5.0") == nil, "not written as an integer")
+        #expect(scalar(0, "05") == nil, "a leading zero")
+        #expect(scalar(1, "false}") == 0)
+        #expect(scalar(1, "true") == 1)
+        #expect(scalar(1, "tru") == nil)
+        #expect(scalar(1, "1") == nil, "a number is not a boolean")
+        #expect(scalar(2, "-1.25e-3") == 0)
+        #expect(scalar(2, "1.") == nil)
+        #expect(scalar(2, "-") == nil)
+        #expect(scalar(2, "\"1\"") == nil, "a string is not a number")
     }
 
     /// Literals within 8 bytes of the body's end are compared byte by byte:

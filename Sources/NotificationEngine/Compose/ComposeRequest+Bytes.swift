@@ -11,8 +11,10 @@ extension ComposeRequest {
     package struct NotificationRecord: Sendable {
         /// Its texts by field, as the filler wrote them, with the key.
         package let ranges: NotificationRanges
+        /// Its booleans and integers by field.
+        package let scalars: ScalarSlots
         package let moment: Moment
-        package let read: Bool
+        package var read: Bool { scalars[.read] != 0 }
         /// Whether the type is one of `PendingNotification.messageTypes`.
         package let isMessage: Bool
 
@@ -153,49 +155,32 @@ extension ComposeRequest {
 
     /// Adds `notification`, its strings appended.
     mutating func append(_ notification: PendingNotification) {
-        let timestamp = append(notification.timestamp.raw)
+        var ranges = NotificationRanges()
+        ranges[.timestamp] = append(notification.timestamp.raw)
         let moment = moment(of: notification.timestamp.instant)
-        let (id, source, type) = (append(notification.id), append(notification.source), append(notification.type))
-        let (thread, threadTitle) = (append(notification.thread), append(notification.threadTitle))
-        let (senderID, senderName) = (append(notification.sender?.id), append(notification.sender?.name))
-        let (text, defaultText, url) = (
-            append(notification.text), append(notification.defaultText), append(notification.url)
-        )
-        appendNotification(
-            id: id, source: source, type: type, timestamp: timestamp, moment: moment, read: notification.read,
-            thread: thread, threadTitle: threadTitle, senderID: senderID, senderName: senderName,
-            text: text, defaultText: defaultText, url: url)
+        ranges[.id] = append(notification.id)
+        ranges[.source] = append(notification.source)
+        ranges[.type] = append(notification.type)
+        ranges[.thread] = append(notification.thread)
+        ranges[.threadTitle] = append(notification.threadTitle)
+        ranges[.senderID] = append(notification.sender?.id)
+        ranges[.senderName] = append(notification.sender?.name)
+        ranges[.text] = append(notification.text)
+        ranges[.defaultText] = append(notification.defaultText)
+        ranges[.url] = append(notification.url)
+        var scalars = ScalarSlots()
+        scalars[.read] = notification.read ? 1 : 0
+        appendNotification(&ranges, scalars, moment: moment)
     }
 
-    /// Adds a notification; its key is made here (`source:id`, or `id`).
+    /// Adds the notification of `ranges`' fields `id` through `url` and of
+    /// `scalars`; its key is made here (`source:id`, or `id`) into the `key`
+    /// slot (and `ignored` cleared), whatever they held.
     /// - Precondition: every range is absent or within `bytes` (checked: a
     ///   range outside would read outside the buffer); `id`, `type` and
     ///   `timestamp` are present; `moment` is `timestamp`'s; `source` has no `:`.
     package mutating func appendNotification(
-        id: TextRange, source: TextRange, type: TextRange, timestamp: TextRange, moment: Moment, read: Bool,
-        thread: TextRange, threadTitle: TextRange, senderID: TextRange, senderName: TextRange,
-        text: TextRange, defaultText: TextRange, url: TextRange
-    ) {
-        var ranges = NotificationRanges()
-        ranges[.id] = id
-        ranges[.source] = source
-        ranges[.type] = type
-        ranges[.timestamp] = timestamp
-        ranges[.thread] = thread
-        ranges[.threadTitle] = threadTitle
-        ranges[.senderID] = senderID
-        ranges[.senderName] = senderName
-        ranges[.text] = text
-        ranges[.defaultText] = defaultText
-        ranges[.url] = url
-        appendNotification(&ranges, moment: moment, read: read)
-    }
-
-    /// Adds the notification of `ranges`' fields `id` through `url`, as the
-    /// call above; sets its `key` slot (and clears `ignored`), whatever it held.
-    /// - Precondition: as above.
-    package mutating func appendNotification(
-        _ ranges: inout NotificationRanges, moment: Moment, read: Bool
+        _ ranges: inout NotificationRanges, _ scalars: ScalarSlots, moment: Moment
     ) {
         // One test for all 12 ranges, as `fits` each: the furthest reach of any.
         // Written out: as a loop it is not unrolled, and costs twice as much.
@@ -236,8 +221,11 @@ extension ComposeRequest {
         }
         ranges[.key] = key
         ranges[.ignored] = .absent
+        var scalars = scalars
+        scalars[.ignored] = 0
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
-        notificationRecords.append(NotificationRecord(ranges: ranges, moment: moment, read: read, isMessage: isMessage))
+        notificationRecords.append(
+            NotificationRecord(ranges: ranges, scalars: scalars, moment: moment, isMessage: isMessage))
     }
 
     /// Copies `count` bytes of `base` from `source` to `target`, as

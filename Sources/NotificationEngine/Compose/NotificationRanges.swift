@@ -34,3 +34,46 @@ extension ComposeRequest {
         }
     }
 }
+
+extension ComposeRequest {
+    /// A notification's values that are not texts, booleans and integers,
+    /// one slot per field (`Field`), beside its `NotificationRanges`: the
+    /// decoder writes each where its wire table (`NotificationMember.field`)
+    /// says, starting from the table's defaults.
+    package struct ScalarSlots: Sendable, Equatable {
+        /// A slot: a field, or `ignored`, where an unknown member's number
+        /// or boolean goes (read and checked, not kept).
+        package enum Field: UInt8, Sendable {
+            case read
+            case ignored
+        }
+
+        /// Room for 4: booleans are 0 or 1, integers as read.
+        private var first: Int64 = 0
+        private var second: Int64 = 0
+        private var third: Int64 = 0
+        private var fourth: Int64 = 0
+
+        /// Every slot 0 (false).
+        package init() {}
+
+        package subscript(field: Field) -> Int64 {
+            @inline(__always) get {
+                switch field.rawValue & 3 {
+                case 0: first
+                case 1: second
+                case 2: third
+                default: fourth
+                }
+            }
+            @inline(__always) set {
+                switch field.rawValue & 3 {
+                case 0: first = newValue
+                case 1: second = newValue
+                case 2: third = newValue
+                default: fourth = newValue
+                }
+            }
+        }
+    }
+}

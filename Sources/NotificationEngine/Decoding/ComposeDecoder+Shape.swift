@@ -8,19 +8,21 @@ extension ComposeDecoder {
     mutating func decodeShapedNotification() -> Bool {
         let appendedCount = request.bytes.count
         var ranges = ComposeRequest.NotificationRanges()
-        guard shape.isKnown, let end = readShaped(shape, into: &ranges, appendedCount: appendedCount) else {
+        var scalars = tables.notificationScalars
+        guard shape.isKnown, let end = readShaped(shape, into: &ranges, &scalars, appendedCount: appendedCount)
+        else {
             return false
         }
         let timestamp = ranges[.timestamp]
         let source = ranges[.source]
         // The checks of the fields, as the general path makes them.
-        guard !ranges[.id].isAbsent, !ranges[.type].isAbsent, !timestamp.isAbsent,
+        guard tables.hasRequiredNotificationMembers(ranges),
             let moment = moment(at: timestamp),
             source.isAbsent
                 || !request.bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) })
         else { return abandon(appendedCount) }
         reader.move(to: end)
-        request.appendNotification(&ranges, moment: moment, read: shape.read)
+        request.appendNotification(&ranges, scalars, moment: moment)
         shapedReads &+= 1
         return true
     }
@@ -30,8 +32,9 @@ extension ComposeDecoder {
     mutating func decodeShapedDisplayedEntry() -> Bool {
         let appendedCount = request.bytes.count
         var ranges = ComposeRequest.NotificationRanges()
+        var scalars = ComposeRequest.ScalarSlots()
         guard displayedShape.isKnown,
-            let end = readShaped(displayedShape, into: &ranges, appendedCount: appendedCount)
+            let end = readShaped(displayedShape, into: &ranges, &scalars, appendedCount: appendedCount)
         else { return false }
         let key = ranges[.key]
         let timestamp = ranges[.timestamp]
@@ -45,13 +48,15 @@ extension ComposeDecoder {
     }
 
     /// Where the object at the reader ends, with its strings written into
-    /// `ranges` by field (`Slot`), when its bytes repeat `shape`'s literals
-    /// with a string in each slot; an escaped string is decoded and appended
-    /// (an unknown member's only checked). Nil, with what it appended
-    /// removed, when they do not. The fields' own checks are the caller's.
+    /// `ranges` by field (`Slot`) and its booleans and numbers into
+    /// `scalars`, when its bytes repeat `shape`'s literals with a value of
+    /// the slot's kind in each slot; an escaped string is decoded and
+    /// appended (an unknown member's only checked). Nil, with what it
+    /// appended removed, when they do not. The fields' own checks are the caller's.
     @inline(__always)
     private mutating func readShaped(
-        _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges, appendedCount: Int
+        _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges,
+        _ scalars: inout ComposeRequest.ScalarSlots, appendedCount: Int
     ) -> Int? {
         // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
         guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
@@ -65,6 +70,15 @@ extension ComposeDecoder {
             guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
             else {
                 return abandoned(appendedCount)
+            }
+            guard _fastPath(piece.pointee.kind == .text) else {
+                guard let scalar = ObjectShape.Piece.scalar(piece, at: start, in: bytes) else {
+                    return abandoned(appendedCount)
+                }
+                scalars[piece.pointee.scalar] = scalar.value
+                piece += 1
+                cursor = scalar.end
+                continue
             }
             let slot = piece.pointee.slot
             piece += 1

@@ -26,12 +26,41 @@ extension ComposeDecoder {
         return range
     }
 
-    /// An unknown member's value, skipped; a string is noted in the `owner`'s shape.
+    /// A boolean member's value (1 or 0), noted in the `owner`'s shape as `slot`.
+    mutating func boolean(
+        _ slot: ObjectShape.ScalarSlot, of owner: ShapeOwner, at path: @autoclosure () -> String
+    ) throws(JSONReader.Stop) -> Int64 {
+        let start = reader.index
+        let value = try reader.bool(at: path())
+        note(slot, .boolean, of: owner, start: start, end: reader.index)
+        return value ? 1 : 0
+    }
+
+    /// An integer member's value within `bounds`, noted in the `owner`'s shape as `slot`.
+    mutating func integer(
+        _ slot: ObjectShape.ScalarSlot, in bounds: ClosedRange<Int>, of owner: ShapeOwner,
+        at path: @autoclosure () -> String
+    ) throws(JSONReader.Stop) -> Int64 {
+        let start = reader.index
+        let value = try reader.integer(in: bounds, at: path())
+        note(slot, .integer, of: owner, start: start, end: reader.index, bounds: bounds)
+        return Int64(value)
+    }
+
+    /// An unknown member's value, skipped; a string, a number or a boolean
+    /// is noted in the `owner`'s shape (as `ignored`), so objects whose
+    /// unknown scalars differ still share it.
     mutating func skipValue(of owner: ShapeOwner = .notification) throws(JSONReader.Stop) {
         let open = reader.index
-        let isString = reader.peek() == UInt8(ascii: "\"")
+        let first = reader.peek() ?? 0
         try reader.skipValue()
-        if isString { note(.ignored, of: owner, open: open, close: reader.index &- 1) }
+        switch first {
+        case UInt8(ascii: "\""): note(.ignored, of: owner, open: open, close: reader.index &- 1)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): note(.ignored, .boolean, of: owner, start: open, end: reader.index)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            note(.ignored, .number, of: owner, start: open, end: reader.index)
+        default: break  // `null`, an object or an array: part of a literal.
+        }
     }
 
     @inline(__always)
@@ -39,6 +68,16 @@ extension ComposeDecoder {
         switch owner {
         case .notification: shape.note(slot, open: open, close: close)
         case .displayedEntry: displayedShape.note(slot, open: open, close: close)
+        }
+    }
+
+    mutating func note(
+        _ slot: ObjectShape.ScalarSlot, _ kind: ObjectShape.Kind, of owner: ShapeOwner, start: Int, end: Int,
+        bounds: ClosedRange<Int> = Int.min...Int.max
+    ) {
+        switch owner {
+        case .notification: shape.note(slot, kind, start: start, end: end, bounds: bounds)
+        case .displayedEntry: displayedShape.note(slot, kind, start: start, end: end, bounds: bounds)
         }
     }
 

@@ -105,7 +105,7 @@ struct ComposeDecoder: ~Copyable {
     /// What `locale` chooses from: the caller's, valid for the pass.
     private let catalogs: UnsafePointer<CatalogSet>
     /// `Self.tables`, read once.
-    private let tables: Tables
+    let tables: Tables
     /// The previous notification's shape, for reading the next one.
     var shape: ObjectShape
     /// The previous displayed entry's shape.
@@ -138,21 +138,42 @@ struct ComposeDecoder: ~Copyable {
         return taken
     }
 
-    /// The member names of every kind of object, in one static value (see `MemberTable`).
-    private struct Tables: Sendable {
+    /// The member names of every kind of object (see `MemberTable`), and
+    /// what the decoder reads often from the wire tables (`WireTable`), in
+    /// one static value.
+    struct Tables: Sendable {
         let request = MemberTable<RequestMember>()
         let notification = MemberTable<NotificationMember>()
         let sender = MemberTable<SenderMember>()
         let displayed = MemberTable<DisplayedMember>()
+        /// A notification's scalars before its members are read: the defaults.
+        let notificationScalars = NotificationMember.defaultScalars
+        let notificationRequired = NotificationMember.requiredTexts
+        let displayedRequired = DisplayedMember.requiredTexts
+        /// The slots of `notificationRequired`, one bit each.
+        private let requiredNotificationSlots = NotificationMember.requiredTexts.reduce(UInt16(0)) {
+            $0 | 1 << $1.slot.rawValue
+        }
+
+        /// Whether every required member of a notification is in `ranges`,
+        /// tested in a few instructions a slot (the problem is `requireMembers`).
+        @inline(__always)
+        func hasRequiredNotificationMembers(_ ranges: ComposeRequest.NotificationRanges) -> Bool {
+            var slots = requiredNotificationSlots
+            while slots != 0 {
+                let slot = UInt8(truncatingIfNeeded: slots.trailingZeroBitCount)
+                if ranges[ComposeRequest.NotificationRanges.Field(rawValue: slot).unsafelyUnwrapped].isAbsent {
+                    return false
+                }
+                slots &= slots &- 1
+            }
+            return true
+        }
     }
 
     private static let tables = Tables()
 
     // MARK: The request
-
-    enum RequestMember: String, JSONMember {
-        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
-    }
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
         guard reader.peek() == UInt8(ascii: "{") else {
@@ -188,10 +209,9 @@ struct ComposeDecoder: ~Copyable {
                     let range = try text(at: "now")
                     guard request.setNow(at: range) else { throw stop(invalidTimestamp(range, at: "now")) }
                 case .maxAgeSeconds:
-                    request.maxAgeSeconds = try reader.integer(
-                        in: ComposeRequest.maxAgeSecondsRange, at: "maxAgeSeconds")
+                    request.maxAgeSeconds = try integer(.maxAgeSeconds)
                 case .maxUnits:
-                    request.maxUnits = try reader.integer(in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                    request.maxUnits = try integer(.maxUnits)
                 case .app:
                     request.appRange = try text(at: "app")
                 case .recipient:
@@ -209,6 +229,14 @@ struct ComposeDecoder: ~Copyable {
         if request.fetch == .ok && !hasNotifications {
             throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
         }
+    }
+
+    /// The request's integer `member`, within its table's bounds.
+    private mutating func integer(_ member: RequestMember) throws(JSONReader.Stop) -> Int {
+        guard case .integer(let bounds) = member.field.kind else {
+            preconditionFailure("\(member.rawValue) is not an integer in the wire table")
+        }
+        return try reader.integer(in: bounds, at: member.rawValue)
     }
 
     private mutating func fetchOutcome() throws(JSONReader.Stop) -> FetchOutcome {
@@ -246,107 +274,105 @@ struct ComposeDecoder: ~Copyable {
                 + " got \(JSONWriter.quotedForMessage(raw))")
     }
 
-    // MARK: Notifications
-
-    enum NotificationMember: String, JSONMember {
-        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
-    }
-
-    enum SenderMember: String, JSONMember {
-        case id, name
-    }
+    // MARK: Notifications and displayed entries
 
     private mutating func decodeNotification(
         _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
     ) throws(JSONReader.Stop) {
         if decodeShapedNotification() { return }
         // The path is built only for a problem.
-        func at(_ member: NotificationMember) -> String { "notifications[\(index)].\(member.rawValue)" }
-        var fields = NotificationFields()
-        names.startObject()
+        let path = { "notifications[\(index)]" }
+        var values = ObjectValues(scalars: tables.notificationScalars)
         _ = reader.peek()
         shape.begin(at: reader.index)
-        if try reader.openObject(at: "notifications[\(index)]") {
-            repeat {
-                let member = try reader.memberName(&names)
-                if try reader.skipNull() { continue }
-                switch member {
-                case .id: fields.id = try text(.id, at: at(.id))
-                case .source:
-                    fields.source = try text(.source, at: at(.source))
-                    if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
-                        throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
-                    }
-                case .type: fields.type = try text(.type, at: at(.type))
-                case .timestamp: fields.timestamp = try timestamp(.timestamp, at: at(.timestamp))
-                case .read: fields.read = try reader.bool(at: at(.read))
-                case .thread: fields.thread = try text(.thread, at: at(.thread))
-                case .threadTitle: fields.threadTitle = try text(.threadTitle, at: at(.threadTitle))
-                case .sender: fields.sender = try decodeSender(at: at(.sender), &senderNames)
-                case .text: fields.text = try text(.text, at: at(.text))
-                case .defaultText: fields.defaultText = try text(.defaultText, at: at(.defaultText))
-                case .url: fields.url = try text(.url, at: at(.url))
-                case nil: try skipValue()
+        try decodeMembers(&names, at: path(), of: .notification, into: &values) {
+            decoder, member, values throws(JSONReader.Stop) in
+            switch member {
+            case .sender:
+                try decoder.decodeMembers(
+                    &senderNames, at: FieldDecoding.path(path(), member.rawValue), of: .notification, into: &values
+                ) { _, _, _ throws(JSONReader.Stop) in }
+            case .source:
+                if decoder.request.bytes.withUnsafeBufferPointer({
+                    $0[present: values.ranges[.source]].contains(UInt8(ascii: ":"))
+                }) {
+                    throw decoder.stop(
+                        Problem(.invalidValue, "\(FieldDecoding.path(path(), member.rawValue)) must not contain ':'"))
                 }
-            } while try reader.nextMember()
+            default: break
+            }
         }
-        if !fields.hasRequiredMembers, let missing = fields.missingMember {
-            throw stop(FieldDecoding.missing("notifications[\(index)].\(missing.rawValue)"))
+        if !tables.hasRequiredNotificationMembers(values.ranges) {
+            try requireMembers(tables.notificationRequired, of: values, at: path())
         }
-        shape.finish(end: reader.index, read: fields.read, in: reader.bytes)
-        fields.append(to: &request)
-    }
-
-    private mutating func decodeSender(at path: @autoclosure () -> String, _ names: inout MemberNames<SenderMember>)
-        throws(JSONReader.Stop) -> (id: TextRange, name: TextRange)
-    {
-        var sender = (id: TextRange.absent, name: TextRange.absent)
-        names.startObject()
-        if try reader.openObject(at: path()) {
-            repeat {
-                let member = try reader.memberName(&names)
-                if try reader.skipNull() { continue }
-                switch member {
-                case .id: sender.id = try text(.senderID, at: FieldDecoding.path(path(), "id"))
-                case .name: sender.name = try text(.senderName, at: FieldDecoding.path(path(), "name"))
-                case nil: try skipValue()
-                }
-            } while try reader.nextMember()
-        }
-        return sender
-    }
-
-    // MARK: Displayed entries
-
-    enum DisplayedMember: String, JSONMember {
-        case key, timestamp
+        shape.finish(end: reader.index, in: reader.bytes)
+        request.appendNotification(&values.ranges, values.scalars, moment: values.moment!)
     }
 
     private mutating func decodeDisplayedEntry(_ index: Int, _ names: inout MemberNames<DisplayedMember>)
         throws(JSONReader.Stop)
     {
         if decodeShapedDisplayedEntry() { return }
-        func at(_ member: DisplayedMember) -> String { "displayed[\(index)].\(member.rawValue)" }
-        var key = TextRange.absent
-        var timestamp: (range: TextRange, moment: Moment)? = nil
-        names.startObject()
+        let path = { "displayed[\(index)]" }
+        var values = ObjectValues(scalars: ComposeRequest.ScalarSlots())
         _ = reader.peek()
         displayedShape.begin(at: reader.index)
-        if try reader.openObject(at: "displayed[\(index)]") {
-            repeat {
-                let member = try reader.memberName(&names)
-                if try reader.skipNull() { continue }
-                switch member {
-                case .key: key = try text(.key, of: .displayedEntry, at: at(.key))
-                case .timestamp: timestamp = try self.timestamp(.timestamp, of: .displayedEntry, at: at(.timestamp))
-                case nil: try skipValue(of: .displayedEntry)
-                }
-            } while try reader.nextMember()
+        try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) { _, _, _ throws(JSONReader.Stop) in }
+        try requireMembers(tables.displayedRequired, of: values, at: path())
+        displayedShape.finish(end: reader.index, in: reader.bytes)
+        request.appendDisplayed(key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!)
+    }
+
+    /// Reads the object at the reader by `Member`'s table (`WireField`):
+    /// each member's value by its kind, into its slot of `values`, noted in
+    /// `owner`'s shape; an unknown member's skipped (and noted when it is a
+    /// scalar). `member` is then called for each known member read, to read
+    /// an object member's value or check the member's own rule.
+    private mutating func decodeMembers<Member: WireMember>(
+        _ names: inout MemberNames<Member>, at path: @autoclosure () -> String, of owner: ShapeOwner,
+        into values: inout ObjectValues,
+        _ rule: (inout Self, Member, inout ObjectValues) throws(JSONReader.Stop) -> Void
+    ) throws(JSONReader.Stop) {
+        names.startObject()
+        guard try reader.openObject(at: path()) else { return }
+        repeat {
+            let member = try reader.memberName(&names)
+            if try reader.skipNull() { continue }
+            guard let member else {
+                try skipValue(of: owner)  // Unknown members are ignored.
+                continue
+            }
+            let field = member.field
+            switch (field.kind, field.slot) {
+            case (.string, .text(let slot)):
+                values.ranges[slot] = try text(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
+            case (.timestamp, .text(let slot)):
+                let timestamp = try self.timestamp(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
+                values.ranges[slot] = timestamp.range
+                values.moment = timestamp.moment
+            case (.boolean, .scalar(let slot, _)):
+                values.scalars[slot] = try boolean(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
+            case (.integer(let bounds), .scalar(let slot, _)):
+                values.scalars[slot] = try integer(
+                    slot, in: bounds, of: owner, at: FieldDecoding.path(path(), member.rawValue))
+            case (.object, .members), (.array, .members):
+                break  // The rule reads it.
+            default:
+                preconditionFailure("\(member.rawValue): a wire table row whose kind and slot do not go together")
+            }
+            try rule(&self, member, &values)
+        } while try reader.nextMember()
+    }
+
+    /// Throws the missing-member problem of the first of `required` whose
+    /// slot `values` left absent, in table order; nothing when none is.
+    private func requireMembers<Member: WireMember>(
+        _ required: [(member: Member, slot: ComposeRequest.NotificationRanges.Field)], of values: ObjectValues,
+        at path: @autoclosure () -> String
+    ) throws(JSONReader.Stop) {
+        for (member, slot) in required where values.ranges[slot].isAbsent {
+            throw stop(FieldDecoding.missing(FieldDecoding.path(path(), member.rawValue)))
         }
-        guard !key.isAbsent else { throw stop(FieldDecoding.missing(at(.key))) }
-        guard let timestamp else { throw stop(FieldDecoding.missing(at(.timestamp))) }
-        displayedShape.finish(end: reader.index, read: false, in: reader.bytes)
-        request.appendDisplayed(key: key, timestamp: timestamp.range, moment: timestamp.moment)
     }
 
     /// Reads the array at `path`, of at most `max` elements, one `element`

@@ -304,23 +304,34 @@ struct JSONReader {
     /// number: whether it is written as an integer, and then its value when
     /// it fits in `Int`.
     private mutating func number() throws(Stop) -> (isInteger: Bool, value: Int?) {
-        var cursor = index
+        guard let number = Self.number(at: index, in: bytes) else { throw Stop() }
+        index = number.end
+        return (number.isInteger, number.value)
+    }
+
+    /// The number at `start` in `bytes` as `number()` reads it, and where it
+    /// ends; nil when no number starts there.
+    static func number(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (
+        end: Int, isInteger: Bool, value: Int?
+    )? {
+        var cursor = start
         func digits() -> Int {
             let start = cursor
-            while cursor < bytes.count, Self.isDigit(bytes[cursor]) { cursor &+= 1 }
+            while cursor < bytes.count, isDigit(bytes[cursor]) { cursor &+= 1 }
             return cursor &- start
         }
+        guard cursor < bytes.count else { return nil }
         let negative = bytes[cursor] == UInt8(ascii: "-")
         if negative { cursor &+= 1 }
         let integerStart = cursor
         let integerDigits = digits()
         guard integerDigits > 0, bytes[integerStart] != UInt8(ascii: "0") || integerDigits == 1 else {
-            throw Stop()
+            return nil
         }
         var isInteger = true
         if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
             cursor &+= 1
-            guard digits() > 0 else { throw Stop() }
+            guard digits() > 0 else { return nil }
             isInteger = false
         }
         if cursor < bytes.count, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
@@ -328,33 +339,36 @@ struct JSONReader {
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
                 cursor &+= 1
             }
-            guard digits() > 0 else { throw Stop() }
+            guard digits() > 0 else { return nil }
             isInteger = false
         }
-        index = cursor
-        guard isInteger else { return (false, nil) }
+        guard isInteger else { return (cursor, false, nil) }
         // Accumulated negatively, so Int.min fits; an overflow means no value.
         var value = 0
         for position in integerStart..<integerStart &+ integerDigits {
             let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
             let (next, borrow) = times10.subtractingReportingOverflow(Int(bytes[position] &- UInt8(ascii: "0")))
-            if overflow || borrow { return (true, nil) }
+            if overflow || borrow { return (cursor, true, nil) }
             value = next
         }
-        if negative { return (true, value) }
-        return (true, value == Int.min ? nil : -value)
+        if negative { return (cursor, true, value) }
+        return (cursor, true, value == Int.min ? nil : -value)
     }
 
     /// Skips `literal` (true) when the bytes at `index` spell it.
     private mutating func skipLiteral(_ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard bytes.count &- index >= count,
-            CodePoints.equalBytes(
-                UnsafeBufferPointer(rebasing: bytes[index..<index &+ count]),
-                UnsafeBufferPointer(start: literal.utf8Start, count: count))
-        else { return false }
-        index &+= count
+        guard Self.literal(literal, at: index, in: bytes) else { return false }
+        index &+= literal.utf8CodeUnitCount
         return true
+    }
+
+    /// Whether the bytes at `start` spell `literal`.
+    static func literal(_ literal: StaticString, at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        return start >= 0 && bytes.count &- start >= count
+            && CodePoints.equalBytes(
+                UnsafeBufferPointer(rebasing: bytes[start..<start &+ count]),
+                UnsafeBufferPointer(start: literal.utf8Start, count: count))
     }
 
     /// Scans the string whose opening quote is at `index` to its closing

@@ -10,15 +10,17 @@
 /// sequence of literals and slots: literal 0 from the object's `{` through
 /// the first value's opening quote, literal k from a value's closing quote
 /// through the next value's opening quote, the last literal from the last
-/// closing quote through the object's `}`. Everything else of the object
-/// (member names, `:` and `,`, whitespace, `read`'s `true`, a `null`, an
-/// unknown member's number, `sender`'s braces) is inside a literal.
+/// closing quote through the object's `}`. A boolean or a number is a slot
+/// too (a scalar slot), with no quotes around it: the literal before it
+/// ends at its first byte, the one after starts after its last. Everything
+/// else of the object (member names, `:` and `,`, whitespace, a `null`,
+/// `sender`'s braces, an unknown member's object or array) is inside a
+/// literal.
 ///
-/// A later object whose literals are the same bytes, with a string in each
-/// slot, has the same members in the same order and the same constant
-/// values: the general decoder would read it the same way, so its fields are
-/// the slots' strings (each still checked as its field requires) and the
-/// constants' values (`read`).
+/// A later object whose literals are the same bytes, with a value of the
+/// slot's kind in each slot, has the same members in the same order: the
+/// general decoder would read it the same way, so its fields are the slots'
+/// values, each still checked as its field requires (`WireField`).
 ///
 /// The literals are copied into storage the shape owns when it is noted, so
 /// a shape holds for any body, not only the one it came from: a thread's
@@ -28,6 +30,20 @@ struct ObjectShape {
     /// Where a string value goes: a notification's field, a displayed
     /// entry's `key` (its `timestamp` is `timestamp`), or `ignored`.
     typealias Slot = ComposeRequest.NotificationRanges.Field
+    /// Where a boolean or a number goes: a field's scalar slot, or `ignored`.
+    typealias ScalarSlot = ComposeRequest.ScalarSlots.Field
+
+    /// What a slot holds.
+    enum Kind: UInt8 {
+        /// A string: the slot is a `Slot`.
+        case text
+        /// `true` or `false`: the slot is a `ScalarSlot`.
+        case boolean
+        /// An integer written as one, within the piece's bounds: a `ScalarSlot`.
+        case integer
+        /// Any JSON number (an unknown member's): the `ignored` scalar slot.
+        case number
+    }
 
     /// Slots a shape holds; an object with more strings has no shape.
     private static var capacity: Int { 24 }
@@ -52,7 +68,14 @@ struct ObjectShape {
         /// The bytes a match reads: the literal's, and at least a word (8).
         /// Its last word ends here.
         var reach: Int32
+        /// The slot of a `text` piece.
         var slot: Slot
+        /// The slot of any other kind's.
+        var scalar: ScalarSlot
+        var kind: Kind
+        /// An integer slot's allowed values.
+        var lowest: Int64
+        var highest: Int64
     }
 
     /// Piece k: literal k and slot k; piece `count`: the last literal.
@@ -62,8 +85,6 @@ struct ObjectShape {
     let literals: UnsafeMutablePointer<UInt8>
     /// The number of slots.
     private(set) var count = 0
-    /// The value of `read` the literals spell (false when they do not name it).
-    private(set) var read = false
     /// Whether the shape is complete and may be matched.
     private(set) var isKnown = false
     /// Where the next literal being noted starts: the object's `{` or the last closing quote.
@@ -122,18 +143,36 @@ struct ObjectShape {
             count = Self.capacity + 1  // too many: no shape
             return
         }
-        pieces[count] = Piece(noted, count: open &- noted &+ 1, slot: slot)
+        pieces[count] = Piece(noted, count: open &- noted &+ 1, slot: slot, kind: .text)
         count &+= 1
         noted = close
     }
 
-    /// Ends the object of `body`: its `}` is the byte before `end`; `read`
-    /// is the value it gave. Copies the literals into the shape's storage;
-    /// when they do not fit, the shape stays unknown.
+    /// Notes a boolean or a number of `kind` from `start` to `end` (the
+    /// byte after it), for `slot`; an integer's allowed values are `bounds`.
+    mutating func note(
+        _ slot: ScalarSlot, _ kind: Kind, start: Int, end: Int, bounds: ClosedRange<Int> = Int.min...Int.max
+    ) {
+        guard count < Self.capacity else {
+            count = Self.capacity + 1
+            return
+        }
+        var piece = Piece(noted, count: start &- noted, slot: .ignored, kind: kind)
+        piece.scalar = slot
+        piece.lowest = Int64(bounds.lowerBound)
+        piece.highest = Int64(bounds.upperBound)
+        pieces[count] = piece
+        count &+= 1
+        noted = end
+    }
+
+    /// Ends the object of `body`: its `}` is the byte before `end`. Copies
+    /// the literals into the shape's storage; when they do not fit, the
+    /// shape stays unknown.
     @inline(__always)
-    mutating func finish(end: Int, read: Bool, in body: UnsafeBufferPointer<UInt8>) {
+    mutating func finish(end: Int, in body: UnsafeBufferPointer<UInt8>) {
         guard count <= Self.capacity, isEnabled, let base = body.baseAddress else { return }
-        pieces[count] = Piece(noted, count: end &- noted, slot: .ignored)
+        pieces[count] = Piece(noted, count: end &- noted, slot: .ignored, kind: .text)
         var kept = 0
         for k in 0...count {
             let length = Int(pieces[k].count)
@@ -144,7 +183,6 @@ struct ObjectShape {
             kept &+= length
         }
         (literals + kept).initialize(repeating: 0, count: Self.padding)
-        self.read = read
         isKnown = true
     }
 
@@ -153,13 +191,41 @@ struct ObjectShape {
 extension ObjectShape.Piece {
     /// The literal of `count` bytes at `start` in the body; `finish` sets what matching it needs.
     @inline(__always)
-    fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot) {
+    fileprivate init(_ start: Int, count: Int, slot: ObjectShape.Slot, kind: ObjectShape.Kind) {
         self.literal = nil
         self.mask = 0
         self.start = Int32(truncatingIfNeeded: start)
         self.count = Int32(truncatingIfNeeded: count)
         self.reach = 0
         self.slot = slot
+        self.scalar = .ignored
+        self.kind = kind
+        self.lowest = 0
+        self.highest = 0
+    }
+
+    /// The scalar of this piece's slot at `start` in `bytes`: where it ends
+    /// and its value (a boolean's 1 or 0, an integer's value, 0 for any
+    /// other number), when it is a value of the piece's kind; nil when not.
+    static func scalar(_ piece: UnsafePointer<Self>, at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
+        -> (end: Int, value: Int64)?
+    {
+        switch piece.pointee.kind {
+        case .boolean:
+            if JSONReader.literal("true", at: start, in: bytes) { return (start &+ 4, 1) }
+            if JSONReader.literal("false", at: start, in: bytes) { return (start &+ 5, 0) }
+            return nil
+        case .integer:
+            guard let number = JSONReader.number(at: start, in: bytes), number.isInteger,
+                let value = number.value, Int64(value) >= piece.pointee.lowest, Int64(value) <= piece.pointee.highest
+            else { return nil }
+            return (number.end, Int64(value))
+        case .number:
+            guard let number = JSONReader.number(at: start, in: bytes) else { return nil }
+            return (number.end, 0)
+        case .text:
+            return nil
+        }
     }
 
     /// Sets `reach` and `mask` from `count`.

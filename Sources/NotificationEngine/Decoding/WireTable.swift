@@ -1,0 +1,145 @@
+/// The members of each object of a `POST /compose` request, declared once.
+///
+/// Each kind of object has an enum of its members (the wire names are the
+/// raw values) whose `field` is its row of the table: what the value is on
+/// the wire, whether it is required, its default, and the slot of the record
+/// it fills. The decoder reads by the table (`ComposeDecoder.decodeMembers`):
+/// the kind picks the reader and its checks, the slot where the value goes,
+/// the defaults fill what is absent, the required rows are what a missing
+/// member is checked against, in table order. The shaped reader
+/// (`ObjectShape`) notes and matches values by the same slots and kinds.
+/// What is left to a member's own code is its rule (a source has no `:`, a
+/// `fetch` is one of three words), in the decoder's `switch` over the
+/// members that have one.
+///
+/// Adding a member: a case and its row here, the slot it fills (a case of
+/// `NotificationRanges.Field` or `ScalarSlots.Field`), the rule that reads
+/// it, and the contract files (docs/architecture.md, "Add a field").
+struct WireField: Sendable {
+    /// What the value is on the wire (`null` is absent for every kind).
+    enum Kind: Sendable, Equatable {
+        case string
+        /// A string that is an RFC 3339 date-time (`Timestamp`).
+        case timestamp
+        case boolean
+        /// An integer written as one (`256`, not `256.0`), within the range.
+        case integer(ClosedRange<Int>)
+        /// An object with a table of its own.
+        case object
+        /// An array of objects with a table of their own.
+        case array
+    }
+
+    /// Where the value goes.
+    enum Slot: Sendable, Equatable {
+        /// A text slot of the record.
+        case text(ComposeRequest.NotificationRanges.Field)
+        /// A scalar slot of the record, and its value when the member is absent.
+        case scalar(ComposeRequest.ScalarSlots.Field, default: Int64)
+        /// The request itself: the member's rule sets it (`ComposeRequest`'s
+        /// properties, whose defaults are the request's).
+        case request
+        /// The members of the object or array the value is.
+        case members
+    }
+
+    let kind: Kind
+    let isRequired: Bool
+    let slot: Slot
+
+    init(_ kind: Kind, required: Bool = false, _ slot: Slot) {
+        self.kind = kind
+        self.isRequired = required
+        self.slot = slot
+    }
+}
+
+/// An object's members with their rows of the wire table.
+protocol WireMember: JSONMember {
+    /// This member's row.
+    var field: WireField { get }
+}
+
+extension WireMember {
+    /// The record's values with every scalar slot at its default: where the
+    /// decoder starts an object of this kind.
+    static var defaultScalars: ComposeRequest.ScalarSlots {
+        var scalars = ComposeRequest.ScalarSlots()
+        for member in allCases {
+            if case .scalar(let slot, let value) = member.field.slot { scalars[slot] = value }
+        }
+        return scalars
+    }
+
+    /// The text slots of the required members, in table order (the order
+    /// the missing-member problem names them).
+    static var requiredTexts: [(member: Self, slot: ComposeRequest.NotificationRanges.Field)] {
+        allCases.compactMap { member in
+            guard member.field.isRequired, case .text(let slot) = member.field.slot else { return nil }
+            return (member, slot)
+        }
+    }
+}
+
+extension ComposeDecoder {
+    /// The request object (compose.md section 2). `notifications` is
+    /// required when `fetch` is `ok`: its rule, after the members.
+    enum RequestMember: String, WireMember {
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
+
+        var field: WireField {
+            switch self {
+            case .notifications, .displayed: WireField(.array, .members)
+            case .now: WireField(.timestamp, .request)
+            case .maxAgeSeconds: WireField(.integer(ComposeRequest.maxAgeSecondsRange), .request)
+            case .maxUnits: WireField(.integer(BodyRenderer.maxUnitsRange), .request)
+            case .app, .recipient, .fetch, .locale: WireField(.string, .request)
+            }
+        }
+    }
+
+    /// A notification of `notifications`.
+    enum NotificationMember: String, WireMember {
+        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
+
+        var field: WireField {
+            switch self {
+            case .id: WireField(.string, required: true, .text(.id))
+            case .source: WireField(.string, .text(.source))
+            case .type: WireField(.string, required: true, .text(.type))
+            case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
+            case .read: WireField(.boolean, .scalar(.read, default: 0))
+            case .thread: WireField(.string, .text(.thread))
+            case .threadTitle: WireField(.string, .text(.threadTitle))
+            case .sender: WireField(.object, .members)
+            case .text: WireField(.string, .text(.text))
+            case .defaultText: WireField(.string, .text(.defaultText))
+            case .url: WireField(.string, .text(.url))
+            }
+        }
+    }
+
+    /// A notification's `sender`, whose members fill the notification's slots.
+    enum SenderMember: String, WireMember {
+        case id, name
+
+        var field: WireField {
+            switch self {
+            case .id: WireField(.string, .text(.senderID))
+            case .name: WireField(.string, .text(.senderName))
+            }
+        }
+    }
+
+    /// An entry of `displayed`.
+    enum DisplayedMember: String, WireMember {
+        case key, timestamp
+
+        var field: WireField {
+            switch self {
+            case .key: WireField(.string, required: true, .text(.key))
+            case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
+            }
+        }
+    }
+}
