@@ -148,27 +148,29 @@ struct ComposeDecoder: ~Copyable {
         let displayed = MemberTable<DisplayedMember>()
         /// A notification's scalars before its members are read: the defaults.
         let notificationScalars = NotificationMember.defaultScalars
-        let notificationRequired = NotificationMember.requiredTexts
-        let displayedRequired = DisplayedMember.requiredTexts
-        /// The slots of `notificationRequired`, one bit each.
-        private let requiredNotificationSlots = NotificationMember.requiredTexts.reduce(UInt16(0)) {
-            $0 | 1 << $1.slot.rawValue
-        }
+        /// The text slots of the required members, one bit each (`requiredSlots`).
+        let notificationRequired = NotificationMember.requiredSlots
+        let displayedRequired = DisplayedMember.requiredSlots
 
-        /// Whether every required member of a notification is in `ranges`,
-        /// tested in a few instructions a slot (the problem is `requireMembers`).
+        /// Whether every required member of a notification is in `ranges`.
         @inline(__always)
         func hasRequiredNotificationMembers(_ ranges: ComposeRequest.NotificationRanges) -> Bool {
-            var slots = requiredNotificationSlots
-            while slots != 0 {
-                let slot = UInt8(truncatingIfNeeded: slots.trailingZeroBitCount)
-                if ranges[ComposeRequest.NotificationRanges.Field(rawValue: slot).unsafelyUnwrapped].isAbsent {
-                    return false
-                }
-                slots &= slots &- 1
-            }
-            return true
+            ComposeDecoder.hasRequired(notificationRequired, ranges)
         }
+    }
+
+    /// Whether `ranges` holds every slot of `required` (bits by slot), tested in a few instructions a slot.
+    @inline(__always)
+    static func hasRequired(_ required: UInt16, _ ranges: ComposeRequest.NotificationRanges) -> Bool {
+        var slots = required
+        while slots != 0 {
+            let slot = UInt8(truncatingIfNeeded: slots.trailingZeroBitCount)
+            if ranges[ComposeRequest.NotificationRanges.Field(rawValue: slot).unsafelyUnwrapped].isAbsent {
+                return false
+            }
+            slots &= slots &- 1
+        }
+        return true
     }
 
     private static let tables = Tables()
@@ -303,7 +305,7 @@ struct ComposeDecoder: ~Copyable {
             }
         }
         if !tables.hasRequiredNotificationMembers(values.ranges) {
-            try requireMembers(tables.notificationRequired, of: values, at: path())
+            try requireMembers(NotificationMember.self, of: values, at: path())
         }
         shape.finish(end: reader.index, in: reader.bytes)
         request.appendNotification(&values.ranges, values.scalars, moment: values.moment!)
@@ -318,7 +320,9 @@ struct ComposeDecoder: ~Copyable {
         _ = reader.peek()
         displayedShape.begin(at: reader.index)
         try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) { _, _, _ throws(JSONReader.Stop) in }
-        try requireMembers(tables.displayedRequired, of: values, at: path())
+        if !Self.hasRequired(tables.displayedRequired, values.ranges) {
+            try requireMembers(DisplayedMember.self, of: values, at: path())
+        }
         displayedShape.finish(end: reader.index, in: reader.bytes)
         request.appendDisplayed(key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!)
     }
@@ -364,13 +368,13 @@ struct ComposeDecoder: ~Copyable {
         } while try reader.nextMember()
     }
 
-    /// Throws the missing-member problem of the first of `required` whose
+    /// Throws the missing-member problem of the first required member whose
     /// slot `values` left absent, in table order; nothing when none is.
+    @inline(never)
     private func requireMembers<Member: WireMember>(
-        _ required: [(member: Member, slot: ComposeRequest.NotificationRanges.Field)], of values: ObjectValues,
-        at path: @autoclosure () -> String
+        _: Member.Type, of values: ObjectValues, at path: @autoclosure () -> String
     ) throws(JSONReader.Stop) {
-        for (member, slot) in required where values.ranges[slot].isAbsent {
+        for (member, slot) in Member.requiredTexts where values.ranges[slot].isAbsent {
             throw stop(FieldDecoding.missing(FieldDecoding.path(path(), member.rawValue)))
         }
     }

@@ -71,6 +71,11 @@ extension WireMember {
         return scalars
     }
 
+    /// The text slots of the required members, one bit each by slot.
+    static var requiredSlots: UInt16 {
+        requiredTexts.reduce(0) { $0 | 1 << $1.slot.rawValue }
+    }
+
     /// The text slots of the required members, in table order (the order
     /// the missing-member problem names them).
     static var requiredTexts: [(member: Self, slot: ComposeRequest.NotificationRanges.Field)] {
