@@ -1,4 +1,4 @@
-"""The performance gate: instruction counts under callgrind against checked-in thresholds.
+"""The performance gate: instructions per operation under callgrind against checked-in thresholds.
 
 `make perf-gate` (part of `make test`) runs every case of CASES under
 `valgrind --tool=callgrind` and compares its instructions per operation with
@@ -6,23 +6,24 @@ bench/perf-thresholds.json: more than TOLERANCE over fails with a table of
 the figures; more than TOLERANCE under passes with a note that
 `make perf-baseline` would lower the threshold. `make perf-baseline` (this
 script with --baseline) writes the file anew from a fresh measurement.
+`--self-test` runs the judging on doctored thresholds and checks that it fails.
 
 Two kinds of case, both measured as whole operations (no function names, so
 renaming the code inside does not move a case):
 - in process: `notification-bench --iterations N CASE` and the same for 2N
   iterations; the difference over N is one operation, with the process start,
-  the bench's set-up and every first-run cost cancelled out;
+  the bench's set-up and every first-run cost cancelled out. Exact: the same
+  build gives the same count every time.
 - live: one `serve --threads 1` as deployed (jemalloc preloaded, access log
   on, to a file) under callgrind; per route, one kept-alive connection sends
-  a warm-up, then N requests and 2N requests one at a time, the counters
-  dumped (and so reset) after each; the difference over N is one request,
-  user space (libevent, libc and jemalloc included; not the kernel).
+  a warm-up, then windows of N requests one at a time, the counters dumped
+  (and so reset) after each; the least window, less an idle one, over N is
+  one request, user space (libevent, libc and jemalloc included; not the
+  kernel). Within about 0.3% from run to run (measure_live says why not exact).
 
 Every run has the same environment (env -i with a fixed PATH, no ASLR through
 `setarch -R`, SWIFT_DETERMINISTIC_HASHING=1 so hash tables probe alike, the
-binaries named by the same relative path), so the in-process counts repeat
-exactly; the live ones move by a few instructions a request with the loop's
-50 ms and 250 ms timers, which fire by wall time (see bench/README.md).
+binaries named by the same relative path).
 
 Usage: python3 bench/perf_gate.py [--baseline] [--bin-path DIR] [--cases ID,ID] [--jobs N] [--json FILE]
        python3 bench/perf_gate.py --self-test          (the judging on doctored thresholds; no callgrind)
@@ -293,8 +294,15 @@ def versions(bin_path: Path) -> dict[str, str]:
         "libevent": first_line(["pkg-config", "--modversion", "libevent"]),
         "jemalloc": first_line(["dpkg-query", "-W", "-f", "${Version}", "libjemalloc2"]),
         "machine": platform.machine(),
-        "build": relative(bin_path) + " (make release: swift build -c release)",
+        "build": relative(bin_path),
+        "swift_stdlib": stdlib_linkage(bin_path / "notification-text"),
     }
+
+
+def stdlib_linkage(binary: Path) -> str:
+    """"static" (swift build --static-swift-stdlib, as deployed and as `make perf-gate` builds) or "dynamic"."""
+    done = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, timeout=60)
+    return "dynamic" if "libswiftCore.so" in done.stdout else "static"
 
 
 def ratio_verdict(measured: float, threshold: float | None, baseline: bool = False) -> str:
@@ -372,11 +380,22 @@ def read_thresholds(path: Path) -> dict:
 def self_test(thresholds_path: Path) -> int:
     """The gate can fail: this script's own judging, run as a process on doctored thresholds files.
 
+    First, every path of Route.swift has a live case, and the thresholds
+    file has exactly the cases of CASES.
+
     The checked-in figures stand in for a measurement (--figures), so no
     callgrind run is needed; the thresholds are the same figures scaled.
     Lowered by 10% (every case 11% over) must fail with the table; the figures
     themselves, and thresholds 2.9% lower, must pass; raised by 10% (every case
     9% under) must pass with the note; a case missing from the file must fail."""
+    routes = REPO / "Sources" / "NotificationService" / "Route.swift"
+    paths = re.findall(r'case "(/[^"]*)": self = ', routes.read_text(encoding="utf-8"))
+    measured_paths = {case.path for case in CASES if case.kind == "live"}
+    if not paths or set(paths) - measured_paths:
+        print(f"perf-gate self-test: FAIL: no live case for {sorted(set(paths) - measured_paths) or 'any path'} of "
+              f"{relative(routes)}: add one to CASES in bench/perf_gate.py and run `make perf-baseline`",
+              file=sys.stderr)
+        return 1
     recorded = read_thresholds(thresholds_path)
     cases = recorded.get("cases", {})
     if set(cases) != {case.id for case in CASES}:
@@ -424,7 +443,8 @@ def self_test(thresholds_path: Path) -> int:
     if failures:
         print(f"perf-gate self-test: FAIL: {', '.join(failures)}", file=sys.stderr)
         return 1
-    print("perf-gate self-test: ok (the gate fails 10% over and one case 4% over, passes within 3%, notes 10% under)")
+    print(f"perf-gate self-test: ok (every one of the {len(paths)} paths of Route.swift has a live case; the gate "
+          "fails 10% over and one case 4% over, passes within 3%, notes 10% under)")
     return 0
 
 
@@ -433,7 +453,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", action="store_true", help="write the thresholds file from this run")
     parser.add_argument("--bin-path", type=Path, default=REPO / ".build" / "release",
-                        help="the release build's bin directory (notification-text and notification-bench)")
+                        help="the bin directory of `swift build -c release --static-swift-stdlib` "
+                             "(notification-text and notification-bench; default %(default)s)")
     parser.add_argument("--cases", help="comma-separated case ids (default: all; not with --baseline)")
     parser.add_argument("--jobs", type=int, default=2, help="in-process cases measured at once")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -501,6 +522,12 @@ def main() -> int:
         return report(judgement, arguments.thresholds)
 
     current = versions(arguments.bin_path)
+    recorded_linkage = recorded.get("measured_with", {}).get("swift_stdlib")
+    if not arguments.baseline and recorded_linkage and recorded_linkage != current["swift_stdlib"]:
+        print(f"perf-gate: the thresholds were measured on a build with the {recorded_linkage} Swift standard "
+              f"library, {relative(arguments.bin_path)} has the {current['swift_stdlib']} one: its counts are not "
+              "comparable. `make perf-gate` builds and measures the static one.", file=sys.stderr)
+        return 2
     if arguments.baseline:
         document = {
             "about": "Instructions per operation under valgrind --tool=callgrind (user space), written by "
