@@ -439,6 +439,7 @@ def self_test(thresholds_path: Path) -> int:
                 failures.append(what)
                 print(output)
             elif scale == 0.90:
+                print("  its output, a failure as expected:")
                 print("\n".join("    " + line for line in output.splitlines()))
     if failures:
         print(f"perf-gate self-test: FAIL: {', '.join(failures)}", file=sys.stderr)
