@@ -63,9 +63,10 @@ class Case:
     id: str
     kind: str  # "in-process" or "live"
     what: str
-    # in process: the notification-bench case (its name, or a prefix unique among the cases) and N
+    # in process: the notification-bench case (its filter is a substring: one no other case's name
+    # contains; the run checks that exactly one case ran), and N, the iterations of the shorter run
     bench_case: str = ""
-    # live: the request, the status it must get, and N
+    # live: the request, the status every reply must have, and N, the requests of one window
     method: str = "GET"
     path: str = ""
     payload: str = ""
