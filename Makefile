@@ -128,7 +128,36 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+
+# The performance gate (bench/perf_gate.py, bench/README.md "The performance
+# gate"): instructions per operation under callgrind, in process
+# (notification-bench) and per live request of every route (serve --threads 1
+# as deployed), against bench/perf-thresholds.json; more than 3% over fails
+# with the table. First its self-test: the same judging on doctored
+# thresholds must fail. `make perf-baseline` rewrites the thresholds; a
+# commit that moves one says why. About 1.5 minutes after the build.
+# The build is the release build as deployed (deploy/Dockerfile), static
+# Swift standard library, which check-deploy builds too: a build without
+# --static-swift-stdlib in the same .build/ recompiles every module, and
+# counts other instructions.
+.PHONY: perf-gate perf-baseline perf-release valgrind
+valgrind:
+	@command -v valgrind >/dev/null 2>&1 && command -v vgdb >/dev/null 2>&1 || { \
+	  echo "installing valgrind with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+
+PERF_BUILD_FLAGS = -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
+perf-release: deps
+	$(SWIFT) build $(PERF_BUILD_FLAGS)
+
+PERF_GATE_FLAGS ?=
+perf-gate: perf-release valgrind jemalloc python3
+	python3 bench/perf_gate.py --self-test
+	python3 bench/perf_gate.py --bin-path "$$($(SWIFT) build $(PERF_BUILD_FLAGS) --show-bin-path)" $(PERF_GATE_FLAGS)
+
+perf-baseline: perf-release valgrind jemalloc python3
+	python3 bench/perf_gate.py --baseline --bin-path "$$($(SWIFT) build $(PERF_BUILD_FLAGS) --show-bin-path)"
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
