@@ -36,7 +36,7 @@ extension ComposeRequest {
 }
 
 extension ComposeRequest {
-    /// A notification's values that are not texts, booleans and integers,
+    /// A notification's values that are not texts (booleans and integers),
     /// one slot per field (`Field`), beside its `NotificationRanges`: the
     /// decoder writes each where its wire table (`NotificationMember.field`)
     /// says, starting from the table's defaults.

@@ -13,14 +13,12 @@ extension ComposeDecoder {
         else {
             return false
         }
-        let timestamp = ranges[.timestamp]
-        let source = ranges[.source]
-        // The checks of the fields, as the general path makes them.
-        guard tables.hasRequiredNotificationMembers(ranges),
-            let moment = moment(at: timestamp),
-            source.isAbsent
-                || !request.bytes.withUnsafeBufferPointer({ $0[present: source].contains(UInt8(ascii: ":")) })
-        else { return abandon(appendedCount) }
+        // The checks of the fields, as the general path makes them. The
+        // required members are there: a shape is noted only from an object
+        // that had them, each in a slot, and each slot was filled.
+        guard let moment = moment(at: ranges[.timestamp]), !sourceHasColon(ranges[.source]) else {
+            return abandon(appendedCount)
+        }
         reader.move(to: end)
         request.appendNotification(&ranges, scalars, moment: moment)
         shapedReads &+= 1
@@ -38,9 +36,8 @@ extension ComposeDecoder {
         else { return false }
         let key = ranges[.key]
         let timestamp = ranges[.timestamp]
-        guard !key.isAbsent, !timestamp.isAbsent, let moment = moment(at: timestamp) else {
-            return abandon(appendedCount)
-        }
+        // `key` and `timestamp` are there, as a notification's required members are.
+        guard let moment = moment(at: timestamp) else { return abandon(appendedCount) }
         reader.move(to: end)
         request.appendDisplayed(key: key, timestamp: timestamp, moment: moment)
         shapedReads &+= 1

@@ -129,6 +129,13 @@ extension ComposeDecoder {
         return moment
     }
 
+    /// Whether the source at `range` (absent: none) holds a `:`: keys are
+    /// `source:id`, so it would make them ambiguous.
+    @inline(__always)
+    func sourceHasColon(_ range: TextRange) -> Bool {
+        !range.isAbsent && request.bytes.withUnsafeBufferPointer { $0[present: range].contains(UInt8(ascii: ":")) }
+    }
+
     /// The problem of a string at `range` that is not an RFC 3339 date-time.
     func invalidTimestamp(_ range: TextRange, at path: String) -> Problem {
         let raw = request.bytes.withUnsafeBufferPointer { String(decoding: $0[present: range], as: UTF8.self) }

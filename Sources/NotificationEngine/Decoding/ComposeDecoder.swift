@@ -151,12 +151,6 @@ struct ComposeDecoder: ~Copyable {
         /// The text slots of the required members, one bit each (`requiredSlots`).
         let notificationRequired = NotificationMember.requiredSlots
         let displayedRequired = DisplayedMember.requiredSlots
-
-        /// Whether every required member of a notification is in `ranges`.
-        @inline(__always)
-        func hasRequiredNotificationMembers(_ ranges: ComposeRequest.NotificationRanges) -> Bool {
-            ComposeDecoder.hasRequired(notificationRequired, ranges)
-        }
     }
 
     /// Whether `ranges` holds every slot of `required` (bits by slot), tested in a few instructions a slot.
@@ -295,16 +289,14 @@ struct ComposeDecoder: ~Copyable {
                     &senderNames, at: FieldDecoding.path(path(), member.rawValue), of: .notification, into: &values
                 ) { _, _, _ throws(JSONReader.Stop) in }
             case .source:
-                if decoder.request.bytes.withUnsafeBufferPointer({
-                    $0[present: values.ranges[.source]].contains(UInt8(ascii: ":"))
-                }) {
+                if decoder.sourceHasColon(values.ranges[.source]) {
                     throw decoder.stop(
                         Problem(.invalidValue, "\(FieldDecoding.path(path(), member.rawValue)) must not contain ':'"))
                 }
             default: break
             }
         }
-        if !tables.hasRequiredNotificationMembers(values.ranges) {
+        if !Self.hasRequired(tables.notificationRequired, values.ranges) {
             try requireMembers(NotificationMember.self, of: values, at: path())
         }
         shape.finish(end: reader.index, in: reader.bytes)
