@@ -156,7 +156,7 @@ struct ComposeDecoder: ~Copyable {
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
         guard reader.peek() == UInt8(ascii: "{") else {
-            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())"))
+            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())", at: ""))
         }
         var names = MemberNames(tables.request)
         names.startObject()
@@ -207,7 +207,7 @@ struct ComposeDecoder: ~Copyable {
         }
         try reader.end()
         if request.fetch == .ok && !hasNotifications {
-            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
+            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\"", at: "notifications"))
         }
     }
 
@@ -223,8 +223,8 @@ struct ComposeDecoder: ~Copyable {
             throw stop(
                 Problem(
                     .invalidValue,
-                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))"
-                ))
+                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))",
+                    at: "fetch"))
         }
         return outcome
     }
@@ -243,7 +243,7 @@ struct ComposeDecoder: ~Copyable {
         return Problem(
             .invalidLocale,
             "locale must be a BCP 47 language tag of at most \(LocaleTag.maximumCount) characters such as \"pt-BR\","
-                + " got \(JSONWriter.quotedForMessage(raw))")
+                + " got \(JSONWriter.quotedForMessage(raw))", at: "locale")
     }
 
     // MARK: Notifications
@@ -275,7 +275,7 @@ struct ComposeDecoder: ~Copyable {
                 case .source:
                     fields.source = try text(.source, at: at(.source))
                     if request.bytes.withUnsafeBufferPointer(fields.sourceHasColon) {
-                        throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'"))
+                        throw stop(Problem(.invalidValue, "\(at(.source)) must not contain ':'", at: at(.source)))
                     }
                 case .type: fields.type = try text(.type, at: at(.type))
                 case .timestamp: fields.timestamp = try timestamp(.timestamp, at: at(.timestamp))
@@ -365,7 +365,7 @@ struct ComposeDecoder: ~Copyable {
             if ahead.peek() == UInt8(ascii: "[") {
                 count = ahead.elementCount()
                 guard count! <= max else {
-                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed"))
+                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed", at: path))
                 }
             }
         }
