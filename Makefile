@@ -52,8 +52,9 @@ $(VENV)/.tools-installed: Makefile
 
 # The localization tables (Sources/NotificationEngine/Localization/Generated/):
 # CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
-# in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
-# table is not what scripts/gen-l10n-tables.py writes today.
+# in; and the same CLDR and bidi tables as JSON for ports (test-fixtures/data/).
+# `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
+# table, Swift or JSON, is not what scripts/gen-l10n-tables.py writes today.
 .PHONY: l10n-tables check-l10n-tables check-l10n-oracle
 l10n-tables: $(VENV)/.tools-installed
 	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py
