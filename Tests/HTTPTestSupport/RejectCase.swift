@@ -52,4 +52,3 @@ public struct RejectCase: Sendable {
         return nil
     }
 }
-

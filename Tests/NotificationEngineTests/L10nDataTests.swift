@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// `choice(for:)`, which `locale TAG` prints, chooses as `catalog(for:)`
+    /// does, for every tag CLDR's tables name.
+    @Test func choice_choosesAsCatalogFor_everyTagOfTheTables() throws {
+        let likely = try #require(Self.table("likely-subtags.json")["likelySubtags"] as? [String: String])
+        let parents = try #require(Self.table("parent-locales.json")["parentLocales"] as? [String: String])
+        let set = CatalogSet.builtIn
+        var rules = Set<Int>()
+        for text in Set(likely.keys).union(likely.values).union(parents.keys).union(parents.values) {
+            let tag = try #require(LocaleTag(text), "\(text)")
+            let choice = set.choice(for: tag)
+            #expect(choice.catalog === set.catalog(for: tag), "\(text)")
+            #expect(choice.parents.count <= CatalogChoice.maximumParentCount, "\(text)")
+            rules.insert(choice.rule)
+        }
+        #expect(rules == [1, 2, 3, 4])
+    }
+
     @Test func parentLocales_everyKeyHasItsParent() throws {
         let entries = try #require(Self.table("parent-locales.json")["parentLocales"] as? [String: String])
         #expect(entries.count > 100)

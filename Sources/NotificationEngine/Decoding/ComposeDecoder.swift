@@ -156,7 +156,8 @@ struct ComposeDecoder: ~Copyable {
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
         guard reader.peek() == UInt8(ascii: "{") else {
-            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())", at: ""))
+            throw stop(
+                Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())", at: ""))
         }
         var names = MemberNames(tables.request)
         names.startObject()
@@ -365,7 +366,8 @@ struct ComposeDecoder: ~Copyable {
             if ahead.peek() == UInt8(ascii: "[") {
                 count = ahead.elementCount()
                 guard count! <= max else {
-                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed", at: path))
+                    throw stop(
+                        Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed", at: path))
                 }
             }
         }
