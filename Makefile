@@ -87,6 +87,16 @@ check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# The Python fixture runner of test-fixtures/README.md, copied out of the
+# README as written, against the debug build's service and `locale` command:
+# every case of notification-body.json, compose.json, l10n.json and
+# reject.json must pass (checks/fixtures/readme_runner.py; `--language
+# javascript` runs the Node one the same way).
+.PHONY: check-fixture-runners
+check-fixture-runners: build python3
+	python3 checks/fixtures/readme_runner.py \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
 	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
@@ -129,7 +139,7 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
+test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
