@@ -62,6 +62,16 @@ import Testing
         #expect(Self.cites(String(paragraph.prefix(600)), number), "L8 is in section \(number)")
     }
 
+    /// The fixtures assume UAX #29 of Unicode 11.0 or later; Android's
+    /// `android.icu` has it from API level 29 (ICU 63.2), by the table the row cites.
+    @Test func fixtureReadme_androidAdviceNamesTheFirstLevelWithUnicode11() throws {
+        let readme = Self.text("test-fixtures/README.md")
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| Kotlin / Java |") })
+        #expect(row.contains("`android.icu.text.BreakIterator` from API level 29"), "\(row)")
+        #expect(!row.contains("API 24+"), "\(row)")
+        #expect(row.contains("developer.android.com/guide/topics/resources/internationalization"), "\(row)")
+    }
+
     @Test func spec_boundsRuleTwoAsTheEngineDoes() {
         #expect(Self.spec.contains("At most \(CatalogChoice.maximumParentCount) parents are taken"))
         #expect(!Self.spec.contains("lookups in all"))
