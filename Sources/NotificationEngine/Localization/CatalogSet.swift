@@ -1,5 +1,5 @@
 /// The catalogs a server offers and its default, and the choice of one for a
-/// request's `locale` (compose-l10n.md section 3).
+/// request's `locale` (docs/spec/compose.md section 10.3).
 ///
 /// Choosing allocates nothing, for a tag seen before or not: tags are packed
 /// integers, the CLDR tables are sorted arrays searched in place, and the
