@@ -52,8 +52,9 @@ $(VENV)/.tools-installed: Makefile
 
 # The localization tables (Sources/NotificationEngine/Localization/Generated/):
 # CLDR data from babel, bidi classes of Unicode 17.0.0, and l10n/*.json built
-# in. `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
-# table is not what scripts/gen-l10n-tables.py writes today.
+# in; and the same CLDR and bidi tables as JSON for ports (test-fixtures/data/).
+# `l10n-tables` rewrites them; `check-l10n-tables` fails when a checked-in
+# table, Swift or JSON, is not what scripts/gen-l10n-tables.py writes today.
 .PHONY: l10n-tables check-l10n-tables check-l10n-oracle
 l10n-tables: $(VENV)/.tools-installed
 	SWIFT="$(SWIFT)" $(VENV)/bin/python scripts/gen-l10n-tables.py
@@ -85,6 +86,16 @@ PUSH_ORACLE_COUNT ?= 200
 check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The Python fixture runner of test-fixtures/README.md, copied out of the
+# README as written, against the debug build's service and `locale` command:
+# every case of notification-body.json, compose.json, l10n.json and
+# reject.json must pass (checks/fixtures/readme_runner.py; `--language
+# javascript` runs the Node one the same way).
+.PHONY: check-fixture-runners
+check-fixture-runners: build python3
+	python3 checks/fixtures/readme_runner.py \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed
@@ -128,7 +139,7 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process

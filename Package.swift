@@ -85,7 +85,8 @@ let package = Package(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore"]
         ),
-        // The live tests' raw-socket client, shared by the test targets that start servers.
+        // The live tests' raw-socket client, shared by the test targets that start servers, and the
+        // reader of test-fixtures/reject.json, which the routes' and the binary's tests both run.
         .target(
             name: "HTTPTestSupport",
             path: "Tests/HTTPTestSupport"
@@ -106,6 +107,7 @@ let package = Package(
             name: "NotificationServiceTests",
             dependencies: [
                 "NotificationService", "HTTPCore", "NotificationEngine", "EnginePrimitives", "NotificationText",
+                "HTTPTestSupport",
             ]
         ),
     ]

@@ -110,6 +110,41 @@ for label, method, path, body, headers, code in [
     if code == "method-not-allowed":
         check(label + " Allow", response_headers.get("Allow") == "POST", response_headers.get("Allow"))
 
+# 4. Each problem example with an `x-request` (the body it answers, as text or
+# as hex for bytes that are not UTF-8) is exactly what the server answers it,
+# and the 414 example is the answer to a target one byte over the default limit.
+def raw_post(path, data):
+    req = urllib.request.Request(base_url + path, data=data, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+problem_examples = 0
+for response_name, response in spec["components"]["responses"].items():
+    for media in response.get("content", {}).values():
+        for name, example in media.get("examples", {}).items():
+            sent = example.get("x-request")
+            if sent is None:
+                continue
+            problem_examples += 1
+            label = f"{response_name} example {name}"
+            data = bytes.fromhex(sent["bodyHex"]) if "bodyHex" in sent else sent["body"].encode("utf-8")
+            status, response_headers, body = raw_post(sent["path"], data)
+            expected = example["value"]
+            check(label + " status", status == expected["status"], f"status {status}: {body[:300]!r}")
+            check(label + " answer", json.loads(body) == expected,
+                  f"\n  expected {json.dumps(expected)}\n  actual   {json.dumps(json.loads(body))}")
+            validate(label + " schema", json.loads(body), {"$ref": "#/components/schemas/Problem"})
+check("problem examples with x-request", problem_examples >= 11, f"{problem_examples} found")
+
+status, _, body = request("GET", "/" + "a" * 4096)
+expected = spec["components"]["responses"]["URITooLong"]["content"]["application/problem+json"]["example"]
+check("414 example", status == 414 and json.loads(body) == expected, f"status {status}: {body[:300]!r}")
+
 for failure in failures:
     print("FAIL", failure)
 print(f"openapi examples: {passed} passed, {len(failures)} failed")

@@ -176,3 +176,16 @@ import Testing
         #expect(MetricsExposition.seconds(12_500_000_001) == "12.500000001")
     }
 }
+
+@Suite struct MetricsStatusTests {
+    /// `requests_total` has a `status` cell for 200 and for every status a
+    /// problem is answered with, and none for a status the server never answers.
+    @Test func statusCells_areTheStatusesTheServerAnswers() {
+        let answered = Set(ProblemCode.allCases.map(\.status)).union([200])
+        #expect(Set(ServiceMetrics.statuses) == answered)
+        for (index, status) in ServiceMetrics.statuses.enumerated() {
+            #expect(ServiceMetrics.statusIndex(status) == index, "\(status)")
+        }
+        #expect(ServiceMetrics.statusIndex(418) == ServiceMetrics.statuses.count)
+    }
+}

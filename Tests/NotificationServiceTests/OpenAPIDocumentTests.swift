@@ -71,10 +71,12 @@ import Testing
             return
         }
         #expect(problem.code == example.code)
+        // The pointer, when the problem has one, between detail and code.
+        let tail = (response.problemPointer.map { ", pointer: \($0)" } ?? "") + ", code: \(example.code)}"
         #expect(
-            document.contains("detail: '\(problem.detail)', code: \(example.code)}")
-                || document.contains("detail: \"\(problem.detail)\", code: \(example.code)}")
-                || document.contains("detail: \(problem.detail), code: \(example.code)}"),
+            document.contains("detail: '\(problem.detail)'\(tail)")
+                || document.contains("detail: \"\(problem.detail)\"\(tail)")
+                || document.contains("detail: \(problem.detail)\(tail)"),
             "openapi.yaml's \(example.code) example differs from the served detail: \(problem.detail)")
     }
 

@@ -76,12 +76,21 @@ extension HTTPResponse {
 
     /// The members of a problem+json body, or nil when the body is not one.
     var problem: (type: String, title: String, status: Int, detail: String, code: String)? {
-        guard case .object(let object)? = json, object.members.count == 5,
+        // The five members, and `pointer` (a string) when the problem is about a member.
+        guard case .object(let object)? = json,
+            object.members.count == (object["pointer"] == nil ? 5 : 6),
+            object["pointer"].map({ if case .string = $0 { true } else { false } }) ?? true,
             case .string(let type)? = object["type"], case .string(let title)? = object["title"],
             case .number(let status)? = object["status"], let statusValue = status.integerValue,
             case .string(let detail)? = object["detail"], case .string(let code)? = object["code"]
         else { return nil }
         return (type, title, statusValue, detail, code)
+    }
+
+    /// The problem's `pointer` member, nil when it has none.
+    var problemPointer: String? {
+        guard case .object(let object)? = json, case .string(let pointer)? = object["pointer"] else { return nil }
+        return pointer
     }
 }
 

@@ -31,7 +31,8 @@ package struct BodyRequest: Sendable, Equatable {
             }
             let root = JSONTape.root
             guard tape.kind(root) == .object else {
-                throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))")
+                throw Problem(
+                    .invalidType, "the request body must be a JSON object, got \(tape.typeName(root))", at: "")
             }
             var text: Int? = nil
             var maxUnits = BodyRenderer.defaultMaxUnits

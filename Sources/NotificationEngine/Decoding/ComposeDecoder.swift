@@ -173,7 +173,8 @@ struct ComposeDecoder: ~Copyable {
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
         guard reader.peek() == UInt8(ascii: "{") else {
-            throw stop(Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())"))
+            throw stop(
+                Problem(.invalidType, "the request body must be a JSON object, got \(reader.typeName())", at: ""))
         }
         var names = MemberNames(tables.request)
         names.startObject()
@@ -223,7 +224,7 @@ struct ComposeDecoder: ~Copyable {
         }
         try reader.end()
         if request.fetch == .ok && !hasNotifications {
-            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\""))
+            throw stop(Problem(.missingField, "notifications is required when fetch is \"ok\"", at: "notifications"))
         }
     }
 
@@ -247,8 +248,8 @@ struct ComposeDecoder: ~Copyable {
             throw stop(
                 Problem(
                     .invalidValue,
-                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))"
-                ))
+                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))",
+                    at: "fetch"))
         }
         return outcome
     }
@@ -267,7 +268,7 @@ struct ComposeDecoder: ~Copyable {
         return Problem(
             .invalidLocale,
             "locale must be a BCP 47 language tag of at most \(LocaleTag.maximumCount) characters such as \"pt-BR\","
-                + " got \(JSONWriter.quotedForMessage(raw))")
+                + " got \(JSONWriter.quotedForMessage(raw))", at: "locale")
     }
 
     // MARK: Notifications and displayed entries
@@ -290,8 +291,8 @@ struct ComposeDecoder: ~Copyable {
                 ) { _, _, _ throws(JSONReader.Stop) in }
             case .source:
                 if decoder.sourceHasColon(values.ranges[.source]) {
-                    throw decoder.stop(
-                        Problem(.invalidValue, "\(FieldDecoding.path(path(), member.rawValue)) must not contain ':'"))
+                    let at = FieldDecoding.path(path(), member.rawValue)
+                    throw decoder.stop(Problem(.invalidValue, "\(at) must not contain ':'", at: at))
                 }
             default: break
             }
@@ -387,7 +388,8 @@ struct ComposeDecoder: ~Copyable {
             if ahead.peek() == UInt8(ascii: "[") {
                 count = ahead.elementCount()
                 guard count! <= max else {
-                    throw stop(Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed"))
+                    throw stop(
+                        Problem(.outOfRange, "\(path) has \(count!) items, at most \(max) are allowed", at: path))
                 }
             }
         }

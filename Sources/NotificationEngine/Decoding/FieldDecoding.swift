@@ -1,7 +1,8 @@
 /// The problems of request fields, which name the field path (`maxUnits`,
 /// `notifications[3].timestamp`), for every decoder: the tape's (`/body`)
 /// and `JSONReader`'s (`/compose`). Paths are autoclosures, so a path string
-/// is only built when there is an error to report.
+/// is only built when there is an error to report. Each problem made here
+/// also carries the path as a JSON Pointer (`Problem.pointer`).
 ///
 /// Conventions every request field follows:
 /// - `null` counts as absent: an optional field gets its default, a required
@@ -29,26 +30,28 @@ enum FieldDecoding {
         at path: @autoclosure () -> String
     ) throws(Problem) -> Int {
         guard isIntegerLexeme else {
+            let path = path()
             throw Problem(
                 .invalidType,
-                "\(path()) must be an integer written without fraction or exponent, got \(boundedLexeme(lexeme()))"
-            )
+                "\(path) must be an integer written without fraction or exponent, got \(boundedLexeme(lexeme()))",
+                at: path)
         }
         guard let value, range.contains(value) else {
+            let path = path()
             throw Problem(
                 .outOfRange,
-                "\(path()) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(lexeme()))"
-            )
+                "\(path) must be an integer in \(range.lowerBound)…\(range.upperBound), got \(boundedLexeme(lexeme()))",
+                at: path)
         }
         return value
     }
 
     static func missing(_ path: String) -> Problem {
-        Problem(.missingField, "\(path) is required")
+        Problem(.missingField, "\(path) is required", at: path)
     }
 
     static func typeMismatch(_ path: String, expected: String, got typeName: String) -> Problem {
-        Problem(.invalidType, "\(path) must be \(expected), got \(typeName)")
+        Problem(.invalidType, "\(path) must be \(expected), got \(typeName)", at: path)
     }
 
     /// A path to a member: `name` at the top, `parent.name` below.

@@ -1,5 +1,5 @@
 /// The catalogs a server offers and its default, and the choice of one for a
-/// request's `locale` (compose-l10n.md section 3).
+/// request's `locale` (docs/spec/compose.md section 10.3).
 ///
 /// Choosing allocates nothing, for a tag seen before or not: tags are packed
 /// integers, the CLDR tables are sorted arrays searched in place, and the
@@ -85,29 +85,75 @@ package struct CatalogSet: Sendable {
         CatalogSet.fitting(tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless).map { catalogs[$0] }
     }
 
+    /// The catalog for `tag` by rules 1–4, with the rule that chose it and
+    /// the parents rule 2 followed (`locale TAG` prints them). The same
+    /// steps as `catalog(for:)`, which records none.
+    package func choice(for tag: LocaleTag) -> CatalogChoice {
+        var steps: CatalogChoice.Steps? = CatalogChoice.Steps()
+        let index = CatalogSet.fitting(
+            tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless, steps: &steps)
+        return CatalogChoice(
+            catalog: index.map { catalogs[$0] } ?? defaultCatalog, rule: index == nil ? 4 : steps!.rule,
+            parents: steps!.parents)
+    }
+
     /// Rules 1–3: the position of the catalog for `tag`, or `nil`.
     static func fitting(_ tag: LocaleTag, tags: [UInt64], maximizedTags: [UInt64], regionless: [Bool]) -> Int? {
+        var steps: CatalogChoice.Steps? = nil
+        return fitting(tag, tags: tags, maximizedTags: maximizedTags, regionless: regionless, steps: &steps)
+    }
+
+    /// Rules 1–3, noting in `steps` (when not nil) the rule that fits and
+    /// the parents rule 2 looks at.
+    static func fitting(
+        _ tag: LocaleTag, tags: [UInt64], maximizedTags: [UInt64], regionless: [Bool],
+        steps: inout CatalogChoice.Steps?
+    ) -> Int? {
         // A catalog's own tag maximizes to that catalog's triple, which rule 1
         // then finds (no two catalogs share one): the common case, without
         // the tables.
+        steps?.rule = 1
         if let index = tags.firstIndex(of: tag.packed) { return index }
         let requested = tag.maximized
         // Rule 1: the same language, script and region.
         if let index = maximizedTags.firstIndex(of: requested.packed) { return index }
-        // Rule 2: up to 5 steps along CLDR's parent-locale exceptions.
+        // Rule 2: at most 5 parents, each found by one lookup of the keys
+        // L_S_R, L_R, L_S of the triple before it in CLDR's parent-locale exceptions.
+        steps?.rule = 2
         var current = requested
-        for _ in 0..<5 {
+        for _ in 0..<CatalogChoice.maximumParentCount {
             guard let parent = current.parentException else { break }
+            steps?.parents.append(parent)
             current = parent.maximized
             if let index = maximizedTags.firstIndex(of: current.packed) { return index }
         }
         // Rule 3: a catalog written without a region, of the same language and script.
+        steps?.rule = 3
         let languageAndScript = requested.withoutRegion.packed
         for index in maximizedTags.indices
         where regionless[index] && maximizedTags[index] & ~0x7FF == languageAndScript {
             return index
         }
         return nil
+    }
+}
+
+/// How a tag chose its catalog (compose.md section 10.3): the catalog, the
+/// rule of L6 that chose it, and the CLDR parents rule 2 followed.
+package struct CatalogChoice: Sendable {
+    /// Rule 2 follows at most this many parents.
+    package static let maximumParentCount = 5
+
+    package let catalog: Catalog
+    /// 1 (equal), 2 (CLDR parent), 3 (same language and script) or 4 (the default).
+    package let rule: Int
+    /// The parent-locale exceptions rule 2 found, in order, as CLDR writes
+    /// them (not maximized); empty when rule 1 chose.
+    package let parents: [LocaleTag]
+
+    struct Steps {
+        var rule = 1
+        var parents: [LocaleTag] = []
     }
 }
 

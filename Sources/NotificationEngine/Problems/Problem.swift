@@ -10,6 +10,11 @@ package struct Problem: Error, Sendable {
     /// This occurrence in words: the field path and what is wrong, never the
     /// caller's message text.
     package var detail: String
+    /// The RFC 6901 JSON Pointer to the member at fault (`/notifications/1/timestamp`,
+    /// `""` for the body as a whole), written as the extension member `pointer`;
+    /// nil for a problem that is not about a member (the JSON text itself,
+    /// routing, transport).
+    package var pointer: String?
     /// Extra response headers (`Allow` for 405).
     package var headers: [(name: String, value: String)]
 
@@ -18,7 +23,15 @@ package struct Problem: Error, Sendable {
         self.code = code.rawValue
         self.title = code.title
         self.detail = detail
+        self.pointer = nil
         self.headers = headers
+    }
+
+    /// A problem about the member at the field path `path` (`notifications[1].timestamp`,
+    /// `""` for the whole body): its pointer is derived from the path (`JSONPointer`).
+    package init(_ code: ProblemCode, _ detail: String, at path: String) {
+        self.init(code, detail)
+        pointer = JSONPointer.pointer(fromPath: path)
     }
 
     /// The problem type URI (see `ProblemCode.typeURI`).
@@ -26,7 +39,7 @@ package struct Problem: Error, Sendable {
 
     /// The `application/problem+json` body.
     package func jsonBody() -> [UInt8] {
-        JSONWriter.bytes(capacity: 160 + detail.utf8.count) { json in
+        JSONWriter.bytes(capacity: 160 + detail.utf8.count + (pointer?.utf8.count ?? 0)) { json in
             json.raw(#"{"type":"#)
             json.string(typeURI)
             json.raw(#","title":"#)
@@ -35,6 +48,10 @@ package struct Problem: Error, Sendable {
             json.integer(status)
             json.raw(#","detail":"#)
             json.string(detail)
+            if let pointer {
+                json.raw(#","pointer":"#)
+                json.string(pointer)
+            }
             json.raw(#","code":"#)
             json.string(code)
             json.raw("}")

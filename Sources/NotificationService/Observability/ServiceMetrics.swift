@@ -8,8 +8,10 @@ import Synchronization
 public final class ServiceMetrics: Sendable {
     /// Route labels, in the order of `Route.metricsIndex`.
     static let routeLabels = Route.allCases.map(\.label)
-    /// Statuses with their own cell; anything else counts under `other`.
-    static let statuses = [200, 400, 401, 404, 405, 408, 411, 413, 414, 415, 431, 500, 501, 503, 505]
+    /// Statuses with their own cell: 200 and every status a `ProblemCode` is
+    /// answered with (the error tables of docs/http-api.md); anything else
+    /// counts under `other`.
+    static let statuses = [200, 400, 401, 404, 405, 413, 414, 415, 417, 431, 500, 501, 503]
     /// Histogram upper bounds in nanoseconds (the exposition prints seconds).
     static let bucketBoundsNanoseconds: [UInt64] = [
         50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000,
@@ -52,16 +54,14 @@ public final class ServiceMetrics: Sendable {
         case 401: 2
         case 404: 3
         case 405: 4
-        case 408: 5
-        case 411: 6
-        case 413: 7
-        case 414: 8
-        case 415: 9
-        case 431: 10
-        case 500: 11
-        case 501: 12
-        case 503: 13
-        case 505: 14
+        case 413: 5
+        case 414: 6
+        case 415: 7
+        case 417: 8
+        case 431: 9
+        case 500: 10
+        case 501: 11
+        case 503: 12
         default: statuses.count
         }
     }

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Writes test-fixtures/reject.json: requests that POST /body and POST /compose
+refuse, each with the status, the problem `code` and the JSON Pointer
+(`pointer`) of the member at fault that the answer must carry.
+
+Every expected value is written out by hand from docs/spec/body.md,
+docs/spec/compose.md (section 2.2, Validation; 2.3, Timestamps; 9, The
+`locale` member) and docs/http-api.md (the order of the checks: UTF-8, JSON
+syntax, then the members in document order; a missing required member after
+the members of its object); nothing here runs an implementation. The Swift
+tests send each request to the service over HTTP, to the CLI's --json-lines
+and to the library's answer(bodyRequest:) / answer(composeRequest:).
+Run: python3 scripts/gen-reject-fixture.py
+"""
+import json
+import os
+
+NOW = "2026-11-29T12:00:00Z"
+T1 = "2026-11-29T11:59:00Z"
+
+
+def case(id, route, request, code, pointer, description):
+    """`request` is the exact request text; a dict or list is written compactly."""
+    if not isinstance(request, str):
+        request = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+    return {"id": id, "description": description, "route": route, "request": request, "status": 400,
+            "code": code, "pointer": pointer}
+
+
+def body(id, request, code, pointer, description):
+    return case(id, "/body", request, code, pointer, description)
+
+
+def compose(id, request, code, pointer, description):
+    return case(id, "/compose", request, code, pointer, description)
+
+
+def message(id="1", **members):
+    """A valid notification, with `members` changed (None: left out)."""
+    base = {"id": id, "type": "message", "timestamp": T1, "thread": "t1", "text": "Hi"}
+    base.update(members)
+    return {k: v for k, v in base.items() if v is not None}
+
+
+def request(*notifications, **members):
+    """A valid compose request of `notifications`, with `members` added."""
+    base = {"now": NOW, "notifications": list(notifications)}
+    base.update(members)
+    return base
+
+
+def with_timestamp(timestamp):
+    return request(message("1"), message("2", timestamp=timestamp))
+
+
+CASES = [
+    # POST /body: the JSON text.
+    body("body-empty", "", "invalid-json", None, "an empty body is not JSON"),
+    body("body-unclosed-object", '{"text": "hi"', "invalid-json", None, "the object is not closed"),
+    body("body-trailing-comma", '{"text": "hi",}', "invalid-json", None, "a comma before the closing brace"),
+    body("body-single-quotes", "{'text': 'hi'}", "invalid-json", None, "single quotes are not JSON"),
+    body("body-raw-tab-in-string", '{"text": "a\tb"}', "invalid-json", None,
+         "a raw control character (U+0009) inside a string"),
+    body("body-bad-escape", '{"text": "a\\x41"}', "invalid-json", None, "\\x is not a JSON escape"),
+    body("body-two-values", '{"text": "a"} {"text": "b"}', "invalid-json", None, "two JSON texts in one body"),
+    body("body-lone-high-surrogate", '{"text": "\\ud800"}', "lone-surrogate", None,
+         "a high surrogate escape with no low one after it"),
+    body("body-lone-low-surrogate", '{"text": "x\\udc00y"}', "lone-surrogate", None,
+         "a low surrogate escape with no high one before it"),
+    body("body-duplicate-text", '{"text": "a", "text": "b"}', "duplicate-member", None,
+         "text twice: parsers disagree on which one wins"),
+    body("body-duplicate-in-unknown-member", '{"text": "a", "x": {"k": 1, "k": 2}}', "duplicate-member", None,
+         "a repeated name is refused in an ignored member too"),
+    body("body-nesting-65", '{"text": "a", "x": ' + "[" * 64 + "]" * 64 + "}", "nesting-too-deep", None,
+         "the root object and 64 arrays: 65 levels"),
+    body("body-json-before-fields", '{"maxUnits": 1, "text": }', "invalid-json", None,
+         "a syntax error is reported before a member's problem that comes first"),
+    # POST /body: the members.
+    body("body-root-array", '["hi"]', "invalid-type", "", "the body must be an object"),
+    body("body-root-string", '"hi"', "invalid-type", "", "a JSON string is not a request"),
+    body("body-missing-text", "{}", "missing-field", "/text", "text is required"),
+    body("body-null-text", '{"text": null}', "missing-field", "/text", "null counts as absent"),
+    body("body-text-number", '{"text": 5}', "invalid-type", "/text", "text must be a string"),
+    body("body-text-array", '{"text": ["a"]}', "invalid-type", "/text", "text must be a string, not an array"),
+    body("body-max-units-fraction", '{"text": "hi", "maxUnits": 256.0}', "invalid-type", "/maxUnits",
+         "256.0 is not an integer as written"),
+    body("body-max-units-exponent", '{"text": "hi", "maxUnits": 2.56e2}', "invalid-type", "/maxUnits",
+         "an exponent makes it a fraction as written"),
+    body("body-max-units-string", '{"text": "hi", "maxUnits": "300"}', "invalid-type", "/maxUnits",
+         "a number in a string is not an integer"),
+    body("body-max-units-bool", '{"text": "hi", "maxUnits": true}', "invalid-type", "/maxUnits",
+         "a boolean is not an integer"),
+    body("body-max-units-below", '{"text": "hi", "maxUnits": 255}', "out-of-range", "/maxUnits",
+         "maxUnits is 256 at least"),
+    body("body-max-units-above", '{"text": "hi", "maxUnits": 4097}', "out-of-range", "/maxUnits",
+         "maxUnits is 4096 at most"),
+    body("body-max-units-negative", '{"text": "hi", "maxUnits": -256}', "out-of-range", "/maxUnits",
+         "a negative integer"),
+    body("body-max-units-huge", '{"text": "hi", "maxUnits": 99999999999999999999999}', "out-of-range",
+         "/maxUnits", "an integer too large for 64 bits is out of range, not malformed"),
+    body("body-document-order", '{"maxUnits": 1, "text": 5}', "out-of-range", "/maxUnits",
+         "the first member's problem in document order"),
+    # POST /compose: the JSON text.
+    compose("compose-unclosed", '{"notifications": [', "invalid-json", None, "the array is not closed"),
+    compose("compose-json-before-fields", '{"maxUnits": 1, "notifications": [}', "invalid-json", None,
+            "a syntax error anywhere is reported before the first member's problem"),
+    compose("compose-lone-surrogate-in-text",
+            '{"now": "%s", "notifications": [{"id": "1", "type": "message", "timestamp": "%s", '
+            '"text": "\\ud83d"}]}' % (NOW, T1), "lone-surrogate", None,
+            "half of an escaped emoji in a message's text"),
+    compose("compose-duplicate-id",
+            '{"now": "%s", "notifications": [{"id": "1", "id": "2", "type": "message", "timestamp": "%s"}]}'
+            % (NOW, T1), "duplicate-member", None, "a notification with id twice"),
+    compose("compose-duplicate-top-level", '{"notifications": [], "notifications": []}', "duplicate-member", None,
+            "notifications twice"),
+    # POST /compose: the request object.
+    compose("compose-root-array", "[]", "invalid-type", "", "the body must be an object"),
+    compose("compose-root-null", "null", "invalid-type", "", "null is not a request"),
+    compose("compose-missing-notifications", {"now": NOW}, "missing-field", "/notifications",
+            "notifications is required when fetch is ok (the default)"),
+    compose("compose-null-notifications", {"now": NOW, "notifications": None}, "missing-field", "/notifications",
+            "null counts as absent"),
+    compose("compose-notifications-object", {"now": NOW, "notifications": {}}, "invalid-type", "/notifications",
+            "notifications must be an array"),
+    compose("compose-too-many-notifications", '{"notifications": [%s]}' % ",".join(["0"] * 1001),
+            "out-of-range", "/notifications",
+            "1001 notifications: too many is found before any element's problem"),
+    compose("compose-displayed-object", request(message(), displayed={}), "invalid-type", "/displayed",
+            "displayed must be an array"),
+    compose("compose-too-many-displayed",
+            '{"notifications": [], "displayed": [%s]}' % ",".join(["0"] * 10001), "out-of-range", "/displayed",
+            "10001 displayed entries"),
+    compose("compose-now-number", {"now": 1764417600, "notifications": []}, "invalid-type", "/now",
+            "now must be a string, not epoch seconds"),
+    compose("compose-max-units-fraction", request(message(), maxUnits=256.0), "invalid-type", "/maxUnits",
+            "256.0 is not an integer as written"),
+    compose("compose-max-units-below", request(message(), maxUnits=100), "out-of-range", "/maxUnits",
+            "maxUnits is 256 at least"),
+    compose("compose-max-age-negative", request(message(), maxAgeSeconds=-1), "out-of-range", "/maxAgeSeconds",
+            "maxAgeSeconds is 0 at least"),
+    compose("compose-max-age-above", request(message(), maxAgeSeconds=86401), "out-of-range", "/maxAgeSeconds",
+            "maxAgeSeconds is 86400 at most"),
+    compose("compose-max-age-string", request(message(), maxAgeSeconds="600"), "invalid-type", "/maxAgeSeconds",
+            "a number in a string"),
+    compose("compose-app-number", request(message(), app=7), "invalid-type", "/app", "app must be a string"),
+    compose("compose-recipient-object", request(message(), recipient={"id": "u1"}), "invalid-type", "/recipient",
+            "recipient is an id, a string"),
+    compose("compose-fetch-upper-case", request(message(), fetch="OK"), "invalid-value", "/fetch",
+            "fetch is spelled exactly"),
+    compose("compose-fetch-unknown", {"now": NOW, "fetch": "crashed"}, "invalid-value", "/fetch",
+            "fetch is ok, failed or timeout"),
+    compose("compose-fetch-bool", {"now": NOW, "fetch": False}, "invalid-type", "/fetch", "fetch must be a string"),
+    compose("compose-locale-trailing-newline", request(message(), locale="en_US\n"), "invalid-locale", "/locale",
+            "nothing may follow the tag, not even a newline"),
+    compose("compose-locale-one-letter", request(message(), locale="e"), "invalid-locale", "/locale",
+            "a language has 2 or 3 letters"),
+    compose("compose-locale-word", request(message(), locale="english"), "invalid-locale", "/locale",
+            "a language has at most 3 letters"),
+    compose("compose-locale-empty-subtag", request(message(), locale="de--CH"), "invalid-locale", "/locale",
+            "an empty subtag"),
+    compose("compose-locale-65-characters", request(message(), locale="en" + "-abcdefgh" * 7), "invalid-locale",
+            "/locale", "65 characters, one more than allowed"),
+    compose("compose-locale-number", request(message(), locale=1), "invalid-type", "/locale",
+            "locale must be a string"),
+    compose("compose-document-order", request(message(timestamp="soon"), maxUnits=1), "invalid-timestamp",
+            "/notifications/0/timestamp", "the first problem in document order: notifications come before maxUnits"),
+    # Timestamps (compose.md section 2.3).
+    compose("compose-now-invalid-month", {"now": "2026-13-01T00:00:00Z", "notifications": []},
+            "invalid-timestamp", "/now", "month 13"),
+    compose("compose-timestamp-space", with_timestamp("2026-11-29 11:59:00Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "a space instead of T"),
+    compose("compose-timestamp-no-offset", with_timestamp("2026-11-29T11:59:00"), "invalid-timestamp",
+            "/notifications/1/timestamp", "an offset is required"),
+    compose("compose-timestamp-february-30", with_timestamp("2028-02-30T10:00:00Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "a day that does not exist"),
+    compose("compose-timestamp-february-29-not-leap", with_timestamp("2026-02-29T10:00:00Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "2026 is not a leap year"),
+    compose("compose-timestamp-hour-24", with_timestamp("2026-11-29T24:00:00Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "hours end at 23"),
+    compose("compose-timestamp-empty-fraction", with_timestamp("2026-11-29T11:59:00.Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "a fraction needs a digit"),
+    compose("compose-timestamp-offset-24", with_timestamp("2026-11-29T11:59:00+24:00"), "invalid-timestamp",
+            "/notifications/1/timestamp", "offset hours end at 23"),
+    compose("compose-timestamp-leap-second-midday", with_timestamp("2026-11-29T12:00:60Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "second 60 only at 23:59:60 UTC on a month's last day"),
+    compose("compose-timestamp-short-year", with_timestamp("26-11-29T11:59:00Z"), "invalid-timestamp",
+            "/notifications/1/timestamp", "the year has four digits"),
+    compose("compose-timestamp-number", with_timestamp(1764417540), "invalid-type", "/notifications/1/timestamp",
+            "a timestamp is a string"),
+    # Notifications.
+    compose("compose-notification-number", request(message(), 5), "invalid-type", "/notifications/1",
+            "each notification is an object"),
+    compose("compose-missing-id", request(message(id=None)), "missing-field", "/notifications/0/id",
+            "id is required"),
+    compose("compose-missing-type", request(message(), message("2", type=None)), "missing-field",
+            "/notifications/1/type", "type is required"),
+    compose("compose-missing-timestamp", request(message(timestamp=None)), "missing-field",
+            "/notifications/0/timestamp", "timestamp is required"),
+    compose("compose-missing-after-members", request({"type": "message", "timestamp": T1, "read": "no"}),
+            "invalid-type", "/notifications/0/read",
+            "a missing member is reported after the members of its object"),
+    compose("compose-id-number", request(message(id=1)), "invalid-type", "/notifications/0/id",
+            "id must be a string"),
+    compose("compose-source-colon", request(message(source="chat:eu")), "invalid-value", "/notifications/0/source",
+            "a source must not contain ':' (keys are source:id)"),
+    compose("compose-read-string", request(message(read="yes")), "invalid-type", "/notifications/0/read",
+            "read must be a boolean"),
+    compose("compose-text-array", request(message(text=["Hi"])), "invalid-type", "/notifications/0/text",
+            "text must be a string"),
+    compose("compose-sender-string", request(message(sender="Ana")), "invalid-type", "/notifications/0/sender",
+            "sender must be an object"),
+    compose("compose-sender-name-number", request(message(), message("2", sender={"id": "u2", "name": 2})),
+            "invalid-type", "/notifications/1/sender/name", "a sender's name must be a string"),
+    # Displayed entries.
+    compose("compose-displayed-entry-string", request(message(), displayed=["chat:1"]), "invalid-type",
+            "/displayed/0", "each displayed entry is an object"),
+    compose("compose-displayed-missing-key", request(message(), displayed=[{"timestamp": T1}]), "missing-field",
+            "/displayed/0/key", "key is required"),
+    compose("compose-displayed-missing-timestamp",
+            request(message(), displayed=[{"key": "chat:1", "timestamp": T1}, {"key": "chat:2"}]),
+            "missing-field", "/displayed/1/timestamp", "timestamp is required"),
+    compose("compose-displayed-bad-timestamp", request(message(), displayed=[{"key": "1", "timestamp": "yesterday"}]),
+            "invalid-timestamp", "/displayed/0/timestamp", "a displayed entry's timestamp is RFC 3339"),
+]
+
+
+def main():
+    ids = [c["id"] for c in CASES]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    fixture = {
+        "comment": [
+            "Requests that POST /body and POST /compose refuse (docs/spec/body.md, docs/spec/compose.md section 2.2"
+            " Validation, 2.3 Timestamps and 9 The `locale` member; the order of the checks in docs/http-api.md),"
+            " written by hand from the specs.",
+            "Each case: `route` (/body or /compose) and `request`, the exact request body as text (many are not"
+            " JSON); the answer must be `status` with the application/problem+json `code`, and the member"
+            " `pointer`: the RFC 6901 JSON Pointer to the member at fault (\"\" for the body as a whole), or"
+            " absent from the answer when `pointer` is null (a problem of the JSON text itself).",
+            "`detail` is words for people and not part of the contract. Compare code and pointer exactly.",
+            "Generated by scripts/gen-reject-fixture.py; edit the script, not this file.",
+        ],
+        "cases": CASES,
+    }
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test-fixtures", "reject.json")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(json.dumps(fixture, ensure_ascii=True, indent=1) + "\n")
+    print(f"wrote {len(CASES)} cases to test-fixtures/reject.json")
+
+
+if __name__ == "__main__":
+    main()
