@@ -101,6 +101,28 @@ package struct ComposeResponse: Hashable, Sendable {
     /// it (`pt-PT`), for every kind: the request's `locale` once chosen, or
     /// the default's.
     package var locale: String
+    /// The `direction` of that catalog (compose.md C12), for every kind and tier.
+    package var direction = TextDirection.ltr
+
+    /// The push payloads (push.md), when the request had a `push` member.
+    package var push: PushAnswer? {
+        get { pushBox?.answer }
+        set { pushBox = newValue.map(PushBox.init) }
+    }
+
+    /// Boxed, so a response without `push` (nearly all) carries one nil
+    /// reference rather than the answer's many members inline.
+    private var pushBox: PushBox?
+
+    private final class PushBox: Sendable {
+        let answer: PushAnswer
+        init(_ answer: PushAnswer) { self.answer = answer }
+    }
+
+    /// Replaces the notification's texts with `texts` (a preview tier's).
+    mutating func replaceTexts(_ texts: ComposedTexts) {
+        storedNotification = .texts(texts)
+    }
 
     // MARK: Keys and timestamps, as ranges
 
@@ -246,7 +268,8 @@ package struct ComposeResponse: Hashable, Sendable {
 
     package static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
         a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.locale == b.locale
-            && a.shown == b.shown && a.dropped == b.dropped && a.displayed == b.displayed
+            && a.direction == b.direction && a.push == b.push && a.shown == b.shown && a.dropped == b.dropped
+            && a.displayed == b.displayed
     }
 
     /// Hashes some of the values `==` compares (equal responses hash alike).

@@ -58,13 +58,17 @@ package enum Composer {
         // The response is made where the rules decide it and moved out,
         // rather than copied from an intermediate value (each copy retains
         // its arrays and strings, and releases them again).
-        return request.bytes.withUnsafeBufferPointer { bytes in
+        var response = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
                     compose(request, bytes: bytes, notifications: notifications, displayed: displayed, spare: &spare)
                 }
             }
         }
+        response.direction = request.catalog.direction
+        // The tiers and the push payloads only when asked for (Composer+Preview).
+        if request.preview != .full || request.push != nil { finish(&response, for: request) }
+        return response
     }
 
     /// What the rules read from a request besides its records, times and ranges.

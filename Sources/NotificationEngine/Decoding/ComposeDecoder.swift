@@ -151,7 +151,7 @@ struct ComposeDecoder: ~Copyable {
     // MARK: The request
 
     enum RequestMember: String, JSONMember {
-        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale, preview, push
     }
 
     private mutating func decodeRequest() throws(JSONReader.Stop) {
@@ -200,6 +200,10 @@ struct ComposeDecoder: ~Copyable {
                     request.fetch = try fetchOutcome()
                 case .locale:
                     request.catalog = try catalog()
+                case .preview:
+                    request.preview = try previewTier()
+                case .push:
+                    request.push = try pushOptions()
                 case nil:
                     try reader.skipValue()  // Unknown members are ignored.
                 }

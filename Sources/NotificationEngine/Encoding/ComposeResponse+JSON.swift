@@ -23,7 +23,8 @@ extension ComposeResponse {
     private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
-        var count = 200 + 64 + locale.utf8.count
+        var count = 200 + 64 + 20 + locale.utf8.count
+        if let push { count += push.estimatedJSONCount }
         if let texts {
             count += texts.bytes.count
         } else {
@@ -64,6 +65,11 @@ extension ComposeResponse {
         writeRecords(from: bytes, to: &out)
         out.raw(#"],"locale":"#)
         out.string(locale)
+        out.raw(direction == .rtl ? #","direction":"rtl""# : #","direction":"ltr""#)
+        if let push {
+            out.raw(#","push":"#)
+            push.write(to: &out)
+        }
         out.raw("}")
     }
 
