@@ -121,7 +121,7 @@ public struct ComposeResponse: Hashable, Sendable {
         self.push = push
     }
 
-    init(_ response: NotificationEngine.ComposeResponse) {
+    init(_ response: NotificationEngine.ComposeResponse, push: NotificationEngine.PushAnswer?) {
         let content = response.notification
         self.init(
             kind: Kind(rawValue: response.kind.rawValue)!,
@@ -133,7 +133,7 @@ public struct ComposeResponse: Hashable, Sendable {
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
             displayed: response.displayed.map(DisplayedEntry.init),
             locale: response.locale, direction: response.direction == .rtl ? .rtl : .ltr,
-            push: response.push.map(PushAnswer.init))
+            push: push.map(PushAnswer.init))
     }
 }
 
@@ -145,6 +145,8 @@ public enum Composer {
 
     /// The response to `request`. Pure: the same request gives the same response.
     public static func compose(_ request: ComposeRequest) -> ComposeResponse {
-        ComposeResponse(NotificationEngine.Composer.compose(request.engineValue))
+        let request = request.engineValue
+        let response = NotificationEngine.Composer.compose(request)
+        return ComposeResponse(response, push: NotificationEngine.Composer.push(for: request, response: response))
     }
 }

@@ -12,8 +12,9 @@ import Testing
         let request = try #require(
             fixtureCase.request, "\(fixtureCase.id): request does not decode: \(fixtureCase.problem ?? "")")
         let response = Composer.compose(request)
+        let push = Composer.push(for: request, response: response)
         let written = try #require(
-            try JSONSerialization.jsonObject(with: Data(response.jsonBody())) as? [String: Any],
+            try JSONSerialization.jsonObject(with: Data(response.jsonBody(push: push))) as? [String: Any],
             "\(fixtureCase.id): the answer is not a JSON object")
         let decided = written.filter { PushFixture.members.contains($0.key) }
         let actual = FixtureJSON(any: decided)
@@ -23,7 +24,7 @@ import Testing
             \(fixtureCase.id): \(fixtureCase.description)
             \(fixtureCase.expected.firstDifference(from: actual) ?? "")
             """)
-        if let push = response.push {
+        if let push {
             for transport in PushAnswer.Transport.allCases {
                 let size = fixtureCase.sizes[transport.rawValue]
                 #expect(push.payloadJSON(transport).count == size, "\(fixtureCase.id): \(transport) bytes")

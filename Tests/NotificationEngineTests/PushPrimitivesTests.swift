@@ -50,10 +50,12 @@ import Testing
     }
 
     @Test func base64URL_padsNothing() {
-        #expect(PushBuilder.base64URL(Array("f".utf8)) == "Zg")
-        #expect(PushBuilder.base64URL(Array("fo".utf8)) == "Zm8")
-        #expect(PushBuilder.base64URL(Array("foo".utf8)) == "Zm9v")
-        #expect(PushBuilder.base64URL([0xFB, 0xFF]) == "-_8")
+        func encoded(_ bytes: [UInt8]) -> String { bytes.withUnsafeBufferPointer(PushBuilder.base64URL) }
+        #expect(encoded(Array("f".utf8)) == "Zg")
+        #expect(encoded(Array("fo".utf8)) == "Zm8")
+        #expect(encoded(Array("foo".utf8)) == "Zm9v")
+        #expect(encoded([0xFB, 0xFF]) == "-_8")
+        #expect(encoded([]) == "")
     }
 
     @Test func cost_countsEscapesAsWritten() {

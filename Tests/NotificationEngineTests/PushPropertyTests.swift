@@ -108,7 +108,7 @@ import Testing
         for round in 0..<count {
             let request = Self.request(using: &random)
             let response = Composer.compose(request)
-            let push = try #require(response.push, "round \(round): no push")
+            let push = try #require(Composer.push(for: request, response: response), "round \(round): no push")
             let note = response.notification
             let reserve = request.push!.reserveBytes
             for transport in PushAnswer.Transport.allCases {
@@ -145,7 +145,7 @@ import Testing
                     },
                 "round \(round): Topic")
             // No tier shows what it hides, anywhere in the answer.
-            let answer = String(decoding: response.jsonBody(), as: UTF8.self)
+            let answer = String(decoding: response.jsonBody(push: push), as: UTF8.self)
             var hidden: [String] = []
             if request.preview != .full { hidden += [Self.textToken, Self.defaultToken] }
             if request.preview == .none { hidden += [Self.nameToken, Self.titleToken] }

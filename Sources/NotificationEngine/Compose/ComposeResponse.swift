@@ -104,21 +104,6 @@ package struct ComposeResponse: Hashable, Sendable {
     /// The `direction` of that catalog (compose.md C12), for every kind and tier.
     package var direction = TextDirection.ltr
 
-    /// The push payloads (push.md), when the request had a `push` member.
-    package var push: PushAnswer? {
-        get { pushBox?.answer }
-        set { pushBox = newValue.map(PushBox.init) }
-    }
-
-    /// Boxed, so a response without `push` (nearly all) carries one nil
-    /// reference rather than the answer's many members inline.
-    private var pushBox: PushBox?
-
-    private final class PushBox: Sendable {
-        let answer: PushAnswer
-        init(_ answer: PushAnswer) { self.answer = answer }
-    }
-
     /// Replaces the notification's texts with `texts` (a preview tier's).
     mutating func replaceTexts(_ texts: ComposedTexts) {
         storedNotification = .texts(texts)
@@ -187,14 +172,16 @@ package struct ComposeResponse: Hashable, Sendable {
             records: records, dropCount: dropCount, shownCount: shownCount)
     }
 
-    /// A response whose texts are `texts` (`Composer`'s bundle).
+    /// A response whose texts are `texts` (`Composer`'s bundle), written from
+    /// a catalog of `direction`.
     package init(
-        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, bytes: [UInt8],
-        records: [KeyRecord], dropCount: Int, shownCount: Int
+        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, direction: TextDirection = .ltr,
+        bytes: [UInt8], records: [KeyRecord], dropCount: Int, shownCount: Int
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
             records: records, dropCount: dropCount, shownCount: shownCount)
+        self.direction = direction
     }
 
     private init(
@@ -268,7 +255,7 @@ package struct ComposeResponse: Hashable, Sendable {
 
     package static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
         a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.locale == b.locale
-            && a.direction == b.direction && a.push == b.push && a.shown == b.shown && a.dropped == b.dropped
+            && a.direction == b.direction && a.shown == b.shown && a.dropped == b.dropped
             && a.displayed == b.displayed
     }
 

@@ -7,15 +7,28 @@ extension PushAnswer {
             if index > 0 { out.raw(",") }
             out.string(key)
         }
-        out.raw(#"],"apns":{"headers":"#)
-        writeHeaders(apnsHeaders, to: &out)
-        out.raw(#","payload":"#)
+        // The headers as `apnsHeaders` and `webPushHeaders` list them, written in place.
+        out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
+        out.raw(priorityClass == .fallback ? "5" : "10")
+        out.raw(#"","apns-expiration":""#)
+        out.integer(Int(max(expirationSeconds, 0)))
+        out.raw(#"","apns-collapse-id":"#)
+        out.string(groupKey)
+        out.raw(#"},"payload":"#)
         write(.apns, texts: apns.texts, to: &out)
         out.raw(#"},"fcm":{"message":"#)
         write(.fcm, texts: fcm.texts, to: &out)
-        out.raw(#"},"webpush":{"headers":"#)
-        writeHeaders(webPushHeaders, to: &out)
-        out.raw(#","payload":"#)
+        out.raw(#"},"webpush":{"headers":{"TTL":""#)
+        out.integer(Int(ttlSeconds))
+        out.raw(#"","Urgency":""#)
+        switch priorityClass {
+        case .direct: out.raw("high")
+        case .message, .other: out.raw("normal")
+        case .fallback: out.raw("low")
+        }
+        out.raw(#"","Topic":"#)
+        out.string(topic)
+        out.raw(#"},"payload":"#)
         write(.webpush, texts: webpush.texts, to: &out)
         out.raw(#"},"cut":{"apns":"#)
         writeCut(apns.cut, to: &out)
@@ -32,17 +45,6 @@ extension PushAnswer {
         var count = 420 + apns.byteCount + fcm.byteCount + webpush.byteCount + 2 * groupKey.utf8.count
         for key in withdraw { count += 3 + key.utf8.count }
         return count
-    }
-
-    private func writeHeaders(_ headers: [(name: String, value: String)], to out: inout JSONWriter) {
-        out.raw("{")
-        for (index, header) in headers.enumerated() {
-            if index > 0 { out.raw(",") }
-            out.string(header.name)
-            out.raw(":")
-            out.string(header.value)
-        }
-        out.raw("}")
     }
 
     private func writeCut(_ fields: [Field], to out: inout JSONWriter) {

@@ -3,70 +3,77 @@
 /// when the request has a `push` member.
 enum PushBuilder {
     /// The answer's `push`, its payloads fitted.
-    /// - Parameter kept: the request's notification records of `response.shown`, newest first.
     static func answer(
-        _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: [Int]
+        _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
     ) -> PushAnswer {
         let notification = response.notification
-        // P3 to P5.
+        // P3 to P5: one digest for the topic and, when the source is not plain, the group key.
         let source = notification.threadIdentifier ?? "fallback"
-        let groupKey = groupKey(of: source)
+        let topic = digest(source)
+        let groupKey = isPlainGroupKey(source) ? source : topic
         // P6 to P8: the anchor's whole seconds are its floor (fractions are not negative).
         let maxAge = Int64(request.maxAgeSeconds)
         let nowSeconds = request.nowMoment.epochSeconds
-        let anchorSeconds =
-            kept.first.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
+        let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
         let expiration = anchorSeconds + maxAge
+        let unfitted = PushAnswer.Payload(
+            texts: .init(title: "", subtitle: nil, body: "", url: nil), cut: [], byteCount: 0)
         var answer = PushAnswer(
             send: !(response.kind == .fallback && response.reason == .empty),
-            withdraw: withdrawn(request), groupKey: groupKey, topic: digest(source),
+            withdraw: withdrawn(request), groupKey: groupKey, topic: topic,
             priorityClass: priorityClass(response.kind, request: request, kept: kept),
             expirationSeconds: expiration, ttlSeconds: max(expiration - nowSeconds, 0), badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
-            direction: response.direction,
-            apns: .init(texts: .init(title: "", subtitle: nil, body: "", url: nil), cut: [], byteCount: 0),
-            fcm: .init(texts: .init(title: "", subtitle: nil, body: "", url: nil), cut: [], byteCount: 0),
-            webpush: .init(texts: .init(title: "", subtitle: nil, body: "", url: nil), cut: [], byteCount: 0))
+            direction: response.direction, apns: unfitted, fcm: unfitted, webpush: unfitted)
         let texts = PushAnswer.Texts(
             title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
-        for transport in PushAnswer.Transport.allCases {
-            answer[transport] = PushFit.fit(
-                texts, limitBytes: transport.limitBytes - options.reserveBytes, transport: transport, in: answer)
-        }
+        let costs = PushFit.Costs(texts)
+        answer.apns = PushFit.fit(
+            texts, costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes,
+            transport: .apns, in: answer)
+        answer.fcm = PushFit.fit(
+            texts, costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes,
+            transport: .fcm, in: answer)
+        answer.webpush = PushFit.fit(
+            texts, costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
+            transport: .webpush, in: answer)
         return answer
     }
 
     /// P2: the keys of read notifications that are in `displayed`, once each, in request order.
     static func withdrawn(_ request: ComposeRequest) -> [String] {
-        guard request.fetch == .ok, !request.displayedRecords.isEmpty else { return [] }
+        guard request.fetch == .ok, !request.displayedRecords.isEmpty,
+            request.notificationRecords.contains(where: \.read)
+        else { return [] }
         return request.bytes.withUnsafeBufferPointer { bytes in
-            var displayedKeys: Set<[UInt8]> = []
-            for entry in request.displayedRecords { displayedKeys.insert(Array(bytes[present: entry.key])) }
-            var seen: Set<[UInt8]> = []
+            let displayed = request.displayedRecords
+            // A few read notifications are looked up one by one; many, in a set of the displayed keys.
+            let readCount = request.notificationRecords.lazy.filter(\.read).count
+            let displayedKeys: Set<[UInt8]>? =
+                readCount * displayed.count > 4096 ? Set(displayed.map { Array(bytes[present: $0.key]) }) : nil
+            func isDisplayed(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+                if let displayedKeys { return displayedKeys.contains(Array(key)) }
+                return displayed.contains { CodePoints.equalBytes(bytes[present: $0.key], key) }
+            }
             var keys: [String] = []
+            var withdrawn: [UnsafeBufferPointer<UInt8>] = []
             for record in request.notificationRecords where record.read {
-                let key = Array(bytes[present: record.key])
-                if displayedKeys.contains(key), seen.insert(key).inserted {
-                    keys.append(String(decoding: key, as: UTF8.self))
-                }
+                let key = bytes[present: record.key]
+                guard isDisplayed(key), !withdrawn.contains(where: { CodePoints.equalBytes($0, key) }) else { continue }
+                withdrawn.append(key)
+                keys.append(String(decoding: key, as: UTF8.self))
             }
             return keys
         }
     }
 
     /// P9.
-    static func priorityClass(_ kind: ComposeResponse.Kind, request: ComposeRequest, kept: [Int])
+    static func priorityClass(_ kind: ComposeResponse.Kind, request: ComposeRequest, kept: Composer.KeptFacts)
         -> PushAnswer.PriorityClass
     {
         if kind == .fallback { return .fallback }
-        let isDirect = request.bytes.withUnsafeBufferPointer { bytes in
-            kept.contains { index in
-                guard let type = bytes[request.notificationRecords[index].type] else { return false }
-                return type.elementsEqual("mention".utf8) || type.elementsEqual("reply".utf8)
-            }
-        }
-        if isDirect { return .direct }
-        if kind == .bundle || (kind == .single && kept.first.map { request.notificationRecords[$0].isMessage } == true)
+        if kept.hasDirect { return .direct }
+        if kind == .bundle || (kind == .single && kept.newest.map { request.notificationRecords[$0].isMessage } == true)
         {
             return .message
         }
@@ -78,33 +85,50 @@ enum PushBuilder {
     /// G of P4: `source` itself when it is 1…64 bytes of visible ASCII
     /// other than `"` and `\`; its digest otherwise.
     static func groupKey(of source: String) -> String {
+        isPlainGroupKey(source) ? source : digest(source)
+    }
+
+    /// Whether `source` is its own group key: 1…64 bytes of U+0021…U+007E, no `"` or `\\`.
+    static func isPlainGroupKey(_ source: String) -> Bool {
         let utf8 = source.utf8
-        let isPlain =
-            (1...64).contains(utf8.count)
+        return (1...64).contains(utf8.count)
             && utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        return isPlain ? source : digest(source)
     }
 
     /// H of P4: the first 24 bytes of SHA-256 of the UTF-8, in base64url without padding (32 characters).
     static func digest(_ source: String) -> String {
-        base64URL(SHA256.digest(source.utf8).prefix(24))
+        var source = source
+        return source.withUTF8 { utf8 in
+            SHA256.withDigest(of: utf8) { base64URL(UnsafeBufferPointer(rebasing: $0[0..<24])) }
+        }
     }
 
     /// RFC 4648 section 5, without padding.
-    static func base64URL(_ bytes: some Collection<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(alphabet[Int(group >> 18 & 63)])
-            out.append(alphabet[Int(group >> 12 & 63)])
-            if second != nil { out.append(alphabet[Int(group >> 6 & 63)]) }
-            if third != nil { out.append(alphabet[Int(group & 63)]) }
+    static func base64URL(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        let letters = UnsafeBufferPointer(start: alphabet.utf8Start, count: 64)
+        return String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let remaining = bytes.count - index
+                let group =
+                    UInt32(bytes[index]) << 16 | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                    | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
+                out[written] = letters[Int(group >> 18 & 63)]
+                out[written + 1] = letters[Int(group >> 12 & 63)]
+                written += 2
+                if remaining > 1 {
+                    out[written] = letters[Int(group >> 6 & 63)]
+                    written += 1
+                }
+                if remaining > 2 {
+                    out[written] = letters[Int(group & 63)]
+                    written += 1
+                }
+                index += 3
+            }
+            return written
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

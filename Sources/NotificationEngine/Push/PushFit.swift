@@ -23,9 +23,33 @@ package enum PushFit {
 
     /// The cost of `text`: its bytes inside a JSON string, without the quotes.
     package static func cost(_ text: some StringProtocol) -> Int {
+        if let cost = text.utf8.withContiguousStorageIfAvailable(cost(of:)) { return cost }
+        return Array(text.utf8).withUnsafeBufferPointer(cost(of:))
+    }
+
+    /// The cost of the UTF-8 `utf8`: its length, and 1 or 5 more per byte that is escaped.
+    static func cost(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard !JSONWriter.needsNoEscape(utf8) else { return utf8.count }
         var total = 0
-        for byte in text.utf8 { total &+= cost(ofByte: byte) }
+        for byte in utf8 { total &+= cost(ofByte: byte) }
         return total
+    }
+
+    /// The costs of a payload's texts, the same for every transport.
+    struct Costs {
+        let title: Int
+        /// 0 for none.
+        let subtitle: Int
+        let body: Int
+        /// `urlMemberBytes` and the url's cost; 0 for none.
+        let url: Int
+
+        init(_ texts: PushAnswer.Texts) {
+            title = PushFit.cost(texts.title)
+            subtitle = texts.subtitle.map(PushFit.cost) ?? 0
+            body = PushFit.cost(texts.body)
+            url = texts.url.map { PushFit.urlMemberBytes + PushFit.cost($0) } ?? 0
+        }
     }
 
     /// `text` cut to `roomBytes` (P16): the longest prefix of whole grapheme
@@ -53,16 +77,21 @@ package enum PushFit {
 
     /// The payload of `transport` in `answer`, from the uncut `texts`, within
     /// `limitBytes` (the transport's limit less `reserveBytes`).
+    /// `costs` are those of `texts`. The payload's size is its fixed part
+    /// (S0, written with empty texts and no url) plus the texts' costs, so
+    /// only the fixed part is written to measure it.
     static func fit(
-        _ texts: PushAnswer.Texts, limitBytes: Int, transport: PushAnswer.Transport, in answer: PushAnswer
+        _ texts: PushAnswer.Texts, costs: Costs, limitBytes: Int, transport: PushAnswer.Transport,
+        in answer: PushAnswer
     ) -> PushAnswer.Payload {
-        let whole = answer.byteCount(transport, texts: texts)
+        let empty = PushAnswer.Texts(title: "", subtitle: texts.subtitle.map { _ in "" }, body: "", url: nil)
+        let fixedBytes = answer.byteCount(transport, texts: empty)
+        let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
         if whole <= limitBytes { return PushAnswer.Payload(texts: texts, cut: [], byteCount: whole) }
 
-        let empty = PushAnswer.Texts(title: "", subtitle: texts.subtitle.map { _ in "" }, body: "", url: nil)
-        let room = limitBytes - answer.byteCount(transport, texts: empty)
-        let (titleCost, subtitleCost, bodyCost) = (cost(texts.title), texts.subtitle.map(cost) ?? 0, cost(texts.body))
-        var urlCost = texts.url.map { urlMemberBytes + cost($0) } ?? 0
+        let room = limitBytes - fixedBytes
+        let (titleCost, subtitleCost, bodyCost) = (costs.title, costs.subtitle, costs.body)
+        var urlCost = costs.url
         var fitted = texts
         var cutURL = false
         // P14: the url, whole or not at all.

@@ -4,42 +4,57 @@
 package enum SHA256 {
     /// The 32-byte digest of `bytes`.
     package static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-        )
-        var block = [UInt8](repeating: 0, count: 64)
-        var filled = 0
-        var length: UInt64 = 0
-        for byte in bytes {
-            block[filled] = byte
-            filled += 1
-            length &+= 1
-            if filled == 64 {
-                compress(&state, block)
-                filled = 0
-            }
-        }
-        // Padding: 0x80, zeros, then the length in bits, big-endian, ending a block.
-        block[filled] = 0x80
-        filled += 1
-        if filled > 56 {
-            for index in filled..<64 { block[index] = 0 }
-            compress(&state, block)
-            filled = 0
-        }
-        for index in filled..<56 { block[index] = 0 }
-        let bits = length &* 8
-        for index in 0..<8 { block[56 + index] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64(index))) }
-        compress(&state, block)
+        if let digest = bytes.withContiguousStorageIfAvailable({ withDigest(of: $0, Array.init) }) { return digest }
+        return Array(bytes).withUnsafeBufferPointer { withDigest(of: $0, Array.init) }
+    }
 
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> shift))
+    /// Calls `body` with the 32-byte digest of `message`, held for the call:
+    /// whole blocks are read in place, the last one or two (with the padding
+    /// and the length) from a buffer of their own; nothing is allocated.
+    package static func withDigest<Result>(
+        of message: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64) { words in
+            let state = UnsafeMutableBufferPointer(rebasing: words[0..<8])
+            let schedule = UnsafeMutableBufferPointer(rebasing: words[8..<72])
+            let initial: [UInt32] = [
+                0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+            ]
+            for index in 0..<8 { state[index] = initial[index] }
+            return roundConstants.withUnsafeBufferPointer { constants in
+                let wholeBlocks = message.count / 64
+                for block in 0..<wholeBlocks {
+                    compress(
+                        state, UnsafeBufferPointer(rebasing: message[(64 * block)..<(64 * block + 64)]), constants,
+                        schedule)
+                }
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    // The rest, 0x80, zeros, and the length in bits, big-endian, ending a block.
+                    let rest = message.count - 64 * wholeBlocks
+                    let tailCount = rest < 56 ? 64 : 128
+                    tail.initialize(repeating: 0)
+                    for index in 0..<rest { tail[index] = message[64 * wholeBlocks + index] }
+                    tail[rest] = 0x80
+                    let bits = UInt64(message.count) &* 8
+                    for index in 0..<8 {
+                        tail[tailCount - 8 + index] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64(index)))
+                    }
+                    for block in 0..<(tailCount / 64) {
+                        compress(
+                            state, UnsafeBufferPointer(rebasing: tail[(64 * block)..<(64 * block + 64)]), constants,
+                            schedule)
+                    }
+                    // The digest, big-endian, over the tail's first 32 bytes.
+                    for (index, word) in state.enumerated() {
+                        tail[4 * index] = UInt8(truncatingIfNeeded: word >> 24)
+                        tail[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                        tail[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                        tail[4 * index + 3] = UInt8(truncatingIfNeeded: word)
+                    }
+                    return body(UnsafeBufferPointer(rebasing: tail[0..<32]))
+                }
             }
         }
-        return digest
     }
 
     private static let roundConstants: [UInt32] = [
@@ -53,31 +68,38 @@ package enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
+    /// One block of 64 bytes into `state` (8 words); `schedule` has room for 64 words.
+    @inline(__always)
     private static func compress(
-        _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: [UInt8]
+        _ state: UnsafeMutableBufferPointer<UInt32>, _ block: UnsafeBufferPointer<UInt8>,
+        _ constants: UnsafeBufferPointer<UInt32>, _ schedule: UnsafeMutableBufferPointer<UInt32>
     ) {
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        var w = [UInt32](repeating: 0, count: 64)
+        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 &- n) }
         for t in 0..<16 {
-            w[t] =
-                UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
-                | UInt32(block[4 * t + 3])
+            schedule[t] =
+                UInt32(block[4 &* t]) << 24 | UInt32(block[4 &* t &+ 1]) << 16 | UInt32(block[4 &* t &+ 2]) << 8
+                | UInt32(block[4 &* t &+ 3])
         }
         for t in 16..<64 {
-            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ w[t - 15] >> 3
-            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ w[t - 2] >> 10
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            let (w15, w2) = (schedule[t &- 15], schedule[t &- 2])
+            let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ w15 >> 3
+            let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ w2 >> 10
+            schedule[t] = schedule[t &- 16] &+ s0 &+ schedule[t &- 7] &+ s1
         }
-        var (a, b, c, d, e, f, g, h) = state
-        let k = roundConstants
+        var (a, b, c, d) = (state[0], state[1], state[2], state[3])
+        var (e, f, g, h) = (state[4], state[5], state[6], state[7])
         for t in 0..<64 {
-            let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (e & f ^ ~e & g) &+ k[t] &+ w[t]
+            let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (e & f ^ ~e & g) &+ constants[t] &+ schedule[t]
             let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ (a & b ^ a & c ^ b & c)
             (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
         }
-        state = (
-            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
-            state.7 &+ h
-        )
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
     }
 }
