@@ -117,7 +117,7 @@ import Testing
                 #expect(json.count == payload.byteCount, "round \(round) \(transport): measured size")
                 #expect(
                     json.count <= transport.limitBytes - reserve, "round \(round) \(transport): \(json.count) bytes")
-                let texts = payload.texts
+                let texts = push.texts(transport)
                 for (field, value, uncut) in [
                     (PushAnswer.Field.title, texts.title, note.title), (.body, texts.body, note.body),
                 ] {

@@ -64,15 +64,19 @@ package struct PushAnswer: Hashable, Sendable {
         }
     }
 
-    /// One transport's payload: its texts after the fit, what was cut, its size.
+    /// One transport's payload: its texts when the fit cut some, what was cut, its size.
     package struct Payload: Hashable, Sendable {
-        package var texts: Texts
+        /// The texts after the fit when it cut any; nil when the payload
+        /// carries the answer's `texts` (nearly always: they are kept once).
+        package var cutTexts: Texts?
         /// In `Field` order; empty when nothing was cut.
         package var cut: [Field]
         /// The payload's length written compactly (P19, P20).
         package var byteCount: Int
     }
 
+    /// The notification's texts, uncut.
+    package var texts: Texts
     /// False exactly for a fallback `empty` (P1).
     package var send: Bool
     /// Keys of displayed notifications read elsewhere (P2), in request order.
@@ -95,6 +99,11 @@ package struct PushAnswer: Hashable, Sendable {
     package var apns: Payload
     package var fcm: Payload
     package var webpush: Payload
+
+    /// The texts `transport`'s payload carries.
+    package func texts(_ transport: Transport) -> Texts {
+        self[transport].cutTexts ?? texts
+    }
 
     /// The payload of `transport`.
     package subscript(transport: Transport) -> Payload {
@@ -133,7 +142,7 @@ package struct PushAnswer: Hashable, Sendable {
 
     /// The JSON of `transport`'s payload as sent: compact, raw UTF-8.
     package func payloadJSON(_ transport: Transport) -> [UInt8] {
-        let texts = self[transport].texts
+        let texts = texts(transport)
         return JSONWriter.bytes(capacity: self[transport].byteCount) { write(transport, texts: texts, to: &$0) }
     }
 
@@ -141,6 +150,16 @@ package struct PushAnswer: Hashable, Sendable {
     func byteCount(_ transport: Transport, texts: Texts) -> Int {
         JSONWriter.write(into: UnsafeMutableBufferPointer(start: nil, count: 0)) {
             write(transport, texts: texts, to: &$0)
+        }
+    }
+
+    /// Writes `transport`'s payload as fitted.
+    func write(_ transport: Transport, to out: inout JSONWriter) {
+        // Each branch lends its texts: `cutTexts ?? texts` would copy them.
+        if let cutTexts = self[transport].cutTexts {
+            write(transport, texts: cutTexts, to: &out)
+        } else {
+            write(transport, texts: texts, to: &out)
         }
     }
 
@@ -249,7 +268,8 @@ package struct PushAnswer: Hashable, Sendable {
             && a.topic == b.topic && a.priorityClass == b.priorityClass
             && a.expirationSeconds == b.expirationSeconds && a.ttlSeconds == b.ttlSeconds && a.badge == b.badge
             && a.androidChannel == b.androidChannel && a.kind == b.kind && a.locale == b.locale
-            && a.direction == b.direction && a.apns == b.apns && a.fcm == b.fcm && a.webpush == b.webpush
+            && a.direction == b.direction && a.texts == b.texts && a.apns == b.apns && a.fcm == b.fcm
+            && a.webpush == b.webpush
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -16,27 +16,31 @@ enum PushBuilder {
         let nowSeconds = request.nowMoment.epochSeconds
         let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
         let expiration = anchorSeconds + maxAge
-        let unfitted = PushAnswer.Payload(
-            texts: .init(title: "", subtitle: nil, body: "", url: nil), cut: [], byteCount: 0)
+        let unfitted = PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: 0)
         var answer = PushAnswer(
+            texts: PushAnswer.Texts(
+                title: notification.title, subtitle: notification.subtitle, body: notification.body,
+                url: notification.url),
             send: !(response.kind == .fallback && response.reason == .empty),
             withdraw: withdrawn(request), groupKey: groupKey, topic: topic,
             priorityClass: priorityClass(response.kind, request: request, kept: kept),
             expirationSeconds: expiration, ttlSeconds: max(expiration - nowSeconds, 0), badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, apns: unfitted, fcm: unfitted, webpush: unfitted)
-        let texts = PushAnswer.Texts(
-            title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
-        let costs = PushFit.Costs(texts)
-        answer.apns = PushFit.fit(
-            texts, costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes,
-            transport: .apns, in: answer)
-        answer.fcm = PushFit.fit(
-            texts, costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes,
-            transport: .fcm, in: answer)
-        answer.webpush = PushFit.fit(
-            texts, costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
+        let costs = PushFit.Costs(answer.texts)
+        // Fitted first, then stored: storing while `answer` is lent would copy it.
+        let apns = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes, transport: .apns,
+            in: answer)
+        let fcm = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes, transport: .fcm,
+            in: answer)
+        let webpush = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
             transport: .webpush, in: answer)
+        answer.apns = apns
+        answer.fcm = fcm
+        answer.webpush = webpush
         return answer
     }
 
@@ -90,9 +94,15 @@ enum PushBuilder {
 
     /// Whether `source` is its own group key: 1…64 bytes of U+0021…U+007E, no `"` or `\\`.
     static func isPlainGroupKey(_ source: String) -> Bool {
-        let utf8 = source.utf8
-        return (1...64).contains(utf8.count)
-            && utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        var source = source
+        return source.withUTF8 { utf8 in
+            guard (1...64).contains(utf8.count) else { return false }
+            for byte in utf8
+            where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            return true
+        }
     }
 
     /// H of P4: the first 24 bytes of SHA-256 of the UTF-8, in base64url without padding (32 characters).

@@ -81,13 +81,13 @@ package enum PushFit {
     /// (S0, written with empty texts and no url) plus the texts' costs, so
     /// only the fixed part is written to measure it.
     static func fit(
-        _ texts: PushAnswer.Texts, costs: Costs, limitBytes: Int, transport: PushAnswer.Transport,
-        in answer: PushAnswer
+        costs: Costs, limitBytes: Int, transport: PushAnswer.Transport, in answer: PushAnswer
     ) -> PushAnswer.Payload {
+        let texts = answer.texts
         let empty = PushAnswer.Texts(title: "", subtitle: texts.subtitle.map { _ in "" }, body: "", url: nil)
         let fixedBytes = answer.byteCount(transport, texts: empty)
         let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
-        if whole <= limitBytes { return PushAnswer.Payload(texts: texts, cut: [], byteCount: whole) }
+        if whole <= limitBytes { return PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: whole) }
 
         let room = limitBytes - fixedBytes
         let (titleCost, subtitleCost, bodyCost) = (costs.title, costs.subtitle, costs.body)
@@ -133,6 +133,6 @@ package enum PushFit {
         let byteCount = answer.byteCount(transport, texts: fitted)
         precondition(byteCount <= limitBytes, "push fit: a fitted payload is over its limit")
         return PushAnswer.Payload(
-            texts: fitted, cut: PushAnswer.Field.allCases.filter(cutFields.contains), byteCount: byteCount)
+            cutTexts: fitted, cut: PushAnswer.Field.allCases.filter(cutFields.contains), byteCount: byteCount)
     }
 }
