@@ -74,16 +74,17 @@ package enum SHA256 {
         _ state: UnsafeMutableBufferPointer<UInt32>, _ block: UnsafeBufferPointer<UInt8>,
         _ constants: UnsafeBufferPointer<UInt32>, _ schedule: UnsafeMutableBufferPointer<UInt32>
     ) {
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 &- n) }
+        // Masking shifts: `>>` and `<<` would test for a shift past the width.
+        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x &>> n | x &<< (32 &- n) }
         for t in 0..<16 {
             schedule[t] =
-                UInt32(block[4 &* t]) << 24 | UInt32(block[4 &* t &+ 1]) << 16 | UInt32(block[4 &* t &+ 2]) << 8
+                UInt32(block[4 &* t]) &<< 24 | UInt32(block[4 &* t &+ 1]) &<< 16 | UInt32(block[4 &* t &+ 2]) &<< 8
                 | UInt32(block[4 &* t &+ 3])
         }
         for t in 16..<64 {
             let (w15, w2) = (schedule[t &- 15], schedule[t &- 2])
-            let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ w15 >> 3
-            let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ w2 >> 10
+            let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ w15 &>> 3
+            let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ w2 &>> 10
             schedule[t] = schedule[t &- 16] &+ s0 &+ schedule[t &- 7] &+ s1
         }
         var (a, b, c, d) = (state[0], state[1], state[2], state[3])
