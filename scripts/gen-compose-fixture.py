@@ -53,6 +53,7 @@ def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), 
         "dropped": [{"key": k, "reason": r} for k, r in dropped],
         "displayed": [{"key": k, "timestamp": t} for k, t in displayed],
         "locale": locale,
+        "direction": "rtl" if locale in ("ar", "he") else "ltr",  # compose.md C12: the catalog's direction
     }
 
 

@@ -221,6 +221,22 @@ CASES = [
             "missing-field", "/displayed/1/timestamp", "timestamp is required"),
     compose("compose-displayed-bad-timestamp", request(message(), displayed=[{"key": "1", "timestamp": "yesterday"}]),
             "invalid-timestamp", "/displayed/0/timestamp", "a displayed entry's timestamp is RFC 3339"),
+    # preview and push (docs/spec/compose.md 6.4 and 6.6; test-fixtures/push.json has more).
+    compose("compose-preview-uppercase", request(message(), preview="FULL"), "invalid-value", "/preview",
+            "preview is full, sender or none, spelled exactly"),
+    compose("compose-preview-number", request(message(), preview=1), "invalid-type", "/preview",
+            "preview must be a string"),
+    compose("compose-push-array", request(message(), push=[]), "invalid-type", "/push", "push must be an object"),
+    compose("compose-push-badge-negative", request(message(), push={"badge": -1}), "out-of-range", "/push/badge",
+            "a badge is 0 or more"),
+    compose("compose-push-badge-fraction", request(message(), push={"badge": 1.0}), "invalid-type", "/push/badge",
+            "a badge is an integer written without fraction"),
+    compose("compose-push-reserve-2049", request(message(), push={"reserveBytes": 2049}), "out-of-range",
+            "/push/reserveBytes", "reserveBytes is at most 2048"),
+    compose("compose-push-channel-empty", request(message(), push={"androidChannel": ""}), "invalid-value",
+            "/push/androidChannel", "an Android channel has 1 to 128 bytes"),
+    compose("compose-push-channel-line-feed", request(message(), push={"androidChannel": "a\nb"}), "invalid-value",
+            "/push/androidChannel", "an Android channel has no control character"),
 ]
 
 

@@ -54,7 +54,9 @@ package enum RequestAnswers {
         var composeRequest = try ComposeDecoder.decode(
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = try composer(composeRequest, &kept.requestStorage)
-        let json = response.jsonBody()
+        let json =
+            composeRequest.push == nil
+            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
         // The response first: it shares the request's bytes.
         response.giveStorage(to: &kept.requestStorage)
         composeRequest.giveStorage(to: &kept.requestStorage)

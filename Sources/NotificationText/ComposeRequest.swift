@@ -45,6 +45,10 @@ public struct ComposeRequest: Hashable, Sendable {
     /// The locale a server is configured with (`serve --default-locale`); a
     /// tag without a built-in catalog means `en`.
     public var defaultLocale: String
+    /// What the response may show; `full` unless set.
+    public var preview: PreviewTier
+    /// With a value, the response has the push payloads (`ComposeResponse.push`).
+    public var push: PushOptions?
 
     /// A request with these values; the defaults are those of `POST /compose`
     /// on a server with its default settings.
@@ -52,7 +56,8 @@ public struct ComposeRequest: Hashable, Sendable {
         notifications: [PendingNotification] = [], displayed: [DisplayedEntry] = [], now: Timestamp,
         maxAgeSeconds: Int = ComposeRequest.defaultMaxAgeSeconds, maxUnits: Int = BodyRenderer.defaultMaxUnits,
         app: String? = nil, recipient: String? = nil, fetch: FetchOutcome = .ok, locale: String? = nil,
-        defaultApp: String = ComposeRequest.defaultApp, defaultLocale: String = ComposeRequest.defaultLocale
+        defaultApp: String = ComposeRequest.defaultApp, defaultLocale: String = ComposeRequest.defaultLocale,
+        preview: PreviewTier = .full, push: PushOptions? = nil
     ) {
         self.notifications = notifications
         self.displayed = displayed
@@ -65,6 +70,8 @@ public struct ComposeRequest: Hashable, Sendable {
         self.locale = locale
         self.defaultApp = defaultApp
         self.defaultLocale = defaultLocale
+        self.preview = preview
+        self.push = push
     }
 
     /// The engine's request for these values.
@@ -82,7 +89,8 @@ public struct ComposeRequest: Hashable, Sendable {
                 max(maxUnits, BodyRenderer.maxUnitsRange.lowerBound), BodyRenderer.maxUnitsRange.upperBound),
             app: app, serverApp: defaultApp, recipient: recipient,
             fetch: NotificationEngine.FetchOutcome(rawValue: fetch.rawValue) ?? .ok,
-            catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog)
+            catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog, preview: preview.engineValue,
+            push: push?.engineValue)
     }
 }
 

@@ -78,6 +78,14 @@ public struct ComposeResponse: Hashable, Sendable {
         }
     }
 
+    /// The base direction of the catalog the texts were written from.
+    public enum TextDirection: String, Hashable, Sendable, CaseIterable {
+        /// Left to right.
+        case ltr
+        /// Right to left.
+        case rtl
+    }
+
     /// What was composed.
     public var kind: Kind
     /// Why a fallback was shown; `nil` for other kinds.
@@ -92,11 +100,15 @@ public struct ComposeResponse: Hashable, Sendable {
     public var displayed: [DisplayedEntry]
     /// The tag of the catalog the texts were written from (`pt-PT`).
     public var locale: String
+    /// The direction of that catalog (`ltr` or `rtl`), not guessed from the texts.
+    public var direction: TextDirection
+    /// The push payloads, when the request had `push`.
+    public var push: PushAnswer?
 
     /// A response with these values.
     public init(
         kind: Kind, reason: FallbackReason?, notification: Content, shown: [String], dropped: [Drop],
-        displayed: [DisplayedEntry], locale: String
+        displayed: [DisplayedEntry], locale: String, direction: TextDirection = .ltr, push: PushAnswer? = nil
     ) {
         self.kind = kind
         self.reason = reason
@@ -105,9 +117,11 @@ public struct ComposeResponse: Hashable, Sendable {
         self.dropped = dropped
         self.displayed = displayed
         self.locale = locale
+        self.direction = direction
+        self.push = push
     }
 
-    init(_ response: NotificationEngine.ComposeResponse) {
+    init(_ response: NotificationEngine.ComposeResponse, push: NotificationEngine.PushAnswer?) {
         let content = response.notification
         self.init(
             kind: Kind(rawValue: response.kind.rawValue)!,
@@ -118,7 +132,8 @@ public struct ComposeResponse: Hashable, Sendable {
             shown: response.shown,
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
             displayed: response.displayed.map(DisplayedEntry.init),
-            locale: response.locale)
+            locale: response.locale, direction: response.direction == .rtl ? .rtl : .ltr,
+            push: push.map(PushAnswer.init))
     }
 }
 
@@ -130,6 +145,8 @@ public enum Composer {
 
     /// The response to `request`. Pure: the same request gives the same response.
     public static func compose(_ request: ComposeRequest) -> ComposeResponse {
-        ComposeResponse(NotificationEngine.Composer.compose(request.engineValue))
+        let request = request.engineValue
+        let response = NotificationEngine.Composer.compose(request)
+        return ComposeResponse(response, push: NotificationEngine.Composer.push(for: request, response: response))
     }
 }

@@ -30,14 +30,14 @@ import Testing
         let result = try BuiltExecutable.run(["compose"], stdin: Array(request.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""body":"In Buzz gibt es vielleicht Neues.""#))
-        #expect(result.stdout.hasSuffix(#","locale":"de"}"# + "\n"))
+        #expect(result.stdout.hasSuffix(#","locale":"de","direction":"ltr"}"# + "\n"))
     }
 
     @Test func compose_defaultLocale_answersARequestWithoutOne() throws {
         let result = try BuiltExecutable.run(
             ["compose", "--default-locale", "zh-TW"], stdin: Array(#"{"fetch": "failed"}"#.utf8))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasSuffix(#","locale":"zh-Hant"}"# + "\n"))
+        #expect(result.stdout.hasSuffix(#","locale":"zh-Hant","direction":"ltr"}"# + "\n"))
         let refused = try BuiltExecutable.run(
             ["compose", "--default-locale", "xx"], stdin: Array(#"{"fetch": "failed"}"#.utf8))
         #expect(refused.status == 64)
@@ -54,9 +54,32 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let answers = result.stdout.split(separator: "\n")
         #expect(answers.count == 3)
-        #expect(answers.first?.hasSuffix(#","locale":"ru"}"#) == true)
-        #expect(answers.dropFirst().first?.hasSuffix(#","locale":"uk"}"#) == true)
+        #expect(answers.first?.hasSuffix(#","locale":"ru","direction":"ltr"}"#) == true)
+        #expect(answers.dropFirst().first?.hasSuffix(#","locale":"uk","direction":"ltr"}"#) == true)
         #expect(answers.last?.contains(#""code":"invalid-locale""#) == true)
+    }
+
+    /// `compose` and `--json-lines` take `preview` and `push` and answer them as the route does (push.md).
+    @Test func compose_previewAndPush_answerTheTierAndThePayloads() throws {
+        let request =
+            #"{"now": "2026-11-29T12:00:00Z", "preview": "sender", "push": {"badge": 3}, "locale": "he", "#
+            + #""notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "#
+            + #""thread": "t1", "sender": {"name": "Ana"}, "text": "private words"}]}"#
+        let result = try BuiltExecutable.run(["compose"], stdin: Array(request.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("private words"))
+        #expect(result.stdout.contains(#""locale":"he","direction":"rtl","push":{"send":true,"withdraw":[]"#))
+        #expect(
+            result.stdout.contains(#""thread-id":"t1","interruption-level":"active","relevance-score":0.6,"badge":3}"#))
+
+        let lines = [request, #"{"fetch": "failed", "push": {"reserveBytes": 2049}}"#, #"{"fetch": "failed"}"#]
+        let jsonLines = try BuiltExecutable.run(
+            ["compose", "--json-lines"], stdin: Array(lines.joined(separator: "\n").utf8))
+        let answers = jsonLines.stdout.split(separator: "\n")
+        #expect(answers.count == 3)
+        #expect(answers.first.map(String.init) == result.stdout.split(separator: "\n").first.map(String.init))
+        #expect(answers.dropFirst().first?.contains(#""code":"out-of-range""#) == true)
+        #expect(answers.last?.contains(#""push""#) == false)
     }
 
     @Test func compose_malformedLocale_printsInvalidLocaleAndExits65() throws {

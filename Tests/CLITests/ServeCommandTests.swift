@@ -106,7 +106,7 @@ import Testing
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.text.contains(#""body":"Poderá haver novidades em Buzz.""#), "\(response.text)")
-        #expect(response.text.hasSuffix(#","locale":"pt-PT"}"#), "\(response.text)")
+        #expect(response.text.hasSuffix(#","locale":"pt-PT","direction":"ltr"}"#), "\(response.text)")
         #expect(kill(serve.process.processIdentifier, SIGTERM) == 0)
         #expect(try serve.waitForExit(timeoutSeconds: 10) == 0)
     }

@@ -138,6 +138,17 @@ enum ComposeFixture {
             }
             request.catalog = catalog
         }
+        if let value = object["preview"], !(value is NSNull) {
+            guard let raw = value as? String, let tier = PreviewTier(rawValue: raw) else {
+                throw DecodeError(description: "preview")
+            }
+            request.preview = tier
+        }
+        if let push = object["push"] as? [String: Any] {
+            request.push = PushOptions(
+                badge: push["badge"] as? Int, androidChannel: push["androidChannel"] as? String,
+                reserveBytes: push["reserveBytes"] as? Int ?? 0)
+        }
         return request
     }
 

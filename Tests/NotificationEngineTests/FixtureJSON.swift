@@ -48,6 +48,7 @@ enum FixtureJSON: Equatable, Sendable {
             "displayed": .array(
                 response.displayed.map { .object(["key": .string($0.key), "timestamp": .string($0.timestamp.raw)]) }),
             "locale": .string(response.locale),
+            "direction": .string(response.direction.rawValue),
         ])
     }
 

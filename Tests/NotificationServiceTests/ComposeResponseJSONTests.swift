@@ -39,6 +39,7 @@ import Testing
                     })
             ),
             ("locale", .string(response.locale)),
+            ("direction", .string(response.direction.rawValue)),
         ]).bytes
     }
 

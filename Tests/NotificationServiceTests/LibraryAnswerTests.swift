@@ -91,8 +91,10 @@ import Testing
             composed += 1
             var plainRequest = request.plain
             if !request.wireNow { plainRequest.now = Self.serverNow }
-            let plain = Composer.compose(plainRequest)
+            var plain = Composer.compose(plainRequest)
             let decoded = try LibraryRequests.response(answered.body)
+            try LibraryRequests.expectSamePush(plain.push, answered.body, label: label)
+            plain.push = nil
             #expect(plain == decoded, "\(label)\nplain: \(plain)\nJSON: \(decoded)")
             if round % 7 == 0 {
                 let text = request.plain.notifications.first?.text ?? "x"
@@ -235,7 +237,12 @@ enum LibraryRequests {
                 app: maybe(30, using: &random) ? pick(["Chat", " ", "Wiki Team"], using: &random) : nil,
                 recipient: maybe(50, using: &random) ? "me" : nil,
                 fetch: maybe(90, using: &random) ? .ok : pick([.failed, .timeout], using: &random),
-                locale: locale),
+                locale: locale, preview: pick(PreviewTier.allCases, using: &random),
+                push: maybe(50, using: &random)
+                    ? PushOptions(
+                        badge: maybe(50, using: &random) ? Int.random(in: 0...99, using: &random) : nil,
+                        androidChannel: maybe(50, using: &random) ? pick(["chat", "é\"\\"], using: &random) : nil,
+                        reserveBytes: Int.random(in: 0...2048, using: &random)) : nil),
             wireNow: wireNow)
     }
 
@@ -267,6 +274,13 @@ enum LibraryRequests {
         object["app"] = request.app
         object["recipient"] = request.recipient
         object["locale"] = request.locale
+        if request.preview != .full || request.maxUnits % 2 == 0 { object["preview"] = request.preview.rawValue }
+        if let push = request.push {
+            var value: [String: Any] = ["reserveBytes": push.reserveBytes]
+            value["badge"] = push.badge
+            value["androidChannel"] = push.androidChannel
+            object["push"] = value
+        }
         return Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
@@ -302,7 +316,33 @@ enum LibraryRequests {
             displayed: (object["displayed"] as! [[String: String]]).map {
                 DisplayedEntry(key: $0["key"]!, timestamp: Timestamp(rfc3339: $0["timestamp"]!)!)
             },
-            locale: object["locale"] as! String)
+            locale: object["locale"] as! String,
+            direction: ComposeResponse.TextDirection(rawValue: object["direction"] as! String)!)
+    }
+
+    /// The plain path's push answer has the values of the JSON's `push`
+    /// (payloads compared as parsed JSON: Foundation does not keep member order).
+    static func expectSamePush(_ plain: PushAnswer?, _ body: [UInt8], label: String) throws {
+        let object = try JSONSerialization.jsonObject(with: Data(body)) as! [String: Any]
+        guard let push = object["push"] as? [String: Any] else {
+            #expect(plain == nil, "\(label): push only on the plain path")
+            return
+        }
+        let values = try #require(plain, "\(label): push only in the JSON")
+        #expect(values.send == push["send"] as? Bool && values.withdraw == push["withdraw"] as? [String], "\(label)")
+        let cut = push["cut"] as! [String: [String]]
+        for (name, payload, member) in [
+            ("apns", values.apns, "payload"), ("fcm", values.fcm, "message"), ("webpush", values.webpush, "payload"),
+        ] {
+            let written = (push[name] as! [String: Any])[member] as! NSDictionary
+            let json = try JSONSerialization.jsonObject(with: Data(payload.json.utf8)) as! NSDictionary
+            #expect(json == written, "\(label): \(name)")
+            #expect(payload.cut.map(\.rawValue) == cut[name], "\(label): \(name) cut")
+            let headers = (push[name] as! [String: Any])["headers"] as? [String: String] ?? [:]
+            #expect(
+                Dictionary(uniqueKeysWithValues: payload.headers.map { ($0.name, $0.value) }) == headers,
+                "\(label): \(name) headers")
+        }
     }
 }
 

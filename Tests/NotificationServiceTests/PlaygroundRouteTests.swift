@@ -154,7 +154,8 @@ import Testing
         for id in [
             "text", "max-units", "body", "units", "truncated", "input-cut", "compose-request", "notification-title",
             "notification-subtitle", "notification-body", "kind", "shown", "dropped", "locale", "response-locale",
-            "token", "body-problem", "compose-problem", "ios-card", "android-card",
+            "token", "body-problem", "compose-problem", "ios-card", "android-card", "push-payloads", "payload-apns",
+            "payload-fcm", "payload-webpush",
         ] {
             #expect(page.contains(#"id="\#(id)""#), "no element with id \(id)")
         }

@@ -50,4 +50,75 @@ import Testing
             #expect(actual == expected, "[\(id)]\nactual: \(actual)\nexpected: \(expected)")
         }
     }
+
+    /// push.json through the JSON entry point, and its plain-value
+    /// `Composer`: the members push.md decides, and each payload's size.
+    @Test func pushFixtures_answerTheExpectedMembers() throws {
+        let cases = Self.cases("test-fixtures/push.json")
+        #expect(cases.count >= 60, "test-fixtures/push.json did not load")
+        let members = ["kind", "reason", "notification", "locale", "direction", "push"]
+        for fixture in cases {
+            let id = fixture["id"] as! String
+            let request = try JSONSerialization.data(withJSONObject: fixture["request"]!)
+            let answer = answer(composeRequest: Array(request), now: Self.now)
+            #expect(answer.status == 200, "[\(id)] \(String(decoding: answer.body, as: UTF8.self))")
+            let actual = try JSONSerialization.jsonObject(with: Data(answer.body)) as! [String: Any]
+            let expected = fixture["response"] as! [String: Any]
+            let decided = NSDictionary(dictionary: actual.filter { members.contains($0.key) })
+            #expect(decided == NSDictionary(dictionary: expected), "[\(id)]\nactual: \(decided)")
+
+            // The plain values: the same payloads, sizes and cuts.
+            let plain = Composer.compose(try Self.plainRequest(fixture["request"] as! [String: Any]))
+            #expect(plain.direction.rawValue == expected["direction"] as? String, "[\(id)] direction")
+            #expect(plain.notification.body == (expected["notification"] as! [String: Any])["body"] as? String)
+            guard let push = expected["push"] as? [String: Any] else {
+                #expect(plain.push == nil, "[\(id)] push")
+                continue
+            }
+            let values = try #require(plain.push, "[\(id)] no push")
+            let sizes = fixture["sizes"] as! [String: Int]
+            #expect(values.apns.json.utf8.count == sizes["apns"], "[\(id)] apns")
+            #expect(values.fcm.json.utf8.count == sizes["fcm"], "[\(id)] fcm")
+            #expect(values.webpush.json.utf8.count == sizes["webpush"], "[\(id)] webpush")
+            #expect(values.send == push["send"] as? Bool && values.withdraw == push["withdraw"] as? [String])
+            let cut = push["cut"] as! [String: [String]]
+            #expect(values.apns.cut.map(\.rawValue) == cut["apns"], "[\(id)] cut")
+            #expect(values.webpush.cut.map(\.rawValue) == cut["webpush"], "[\(id)] cut")
+            let apns = (push["apns"] as! [String: Any])["payload"] as! NSDictionary
+            let written = try JSONSerialization.jsonObject(with: Data(values.apns.json.utf8)) as! NSDictionary
+            #expect(written == apns, "[\(id)] apns payload")
+            let headers = (push["webpush"] as! [String: Any])["headers"] as! [String: String]
+            #expect(Dictionary(uniqueKeysWithValues: values.webpush.headers.map { ($0.name, $0.value) }) == headers)
+        }
+    }
+
+    /// A fixture request as the library's plain values (the members push.json uses).
+    static func plainRequest(_ object: [String: Any]) throws -> ComposeRequest {
+        let notifications = (object["notifications"] as? [[String: Any]] ?? []).map { n in
+            let sender = (n["sender"] as? [String: Any]).map {
+                PendingNotification.Sender(id: $0["id"] as? String, name: $0["name"] as? String)
+            }
+            return PendingNotification(
+                id: n["id"] as! String, source: n["source"] as? String, type: n["type"] as! String,
+                timestamp: Timestamp(rfc3339: n["timestamp"] as! String)!, read: n["read"] as? Bool ?? false,
+                thread: n["thread"] as? String, threadTitle: n["threadTitle"] as? String, sender: sender,
+                text: n["text"] as? String, defaultText: n["defaultText"] as? String, url: n["url"] as? String)
+        }
+        let displayed = (object["displayed"] as? [[String: String]] ?? []).map {
+            DisplayedEntry(key: $0["key"]!, timestamp: Timestamp(rfc3339: $0["timestamp"]!)!)
+        }
+        let push = (object["push"] as? [String: Any]).map {
+            PushOptions(
+                badge: $0["badge"] as? Int, androidChannel: $0["androidChannel"] as? String,
+                reserveBytes: $0["reserveBytes"] as? Int ?? 0)
+        }
+        return ComposeRequest(
+            notifications: notifications, displayed: displayed,
+            now: Timestamp(rfc3339: object["now"] as! String)!,
+            maxAgeSeconds: object["maxAgeSeconds"] as? Int ?? ComposeRequest.defaultMaxAgeSeconds,
+            maxUnits: object["maxUnits"] as? Int ?? BodyRenderer.defaultMaxUnits, app: object["app"] as? String,
+            recipient: object["recipient"] as? String,
+            fetch: FetchOutcome(rawValue: object["fetch"] as? String ?? "ok")!, locale: object["locale"] as? String,
+            preview: PreviewTier(rawValue: object["preview"] as? String ?? "full")!, push: push)
+    }
 }

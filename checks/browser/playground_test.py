@@ -302,6 +302,20 @@ def body_flow(report, browser, server, shots):
                  "on load, the sample compose request shows the bundle of openapi.yaml's example "
                  f"(got {browser.text('kind')!r}, {browser.text('notification-title')!r}, "
                  f"{browser.text('notification-body')!r})")
+    # The sample asks for push: the three payloads beside the lock screens, each with its size in bytes.
+    status, composed = post_json(server.base, "/compose", browser.element("compose-request").get_property("value"))
+    sizes = {name: len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+             for name, payload in (("apns", composed["push"]["apns"]["payload"]),
+                                   ("fcm", composed["push"]["fcm"]["message"]),
+                                   ("webpush", composed["push"]["webpush"]["payload"]))}
+    shown_sizes = {name: browser.element("payload-" + name).find_element(By.CLASS_NAME, "size").text
+                   for name in sizes}
+    report.check(status == 200 and browser.element("push-payloads").is_displayed()
+                 and shown_sizes == {"apns": f"{sizes['apns']} / 4096 bytes", "fcm": f"{sizes['fcm']} / 4096 bytes",
+                                     "webpush": f"{sizes['webpush']} / 3993 bytes"}
+                 and json.loads(browser.element("payload-apns").find_element(By.TAG_NAME, "pre").text)
+                 == composed["push"]["apns"]["payload"],
+                 f"the sample's push payloads and their sizes beside the lock screens ({shown_sizes}, want {sizes})")
     ios_card = browser.element("ios-card").get_property("textContent")
     android_card = browser.element("android-card").get_property("textContent")
     report.check(all(part in ios_card for part in [APP_NAME.upper(), "Release", "Cleo and Ben",
@@ -401,6 +415,8 @@ def compose_flow(report, browser, server):
     report.check(browser.element("preview-compose").is_selected()
                  and "Lunch at noon?" in browser.element("android-card").get_property("textContent"),
                  "pasting switches the lock screen to the compose result")
+    report.check(not browser.element("push-payloads").is_displayed(),
+                 "a request without push: no payloads beside the lock screens")
 
     # The locale selector: a tag sets `locale`; the server default sends none.
     options = [option.get_attribute("value") for option in Select(browser.element("locale")).options]

@@ -41,6 +41,10 @@ package struct ComposeRequest: Hashable, Sendable {
     /// (which answers `nil` for a malformed tag, the `invalid-locale`
     /// problem), the server's default catalog when the request has none.
     package var catalog: Catalog
+    /// What the answer may show (`preview`, compose.md C11).
+    package var preview = PreviewTier.full
+    /// The request's `push` member: when present, the answer has the push payloads (push.md).
+    package var push: PushOptions?
 
     // MARK: The buffer (ComposeRequest+Bytes)
 
@@ -70,9 +74,13 @@ package struct ComposeRequest: Hashable, Sendable {
         serverApp: String = ComposeRequest.defaultApp,
         recipient: String? = nil,
         fetch: FetchOutcome = .ok,
-        catalog: Catalog = CatalogSet.builtIn.defaultCatalog
+        catalog: Catalog = CatalogSet.builtIn.defaultCatalog,
+        preview: PreviewTier = .full,
+        push: PushOptions? = nil
     ) {
         self.init(bytes: [], serverApp: serverApp, catalog: catalog)
+        self.preview = preview
+        self.push = push
         reserve(notifications: notifications.count)
         reserve(displayed: displayed.count)
         // Room for typical texts, so the buffer rarely grows (each growth copies it).
@@ -164,7 +172,8 @@ package struct ComposeRequest: Hashable, Sendable {
     private mutating func rebuild(notifications: [PendingNotification], displayed: [DisplayedEntry]) {
         self = ComposeRequest(
             notifications: notifications, displayed: displayed, now: now, maxAgeSeconds: maxAgeSeconds,
-            maxUnits: maxUnits, app: app, serverApp: serverApp, recipient: recipient, fetch: fetch, catalog: catalog)
+            maxUnits: maxUnits, app: app, serverApp: serverApp, recipient: recipient, fetch: fetch, catalog: catalog,
+            preview: preview, push: push)
     }
 
     private static func string(_ range: TextRange, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -181,7 +190,7 @@ package struct ComposeRequest: Hashable, Sendable {
     package static func == (a: ComposeRequest, b: ComposeRequest) -> Bool {
         a.maxAgeSeconds == b.maxAgeSeconds && a.maxUnits == b.maxUnits && a.serverApp == b.serverApp
             && a.fetch == b.fetch && a.catalog === b.catalog && a.now == b.now && a.app == b.app
-            && a.recipient == b.recipient
+            && a.recipient == b.recipient && a.preview == b.preview && a.push == b.push
             && a.displayed == b.displayed && a.notifications == b.notifications
     }
 

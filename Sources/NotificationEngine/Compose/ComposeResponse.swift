@@ -101,6 +101,13 @@ package struct ComposeResponse: Hashable, Sendable {
     /// it (`pt-PT`), for every kind: the request's `locale` once chosen, or
     /// the default's.
     package var locale: String
+    /// The `direction` of that catalog (compose.md C12), for every kind and tier.
+    package var direction = TextDirection.ltr
+
+    /// Replaces the notification's texts with `texts` (a preview tier's).
+    mutating func replaceTexts(_ texts: ComposedTexts) {
+        storedNotification = .texts(texts)
+    }
 
     // MARK: Keys and timestamps, as ranges
 
@@ -165,14 +172,16 @@ package struct ComposeResponse: Hashable, Sendable {
             records: records, dropCount: dropCount, shownCount: shownCount)
     }
 
-    /// A response whose texts are `texts` (`Composer`'s bundle).
+    /// A response whose texts are `texts` (`Composer`'s bundle), written from
+    /// a catalog of `direction`.
     package init(
-        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, bytes: [UInt8],
-        records: [KeyRecord], dropCount: Int, shownCount: Int
+        kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, direction: TextDirection = .ltr,
+        bytes: [UInt8], records: [KeyRecord], dropCount: Int, shownCount: Int
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
             records: records, dropCount: dropCount, shownCount: shownCount)
+        self.direction = direction
     }
 
     private init(
@@ -246,7 +255,8 @@ package struct ComposeResponse: Hashable, Sendable {
 
     package static func == (a: ComposeResponse, b: ComposeResponse) -> Bool {
         a.kind == b.kind && a.reason == b.reason && a.notification == b.notification && a.locale == b.locale
-            && a.shown == b.shown && a.dropped == b.dropped && a.displayed == b.displayed
+            && a.direction == b.direction && a.shown == b.shown && a.dropped == b.dropped
+            && a.displayed == b.displayed
     }
 
     /// Hashes some of the values `==` compares (equal responses hash alike).

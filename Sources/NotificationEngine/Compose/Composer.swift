@@ -58,13 +58,18 @@ package enum Composer {
         // The response is made where the rules decide it and moved out,
         // rather than copied from an intermediate value (each copy retains
         // its arrays and strings, and releases them again).
-        return request.bytes.withUnsafeBufferPointer { bytes in
+        let response = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
                     compose(request, bytes: bytes, notifications: notifications, displayed: displayed, spare: &spare)
                 }
             }
         }
+        // The tiers only when asked for (Composer+Preview); the push payloads are `push(for:response:)`.
+        guard request.preview != .full else { return response }
+        var tiered = response
+        applyPreview(to: &tiered, for: request)
+        return tiered
     }
 
     /// What the rules read from a request besides its records, times and ranges.
@@ -202,7 +207,8 @@ package enum Composer {
         for record in kept { records.append(.init(shown: notifications[Int(record.index)].key)) }
         state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
         return ComposeResponse(
-            kind: kind, reason: nil, texts: texts, locale: catalog.tag, bytes: settings.bytes,
+            kind: kind, reason: nil, texts: texts, locale: catalog.tag, direction: catalog.direction,
+            bytes: settings.bytes,
             records: records, dropCount: dropCount, shownCount: kept.count)
     }
 
@@ -290,7 +296,8 @@ package enum Composer {
         return ComposeResponse(
             kind: .fallback, reason: reason,
             texts: texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: .absent, url: .absent),
-            locale: catalog.tag, bytes: settings.bytes, records: records, dropCount: dropCount, shownCount: 0)
+            locale: catalog.tag, direction: catalog.direction, bytes: settings.bytes, records: records,
+            dropCount: dropCount, shownCount: 0)
     }
 
     // MARK: Texts

@@ -217,6 +217,10 @@ struct ComposeDecoder: ~Copyable {
                     request.fetch = try fetchOutcome()
                 case .locale:
                     request.catalog = try catalog()
+                case .preview:
+                    request.preview = try previewTier()
+                case .push:
+                    request.push = try pushOptions()
                 case nil:
                     try reader.skipValue()  // Unknown members are ignored.
                 }

@@ -90,7 +90,7 @@ extension ComposeDecoder {
     /// The request object (compose.md section 2). `notifications` is
     /// required when `fetch` is `ok`: its rule, after the members.
     enum RequestMember: String, WireMember {
-        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale
+        case notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale, preview, push
 
         var field: WireField {
             switch self {
@@ -98,7 +98,21 @@ extension ComposeDecoder {
             case .now: WireField(.timestamp, .request)
             case .maxAgeSeconds: WireField(.integer(ComposeRequest.maxAgeSecondsRange), .request)
             case .maxUnits: WireField(.integer(BodyRenderer.maxUnitsRange), .request)
-            case .app, .recipient, .fetch, .locale: WireField(.string, .request)
+            case .app, .recipient, .fetch, .locale, .preview: WireField(.string, .request)
+            case .push: WireField(.object, .members)
+            }
+        }
+    }
+
+    /// The request's `push` object (compose.md 6.6), whose members fill `PushOptions`.
+    enum PushMember: String, WireMember {
+        case badge, androidChannel, reserveBytes
+
+        var field: WireField {
+            switch self {
+            case .badge: WireField(.integer(PushOptions.badgeRange), .request)
+            case .androidChannel: WireField(.string, .request)
+            case .reserveBytes: WireField(.integer(PushOptions.reserveBytesRange), .request)
             }
         }
     }

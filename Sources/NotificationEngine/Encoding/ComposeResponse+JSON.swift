@@ -2,13 +2,16 @@ extension ComposeResponse {
     /// The response of `docs/spec/compose.md`, compact, members in the spec's
     /// order; absent values are `null`, never omitted. Keys and timestamps
     /// are copied from the bytes their ranges point into.
-    package func jsonBody() -> [UInt8] {
+    /// With `push` (`Composer.push(for:response:)`), the answer has it as its `push` member.
+    package func jsonBody(push: PushAnswer? = nil) -> [UInt8] {
         // Written once into an array sized from the strings' lengths; only
         // when escapes make it longer than that, written again at its exact size.
         // Read once: each read of `composedTexts` copies it out of the response.
         let texts = composedTexts
         return bytes.withUnsafeBufferPointer { bytes in
-            JSONWriter.bytes(capacity: estimatedJSONCount(texts: texts)) { write(to: &$0, bytes: bytes, texts: texts) }
+            JSONWriter.bytes(capacity: estimatedJSONCount(texts: texts) + (push?.estimatedJSONCount ?? 0)) {
+                write(to: &$0, bytes: bytes, texts: texts, push: push)
+            }
         }
     }
 
@@ -23,7 +26,7 @@ extension ComposeResponse {
     private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
         // brackets), and room for escapes.
-        var count = 200 + 64 + locale.utf8.count
+        var count = 200 + 64 + 20 + locale.utf8.count
         if let texts {
             count += texts.bytes.count
         } else {
@@ -40,7 +43,9 @@ extension ComposeResponse {
         return count
     }
 
-    private func write(to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>, texts: ComposedTexts?) {
+    private func write(
+        to out: inout JSONWriter, bytes: UnsafeBufferPointer<UInt8>, texts: ComposedTexts?, push: PushAnswer?
+    ) {
         out.raw(#"{"kind":"#)
         switch kind {
         case .single: out.raw(#""single""#)
@@ -64,6 +69,11 @@ extension ComposeResponse {
         writeRecords(from: bytes, to: &out)
         out.raw(#"],"locale":"#)
         out.string(locale)
+        out.raw(direction == .rtl ? #","direction":"rtl""# : #","direction":"ltr""#)
+        if let push {
+            out.raw(#","push":"#)
+            push.write(to: &out)
+        }
         out.raw("}")
     }
 

@@ -259,6 +259,44 @@
     const dropped = Array.isArray(value.dropped) ? value.dropped : [];
     element("dropped").textContent =
       dropped.length > 0 ? dropped.map((entry) => entry.key + " (" + entry.reason + ")").join(", ") : "none";
+    showPush(value.push);
+  }
+
+  /** The transports' payloads, where the answer keeps each, and their limits in bytes (push.md P13). */
+  const PAYLOADS = [
+    ["apns", (push) => push.apns && push.apns.payload, 4096],
+    ["fcm", (push) => push.fcm && push.fcm.message, 4096],
+    ["webpush", (push) => push.webpush && push.webpush.payload, 3993],
+  ];
+
+  /**
+   * The answer's `push`: each payload as sent and its size. JSON.stringify
+   * writes what the service writes (push.md P20), so the size shown is the
+   * bytes the relay sends; the limit is the transport's less the typed
+   * request's `reserveBytes`.
+   */
+  function showPush(push) {
+    const box = element("push-payloads");
+    if (!push || typeof push !== "object") {
+      box.hidden = true;
+      return;
+    }
+    const request = typedRequest();
+    const reserve =
+      request && request.push && Number.isInteger(request.push.reserveBytes) ? request.push.reserveBytes : 0;
+    const withdraw = Array.isArray(push.withdraw) && push.withdraw.length > 0 ? push.withdraw.join(", ") : "none";
+    element("push-send").textContent = "send: " + push.send + " · withdraw: " + withdraw;
+    const encoder = new TextEncoder();
+    for (const [name, payloadOf, limit] of PAYLOADS) {
+      const figure = element("payload-" + name);
+      const payload = payloadOf(push);
+      const bytes = payload === undefined ? 0 : encoder.encode(JSON.stringify(payload)).length;
+      figure.querySelector(".size").textContent = bytes + " / " + (limit - reserve) + " bytes";
+      const cut = push.cut && Array.isArray(push.cut[name]) ? push.cut[name] : [];
+      figure.querySelector(".cut").textContent = cut.length > 0 ? "· cut: " + cut.join(", ") : "· nothing cut";
+      figure.querySelector("pre").textContent = JSON.stringify(payload, null, 2);
+    }
+    box.hidden = false;
   }
 
   /** A string as it is; null (or anything absent) as a muted `null`. */

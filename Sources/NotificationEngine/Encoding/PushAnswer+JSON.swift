@@ -1,0 +1,63 @@
+extension PushAnswer {
+    /// The `push` object of push.md section 2, compact, members in the spec's
+    /// order: `send`, `withdraw`, `apns`, `fcm`, `webpush`, `cut`.
+    func write(to out: inout JSONWriter) {
+        out.raw(send ? #"{"send":true,"withdraw":["# : #"{"send":false,"withdraw":["#)
+        for (index, key) in withdraw.enumerated() {
+            if index > 0 { out.raw(",") }
+            out.string(key)
+        }
+        // The headers as `apnsHeaders` and `webPushHeaders` list them, written in place.
+        out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
+        out.raw(priorityClass == .fallback ? "5" : "10")
+        out.raw(#"","apns-expiration":""#)
+        out.integer(Int(max(expirationSeconds, 0)))
+        out.raw(#"","apns-collapse-id":"#)
+        out.string(groupKey)
+        out.raw(#"},"payload":"#)
+        write(.apns, to: &out)
+        out.raw(#"},"fcm":{"message":"#)
+        write(.fcm, to: &out)
+        out.raw(#"},"webpush":{"headers":{"TTL":""#)
+        out.integer(Int(ttlSeconds))
+        out.raw(#"","Urgency":""#)
+        switch priorityClass {
+        case .direct: out.raw("high")
+        case .message, .other: out.raw("normal")
+        case .fallback: out.raw("low")
+        }
+        out.raw(#"","Topic":"#)
+        out.string(topic)
+        out.raw(#"},"payload":"#)
+        write(.webpush, to: &out)
+        out.raw(#"},"cut":{"apns":"#)
+        writeCut(apns.cut, to: &out)
+        out.raw(#","fcm":"#)
+        writeCut(fcm.cut, to: &out)
+        out.raw(#","webpush":"#)
+        writeCut(webpush.cut, to: &out)
+        out.raw("}}")
+    }
+
+    /// The bytes `write(to:)` takes when no header or key needs an escape
+    /// (the headers are ASCII without escapes, the keys nearly always).
+    var estimatedJSONCount: Int {
+        var count = 420 + apns.byteCount + fcm.byteCount + webpush.byteCount + 2 * groupKey.utf8.count
+        for key in withdraw { count += 3 + key.utf8.count }
+        return count
+    }
+
+    private func writeCut(_ fields: [Field], to out: inout JSONWriter) {
+        out.raw("[")
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out.raw(",") }
+            switch field {
+            case .title: out.raw(#""title""#)
+            case .subtitle: out.raw(#""subtitle""#)
+            case .body: out.raw(#""body""#)
+            case .url: out.raw(#""url""#)
+            }
+        }
+        out.raw("]")
+    }
+}

@@ -1,0 +1,144 @@
+/// Builds the `push` member of a compose answer (push.md) from the request
+/// and the answer of its preview tier: a pure function of the two, run only
+/// when the request has a `push` member.
+enum PushBuilder {
+    /// The answer's `push`, its payloads fitted.
+    static func answer(
+        _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
+    ) -> PushAnswer {
+        let notification = response.notification
+        // P3 to P5: one digest for the topic and, when the source is not plain, the group key.
+        let source = notification.threadIdentifier ?? "fallback"
+        let topic = digest(source)
+        let groupKey = isPlainGroupKey(source) ? source : topic
+        // P6 to P8: the anchor's whole seconds are its floor (fractions are not negative).
+        let maxAge = Int64(request.maxAgeSeconds)
+        let nowSeconds = request.nowMoment.epochSeconds
+        let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
+        let expiration = anchorSeconds + maxAge
+        let unfitted = PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: 0)
+        var answer = PushAnswer(
+            texts: PushAnswer.Texts(
+                title: notification.title, subtitle: notification.subtitle, body: notification.body,
+                url: notification.url),
+            send: !(response.kind == .fallback && response.reason == .empty),
+            withdraw: withdrawn(request), groupKey: groupKey, topic: topic,
+            priorityClass: priorityClass(response.kind, request: request, kept: kept),
+            expirationSeconds: expiration, ttlSeconds: max(expiration - nowSeconds, 0), badge: options.badge,
+            androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
+            direction: response.direction, apns: unfitted, fcm: unfitted, webpush: unfitted)
+        let costs = PushFit.Costs(answer.texts)
+        // Fitted first, then stored: storing while `answer` is lent would copy it.
+        let apns = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes, transport: .apns,
+            in: answer)
+        let fcm = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes, transport: .fcm,
+            in: answer)
+        let webpush = PushFit.fit(
+            costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
+            transport: .webpush, in: answer)
+        answer.apns = apns
+        answer.fcm = fcm
+        answer.webpush = webpush
+        return answer
+    }
+
+    /// P2: the keys of read notifications that are in `displayed`, once each, in request order.
+    static func withdrawn(_ request: ComposeRequest) -> [String] {
+        guard request.fetch == .ok, !request.displayedRecords.isEmpty,
+            request.notificationRecords.contains(where: \.read)
+        else { return [] }
+        return request.bytes.withUnsafeBufferPointer { bytes in
+            let displayed = request.displayedRecords
+            // A few read notifications are looked up one by one; many, in a set of the displayed keys.
+            let readCount = request.notificationRecords.lazy.filter(\.read).count
+            let displayedKeys: Set<[UInt8]>? =
+                readCount * displayed.count > 4096 ? Set(displayed.map { Array(bytes[present: $0.key]) }) : nil
+            func isDisplayed(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+                if let displayedKeys { return displayedKeys.contains(Array(key)) }
+                return displayed.contains { CodePoints.equalBytes(bytes[present: $0.key], key) }
+            }
+            var keys: [String] = []
+            var withdrawn: [UnsafeBufferPointer<UInt8>] = []
+            for record in request.notificationRecords where record.read {
+                let key = bytes[present: record.key]
+                guard isDisplayed(key), !withdrawn.contains(where: { CodePoints.equalBytes($0, key) }) else { continue }
+                withdrawn.append(key)
+                keys.append(String(decoding: key, as: UTF8.self))
+            }
+            return keys
+        }
+    }
+
+    /// P9.
+    static func priorityClass(_ kind: ComposeResponse.Kind, request: ComposeRequest, kept: Composer.KeptFacts)
+        -> PushAnswer.PriorityClass
+    {
+        if kind == .fallback { return .fallback }
+        if kept.hasDirect { return .direct }
+        if kind == .bundle || (kind == .single && kept.newest.map { request.notificationRecords[$0].isMessage } == true)
+        {
+            return .message
+        }
+        return .other
+    }
+
+    // MARK: Keys
+
+    /// G of P4: `source` itself when it is 1…64 bytes of visible ASCII
+    /// other than `"` and `\`; its digest otherwise.
+    static func groupKey(of source: String) -> String {
+        isPlainGroupKey(source) ? source : digest(source)
+    }
+
+    /// Whether `source` is its own group key: 1…64 bytes of U+0021…U+007E, no `"` or `\\`.
+    static func isPlainGroupKey(_ source: String) -> Bool {
+        var source = source
+        return source.withUTF8 { utf8 in
+            guard (1...64).contains(utf8.count) else { return false }
+            for byte in utf8
+            where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// H of P4: the first 24 bytes of SHA-256 of the UTF-8, in base64url without padding (32 characters).
+    static func digest(_ source: String) -> String {
+        var source = source
+        return source.withUTF8 { utf8 in
+            SHA256.withDigest(of: utf8) { base64URL(UnsafeBufferPointer(rebasing: $0[0..<24])) }
+        }
+    }
+
+    /// RFC 4648 section 5, without padding.
+    static func base64URL(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        let letters = UnsafeBufferPointer(start: alphabet.utf8Start, count: 64)
+        return String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let remaining = bytes.count - index
+                let group =
+                    UInt32(bytes[index]) << 16 | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                    | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
+                out[written] = letters[Int(group >> 18 & 63)]
+                out[written + 1] = letters[Int(group >> 12 & 63)]
+                written += 2
+                if remaining > 1 {
+                    out[written] = letters[Int(group >> 6 & 63)]
+                    written += 1
+                }
+                if remaining > 2 {
+                    out[written] = letters[Int(group & 63)]
+                    written += 1
+                }
+                index += 3
+            }
+            return written
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// The fit of push.md section 7 (P13 to P17): a payload that would pass its
+/// limit has its url left out and its texts cut, by exact byte costs, on
+/// grapheme-cluster boundaries (Swift's `Character`), each cut ending in "…".
+package enum PushFit {
+    /// A text is not cut below this many bytes before the next one is (P15).
+    package static let textFloorBytes = 256
+    /// The url stays while the body keeps at least this many bytes beside it (P14).
+    package static let urlBodyFloorBytes = 1024
+    /// `,"url":""`: what a url adds besides its own cost.
+    static let urlMemberBytes = 9
+
+    /// The bytes `byte` takes inside a JSON string written by P20 (a UTF-8
+    /// byte of a non-ASCII scalar counts 1, so a string's cost is the sum
+    /// over its bytes).
+    @inline(__always)
+    package static func cost(ofByte byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: 2
+        case 0..<0x20: 6
+        default: 1
+        }
+    }
+
+    /// The cost of `text`: its bytes inside a JSON string, without the quotes.
+    package static func cost(_ text: some StringProtocol) -> Int {
+        if let cost = text.utf8.withContiguousStorageIfAvailable(cost(of:)) { return cost }
+        return Array(text.utf8).withUnsafeBufferPointer(cost(of:))
+    }
+
+    /// The cost of the UTF-8 `utf8`: its length, and 1 or 5 more per byte that is escaped.
+    static func cost(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard !JSONWriter.needsNoEscape(utf8) else { return utf8.count }
+        var total = 0
+        for byte in utf8 { total &+= cost(ofByte: byte) }
+        return total
+    }
+
+    /// The costs of a payload's texts, the same for every transport.
+    struct Costs {
+        let title: Int
+        /// 0 for none.
+        let subtitle: Int
+        let body: Int
+        /// `urlMemberBytes` and the url's cost; 0 for none.
+        let url: Int
+
+        init(_ texts: PushAnswer.Texts) {
+            title = PushFit.cost(texts.title)
+            subtitle = texts.subtitle.map(PushFit.cost) ?? 0
+            body = PushFit.cost(texts.body)
+            url = texts.url.map { PushFit.urlMemberBytes + PushFit.cost($0) } ?? 0
+        }
+    }
+
+    /// `text` cut to `roomBytes` (P16): the longest prefix of whole grapheme
+    /// clusters whose cost plus 3 fits, less trailing spaces, tabs and line
+    /// feeds (each a cluster of its own), then "…".
+    /// - Important: cuts only at `Character` boundaries.
+    package static func cut(_ text: String, toRoom roomBytes: Int) -> String {
+        var used = 0
+        var end = text.startIndex
+        var index = text.startIndex
+        let utf8 = text.utf8
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            var clusterCost = 0
+            for byte in utf8[index..<next] { clusterCost &+= cost(ofByte: byte) }
+            guard used + clusterCost + 3 <= roomBytes else { break }
+            used += clusterCost
+            index = next
+            end = next
+        }
+        var kept = text[..<end]
+        while let last = kept.last, last == " " || last == "\t" || last == "\n" { kept = kept.dropLast() }
+        return String(kept) + "…"
+    }
+
+    /// The payload of `transport` in `answer`, from the uncut `texts`, within
+    /// `limitBytes` (the transport's limit less `reserveBytes`).
+    /// `costs` are those of `texts`. The payload's size is its fixed part
+    /// (S0, written with empty texts and no url) plus the texts' costs, so
+    /// only the fixed part is written to measure it.
+    static func fit(
+        costs: Costs, limitBytes: Int, transport: PushAnswer.Transport, in answer: PushAnswer
+    ) -> PushAnswer.Payload {
+        let texts = answer.texts
+        let empty = PushAnswer.Texts(title: "", subtitle: texts.subtitle.map { _ in "" }, body: "", url: nil)
+        let fixedBytes = answer.byteCount(transport, texts: empty)
+        let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
+        if whole <= limitBytes { return PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: whole) }
+
+        let room = limitBytes - fixedBytes
+        let (titleCost, subtitleCost, bodyCost) = (costs.title, costs.subtitle, costs.body)
+        var urlCost = costs.url
+        var fitted = texts
+        var cutURL = false
+        // P14: the url, whole or not at all.
+        if texts.url != nil && titleCost + subtitleCost + min(bodyCost, urlBodyFloorBytes) + urlCost > room {
+            fitted.url = nil
+            cutURL = true
+            urlCost = 0
+        }
+        let textRoom = room - urlCost
+
+        // P15: body, subtitle, title; the first whose room reaches its floor ends the walk.
+        var order: [(field: PushAnswer.Field, cost: Int)] = [(.body, bodyCost)]
+        if texts.subtitle != nil { order.append((.subtitle, subtitleCost)) }
+        order.append((.title, titleCost))
+        let floors = order.map { min($0.cost, textFloorBytes) }
+        var rooms: [Int]? = nil
+        for step in order.indices {
+            let after = order[(step + 1)...].reduce(0) { $0 + $1.cost }
+            let before = floors[..<step].reduce(0, +)
+            let stepRoom = textRoom - after - before
+            if stepRoom >= floors[step] {
+                rooms = Array(floors[..<step]) + [stepRoom] + order[(step + 1)...].map(\.cost)
+                break
+            }
+        }
+        // push.md P15: the fixed part is small enough that some step always ends the walk.
+        guard let rooms else { preconditionFailure("push fit: the fixed part leaves no room for the texts' floors") }
+
+        var cutFields: Set<PushAnswer.Field> = cutURL ? [.url] : []
+        for (step, entry) in order.enumerated() where entry.cost > rooms[step] {
+            cutFields.insert(entry.field)
+            switch entry.field {
+            case .body: fitted.body = cut(texts.body, toRoom: rooms[step])
+            case .subtitle: fitted.subtitle = texts.subtitle.map { cut($0, toRoom: rooms[step]) }
+            case .title: fitted.title = cut(texts.title, toRoom: rooms[step])
+            case .url: break
+            }
+        }
+        let byteCount = answer.byteCount(transport, texts: fitted)
+        precondition(byteCount <= limitBytes, "push fit: a fitted payload is over its limit")
+        return PushAnswer.Payload(
+            cutTexts: fitted, cut: PushAnswer.Field.allCases.filter(cutFields.contains), byteCount: byteCount)
+    }
+}

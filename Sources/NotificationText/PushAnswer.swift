@@ -1,0 +1,88 @@
+import NotificationEngine
+
+/// The `push` member of a compose response (`docs/spec/push.md`): whether
+/// to send, what to take back, and the three payloads ready to send.
+///
+/// - Important: each payload, written as `json` holds it, is at most its
+///   transport's limit (APNs 4,096 bytes, FCM 4,096, Web Push 3,993) less
+///   the request's `reserveBytes`; cut texts are whole grapheme clusters
+///   followed by "…".
+public struct PushAnswer: Hashable, Sendable {
+    /// A member the fit may cut.
+    public enum Field: String, Hashable, Sendable, CaseIterable {
+        /// The title.
+        case title
+        /// The subtitle.
+        case subtitle
+        /// The body.
+        case body
+        /// The url, left out whole (a cut url would lead elsewhere).
+        case url
+    }
+
+    /// A request header to send with a payload.
+    public struct Header: Hashable, Sendable {
+        /// The header's name (`apns-collapse-id`, `TTL`).
+        public var name: String
+        /// Its value.
+        public var value: String
+
+        /// A header with these values.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// One transport's request: its headers, its payload and what the fit cut.
+    public struct Payload: Hashable, Sendable {
+        /// The headers (APNs and Web Push; none for FCM, whose `message` carries its own).
+        public var headers: [Header]
+        /// The payload as sent: compact JSON in raw UTF-8 (the APNs payload,
+        /// the FCM v1 `message` without its target, the Web Push plaintext).
+        public var json: String
+        /// What the fit cut, in `Field` order; empty when nothing was.
+        public var cut: [Field]
+
+        /// A payload with these values.
+        public init(headers: [Header], json: String, cut: [Field]) {
+            self.headers = headers
+            self.json = json
+            self.cut = cut
+        }
+    }
+
+    /// False exactly when there is nothing new to show (a fallback `empty`).
+    public var send: Bool
+    /// Keys of notifications shown before and read elsewhere since: remove them from the device.
+    public var withdraw: [String]
+    /// The APNs request.
+    public var apns: Payload
+    /// The FCM v1 message (a data message).
+    public var fcm: Payload
+    /// The Web Push request.
+    public var webpush: Payload
+
+    /// An answer with these values.
+    public init(send: Bool, withdraw: [String], apns: Payload, fcm: Payload, webpush: Payload) {
+        self.send = send
+        self.withdraw = withdraw
+        self.apns = apns
+        self.fcm = fcm
+        self.webpush = webpush
+    }
+
+    init(_ answer: NotificationEngine.PushAnswer) {
+        func payload(_ transport: NotificationEngine.PushAnswer.Transport, headers: [(name: String, value: String)])
+            -> Payload
+        {
+            Payload(
+                headers: headers.map { Header(name: $0.name, value: $0.value) },
+                json: String(decoding: answer.payloadJSON(transport), as: UTF8.self),
+                cut: answer[transport].cut.map { Field(rawValue: $0.rawValue)! })
+        }
+        self.init(
+            send: answer.send, withdraw: answer.withdraw, apns: payload(.apns, headers: answer.apnsHeaders),
+            fcm: payload(.fcm, headers: []), webpush: payload(.webpush, headers: answer.webPushHeaders))
+    }
+}

@@ -1,0 +1,58 @@
+import NotificationEngine
+
+/// What a compose answer may show (`preview` of `POST /compose`, compose.md C11).
+public enum PreviewTier: String, Hashable, Sendable, CaseIterable {
+    /// The notification as composed.
+    case full
+    /// No text the sender wrote: the bodies of singles and bundles come from
+    /// the catalog (`New message`, `2 new messages`); names and thread titles stay.
+    case sender
+    /// As `sender`, and no name or thread title either: the title is the app, no subtitle.
+    case none
+
+    var engineValue: NotificationEngine.PreviewTier {
+        switch self {
+        case .full: .full
+        case .sender: .sender
+        case .none: .none
+        }
+    }
+}
+
+/// The request's `push` member (compose.md C13): with it, the response has
+/// the APNs, FCM and Web Push payloads of `docs/spec/push.md`.
+public struct PushOptions: Hashable, Sendable {
+    /// Allowed `badge`.
+    public static let badgeRange = NotificationEngine.PushOptions.badgeRange
+    /// Allowed `reserveBytes`.
+    public static let reserveBytesRange = NotificationEngine.PushOptions.reserveBytesRange
+
+    /// The app icon's badge (APNs `badge`, FCM data `badge`, Web Push
+    /// `appBadge`); clamped into `badgeRange`.
+    public var badge: Int?
+    /// The Android notification channel id (FCM data `channel`): 1 to 128
+    /// bytes of UTF-8 without a control character; another value is left
+    /// out (`POST /compose` refuses it with `invalid-value`).
+    public var androidChannel: String?
+    /// Bytes each payload leaves free for the relay's own members; clamped
+    /// into `reserveBytesRange`.
+    public var reserveBytes: Int
+
+    /// Options with these values.
+    public init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0) {
+        self.badge = badge
+        self.androidChannel = androidChannel
+        self.reserveBytes = reserveBytes
+    }
+
+    var engineValue: NotificationEngine.PushOptions {
+        let channel = androidChannel.flatMap { channel in
+            NotificationEngine.PushOptions.isValidAndroidChannel(channel.unicodeScalars, byteCount: channel.utf8.count)
+                ? channel : nil
+        }
+        return NotificationEngine.PushOptions(
+            badge: badge.map { min(max($0, Self.badgeRange.lowerBound), Self.badgeRange.upperBound) },
+            androidChannel: channel,
+            reserveBytes: min(max(reserveBytes, Self.reserveBytesRange.lowerBound), Self.reserveBytesRange.upperBound))
+    }
+}
