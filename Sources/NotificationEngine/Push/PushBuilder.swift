@@ -17,7 +17,7 @@ enum PushBuilder {
         let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
         let expiration = anchorSeconds + maxAge
         let unfitted = PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: 0)
-        var answer = PushAnswer(
+        let draft = PushAnswer(
             texts: PushAnswer.Texts(
                 title: notification.title, subtitle: notification.subtitle, body: notification.body,
                 url: notification.url),
@@ -27,17 +27,18 @@ enum PushBuilder {
             expirationSeconds: expiration, ttlSeconds: max(expiration - nowSeconds, 0), badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, apns: unfitted, fcm: unfitted, webpush: unfitted)
-        let costs = PushFit.Costs(answer.texts)
-        // Fitted first, then stored: storing while `answer` is lent would copy it.
+        let costs = PushFit.Costs(draft.texts)
+        // Fitted from a `let`, then stored: a `var` lent to `fit` is copied first.
         let apns = PushFit.fit(
             costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes, transport: .apns,
-            in: answer)
+            in: draft)
         let fcm = PushFit.fit(
             costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes, transport: .fcm,
-            in: answer)
+            in: draft)
         let webpush = PushFit.fit(
             costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
-            transport: .webpush, in: answer)
+            transport: .webpush, in: draft)
+        var answer = consume draft
         answer.apns = apns
         answer.fcm = fcm
         answer.webpush = webpush

@@ -83,11 +83,12 @@ package enum PushFit {
     static func fit(
         costs: Costs, limitBytes: Int, transport: PushAnswer.Transport, in answer: PushAnswer
     ) -> PushAnswer.Payload {
-        let texts = answer.texts
-        let empty = PushAnswer.Texts(title: "", subtitle: texts.subtitle.map { _ in "" }, body: "", url: nil)
+        let empty = PushAnswer.Texts(title: "", subtitle: answer.texts.subtitle == nil ? nil : "", body: "", url: nil)
         let fixedBytes = answer.byteCount(transport, texts: empty)
         let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
         if whole <= limitBytes { return PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: whole) }
+
+        let texts = answer.texts
 
         let room = limitBytes - fixedBytes
         let (titleCost, subtitleCost, bodyCost) = (costs.title, costs.subtitle, costs.body)

@@ -89,10 +89,26 @@ package enum SHA256 {
         }
         var (a, b, c, d) = (state[0], state[1], state[2], state[3])
         var (e, f, g, h) = (state[4], state[5], state[6], state[7])
-        for t in 0..<64 {
-            let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (e & f ^ ~e & g) &+ constants[t] &+ schedule[t]
-            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ (a & b ^ a & c ^ b & c)
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        // Eight rounds a step, each naming the working variables in its turn,
+        // so none is moved between rounds.
+        @inline(__always) func round(
+            _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+            _ h: inout UInt32, _ t: Int
+        ) {
+            let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (g ^ e & (f ^ g)) &+ constants[t] &+ schedule[t]
+            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ (a & b | c & (a | b))
+            d &+= t1
+            h = t1 &+ t2
+        }
+        for t in stride(from: 0, to: 64, by: 8) {
+            round(a, b, c, &d, e, f, g, &h, t)
+            round(h, a, b, &c, d, e, f, &g, t &+ 1)
+            round(g, h, a, &b, c, d, e, &f, t &+ 2)
+            round(f, g, h, &a, b, c, d, &e, t &+ 3)
+            round(e, f, g, &h, a, b, c, &d, t &+ 4)
+            round(d, e, f, &g, h, a, b, &c, t &+ 5)
+            round(c, d, e, &f, g, h, a, &b, t &+ 6)
+            round(b, c, d, &e, f, g, h, &a, t &+ 7)
         }
         state[0] &+= a
         state[1] &+= b
