@@ -66,7 +66,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// What one connection's own buffers hold at most, whatever its client
     /// does: the framer's partial line (one head), the input buffer (one
     /// head, one libevent read of 4 KiB, and the 64 KiB of a body read at
-    /// once, ADR 0023; reading stops while a reply is pending), and 16 KiB
+    /// once, ADR 0019; reading stops while a reply is pending), and 16 KiB
     /// for libevent's and evhttp's connection state and buffer chains.
     public var connectionBaseBytes: Int {
         2 * maxHeaderBytes + 65_536 + 4_096 + 16_384

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The adapter reads the rest of a `Content-Length` body as soon as the
-/// head is complete (libevent reads 4 KiB a turn; ADR 0023). Live: a real
+/// head is complete (libevent reads 4 KiB a turn; ADR 0019). Live: a real
 /// `HTTPServer` on 127.0.0.1, raw sockets as the client.
 @Suite struct EagerIOTests {
     private static func body(_ count: Int, seed: Int) -> [UInt8] {

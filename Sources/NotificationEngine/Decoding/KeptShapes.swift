@@ -9,7 +9,7 @@
 ///
 /// It also keeps the buffers of the thread's last request
 /// (`requestStorage`): the next first pass copies its body into them, so a
-/// typical request allocates none (ADR 0024).
+/// typical request allocates none (ADR 0021).
 ///
 /// The caller owns it and hands it to each decode: the service keeps one per
 /// thread (`ThreadKeptShapes`, made on the thread's first body and freed as
