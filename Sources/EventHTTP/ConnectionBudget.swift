@@ -14,6 +14,8 @@ final class ConnectionBudget: Sendable {
     let memoryBytes: Int?
     private let openCount = Atomic<Int>(0)
     private let chargedBytes = Atomic<Int>(0)
+    /// Times a loop gave the allocator's unused memory back (`FreedMemory`).
+    let memoryGiveBacks = Atomic<Int>(0)
 
     init(limit: Int, memoryBytes: Int? = nil) {
         self.limit = max(1, limit)

@@ -53,6 +53,12 @@ final class ConnectionRecord {
     private var requestChargedBytes = 0
     /// Of `requestChargedBytes`, what the reply may take.
     private var replyAllowanceBytes = 0
+    /// What the request being answered really holds, its body and then its
+    /// reply: the part of `requestChargedBytes` that was allocated, not
+    /// reserved. Only this counts toward giving memory back
+    /// (`ConnectionTable.noteDischarged`); counting the reply allowance,
+    /// 64 KiB at least, made every request a large one.
+    private var requestHeldBytes = 0
     private var isBaseCharged = false
     /// Counted against the connection limit (until released, or until it
     /// gave its slot up to a new connection, `leaveSlot`).
@@ -194,6 +200,7 @@ final class ConnectionRecord {
         guard charge(bodyBytes + allowance) else { return false }
         requestChargedBytes += bodyBytes + allowance
         replyAllowanceBytes = allowance
+        requestHeldBytes += bodyBytes
         return true
     }
 
@@ -202,19 +209,22 @@ final class ConnectionRecord {
     /// (the reply must not be queued).
     func chargeReply(byteCount: Int) -> Bool {
         let excess = byteCount - replyAllowanceBytes
-        guard excess > 0 else { return true }
-        guard charge(excess) else { return false }
-        requestChargedBytes += excess
+        if excess > 0 {
+            guard charge(excess) else { return false }
+            requestChargedBytes += excess
+        }
+        requestHeldBytes += byteCount
         return true
     }
 
     private func dischargeRequest() {
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
-        table.noteDischarged(requestChargedBytes)
+        table.noteDischarged(requestHeldBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
         replyAllowanceBytes = 0
+        requestHeldBytes = 0
     }
 
     // MARK: Slow heads
@@ -506,6 +516,7 @@ final class ConnectionRecord {
         table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
+        requestHeldBytes = 0
         bufferevent_decref(bufferEvent)
         return true
     }

@@ -193,6 +193,7 @@ final class ConnectionTable {
         else { return }
         dischargedSinceGiveBackBytes = 0
         FreedMemory.giveBack()
+        budget.memoryGiveBacks.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// The handler's answer to a head with a body it refuses unread, if any.

@@ -37,6 +37,10 @@ public final class HTTPServer: Sendable {
         /// From the start of the drain (after any shutdown delay) to the end
         /// of the last loop.
         public var drainNanoseconds: UInt64
+        /// Times a loop gave the allocator's unused memory back to the
+        /// kernel: after at least 8 MiB of large bodies and replies (or
+        /// closed connections) and a second without a large one.
+        public var memoryGiveBackCount: Int = 0
     }
 
     /// - Parameter stateDidChange: called on the control thread at every
@@ -164,7 +168,8 @@ public final class HTTPServer: Sendable {
         return StopReport(
             reason: control.stopReason ?? "worker-exit",
             forcedCloseCount: workers.reduce(0) { $0 + $1.forcedCloseCount.load(ordering: .relaxed) },
-            drainNanoseconds: control.drainStartNanoseconds.map { MonotonicClock.nanoseconds() &- $0 } ?? 0)
+            drainNanoseconds: control.drainStartNanoseconds.map { MonotonicClock.nanoseconds() &- $0 } ?? 0,
+            memoryGiveBackCount: budget.memoryGiveBacks.load(ordering: .relaxed))
     }
 
     func setState(_ state: ServerState) {
