@@ -5,11 +5,7 @@ extension ComposeDecoder {
 
     /// `preview`: `full`, `sender` or `none`, spelled exactly.
     mutating func previewTier() throws(JSONReader.Stop) -> PreviewTier {
-        let string = try reader.string(at: "preview")
-        let spelling =
-            string.hasEscape
-            ? try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) }
-            : String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end]), as: UTF8.self)
+        let spelling = try stringValue(at: "preview")
         guard let tier = PreviewTier(rawValue: spelling) else {
             throw stop(
                 Problem(
@@ -52,11 +48,7 @@ extension ComposeDecoder {
 
     /// `push.androidChannel`: 1…128 bytes of UTF-8 without a control character.
     private mutating func androidChannel() throws(JSONReader.Stop) -> String {
-        let string = try reader.string(at: "push.androidChannel")
-        let channel =
-            string.hasEscape
-            ? try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) }
-            : String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end]), as: UTF8.self)
+        let channel = try stringValue(at: "push.androidChannel")
         guard PushOptions.isValidAndroidChannel(channel.unicodeScalars, byteCount: channel.utf8.count) else {
             throw stop(
                 Problem(

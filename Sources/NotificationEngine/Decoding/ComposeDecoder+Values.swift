@@ -132,6 +132,15 @@ extension ComposeDecoder {
     /// Whether the source at `range` (absent: none) holds a `:`: keys are
     /// `source:id`, so it would make them ambiguous.
     @inline(__always)
+    /// The string at the reader, unescaped, as a `String`: for the few
+    /// members whose rule reads their words (`fetch`, `preview`,
+    /// `push.androidChannel`), not for texts, which stay ranges.
+    mutating func stringValue(at path: @autoclosure () -> String) throws(JSONReader.Stop) -> String {
+        let string = try reader.string(at: path())
+        if string.hasEscape { return try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) } }
+        return String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end]), as: UTF8.self)
+    }
+
     func sourceHasColon(_ range: TextRange) -> Bool {
         !range.isAbsent && request.bytes.withUnsafeBufferPointer { $0[present: range].contains(UInt8(ascii: ":")) }
     }

@@ -241,12 +241,7 @@ struct ComposeDecoder: ~Copyable {
     }
 
     private mutating func fetchOutcome() throws(JSONReader.Stop) -> FetchOutcome {
-        let string = try reader.string(at: "fetch")
-        let raw = UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end])
-        let spelling =
-            string.hasEscape
-            ? try reader.withUnescaped(string) { String(decoding: $0, as: UTF8.self) }
-            : String(decoding: raw, as: UTF8.self)
+        let spelling = try stringValue(at: "fetch")
         // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
         guard let outcome = FetchOutcome(rawValue: spelling) else {
             throw stop(
