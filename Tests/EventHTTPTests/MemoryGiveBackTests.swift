@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EventHTTP
 import HTTPTestSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// When a loop gives the allocator's unused memory back (`FreedMemory`,
 /// `ConnectionTable.sweep`): after large bodies and replies, not after many
