@@ -511,6 +511,11 @@ def direction_flow(report, browser, server, shots):
         report.check(isolated and not wrong and min(per_card.values()) >= 5,
                      f"{locale}: every line of the four cards ({len(lines)}) is {expected}, the Latin title and "
                      f"the subtitle that starts with an isolated name too (wrong: {wrong[:3]})")
+        screens = browser.driver.execute_script(
+            "return Array.from(document.querySelectorAll('.phone .screen, .phone .status'))"
+            ".map((part) => getComputedStyle(part).direction)")
+        report.check(len(screens) == 6 and set(screens) == {expected},
+                     f"{locale}: the four screens and the expanded views' status lines are {expected} ({screens})")
         panel = [browser.driver.execute_script("return getComputedStyle(arguments[0]).direction",
                                                browser.element(line))
                  for line in ("notification-title", "notification-subtitle", "notification-body")]

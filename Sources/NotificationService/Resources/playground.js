@@ -415,6 +415,9 @@
     for (const phone of document.querySelectorAll(".phone")) {
       const platform = phone.classList.contains("ios") ? "ios" : "android";
       phone.lang = locale;
+      // The whole screen, as the phone's language lays it out (the expanded
+      // views' status line mirrors); the figure's English caption keeps its own.
+      phone.querySelector(".screen").dir = direction;
       for (const clock of phone.querySelectorAll(".clock")) clock.textContent = clockText(locale);
       for (const day of phone.querySelectorAll(".date")) day.textContent = dates[platform];
       const card = phone.querySelector(".card");
