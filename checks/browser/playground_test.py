@@ -9,12 +9,15 @@ Against the built binary on 127.0.0.1 (any free port), it
     the locale selector sets `locale` in the request, the server default none;
   - checks that problems appear as title and detail;
   - draws a notification as a phone in its language does: every line of every
-    card in the answer's direction (ar, he: rtl; en: ltr, from the server's
-    catalogs), the Android header on one line with a long subtitle (cut at its
+    card in the answer's `direction` (ar, he: rtl; en: ltr, as l10n/*.json
+    has it; also with /playground.json blocked, so no catalog list can set
+    it), the Android header on one line with a long subtitle (cut at its
     logical end), the app name of `serve --app-name`, the date and "now" in the
-    chosen locale, the collapsed views' line counts and the expanded views
-    bounded in height at maxUnits 4096;
-  - with --auth-token-file: the page loads without a token, asks for one,
+    chosen locale (de, ar, he), each collapsed view before its expanded one,
+    the collapsed views' line counts and the expanded views bounded in height
+    at maxUnits 4096;
+  - with --auth-token-file: the page loads without a token, asks for one (one
+    line of the file, which holds one token a line),
     sends it as a bearer header, and keeps it out of storage and the page;
   - with --playground off: GET / is 404;
   - checks that every request the page made went to the server on 127.0.0.1
@@ -503,15 +506,49 @@ def direction_flow(report, browser, server, shots):
         wrong = [line for line in lines if line[2] != expected]
         per_card = {card: sum(1 for line in lines if line[0] == card) for card in CARDS}
         isolated = direct["notification"]["subtitle"].startswith("\u2068") if expected == "rtl" else True
+        report.check(direct.get("direction") == expected,
+                     f"{locale}: POST /compose answers direction {expected} (got {direct.get('direction')!r})")
         report.check(isolated and not wrong and min(per_card.values()) >= 5,
                      f"{locale}: every line of the four cards ({len(lines)}) is {expected}, the Latin title and "
                      f"the subtitle that starts with an isolated name too (wrong: {wrong[:3]})")
+        screens = browser.driver.execute_script(
+            "return Array.from(document.querySelectorAll('.phone .screen, .phone .status'))"
+            ".map((part) => getComputedStyle(part).direction)")
+        report.check(len(screens) == 6 and set(screens) == {expected},
+                     f"{locale}: the four screens and the expanded views' status lines are {expected} ({screens})")
         panel = [browser.driver.execute_script("return getComputedStyle(arguments[0]).direction",
                                                browser.element(line))
                  for line in ("notification-title", "notification-subtitle", "notification-body")]
         report.check(panel == [expected] * 3, f"{locale}: the Compose panel's title, subtitle and body are {expected}")
         if locale == "ar":
             browser.screenshot(shots / "phones-ar.png", browser.driver.find_element(By.CLASS_NAME, "phones"))
+
+
+def answer_direction_flow(report, browser, server):
+    """The cards take the compose answer's `direction`, not a catalog list: with GET /playground.json
+    blocked (the page then knows no catalog at all), ar and he still draw every line right to left."""
+    driver = browser.driver
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/playground.json"]})
+    try:
+        driver.get(server.base + "/")
+        browser.wait(lambda: browser.answers("compose-panel") >= 1, "the first compose answer")
+        for locale, expected in [("ar", "rtl"), ("he", "rtl"), ("en", "ltr")]:
+            choose_locale(browser, server, locale, BIDI)
+            lines = driver.execute_script(LINES_SCRIPT, CARDS)
+            wrong = [line for line in lines if line[2] != expected]
+            report.check(lines and not wrong,
+                         f"{locale}, /playground.json blocked: every line of the four cards ({len(lines)}) is "
+                         f"{expected}, from the answer's direction (wrong: {wrong[:3]})")
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    console = browser.take_console()
+    unexpected = [entry for entry in console if "/playground.json" not in entry["message"]]
+    report.check(not unexpected, f"the only console errors are the blocked /playground.json ({unexpected})")
+    driver.get(server.base + "/")
+    browser.wait(lambda: browser.answers("compose-panel") >= 1
+                 and browser.element("android-card").find_element(By.CLASS_NAME, "app-name").get_property(
+                     "textContent") == APP_NAME, "the page again, with its settings")
 
 
 HEADER_SCRIPT = """
@@ -585,6 +622,14 @@ def header_flow(report, browser, server):
         ".map((selector) => document.querySelector(selector).textContent)")
     report.check(texts == ["Sonntag, 29. November", "So., 29. Nov.", "jetzt", "jetzt"],
                  f"de: the lock screens' date and the cards' time in German ({texts})")
+    # Right to left too: the month's name in the locale (its digits and order are ICU's).
+    for locale, month in [("ar", "نوفمبر"), ("he", "נובמבר")]:
+        choose_locale(browser, server, locale, SINGLE)
+        dates = browser.driver.execute_script(
+            "return ['#ios-lock .date', '#android-lock .date'].map((s) => document.querySelector(s).textContent)")
+        report.check(month in dates[0] and "November" not in dates[0] and "Sun" not in "".join(dates)
+                     and browser.element("ios-lock").get_attribute("lang") == locale,
+                     f"{locale}: the lock screens' date in {locale} ({dates})")
 
 
 LINE_COUNT_SCRIPT = """
@@ -595,8 +640,27 @@ return [Math.round(body.clientHeight / line), body.scrollHeight > body.clientHei
 """
 
 
+ORDER_SCRIPT = """
+return Array.from(document.querySelectorAll('.phone')).map((phone) => {
+  const box = phone.getBoundingClientRect();
+  return [phone.id, Math.round(box.left), Math.round(box.top), phone.querySelector('.card').classList.contains('collapsed')];
+});
+"""
+
+
 def collapsed_flow(report, browser, server, shots):
     driver = browser.driver
+    # Collapsed first: each platform's lock screen, then its expanded view beside it (to its right) or below.
+    phones = driver.execute_script(ORDER_SCRIPT)
+    ids = [phone[0] for phone in phones]
+    boxes = {phone[0]: phone for phone in phones}
+    after = lambda first, second: (boxes[second][2] > boxes[first][2] + 10  # noqa: E731
+                                   or (abs(boxes[second][2] - boxes[first][2]) <= 10
+                                       and boxes[second][1] > boxes[first][1]))
+    report.check(ids == ["ios-lock", "ios-open", "android-lock", "android-open"]
+                 and [phone[3] for phone in phones] == [True, False, True, False]
+                 and after("ios-lock", "ios-open") and after("android-lock", "android-open"),
+                 f"each platform's collapsed view comes first, its expanded one after it ({phones})")
     browser.paste("max-units", "4096")
     huge = "ab " * 2000
     browser.paste("text", huge)
@@ -630,6 +694,9 @@ def token_flow(report, browser, server):
                  and "this resource needs an Authorization: Bearer token" in browser.text("body-problem")
                  and "Authentication required" in browser.text("compose-problem"),
                  "with --auth-token-file the page loads, asks for the token and shows the 401 problem")
+    label = driver.find_element(By.CSS_SELECTOR, "label[for=token]").text
+    report.check("one token a line" in label and "the contents of" not in label,
+                 f"the token field asks for one line of --auth-token-file, which holds one token a line ({label!r})")
     loaded = [r for r in browser.requests()[seen:] if not r["url"].endswith(("/body", "/compose"))]
     report.check(len(loaded) >= 4 and all("Authorization" not in r["headers"] for r in loaded),
                  f"the page and its {len(loaded) - 1} files load without a token")
@@ -728,6 +795,7 @@ def main():
             ("body", lambda: body_flow(report, browser, open_server, shots)),
             ("compose", lambda: compose_flow(report, browser, open_server)),
             ("direction", lambda: direction_flow(report, browser, open_server, shots)),
+            ("answer direction", lambda: answer_direction_flow(report, browser, open_server)),
             ("header", lambda: header_flow(report, browser, open_server)),
             ("collapsed", lambda: collapsed_flow(report, browser, open_server, shots)),
             ("token", lambda: token_flow(report, browser, guarded)),

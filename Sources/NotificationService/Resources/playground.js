@@ -1,7 +1,8 @@
 // The playground page's script: calls POST /body and POST /compose on the
-// server that served the page and shows the answers as they are; GET
-// /playground.json gives the server's app name and each catalog's direction,
-// so the page draws a notification as a phone in that language does. Everything
+// server that served the page and shows the answers as they are, drawn as a
+// phone in the answer's language does: in the compose answer's `direction`,
+// with its `locale`'s date. GET /playground.json gives the server's app name
+// and default catalog, for what the page draws before any answer. Everything
 // is written with textContent, never as HTML. A bearer token, when the server
 // asks for one, lives in the variable below only: never in storage, cookies
 // or the address.
@@ -89,7 +90,11 @@
     }
   }
 
-  /** The direction of the catalog with this tag, as the server has it; null when unknown. */
+  /**
+   * The direction of the catalog with this tag, as the server has it; null
+   * when unknown. Only for the Body preview before any compose answer: an
+   * answer's own `direction` is the one a card takes.
+   */
   function catalogDirection(locale) {
     const catalogs = settings ? settings.catalogs : [];
     const catalog = catalogs.find((entry) => entry.locale === locale);
@@ -310,13 +315,15 @@
 
   /**
    * The direction of the language a compose answer is in: its `direction`
-   * member when it has one, else its catalog's (by its `locale` member, from
-   * the server's settings); null when neither is known.
+   * member, the chosen catalog's (docs/spec/compose.md, section 6.5); null
+   * without an answer. Every line of a card takes it, as a phone set to that
+   * language lays out the whole notification: per line (`dir=auto`), a line
+   * that starts with an isolated Latin name (U+2068 Cleo U+2069 و...) would
+   * go left to right in an Arabic notification.
    */
   function answerDirection(answer) {
     if (!answer) return null;
-    if (answer.direction === "rtl" || answer.direction === "ltr") return answer.direction;
-    return typeof answer.locale === "string" ? catalogDirection(answer.locale) : null;
+    return answer.direction === "rtl" || answer.direction === "ltr" ? answer.direction : null;
   }
 
   /** The phone's language: the last compose answer's catalog, else the server's default one. */
@@ -394,7 +401,9 @@
     }
     const locale = phoneLocale();
     // The phone's language sets the direction of the whole notification, every
-    // line alike, as iOS and Android lay out a notification in that language.
+    // line alike, as iOS and Android lay out a notification in that language:
+    // the last compose answer's `direction` (the Body alone has no language of
+    // its own); before any answer, the server's default catalog's.
     const direction = answerDirection(lastCompose) || catalogDirection(locale) || "ltr";
     const request = typedRequest();
     const app = appName(request);
@@ -406,6 +415,9 @@
     for (const phone of document.querySelectorAll(".phone")) {
       const platform = phone.classList.contains("ios") ? "ios" : "android";
       phone.lang = locale;
+      // The whole screen, as the phone's language lays it out (the expanded
+      // views' status line mirrors); the figure's English caption keeps its own.
+      phone.querySelector(".screen").dir = direction;
       for (const clock of phone.querySelectorAll(".clock")) clock.textContent = clockText(locale);
       for (const day of phone.querySelectorAll(".date")) day.textContent = dates[platform];
       const card = phone.querySelector(".card");
