@@ -18,6 +18,8 @@ import PackageDescription
 // protocol, server state, transport rejections, the status table) and
 // imports nothing but the stdlib; the adapter knows no route or problem
 // code, the service no socket. docs/architecture.md has the whole map.
+let strictMemorySafety: [SwiftSetting] = [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+
 let package = Package(
     name: "notification-text",
     // The NotificationText library (plain values over the engine, both the
@@ -43,9 +45,9 @@ let package = Package(
         // any unsafe construct written into it is an error, not a warning.
         .target(
             name: "NotificationText", dependencies: ["NotificationEngine"],
-            swiftSettings: [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+            swiftSettings: strictMemorySafety
         ),
-        .target(name: "HTTPCore"),
+        .target(name: "HTTPCore", swiftSettings: strictMemorySafety),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
@@ -65,13 +67,15 @@ let package = Package(
         .executableTarget(
             name: "notification-text",
             dependencies: ["HTTPCore", "NotificationEngine", "NotificationService", "EventHTTP"],
+            swiftSettings: strictMemorySafety,
             // `BuildVersion.version` (the VERSION file) and `.revision` (git).
             plugins: ["BuildVersion"]
         ),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService"]
+            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService"],
+            swiftSettings: strictMemorySafety
         ),
         .testTarget(
             name: "NotificationEngineTests",

@@ -1,11 +1,5 @@
 import NotificationService
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--json-lines`: one request per line of the input, one answer per line of
 /// the output, in order.
 ///
@@ -18,11 +12,10 @@ import Darwin
 ///   sends one line and waits (a terminal, a coprocess) gets its answer at
 ///   once; a file or a busy pipe gets writes of about 64 KiB.
 enum JSONLines {
-    static let readBytes = 65_536
     static let writeBytes = 65_536
 
-    /// Reads `input` to its end and writes the answers to `output`; the
-    /// `errno` of a failed read, else nil.
+    /// Reads `input` to its end (in chunks of `ProcessIO.chunkBytes`) and
+    /// writes the answers to `output`; the `errno` of a failed read, else nil.
     static func run(
         input: Int32, output: Int32, maxLineBytes: Int, tooLong: [UInt8], answer: ([UInt8]) -> [UInt8]
     ) -> Int32? {
@@ -34,23 +27,12 @@ enum JSONLines {
             case .tooLong: out.append(tooLong)
             }
         }
-        var chunk = [UInt8](repeating: 0, count: readBytes)
-        while true {
-            out.flush()
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count > 0 {
-                chunk.withUnsafeBufferPointer { splitter.feed(UnsafeBufferPointer(rebasing: $0[0..<count]), emit) }
-            } else if count == 0 {
-                break
-            } else if errno != EINTR {
-                let failure = errno
-                out.flush()
-                return failure
-            }
+        let failure = ProcessIO.readChunks(from: input, beforeEachRead: { out.flush() }) { chunk in
+            splitter.feed(chunk, emit)
         }
-        splitter.finish(emit)
+        if failure == nil { splitter.finish(emit) }
         out.flush()
-        return nil
+        return failure
     }
 }
 
@@ -73,17 +55,13 @@ struct LineSplitter {
         self.maxLineBytes = maxLineBytes
     }
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ each: (Line) -> Void) {
-        guard let base = chunk.baseAddress else { return }
-        var start = 0
-        while start < chunk.count {
-            let rest = chunk.count - start
-            guard let found = memchr(base + start, 0x0A, rest) else {
-                hold(UnsafeBufferPointer(start: base + start, count: rest))
-                return
-            }
-            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            let piece = UnsafeBufferPointer(rebasing: chunk[start..<end])
+    /// The lines `chunk` ends, the first one joined to what earlier chunks
+    /// left pending; the rest is held (or, over the limit, dropped) until a
+    /// later chunk ends it.
+    mutating func feed(_ chunk: ArraySlice<UInt8>, _ each: (Line) -> Void) {
+        var start = chunk.startIndex
+        while let end = chunk[start...].firstIndex(of: 0x0A) {
+            let piece = chunk[start..<end]
             if overLimit || pending.count + piece.count > maxLineBytes {
                 each(.tooLong)
             } else if pending.isEmpty {
@@ -96,6 +74,7 @@ struct LineSplitter {
             overLimit = false
             start = end + 1
         }
+        if start < chunk.endIndex { hold(chunk[start...]) }
     }
 
     /// The end of the input: a last line without `\n` is a line too.
@@ -109,7 +88,7 @@ struct LineSplitter {
         overLimit = false
     }
 
-    private mutating func hold(_ piece: UnsafeBufferPointer<UInt8>) {
+    private mutating func hold(_ piece: ArraySlice<UInt8>) {
         guard !overLimit else { return }
         if pending.count + piece.count > maxLineBytes {
             pending = []
@@ -148,7 +127,7 @@ extension JSONLines {
     static func runOnStandardStreams(maxLineBytes: Int, answer: ([UInt8]) -> [UInt8]) {
         let tooLong = ServiceAnswers.payloadTooLarge(maxBytes: maxLineBytes).jsonBody()
         if let failure = run(input: 0, output: 1, maxLineBytes: maxLineBytes, tooLong: tooLong, answer: answer) {
-            CLI.fail("stdin cannot be read: \(String(cString: strerror(failure)))", status: CLI.ioError)
+            CLI.fail("stdin cannot be read: \(ProcessIO.errorDescription(errno: failure))", status: CLI.ioError)
         }
     }
 

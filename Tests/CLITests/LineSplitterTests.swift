@@ -12,9 +12,7 @@ import Testing
         var start = 0
         while start < input.count {
             let end = min(input.count, start + chunkSize)
-            input.withUnsafeBufferPointer {
-                splitter.feed(UnsafeBufferPointer(rebasing: $0[start..<end])) { lines.append($0) }
-            }
+            splitter.feed(input[start..<end]) { lines.append($0) }
             start = end
         }
         splitter.finish { lines.append($0) }
@@ -55,10 +53,10 @@ import Testing
         var lines: [LineSplitter.Line] = []
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64)
         for _ in 0..<1_000 {
-            chunk.withUnsafeBufferPointer { splitter.feed($0) { lines.append($0) } }
+            splitter.feed(chunk[...]) { lines.append($0) }
         }
         #expect(lines.isEmpty)
-        Array("x\nok\n".utf8).withUnsafeBufferPointer { splitter.feed($0) { lines.append($0) } }
+        splitter.feed(Array("x\nok\n".utf8)[...]) { lines.append($0) }
         splitter.finish { lines.append($0) }
         #expect(lines == [.tooLong, Self.complete("ok")])
     }
@@ -68,5 +66,61 @@ import Testing
             Self.lines(Array("ok\n12345678901".utf8), maxLineBytes: 10, chunkSize: 3) == [
                 Self.complete("ok"), .tooLong,
             ])
+    }
+
+    /// The lines of the whole input split on `\n` at once (a last piece
+    /// without one is a line when it is not empty), each over `maxLineBytes`
+    /// reported as too long: what any chunking must give.
+    static func reference(_ input: [UInt8], maxLineBytes: Int) -> [LineSplitter.Line] {
+        var pieces = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if pieces.last?.isEmpty == true { pieces.removeLast() }
+        return pieces.map { $0.count > maxLineBytes ? .tooLong : .complete(Array($0)) }
+    }
+
+    /// Inputs of short, empty, CRLF, exactly-at-the-limit and far-too-long
+    /// lines, with and without a last newline, against the reference at
+    /// every chunk size from 1 to past the input's length, and at offsets
+    /// into a larger array (the slices the read loop hands in).
+    @Test(arguments: [0, 1, 2, 3])
+    func lines_matchTheWholeInputSplitOnNewlines_atEveryChunkSize(seed: UInt64) {
+        var generator = SplitMix64(state: seed)
+        let maxLineBytes = 8
+        let shapes: [[UInt8]] = [
+            [], Array("a".utf8), Array("\r".utf8), Array("12345678".utf8), Array("123456789".utf8),
+            Array("{\"text\":\"é\"}\r".utf8), [UInt8](repeating: UInt8(ascii: "x"), count: 100),
+        ]
+        for _ in 0..<20 {
+            var input: [UInt8] = []
+            for _ in 0..<Int(generator.next() % 12) {
+                input += shapes[Int(generator.next() % UInt64(shapes.count))]
+                input.append(0x0A)
+            }
+            if generator.next() % 2 == 0 { input += shapes[Int(generator.next() % UInt64(shapes.count))] }
+            let expected = Self.reference(input, maxLineBytes: maxLineBytes)
+            for chunkSize in 1...(input.count + 1) {
+                #expect(
+                    Self.lines(input, maxLineBytes: maxLineBytes, chunkSize: chunkSize) == expected,
+                    "chunk size \(chunkSize), input \(String(decoding: input, as: UTF8.self).debugDescription)")
+            }
+            let padded = [0x0A, 0x0A] + input + [0x0A]
+            var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+            var lines: [LineSplitter.Line] = []
+            splitter.feed(padded[2..<(2 + input.count)]) { lines.append($0) }
+            splitter.finish { lines.append($0) }
+            #expect(lines == expected)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure repeats.
+private struct SplitMix64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
