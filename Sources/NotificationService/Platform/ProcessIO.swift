@@ -18,7 +18,8 @@ package enum ProcessIO {
     /// most `chunkBytes`, never empty), and calling `beforeEachRead` before
     /// every read(2); EINTR is retried. The `errno` of a failed read, else nil.
     ///
-    /// A slice of one buffer, reused for the next read: `each` copies what it keeps.
+    /// Each chunk is a slice of one buffer that the next read reuses; a
+    /// slice `each` keeps stays as it was (the next read copies the buffer).
     package static func readChunks(
         from descriptor: Int32, beforeEachRead: () -> Void = {}, _ each: (ArraySlice<UInt8>) -> Void
     ) -> Int32? {
