@@ -28,8 +28,9 @@ import PackageDescription
 //   - EventHTTP: libevent's buffers, callbacks and sockets;
 //   - NotificationService, at its edge with the platform only: descriptors
 //     and files (`ProcessIO`, which the command line and the bench call with
-//     plain values), the log's buffers and write(2), the clock, the token
-//     store's lock, thread-specific keys, /proc, malloc's settings. The
+//     plain values), `--json-lines`' splitter (`LineSplitter`, memchr), the
+//     log's buffers and write(2), the clock, the token store's lock,
+//     thread-specific keys, /proc, malloc's settings. The
 //     service, not a module of its own: it already owns the process's
 //     edge, and the command line and the bench already depend on it.
 // Every other module is built with `strictMemorySafety` as errors, so an

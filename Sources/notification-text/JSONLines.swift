@@ -36,69 +36,6 @@ enum JSONLines {
     }
 }
 
-/// Splits input chunks into lines of at most `maxLineBytes` bytes (without
-/// the `\n`); a longer line is reported as `.tooLong` once its end is found,
-/// and only `maxLineBytes` of it are ever held.
-struct LineSplitter {
-    enum Line: Equatable {
-        case complete([UInt8])
-        case tooLong
-    }
-
-    let maxLineBytes: Int
-    /// The start of a line whose end is in a later chunk.
-    private var pending: [UInt8] = []
-    /// The current line is over the limit: its bytes are dropped up to its end.
-    private var overLimit = false
-
-    init(maxLineBytes: Int) {
-        self.maxLineBytes = maxLineBytes
-    }
-
-    /// The lines `chunk` ends, the first one joined to what earlier chunks
-    /// left pending; the rest is held (or, over the limit, dropped) until a
-    /// later chunk ends it.
-    mutating func feed(_ chunk: ArraySlice<UInt8>, _ each: (Line) -> Void) {
-        var start = chunk.startIndex
-        while let end = chunk[start...].firstIndex(of: 0x0A) {
-            let piece = chunk[start..<end]
-            if overLimit || pending.count + piece.count > maxLineBytes {
-                each(.tooLong)
-            } else if pending.isEmpty {
-                each(.complete(Array(piece)))
-            } else {
-                pending.append(contentsOf: piece)
-                each(.complete(pending))
-            }
-            pending = []
-            overLimit = false
-            start = end + 1
-        }
-        if start < chunk.endIndex { hold(chunk[start...]) }
-    }
-
-    /// The end of the input: a last line without `\n` is a line too.
-    mutating func finish(_ each: (Line) -> Void) {
-        if overLimit {
-            each(.tooLong)
-        } else if !pending.isEmpty {
-            each(.complete(pending))
-        }
-        pending = []
-        overLimit = false
-    }
-
-    private mutating func hold(_ piece: ArraySlice<UInt8>) {
-        guard !overLimit else { return }
-        if pending.count + piece.count > maxLineBytes {
-            pending = []
-            overLimit = true
-        } else {
-            pending.append(contentsOf: piece)
-        }
-    }
-}
-
 /// Answers collected and written in blocks.
 struct LineOutput {
     let descriptor: Int32

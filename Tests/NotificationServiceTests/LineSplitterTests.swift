@@ -1,9 +1,9 @@
+import NotificationService
 import Testing
 
-@testable import notification_text
-
-/// `--json-lines`' line splitting, in process: the same lines whatever the
-/// chunks, the limit held without buffering a long line, the last line.
+/// `--json-lines`' line splitting (the command line's `JSONLines` reads
+/// with it), in process: the same lines whatever the chunks, the limit held
+/// without buffering a long line, the last line.
 @Suite struct LineSplitterTests {
     /// Feeds `input` in chunks of `chunkSize` bytes and collects what comes out.
     static func lines(_ input: [UInt8], maxLineBytes: Int, chunkSize: Int) -> [LineSplitter.Line] {
@@ -83,7 +83,7 @@ import Testing
     /// into a larger array (the slices the read loop hands in).
     @Test(arguments: [0, 1, 2, 3])
     func lines_matchTheWholeInputSplitOnNewlines_atEveryChunkSize(seed: UInt64) {
-        var generator = SplitMix64(state: seed)
+        var generator = JSONParserPropertyTests.SplitMix(state: seed)
         let maxLineBytes = 8
         let shapes: [[UInt8]] = [
             [], Array("a".utf8), Array("\r".utf8), Array("12345678".utf8), Array("123456789".utf8),
@@ -109,18 +109,5 @@ import Testing
             splitter.finish { lines.append($0) }
             #expect(lines == expected)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure repeats.
-private struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
