@@ -139,7 +139,13 @@ check-version: build
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
 
-test: lint check-version check-library check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+# Raw memory in the engine, the adapter and the service only; strict memory
+# safety on every other module (scripts/check-memory-fences.sh, docs/adr/0032).
+.PHONY: check-fences
+check-fences:
+	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
+
+test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process

@@ -9,15 +9,36 @@ import PackageDescription
 //   notification-text (executable: wires the service to the adapter)
 //     ├── EventHTTP ─────────── HTTPCore, CLibevent   (the only code that touches libevent)
 //     └── NotificationService ─ HTTPCore, NotificationEngine
+//   notification-bench (executable: the in-process benchmark)
+//     └── NotificationService, NotificationEngine, HTTPCore
 //   NotificationText (the library apps link) ─ NotificationEngine
 //   NotificationEngine (package-internal): the rules, the JSON reader and
-//     writer, the decoders, problems; all raw memory but the adapter's
+//     writer, the decoders, problems
 //     └── EnginePrimitives: the lane mask (SSE2 on x86-64, the stdlib elsewhere)
 //
 // HTTPCore holds the values both sides share (request, response, the handler
 // protocol, server state, transport rejections, the status table) and
 // imports nothing but the stdlib; the adapter knows no route or problem
 // code, the service no socket. docs/architecture.md has the whole map.
+//
+// Raw memory (Unsafe* pointers and buffers, withUnsafe*, C calls that take
+// pointers) lives in three modules, the fences (docs/adr/0032):
+//   - the engine (NotificationEngine and its EnginePrimitives): byte ranges,
+//     the JSON reader and writer, scratch buffers, the lane mask;
+//   - EventHTTP: libevent's buffers, callbacks and sockets;
+//   - NotificationService, at its edge with the platform only: descriptors
+//     and files (`ProcessIO`, which the command line and the bench call with
+//     plain values), `--json-lines`' splitter (`LineSplitter`, memchr), the
+//     log's buffers and write(2), the clock, the token store's lock,
+//     thread-specific keys, /proc, malloc's settings. The
+//     service, not a module of its own: it already owns the process's
+//     edge, and the command line and the bench already depend on it.
+// Every other module is built with `strictMemorySafety` as errors, so an
+// unsafe construct written into one fails the build; `make check-fences`
+// fails when a module outside the fences lacks it or names raw memory.
+
+let strictMemorySafety: [SwiftSetting] = [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+
 let package = Package(
     name: "notification-text",
     // The NotificationText library (plain values over the engine, both the
@@ -39,13 +60,14 @@ let package = Package(
         // mask from the toolchain's clang intrinsics (docs/adr/0031); not a
         // product either.
         .target(name: "EnginePrimitives"),
-        // Strict memory safety: the library apps link holds no raw memory, and
-        // any unsafe construct written into it is an error, not a warning.
+        // Strict memory safety, as on every module outside the fences: the
+        // library apps link holds no raw memory, and any unsafe construct
+        // written into it is an error, not a warning.
         .target(
             name: "NotificationText", dependencies: ["NotificationEngine"],
-            swiftSettings: [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+            swiftSettings: strictMemorySafety
         ),
-        .target(name: "HTTPCore"),
+        .target(name: "HTTPCore", swiftSettings: strictMemorySafety),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
@@ -65,13 +87,15 @@ let package = Package(
         .executableTarget(
             name: "notification-text",
             dependencies: ["HTTPCore", "NotificationEngine", "NotificationService", "EventHTTP"],
+            swiftSettings: strictMemorySafety,
             // `BuildVersion.version` (the VERSION file) and `.revision` (git).
             plugins: ["BuildVersion"]
         ),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         .executableTarget(
             name: "notification-bench",
-            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService"]
+            dependencies: ["HTTPCore", "NotificationEngine", "NotificationService"],
+            swiftSettings: strictMemorySafety
         ),
         .testTarget(
             name: "NotificationEngineTests",

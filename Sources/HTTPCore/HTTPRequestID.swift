@@ -1,16 +1,17 @@
 /// A response's `X-Request-Id` value: a caller's own, or 32 ASCII bytes held
 /// inline (a generated id), which a response carries without an allocation.
 ///
-/// Inlinable: the adapter and the access log read it for every reply, and a
-/// call through the generic entry points costs more than the copy itself.
 /// A plain pair of fields rather than an enum with payloads, whose copies
-/// are out-of-line calls.
+/// are out-of-line calls. HTTPCore holds no raw memory: the two modules that
+/// read the bytes in place for every reply (the adapter's reply head, the
+/// service's access log) do so from these fields, each with its own
+/// `withUTF8` (docs/adr/0032).
 public struct HTTPRequestID: Sendable, Equatable {
     /// A caller's id; nil for an inline one.
-    @usableFromInline
-    let ownText: String?
-    @usableFromInline
-    let inlineWords: (UInt64, UInt64, UInt64, UInt64)
+    public let ownText: String?
+    /// An inline id's 32 ASCII bytes: the bytes of the four words, in memory
+    /// order; zeros for a caller's id.
+    public let inlineWords: (UInt64, UInt64, UInt64, UInt64)
 
     /// A caller's id as it came.
     @inlinable
@@ -26,29 +27,36 @@ public struct HTTPRequestID: Sendable, Equatable {
         inlineWords = words
     }
 
-    /// The value's bytes.
-    @inlinable
-    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let ownText {
-            if let result = ownText.utf8.withContiguousStorageIfAvailable(body) { return result }
-            return Array(ownText.utf8).withUnsafeBufferPointer(body)
-        }
-        var words = inlineWords
-        return withUnsafeBytes(of: &words) { body($0.bindMemory(to: UInt8.self)) }
-    }
-
     /// The value's length in bytes.
     @inlinable
     public var utf8Count: Int {
         ownText?.utf8.count ?? 32
     }
 
-    /// The value as a `String`.
-    public var text: String {
-        ownText ?? withUTF8 { String(decoding: $0, as: UTF8.self) }
+    /// The value's bytes, in an array of their own (not for the request path).
+    public var bytes: [UInt8] {
+        if let ownText { return Array(ownText.utf8) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for word in [inlineWords.0, inlineWords.1, inlineWords.2, inlineWords.3] {
+            // Byte k in memory is bits 8k… of the little-endian form, on either byte order.
+            let littleEndian = word.littleEndian
+            for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: littleEndian &>> (8 * k))) }
+        }
+        return bytes
     }
 
+    /// The value as a `String`.
+    public var text: String {
+        ownText ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same bytes, whichever way each is held.
     public static func == (left: HTTPRequestID, right: HTTPRequestID) -> Bool {
-        left.withUTF8 { leftBytes in right.withUTF8 { leftBytes.elementsEqual($0) } }
+        switch (left.ownText, right.ownText) {
+        case (let leftText?, let rightText?): leftText.utf8.elementsEqual(rightText.utf8)
+        case (nil, nil): left.inlineWords == right.inlineWords
+        default: left.bytes == right.bytes
+        }
     }
 }

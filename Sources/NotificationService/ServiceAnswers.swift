@@ -19,10 +19,11 @@ package enum ServiceAnswers {
     }
 
     /// The `POST /body` answer for `{"text": <markdown>, "maxUnits": maxUnits}`,
-    /// from the Markdown's own bytes.
-    /// - Precondition: `markdown` is well-formed UTF-8; `maxUnits` is in `BodyRenderer.maxUnitsRange`.
-    package static func body(markdown: UnsafeBufferPointer<UInt8>, maxUnits: Int) -> [UInt8] {
-        BodyRenderer.withRendering(utf8: markdown, maxUnits: maxUnits) { $0.jsonBody() }
+    /// from the Markdown's own bytes (`render --json`).
+    /// - Precondition: `maxUnits` is in `BodyRenderer.maxUnitsRange`.
+    package static func body(markdown: String, maxUnits: Int) -> [UInt8] {
+        var markdown = markdown
+        return markdown.withUTF8 { BodyRenderer.withRendering(utf8: $0, maxUnits: maxUnits) { $0.jsonBody() } }
     }
 
     /// The `POST /compose` answer for a request body, with the calling

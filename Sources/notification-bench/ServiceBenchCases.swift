@@ -2,12 +2,6 @@ import HTTPCore
 import NotificationEngine
 import NotificationService
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The service's share of one HTTP request, without sockets: the bench
 /// payloads of `bench/payloads/` through `NotificationTextService.handle`
 /// (routing, content checks, JSON decoding, the rules, the JSON reply) and
@@ -20,7 +14,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     // As `serve` runs it: the access log on, buffered per thread (here into /dev/null).
     let loggingService = NotificationTextService(
         configuration: ServiceConfiguration(accessLogEnabled: true),
-        accessLog: .buffered(descriptor: open("/dev/null", O_WRONLY)))
+        accessLog: .buffered(descriptor: ProcessIO.openForWriting(atPath: "/dev/null")))
     loggingService.setState(.running)
     // The 20-pending request also in ru and ar (`"locale"` added first): the
     // same work with the catalog's messages, plural rules and isolation; and
@@ -36,7 +30,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
         ("service POST /compose (push), 20 pending", "/compose", "compose-20.json", #""push":{},"#, false),
     ]
     var cases: [BenchCase] = []
-    if let compose = readFile(directory + "/compose-20.json") {
+    if let compose = ProcessIO.readFile(atPath: directory + "/compose-20.json") {
         let now = Timestamp(rfc3339: "2026-11-29T18:00:00Z")!
         // The shapes one decode leaves for the next, as a service thread keeps them.
         let kept = KeptShapes()
@@ -52,7 +46,7 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
     }
     return cases
         + routes.compactMap { route in
-            guard var body = readFile(directory + "/" + route.file) else { return nil }
+            guard var body = ProcessIO.readFile(atPath: directory + "/" + route.file) else { return nil }
             if let member = route.member, body.first == UInt8(ascii: "{") {
                 body.insert(contentsOf: Array(member.utf8), at: 1)
             }
@@ -71,18 +65,4 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
                 return response.body.count
             }
         }
-}
-
-/// The whole file at `path` (a bench payload), or nil when it cannot be read.
-private func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var contents: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        contents += chunk[..<count]
-        if count < chunk.count { break }
-    }
-    return ferror(file) == 0 ? contents : nil
 }

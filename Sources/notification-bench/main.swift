@@ -47,7 +47,7 @@ if arguments.first == "--iterations", arguments.count >= 2, let count = Int(argu
 let filter = arguments.first
 var cases = bodyBenchCases()
 cases += composeBenchCases()
-let payloads = getenv("NOTIFICATION_BENCH_PAYLOADS").map { String(cString: $0) } ?? "bench/payloads"
+let payloads = ProcessIO.environmentValue("NOTIFICATION_BENCH_PAYLOADS") ?? "bench/payloads"
 cases += serviceBenchCases(payloads: payloads)
 var sink = 0
 if let iterations {

@@ -33,19 +33,9 @@ enum CLI {
         LogSink.writeLine(bytes, to: descriptor)
     }
 
-    /// All of stdin as bytes.
+    /// All of stdin as bytes (up to a failed read, as far as it went).
     static func readStdin() -> [UInt8] {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n > 0 {
-                data.append(contentsOf: chunk[0..<n])
-            } else if n == 0 || errno != EINTR {
-                break
-            }
-        }
-        return data
+        ProcessIO.readAll(from: 0)
     }
 
     /// Stdin as a String; invalid UTF-8 is a data error, never repaired.

@@ -1,10 +1,5 @@
 import EventHTTP
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NotificationService
 
 /// The memory budget and the default of `--max-connections`, from the
 /// memory limit (docs/adr/0028-memory-budget-and-back-pressure.md): the
@@ -68,14 +63,12 @@ enum ConnectionLimit {
 
     /// The hard limit on open descriptors (serve raises the soft one to it).
     static func descriptorLimit() -> Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_max != rlim_t.max else { return nil }
-        return Int(clamping: limit.rlim_max)
+        ProcessIO.descriptorHardLimit()
     }
 
     /// A small file's text without its trailing newline.
     private static func readFile(_ path: String, maxBytes: Int = 64) -> String? {
-        guard let contents = try? ServeConfiguration.readSmallFile(path, maxBytes: maxBytes).get() else { return nil }
+        guard let contents = try? ProcessIO.readSmallFile(atPath: path, maxBytes: maxBytes).get() else { return nil }
         var text = String(decoding: contents, as: UTF8.self)
         while text.last == "\n" { text.removeLast() }
         return text

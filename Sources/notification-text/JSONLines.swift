@@ -1,11 +1,5 @@
 import NotificationService
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--json-lines`: one request per line of the input, one answer per line of
 /// the output, in order.
 ///
@@ -18,11 +12,10 @@ import Darwin
 ///   sends one line and waits (a terminal, a coprocess) gets its answer at
 ///   once; a file or a busy pipe gets writes of about 64 KiB.
 enum JSONLines {
-    static let readBytes = 65_536
     static let writeBytes = 65_536
 
-    /// Reads `input` to its end and writes the answers to `output`; the
-    /// `errno` of a failed read, else nil.
+    /// Reads `input` to its end (in chunks of `ProcessIO.chunkBytes`) and
+    /// writes the answers to `output`; the `errno` of a failed read, else nil.
     static func run(
         input: Int32, output: Int32, maxLineBytes: Int, tooLong: [UInt8], answer: ([UInt8]) -> [UInt8]
     ) -> Int32? {
@@ -34,89 +27,12 @@ enum JSONLines {
             case .tooLong: out.append(tooLong)
             }
         }
-        var chunk = [UInt8](repeating: 0, count: readBytes)
-        while true {
-            out.flush()
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count > 0 {
-                chunk.withUnsafeBufferPointer { splitter.feed(UnsafeBufferPointer(rebasing: $0[0..<count]), emit) }
-            } else if count == 0 {
-                break
-            } else if errno != EINTR {
-                let failure = errno
-                out.flush()
-                return failure
-            }
+        let failure = ProcessIO.readChunks(from: input, beforeEachRead: { out.flush() }) { chunk in
+            splitter.feed(chunk, emit)
         }
-        splitter.finish(emit)
+        if failure == nil { splitter.finish(emit) }
         out.flush()
-        return nil
-    }
-}
-
-/// Splits input chunks into lines of at most `maxLineBytes` bytes (without
-/// the `\n`); a longer line is reported as `.tooLong` once its end is found,
-/// and only `maxLineBytes` of it are ever held.
-struct LineSplitter {
-    enum Line: Equatable {
-        case complete([UInt8])
-        case tooLong
-    }
-
-    let maxLineBytes: Int
-    /// The start of a line whose end is in a later chunk.
-    private var pending: [UInt8] = []
-    /// The current line is over the limit: its bytes are dropped up to its end.
-    private var overLimit = false
-
-    init(maxLineBytes: Int) {
-        self.maxLineBytes = maxLineBytes
-    }
-
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ each: (Line) -> Void) {
-        guard let base = chunk.baseAddress else { return }
-        var start = 0
-        while start < chunk.count {
-            let rest = chunk.count - start
-            guard let found = memchr(base + start, 0x0A, rest) else {
-                hold(UnsafeBufferPointer(start: base + start, count: rest))
-                return
-            }
-            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            let piece = UnsafeBufferPointer(rebasing: chunk[start..<end])
-            if overLimit || pending.count + piece.count > maxLineBytes {
-                each(.tooLong)
-            } else if pending.isEmpty {
-                each(.complete(Array(piece)))
-            } else {
-                pending.append(contentsOf: piece)
-                each(.complete(pending))
-            }
-            pending = []
-            overLimit = false
-            start = end + 1
-        }
-    }
-
-    /// The end of the input: a last line without `\n` is a line too.
-    mutating func finish(_ each: (Line) -> Void) {
-        if overLimit {
-            each(.tooLong)
-        } else if !pending.isEmpty {
-            each(.complete(pending))
-        }
-        pending = []
-        overLimit = false
-    }
-
-    private mutating func hold(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !overLimit else { return }
-        if pending.count + piece.count > maxLineBytes {
-            pending = []
-            overLimit = true
-        } else {
-            pending.append(contentsOf: piece)
-        }
+        return failure
     }
 }
 
@@ -148,7 +64,7 @@ extension JSONLines {
     static func runOnStandardStreams(maxLineBytes: Int, answer: ([UInt8]) -> [UInt8]) {
         let tooLong = ServiceAnswers.payloadTooLarge(maxBytes: maxLineBytes).jsonBody()
         if let failure = run(input: 0, output: 1, maxLineBytes: maxLineBytes, tooLong: tooLong, answer: answer) {
-            CLI.fail("stdin cannot be read: \(String(cString: strerror(failure)))", status: CLI.ioError)
+            CLI.fail("stdin cannot be read: \(ProcessIO.errorDescription(errno: failure))", status: CLI.ioError)
         }
     }
 

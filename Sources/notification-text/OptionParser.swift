@@ -1,3 +1,5 @@
+import NotificationService
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,6 +103,6 @@ enum OptionParser {
     }
 
     static func environmentValue(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+        ProcessIO.environmentValue(name)
     }
 }

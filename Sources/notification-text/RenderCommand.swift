@@ -72,7 +72,6 @@ enum RenderCommand {
 
     /// `render --json`: the `POST /body` answer for the Markdown.
     static func jsonAnswer(markdown: String, maxUnits: Int) -> [UInt8] {
-        var markdown = markdown
-        return markdown.withUTF8 { ServiceAnswers.body(markdown: $0, maxUnits: maxUnits) }
+        ServiceAnswers.body(markdown: markdown, maxUnits: maxUnits)
     }
 }

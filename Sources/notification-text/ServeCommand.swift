@@ -99,10 +99,7 @@ enum ServeCommand {
     /// Each keep-alive connection holds a descriptor; the soft limit (often
     /// 1024) is raised to the hard one, as far as the system allows.
     static func raiseOpenFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        ProcessIO.raiseOpenFileLimit()
     }
 
     static var help: String {

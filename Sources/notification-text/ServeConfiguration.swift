@@ -2,12 +2,6 @@ import EventHTTP
 import NotificationEngine
 import NotificationService
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Everything `serve` can be configured with: one struct, a default for every
 /// field, read once at start from the environment and then the command line
 /// (a flag wins over its environment variable).
@@ -213,7 +207,7 @@ struct ServeConfiguration: Equatable, CommandSettings {
     /// The tokens in the file at `path`, or what is wrong with it (never its text).
     static func loadAuthTokens(path: String) -> Result<AuthTokens, UsageError> {
         let contents: [UInt8]
-        switch readSmallFile(path, maxBytes: maxTokenFileBytes) {
+        switch ProcessIO.readSmallFile(atPath: path, maxBytes: maxTokenFileBytes) {
         case .success(let bytes): contents = bytes
         case .failure(let reason): return .failure(UsageError(reason.description))
         }
@@ -222,51 +216,5 @@ struct ServeConfiguration: Equatable, CommandSettings {
         } catch {
             return .failure(UsageError("is not usable: \(error)"))
         }
-    }
-
-    /// Why a small file could not be read.
-    enum SmallFileProblem: Error, CustomStringConvertible {
-        case cannotOpen(errno: Int32)
-        case notARegularFile
-        case tooLarge(maxBytes: Int)
-        case cannotRead(errno: Int32)
-
-        var description: String {
-            switch self {
-            case .cannotOpen(let code): "cannot be opened: \(String(cString: strerror(code)))"
-            case .notARegularFile: "is not a regular file"
-            case .tooLarge(let maxBytes): "is larger than \(maxBytes) bytes"
-            case .cannotRead(let code): "cannot be read: \(String(cString: strerror(code)))"
-            }
-        }
-    }
-
-    /// The whole regular file at `path`, of at most `maxBytes`.
-    ///
-    /// Opened without blocking and refused unless `fstat` says it is a
-    /// regular file: the control thread reads the token file on SIGHUP, and
-    /// a FIFO or a device there would otherwise block it in `open` or
-    /// `read` (and with it the SIGTERM that comes next).
-    static func readSmallFile(_ path: String, maxBytes: Int) -> Result<[UInt8], SmallFileProblem> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { return .failure(.cannotOpen(errno: errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(.cannotRead(errno: errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
-        // Not `st_size`: files of /proc and /sys (the memory limit) give 0 or a page.
-        var contents = [UInt8](repeating: 0, count: maxBytes + 1)
-        var count = 0
-        while count <= maxBytes {
-            let read = contents.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, maxBytes + 1 - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { return .failure(.cannotRead(errno: errno)) }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= maxBytes else { return .failure(.tooLarge(maxBytes: maxBytes)) }
-        return .success(Array(contents[..<count]))
     }
 }

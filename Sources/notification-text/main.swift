@@ -1,11 +1,5 @@
 import NotificationService
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // `notification-text <command> [options]`: each command lives in its own file.
 let usage = """
     usage: notification-text <command> [options]

@@ -9,7 +9,7 @@ import Testing
         let id = HTTPRequestID(inlineBytes: words)
         #expect(id.text == "0123456789abcdef0123456789abcdef")
         #expect(id.utf8Count == 32)
-        #expect(id.withUTF8 { Array($0) } == Array("0123456789abcdef0123456789abcdef".utf8))
+        #expect(id.bytes == Array("0123456789abcdef0123456789abcdef".utf8))
     }
 
     @Test func ownText_isKeptAsItCame_andEqualsAnInlineIdOfTheSameBytes() {
