@@ -21,7 +21,7 @@ enum PushBuilder {
         let priorityClass = priorityClass(response.kind, request: request, kept: kept)
         let ttlSeconds = max(expiration - nowSeconds, 0)
         // P17: each payload is its fixed part and the texts' costs; one past
-        // its limit is fitted (cut) once the answer is made.
+        // its limit is cut once the answer is made.
         let fixed = PushAnswer.fixedByteCounts(
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
@@ -40,14 +40,7 @@ enum PushBuilder {
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, apns: uncut(fixed.apns), fcm: uncut(fixed.fcm),
             webpush: uncut(fixed.webpush))
-        func isOver(_ transport: PushAnswer.Transport, fixedBytes: Int) -> Bool {
-            fixedBytes + textBytes > transport.limitBytes - options.reserveBytes
-        }
-        if isOver(.apns, fixedBytes: fixed.apns) || isOver(.fcm, fixedBytes: fixed.fcm)
-            || isOver(.webpush, fixedBytes: fixed.webpush)
-        {
-            answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
-        }
+        answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
         return answer
     }
 

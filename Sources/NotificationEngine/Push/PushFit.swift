@@ -56,6 +56,7 @@ package enum PushFit {
         /// `urlMemberBytes` and the url's cost; 0 for none.
         let url: Int
 
+        /// Borrowing: an initializer's parameters are owned, so the texts would be copied in.
         init(_ texts: borrowing PushAnswer.Texts) {
             title = PushFit.cost(texts.title)
             subtitle = texts.subtitle.map(PushFit.cost) ?? 0
@@ -150,16 +151,22 @@ package enum PushFit {
 }
 
 extension PushAnswer {
-    /// Fits the payloads that pass their limits less `reserveBytes` (P13 to
-    /// P17); each payload's `byteCount` is its size uncut, with `texts`,
-    /// whose costs are `costs`.
+    /// Cuts each payload that passes its limit less `reserveBytes` (P13 to
+    /// P17); each `byteCount` is its payload's size with the uncut `texts`,
+    /// whose costs are `costs`. Nearly always none does, and nothing is
+    /// stored or copied (the answer is, lent to `fit`).
     mutating func fitPayloads(costs: PushFit.Costs, reserveBytes: Int) {
         let textBytes = costs.title + costs.subtitle + costs.body + costs.url
-        for transport in [Transport.apns, .fcm, .webpush]
-        where self[transport].byteCount > transport.limitBytes - reserveBytes {
-            self[transport] = PushFit.fit(
-                costs: costs, fixedBytes: self[transport].byteCount - textBytes,
-                limitBytes: transport.limitBytes - reserveBytes, transport: transport, in: self)
+        func isOver(_ transport: Transport, _ byteCount: Int) -> Bool {
+            byteCount > transport.limitBytes - reserveBytes
         }
+        func fitted(_ transport: Transport, _ byteCount: Int) -> Payload {
+            PushFit.fit(
+                costs: costs, fixedBytes: byteCount - textBytes, limitBytes: transport.limitBytes - reserveBytes,
+                transport: transport, in: self)
+        }
+        if isOver(.apns, apns.byteCount) { apns = fitted(.apns, apns.byteCount) }
+        if isOver(.fcm, fcm.byteCount) { fcm = fitted(.fcm, fcm.byteCount) }
+        if isOver(.webpush, webpush.byteCount) { webpush = fitted(.webpush, webpush.byteCount) }
     }
 }
