@@ -65,6 +65,22 @@ import Testing
         #expect(PushFit.cost("\u{7F}/\u{2028}中👍") == 1 + 1 + 3 + 3 + 4)
     }
 
+    /// Past 16 bytes the cost skips runs without escapes 16 bytes at a time:
+    /// an escape at any position, in texts of any length, counts as written.
+    @Test func cost_ofLongTexts_isTheWrittenLengthWithoutQuotes() {
+        for length in [15, 16, 17, 31, 32, 33, 58, 100] {
+            for position in 0..<length {
+                for escaped in ["\n", "\"", "\u{1}"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = escaped
+                    let text = characters.joined() + (position % 3 == 0 ? "\t" : "")
+                    let written = JSONWriter.bytes(capacity: 0) { $0.string(text) }
+                    #expect(PushFit.cost(text) == written.count - 2, "length \(length), escape at \(position)")
+                }
+            }
+        }
+    }
+
     @Test func cut_whenClusterStraddlesRoom_dropsWholeCluster() {
         let family = "👨‍👩‍👧"  // 18 bytes, one cluster
         #expect(PushFit.cut("ab" + family, toRoom: 2 + 17 + 3) == "ab…")

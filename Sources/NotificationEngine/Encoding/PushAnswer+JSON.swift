@@ -7,29 +7,20 @@ extension PushAnswer {
             if index > 0 { out.raw(",") }
             out.string(key)
         }
-        // The headers as `apnsHeaders` and `webPushHeaders` list them, written in place.
-        out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
-        out.raw(priorityClass == .fallback ? "5" : "10")
-        out.raw(#"","apns-expiration":""#)
-        out.integer(Int(max(expirationSeconds, 0)))
-        out.raw(#"","apns-collapse-id":"#)
-        out.string(groupKey)
-        out.raw(#"},"payload":"#)
-        write(.apns, to: &out)
-        out.raw(#"},"fcm":{"message":"#)
-        write(.fcm, to: &out)
-        out.raw(#"},"webpush":{"headers":{"TTL":""#)
-        out.integer(Int(ttlSeconds))
-        out.raw(#"","Urgency":""#)
-        switch priorityClass {
-        case .direct: out.raw("high")
-        case .message, .other: out.raw("normal")
-        case .fallback: out.raw("low")
+        // Each transport's headers and payload, from strings written as JSON
+        // once: for all three when no payload was cut (nearly always).
+        let fields = payloadFields
+        if apns.cutTexts == nil && fcm.cutTexts == nil && webpush.cutTexts == nil {
+            withJSONStrings(of: texts) { strings in
+                fields.writeTransport(.apns, strings, to: &out)
+                fields.writeTransport(.fcm, strings, to: &out)
+                fields.writeTransport(.webpush, strings, to: &out)
+            }
+        } else {
+            for transport in [Transport.apns, .fcm, .webpush] {
+                withJSONStrings(of: texts(transport)) { fields.writeTransport(transport, $0, to: &out) }
+            }
         }
-        out.raw(#"","Topic":"#)
-        out.string(topic)
-        out.raw(#"},"payload":"#)
-        write(.webpush, to: &out)
         out.raw(#"},"cut":{"apns":"#)
         writeCut(apns.cut, to: &out)
         out.raw(#","fcm":"#)
@@ -59,5 +50,38 @@ extension PushAnswer {
             }
         }
         out.raw("]")
+    }
+}
+
+extension PushAnswer.PayloadFields {
+    /// From the end of what comes before `transport` to the end of its
+    /// payload: its member name, its headers (the headers as `apnsHeaders`
+    /// and `webPushHeaders` list them, written in place) and its payload.
+    func writeTransport(_ transport: PushAnswer.Transport, _ strings: PushAnswer.JSONStrings, to out: inout JSONWriter) {
+        switch transport {
+        case .apns:
+            out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
+            out.raw(priorityClass == .fallback ? "5" : "10")
+            out.raw(#"","apns-expiration":""#)
+            out.integer(Int(max(expirationSeconds, 0)))
+            out.raw(#"","apns-collapse-id":"#)
+            out.raw(strings.groupKey)
+            out.raw(#"},"payload":"#)
+        case .fcm:
+            out.raw(#"},"fcm":{"message":"#)
+        case .webpush:
+            out.raw(#"},"webpush":{"headers":{"TTL":""#)
+            out.integer(Int(ttlSeconds))
+            out.raw(#"","Urgency":""#)
+            switch priorityClass {
+            case .direct: out.raw("high")
+            case .message, .other: out.raw("normal")
+            case .fallback: out.raw("low")
+            }
+            out.raw(#"","Topic":"#)
+            out.raw(strings.topic)
+            out.raw(#"},"payload":"#)
+        }
+        write(transport, strings, to: &out)
     }
 }

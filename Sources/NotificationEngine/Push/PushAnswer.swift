@@ -3,8 +3,8 @@
 /// transport's limit less the request's `reserveBytes`.
 ///
 /// The payloads are kept as their texts (cut or not) and the fixed parts;
-/// `write(_:texts:to:)` writes one, the same bytes whether measuring (the
-/// fit) or answering, so a size the fit computed is the size sent.
+/// `PayloadFields.write(_:_:to:)` writes one, the same bytes whether
+/// measuring (the fit) or answering, so a size the fit computed is the size sent.
 package struct PushAnswer: Hashable, Sendable {
     /// The three transports, in the order the answer writes them.
     package enum Transport: String, Hashable, Sendable, CaseIterable {
@@ -142,123 +142,272 @@ package struct PushAnswer: Hashable, Sendable {
 
     /// The JSON of `transport`'s payload as sent: compact, raw UTF-8.
     package func payloadJSON(_ transport: Transport) -> [UInt8] {
-        let texts = texts(transport)
-        return JSONWriter.bytes(capacity: self[transport].byteCount) { write(transport, texts: texts, to: &$0) }
+        let (fields, capacity) = (payloadFields, self[transport].byteCount)
+        return withJSONStrings(of: texts(transport)) { strings in
+            JSONWriter.bytes(capacity: capacity) { fields.write(transport, strings, to: &$0) }
+        }
     }
 
     /// The bytes `transport`'s payload takes with `texts`, written by P19 and P20.
     func byteCount(_ transport: Transport, texts: Texts) -> Int {
-        JSONWriter.write(into: UnsafeMutableBufferPointer(start: nil, count: 0)) {
-            write(transport, texts: texts, to: &$0)
+        let fields = payloadFields
+        return withJSONStrings(of: texts) { fields.byteCount(transport, $0) }
+    }
+
+    /// The fixed parts of the three payloads (S0 of push.md P17) of an
+    /// answer with these fields and strings: each written with empty texts
+    /// (a subtitle when `hasSubtitle`) and no url.
+    static func fixedByteCounts(
+        _ fields: PayloadFields, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
+        androidChannel: String?
+    ) -> (apns: Int, fcm: Int, webpush: Int) {
+        withJSONStrings(
+            of: nil, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
+            androidChannel: androidChannel
+        ) { strings in
+            (fields.byteCount(.apns, strings), fields.byteCount(.fcm, strings), fields.byteCount(.webpush, strings))
         }
     }
 
-    /// Writes `transport`'s payload as fitted.
-    func write(_ transport: Transport, to out: inout JSONWriter) {
-        // Each branch lends its texts: `cutTexts ?? texts` would copy them.
-        if let cutTexts = self[transport].cutTexts {
-            write(transport, texts: cutTexts, to: &out)
+    /// What the payloads and their headers write besides their strings.
+    var payloadFields: PayloadFields {
+        PayloadFields(
+            priorityClass: priorityClass, expirationSeconds: expirationSeconds, ttlSeconds: ttlSeconds, badge: badge,
+            kind: kind, direction: direction)
+    }
+
+    /// The strings the payloads write, each already a JSON string (quoted,
+    /// escaped): written once and copied into each payload, rather than
+    /// escaped once per payload (a bundle's body has a line feed) and read
+    /// out of its `String` each time. Valid only inside `withJSONStrings`.
+    struct JSONStrings {
+        var title: UnsafeBufferPointer<UInt8>
+        var subtitle: UnsafeBufferPointer<UInt8>?
+        var body: UnsafeBufferPointer<UInt8>
+        var url: UnsafeBufferPointer<UInt8>?
+        var groupKey: UnsafeBufferPointer<UInt8>
+        var topic: UnsafeBufferPointer<UInt8>
+        var locale: UnsafeBufferPointer<UInt8>
+        var androidChannel: UnsafeBufferPointer<UInt8>?
+    }
+
+    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:_:)`
+    /// with the answer's strings.
+    @inline(__always)
+    func withJSONStrings<Result>(of texts: Texts?, _ body: (JSONStrings) -> Result) -> Result {
+        Self.withJSONStrings(
+            of: texts, hasSubtitle: self.texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
+            androidChannel: androidChannel, body)
+    }
+
+    /// Calls `body` with the JSON strings of `texts`, or of empty texts (a
+    /// subtitle when `hasSubtitle`) and no url when `texts` is nil (the fixed
+    /// parts), and of the other strings: written on the stack when they fit
+    /// in 1,024 bytes, or else in a buffer of their size (written twice).
+    ///
+    /// - Important: `body` should capture no reference (`payloadFields`, not
+    ///   the answer): it is called from three places, so it is not inlined,
+    ///   and what it captures is copied into its context (an answer's copy
+    ///   is some 700 instructions, retains and releases).
+    @inline(__always)
+    static func withJSONStrings<Result>(
+        of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
+        androidChannel: String?, _ body: (JSONStrings) -> Result
+    ) -> Result {
+        func write(to out: inout JSONWriter, ends: inout JSONStringEnds) {
+            writeJSONStrings(
+                of: texts, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
+                androidChannel: androidChannel, to: &out, ends: &ends)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1_024) { buffer in
+            var ends = JSONStringEnds()
+            let needed = JSONWriter.write(into: buffer) { write(to: &$0, ends: &ends) }
+            if needed <= buffer.count { return body(ends.strings(in: UnsafeBufferPointer(buffer))) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needed) { buffer in
+                _ = JSONWriter.write(into: buffer) { write(to: &$0, ends: &ends) }
+                return body(ends.strings(in: UnsafeBufferPointer(buffer)))
+            }
+        }
+    }
+
+    /// Where each of `JSONStrings` ends in the bytes written; -1 for none.
+    private struct JSONStringEnds {
+        var title = 0, subtitle = -1, body = 0, url = -1, groupKey = 0, topic = 0, locale = 0, androidChannel = -1
+
+        /// The strings, written one after another from the start of `bytes`.
+        func strings(in bytes: UnsafeBufferPointer<UInt8>) -> JSONStrings {
+            var start = 0
+            func next(_ end: Int) -> UnsafeBufferPointer<UInt8>? {
+                guard end >= 0 else { return nil }
+                defer { start = end }
+                return UnsafeBufferPointer(rebasing: bytes[start..<end])
+            }
+            let title = next(title).unsafelyUnwrapped
+            let subtitle = next(subtitle)
+            let body = next(body).unsafelyUnwrapped
+            let url = next(url)
+            let groupKey = next(groupKey).unsafelyUnwrapped
+            let topic = next(topic).unsafelyUnwrapped
+            let locale = next(locale).unsafelyUnwrapped
+            return JSONStrings(
+                title: title, subtitle: subtitle, body: body, url: url, groupKey: groupKey, topic: topic,
+                locale: locale, androidChannel: next(androidChannel))
+        }
+    }
+
+    private static func writeJSONStrings(
+        of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
+        androidChannel: String?, to out: inout JSONWriter, ends: inout JSONStringEnds
+    ) {
+        if let texts {
+            out.string(texts.title)
+            ends.title = out.count
+            if let subtitle = texts.subtitle {
+                out.string(subtitle)
+                ends.subtitle = out.count
+            }
+            out.string(texts.body)
+            ends.body = out.count
+            if let url = texts.url {
+                out.string(url)
+                ends.url = out.count
+            }
         } else {
-            write(transport, texts: texts, to: &out)
+            out.raw(#""""#)
+            ends.title = out.count
+            if hasSubtitle {
+                out.raw(#""""#)
+                ends.subtitle = out.count
+            }
+            out.raw(#""""#)
+            ends.body = out.count
         }
-    }
-
-    /// Writes `transport`'s payload with `texts` (P10 to P12, members in the spec's order).
-    func write(_ transport: Transport, texts: Texts, to out: inout JSONWriter) {
-        switch transport {
-        case .apns: writeAPNs(texts, to: &out)
-        case .fcm: writeFCM(texts, to: &out)
-        case .webpush: writeWebPush(texts, to: &out)
-        }
-    }
-
-    private func writeAPNs(_ texts: Texts, to out: inout JSONWriter) {
-        out.raw(#"{"aps":{"alert":{"title":"#)
-        out.string(texts.title)
-        if let subtitle = texts.subtitle {
-            out.raw(#","subtitle":"#)
-            out.string(subtitle)
-        }
-        out.raw(#","body":"#)
-        out.string(texts.body)
-        out.raw(#"},"thread-id":"#)
         out.string(groupKey)
-        out.raw(#","interruption-level":""#)
-        out.raw(priorityClass.interruptionLevel)
-        out.raw(#"","relevance-score":"#)
-        out.raw(priorityClass.relevanceScore)
-        if let badge {
-            out.raw(#","badge":"#)
-            out.integer(badge)
-        }
-        out.raw("}")
-        if let url = texts.url {
-            out.raw(#","url":"#)
-            out.string(url)
-        }
-        out.raw("}")
-    }
-
-    private func writeFCM(_ texts: Texts, to out: inout JSONWriter) {
-        out.raw(#"{"data":{"#)
-        writeTexts(texts, to: &out)
-        if let androidChannel {
-            out.raw(#","channel":"#)
-            out.string(androidChannel)
-        }
-        if let badge {
-            out.raw(#","badge":""#)
-            out.integer(badge)
-            out.raw(#"""#)
-        }
-        writeKindLangDir(to: &out)
-        out.raw(#"},"android":{"collapse_key":"#)
-        out.string(groupKey)
-        out.raw(#","priority":""#)
-        out.raw(priorityClass.fcmPriority)
-        out.raw(#"","ttl":""#)
-        out.integer(Int(ttlSeconds))
-        out.raw(#"s"}}"#)
-    }
-
-    private func writeWebPush(_ texts: Texts, to out: inout JSONWriter) {
-        out.raw("{")
-        writeTexts(texts, to: &out)
-        if let badge {
-            out.raw(#","appBadge":"#)
-            out.integer(badge)
-        }
-        writeKindLangDir(to: &out)
-        out.raw("}")
-    }
-
-    /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
-    private func writeTexts(_ texts: Texts, to out: inout JSONWriter) {
-        out.raw(#""title":"#)
-        out.string(texts.title)
-        if let subtitle = texts.subtitle {
-            out.raw(#","subtitle":"#)
-            out.string(subtitle)
-        }
-        out.raw(#","body":"#)
-        out.string(texts.body)
-        out.raw(#","tag":"#)
-        out.string(groupKey)
-        if let url = texts.url {
-            out.raw(#","url":"#)
-            out.string(url)
-        }
-    }
-
-    private func writeKindLangDir(to out: inout JSONWriter) {
-        switch kind {
-        case .single: out.raw(#","kind":"single","lang":"#)
-        case .bundle: out.raw(#","kind":"bundle","lang":"#)
-        case .summary: out.raw(#","kind":"summary","lang":"#)
-        case .fallback: out.raw(#","kind":"fallback","lang":"#)
-        }
+        ends.groupKey = out.count
+        out.string(topic)
+        ends.topic = out.count
         out.string(locale)
-        out.raw(direction == .rtl ? #","dir":"rtl""# : #","dir":"ltr""#)
+        ends.locale = out.count
+        if let androidChannel {
+            out.string(androidChannel)
+            ends.androidChannel = out.count
+        }
+    }
+
+    /// What the payloads and their headers write besides `JSONStrings`: no
+    /// reference, so a closure that captures it copies a few words.
+    struct PayloadFields {
+        let priorityClass: PriorityClass
+        let expirationSeconds: Int64
+        let ttlSeconds: Int64
+        let badge: Int?
+        let kind: ComposeResponse.Kind
+        let direction: TextDirection
+
+        /// The bytes `transport`'s payload takes with `strings`.
+        func byteCount(_ transport: Transport, _ strings: JSONStrings) -> Int {
+            JSONWriter.write(into: UnsafeMutableBufferPointer(start: nil, count: 0)) {
+                write(transport, strings, to: &$0)
+            }
+        }
+
+        /// Writes `transport`'s payload with `strings` (P10 to P12, members in the spec's order).
+        func write(_ transport: Transport, _ strings: JSONStrings, to out: inout JSONWriter) {
+            switch transport {
+            case .apns: writeAPNs(strings, to: &out)
+            case .fcm: writeFCM(strings, to: &out)
+            case .webpush: writeWebPush(strings, to: &out)
+            }
+        }
+
+        private func writeAPNs(_ strings: JSONStrings, to out: inout JSONWriter) {
+            out.raw(#"{"aps":{"alert":{"title":"#)
+            out.raw(strings.title)
+            if let subtitle = strings.subtitle {
+                out.raw(#","subtitle":"#)
+                out.raw(subtitle)
+            }
+            out.raw(#","body":"#)
+            out.raw(strings.body)
+            out.raw(#"},"thread-id":"#)
+            out.raw(strings.groupKey)
+            out.raw(#","interruption-level":""#)
+            out.raw(priorityClass.interruptionLevel)
+            out.raw(#"","relevance-score":"#)
+            out.raw(priorityClass.relevanceScore)
+            if let badge {
+                out.raw(#","badge":"#)
+                out.integer(badge)
+            }
+            out.raw("}")
+            if let url = strings.url {
+                out.raw(#","url":"#)
+                out.raw(url)
+            }
+            out.raw("}")
+        }
+
+        private func writeFCM(_ strings: JSONStrings, to out: inout JSONWriter) {
+            out.raw(#"{"data":{"#)
+            writeTexts(strings, to: &out)
+            if let androidChannel = strings.androidChannel {
+                out.raw(#","channel":"#)
+                out.raw(androidChannel)
+            }
+            if let badge {
+                out.raw(#","badge":""#)
+                out.integer(badge)
+                out.raw(#"""#)
+            }
+            writeKindLangDir(strings, to: &out)
+            out.raw(#"},"android":{"collapse_key":"#)
+            out.raw(strings.groupKey)
+            out.raw(#","priority":""#)
+            out.raw(priorityClass.fcmPriority)
+            out.raw(#"","ttl":""#)
+            out.integer(Int(ttlSeconds))
+            out.raw(#"s"}}"#)
+        }
+
+        private func writeWebPush(_ strings: JSONStrings, to out: inout JSONWriter) {
+            out.raw("{")
+            writeTexts(strings, to: &out)
+            if let badge {
+                out.raw(#","appBadge":"#)
+                out.integer(badge)
+            }
+            writeKindLangDir(strings, to: &out)
+            out.raw("}")
+        }
+
+        /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
+        private func writeTexts(_ strings: JSONStrings, to out: inout JSONWriter) {
+            out.raw(#""title":"#)
+            out.raw(strings.title)
+            if let subtitle = strings.subtitle {
+                out.raw(#","subtitle":"#)
+                out.raw(subtitle)
+            }
+            out.raw(#","body":"#)
+            out.raw(strings.body)
+            out.raw(#","tag":"#)
+            out.raw(strings.groupKey)
+            if let url = strings.url {
+                out.raw(#","url":"#)
+                out.raw(url)
+            }
+        }
+
+        private func writeKindLangDir(_ strings: JSONStrings, to out: inout JSONWriter) {
+            switch kind {
+            case .single: out.raw(#","kind":"single","lang":"#)
+            case .bundle: out.raw(#","kind":"bundle","lang":"#)
+            case .summary: out.raw(#","kind":"summary","lang":"#)
+            case .fallback: out.raw(#","kind":"fallback","lang":"#)
+            }
+            out.raw(strings.locale)
+            out.raw(direction == .rtl ? #","dir":"rtl""# : #","dir":"ltr""#)
+        }
     }
 
     // MARK: Equality

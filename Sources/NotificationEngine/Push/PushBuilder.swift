@@ -16,32 +16,31 @@ enum PushBuilder {
         let nowSeconds = request.nowMoment.epochSeconds
         let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
         let expiration = anchorSeconds + maxAge
-        let unfitted = PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: 0)
-        let draft = PushAnswer(
-            texts: PushAnswer.Texts(
-                title: notification.title, subtitle: notification.subtitle, body: notification.body,
-                url: notification.url),
-            send: !(response.kind == .fallback && response.reason == .empty),
-            withdraw: withdrawn(request), groupKey: groupKey, topic: topic,
-            priorityClass: priorityClass(response.kind, request: request, kept: kept),
-            expirationSeconds: expiration, ttlSeconds: max(expiration - nowSeconds, 0), badge: options.badge,
+        let texts = PushAnswer.Texts(
+            title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
+        let priorityClass = priorityClass(response.kind, request: request, kept: kept)
+        let ttlSeconds = max(expiration - nowSeconds, 0)
+        // P17: each payload is its fixed part and the texts' costs; one past
+        // its limit is cut once the answer is made.
+        let fixed = PushAnswer.fixedByteCounts(
+            PushAnswer.PayloadFields(
+                priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
+                badge: options.badge, kind: response.kind, direction: response.direction),
+            hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
+            androidChannel: options.androidChannel)
+        let costs = PushFit.Costs(texts)
+        let textBytes = costs.title + costs.subtitle + costs.body + costs.url
+        func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
+            PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: fixedBytes + textBytes)
+        }
+        var answer = PushAnswer(
+            texts: texts, send: !(response.kind == .fallback && response.reason == .empty),
+            withdraw: withdrawn(request), groupKey: groupKey, topic: topic, priorityClass: priorityClass,
+            expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
-            direction: response.direction, apns: unfitted, fcm: unfitted, webpush: unfitted)
-        let costs = PushFit.Costs(draft.texts)
-        // Fitted from a `let`, then stored: a `var` lent to `fit` is copied first.
-        let apns = PushFit.fit(
-            costs: costs, limitBytes: PushAnswer.Transport.apns.limitBytes - options.reserveBytes, transport: .apns,
-            in: draft)
-        let fcm = PushFit.fit(
-            costs: costs, limitBytes: PushAnswer.Transport.fcm.limitBytes - options.reserveBytes, transport: .fcm,
-            in: draft)
-        let webpush = PushFit.fit(
-            costs: costs, limitBytes: PushAnswer.Transport.webpush.limitBytes - options.reserveBytes,
-            transport: .webpush, in: draft)
-        var answer = consume draft
-        answer.apns = apns
-        answer.fcm = fcm
-        answer.webpush = webpush
+            direction: response.direction, apns: uncut(fixed.apns), fcm: uncut(fixed.fcm),
+            webpush: uncut(fixed.webpush))
+        answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
         return answer
     }
 
