@@ -129,9 +129,6 @@ extension ComposeDecoder {
         return moment
     }
 
-    /// Whether the source at `range` (absent: none) holds a `:`: keys are
-    /// `source:id`, so it would make them ambiguous.
-    @inline(__always)
     /// The string at the reader, unescaped, as a `String`: for the few
     /// members whose rule reads their words (`fetch`, `preview`,
     /// `push.androidChannel`), not for texts, which stay ranges.
@@ -141,6 +138,9 @@ extension ComposeDecoder {
         return String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[string.start..<string.end]), as: UTF8.self)
     }
 
+    /// Whether the source at `range` (absent: none) holds a `:`: keys are
+    /// `source:id`, so it would make them ambiguous.
+    @inline(__always)
     func sourceHasColon(_ range: TextRange) -> Bool {
         !range.isAbsent && request.bytes.withUnsafeBufferPointer { $0[present: range].contains(UInt8(ascii: ":")) }
     }
