@@ -4,7 +4,7 @@ import NotificationService
 /// `serve [options]`: the HTTP service on libevent until SIGTERM or SIGINT.
 ///
 /// stdout gets one JSON start line once every event loop accepts, e.g.
-/// `{"event":"start","version":"0.2.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"memoryBudgetBytes":1030750208,"pid":4242}`,
+/// `{"event":"start","version":"0.3.0","revision":"5e86682297cc","address":"127.0.0.1:8080","host":"127.0.0.1","port":8080,"threads":2,"maxConnections":1024,"memoryBudgetBytes":1030750208,"pid":4242}`,
 /// then the access log and the `rejected` and `auth-tokens-reloaded` lines,
 /// then one stop line, e.g.
 /// `{"event":"stop","reason":"SIGTERM","drainMilliseconds":3,"forcedCloses":0}`.
