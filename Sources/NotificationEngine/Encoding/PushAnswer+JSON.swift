@@ -57,7 +57,8 @@ extension PushAnswer.PayloadFields {
     /// From the end of what comes before `transport` to the end of its
     /// payload: its member name, its headers (the headers as `apnsHeaders`
     /// and `webPushHeaders` list them, written in place) and its payload.
-    func writeTransport(_ transport: PushAnswer.Transport, _ strings: PushAnswer.JSONStrings, to out: inout JSONWriter) {
+    func writeTransport(_ transport: PushAnswer.Transport, _ strings: PushAnswer.JSONStrings, to out: inout JSONWriter)
+    {
         switch transport {
         case .apns:
             out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
