@@ -10,18 +10,6 @@ import Testing
 /// the uncut text followed by "…", nothing else changes, and no tier shows
 /// what it hides.
 @Suite struct PushPropertyTests {
-    /// SplitMix64: a small seeded generator, so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Clusters and pieces of clusters a relay meets, and some it should not.
     static let pieces = [
         "a", "Z", " ", "\n", "\t", "\r\n", "\"", "\\", "/", "\u{1}", "\u{1F}", "\u{7F}", "\u{85}", "é", "e\u{301}",
@@ -37,13 +25,13 @@ import Testing
     static let nameToken = "NAMESECRET"
     static let titleToken = "TITLESECRET"
 
-    static func hostile(_ count: Int, using random: inout SplitMix) -> String {
+    static func hostile(_ count: Int, using random: inout SplitMix64) -> String {
         var text = ""
         for _ in 0..<count { text += pieces.randomElement(using: &random)! }
         return text
     }
 
-    static func request(using random: inout SplitMix) -> ComposeRequest {
+    static func request(using random: inout SplitMix64) -> ComposeRequest {
         let long = Int.random(in: 0..<10, using: &random) < 7
         let threads = [
             "t1", String(repeating: "x", count: 64), String(repeating: "x", count: 65),
@@ -102,7 +90,7 @@ import Testing
     }
 
     @Test func randomHostileRequests_fitCutOnGraphemesAndLeakNothing() throws {
-        var random = SplitMix(state: 29)
+        var random = SplitMix64(seed: 29)
         let count = ProcessInfo.processInfo.environment["PUSH_PROPERTY_COUNT"].flatMap(Int.init) ?? 3000
         var cutCount = 0
         for round in 0..<count {

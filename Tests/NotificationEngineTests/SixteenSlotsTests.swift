@@ -6,7 +6,7 @@ import Testing
 /// given the same writes is the reference it must agree with.
 @Suite struct SixteenSlotsTests {
     @Test func slots_afterRandomWrites_holdWhatAnArrayGivenTheSameWritesHolds() {
-        var generator = SplitMix(seed: 16)
+        var generator = SplitMix64(seed: 16)
         var slots = SixteenSlots<TextRange>(repeating: .absent)
         var reference = [TextRange](repeating: .absent, count: 16)
         for step in 0..<2_000 {
@@ -39,18 +39,5 @@ import Testing
             #expect(ranges[field] == TextRange(start: offset * 10, count: offset), "\(field)")
         }
         #expect(ranges[.senderName].isAbsent, "a slot never set stays absent")
-    }
-}
-
-/// A small deterministic generator, so a failure repeats.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
