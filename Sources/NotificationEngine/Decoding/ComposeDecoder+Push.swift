@@ -1,20 +1,7 @@
-/// The request members of compose.md 6.4 and 6.6: `preview` and `push`.
+/// The request member `push` of compose.md 6.6 (`preview`, 6.4, is a word: `ComposeDecoder.word`).
 extension ComposeDecoder {
     /// Read only for a request with `push`: a static `let` costs a check on each read.
     private static let pushMembers = MemberTable<PushMember>()
-
-    /// `preview`: `full`, `sender` or `none`, spelled exactly.
-    mutating func previewTier() throws(JSONReader.Stop) -> PreviewTier {
-        let spelling = try stringValue(at: "preview")
-        guard let tier = PreviewTier(rawValue: spelling) else {
-            throw stop(
-                Problem(
-                    .invalidValue,
-                    "preview must be one of \"full\", \"sender\", \"none\", got \(JSONWriter.quotedForMessage(spelling))",
-                    at: "preview"))
-        }
-        return tier
-    }
 
     /// `push`: an object of optional members (`null` is absent); unknown members are ignored.
     mutating func pushOptions() throws(JSONReader.Stop) -> PushOptions {

@@ -214,11 +214,11 @@ struct ComposeDecoder: ~Copyable {
                 case .recipient:
                     request.recipientRange = try text(at: "recipient")
                 case .fetch:
-                    request.fetch = try fetchOutcome()
+                    request.fetch = try word(FetchOutcome.self, .fetch)
                 case .locale:
                     request.catalog = try catalog()
                 case .preview:
-                    request.preview = try previewTier()
+                    request.preview = try word(PreviewTier.self, .preview)
                 case .push:
                     request.push = try pushOptions()
                 case nil:
@@ -240,17 +240,21 @@ struct ComposeDecoder: ~Copyable {
         return try reader.integer(in: bounds, at: member.rawValue)
     }
 
-    private mutating func fetchOutcome() throws(JSONReader.Stop) -> FetchOutcome {
-        let spelling = try stringValue(at: "fetch")
-        // Exact spelling only: `OK` or `Failed` would hide a caller's bug.
-        guard let outcome = FetchOutcome(rawValue: spelling) else {
+    /// The request member `member` (`fetch`, `preview`), one of `Word`'s
+    /// cases spelled exactly: `OK` or `Failed` would hide a caller's bug.
+    private mutating func word<Word: RawRepresentable<String> & CaseIterable>(
+        _: Word.Type, _ member: RequestMember
+    ) throws(JSONReader.Stop) -> Word {
+        let spelling = try stringValue(at: member.rawValue)
+        guard let word = Word(rawValue: spelling) else {
+            let words = Word.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             throw stop(
                 Problem(
                     .invalidValue,
-                    "fetch must be one of \"ok\", \"failed\", \"timeout\", got \(JSONWriter.quotedForMessage(spelling))",
-                    at: "fetch"))
+                    "\(member.rawValue) must be one of \(words), got \(JSONWriter.quotedForMessage(spelling))",
+                    at: member.rawValue))
         }
-        return outcome
+        return word
     }
 
     /// The catalog `locale` chooses (compose.md section 10); `""` is the default's.
