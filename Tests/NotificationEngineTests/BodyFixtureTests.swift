@@ -6,12 +6,7 @@ import Testing
     @Test func fixture_hasAtLeast80UniqueKebabCaseIds() {
         let ids = BodyFixtureCase.all.map(\.id)
         #expect(ids.count >= 80)
-        #expect(Set(ids).count == ids.count, "duplicate ids")
-        for id in ids {
-            #expect(
-                id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !id.hasPrefix("-"),
-                "id \(id) is not kebab-case")
-        }
+        expectUniqueKebabCaseIDs(ids)
     }
 
     @Test(arguments: BodyFixtureCase.all)

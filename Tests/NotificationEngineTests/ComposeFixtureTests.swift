@@ -30,12 +30,7 @@ import Testing
     @Test func fixture_hasAtLeastFortyCasesWithUniqueKebabCaseIDs() {
         let ids = ComposeFixture.cases.map(\.id)
         #expect(ids.count >= 40)
-        #expect(Set(ids).count == ids.count)
-        for id in ids {
-            #expect(
-                id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
-                "\(id)")
-        }
+        expectUniqueKebabCaseIDs(ids)
     }
 }
 

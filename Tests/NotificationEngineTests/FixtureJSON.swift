@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import NotificationEngine
 
@@ -114,5 +115,17 @@ enum FixtureJSON: Equatable, Sendable {
             }
         }
         return out + "\""
+    }
+}
+
+/// A fixture's case ids are unique and kebab-case (`a`–`z`, `0`–`9`, `-`,
+/// not at either end), so every platform can name a case in a file name.
+func expectUniqueKebabCaseIDs(_ ids: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(Set(ids).count == ids.count, "duplicate ids", sourceLocation: sourceLocation)
+    for id in ids {
+        let kebab =
+            !id.isEmpty && !id.hasPrefix("-") && !id.hasSuffix("-")
+            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        #expect(kebab, "id \(id) is not kebab-case", sourceLocation: sourceLocation)
     }
 }

@@ -38,12 +38,7 @@ import Testing
     @Test func fixture_hasAtLeastSixtyCasesWithUniqueKebabCaseIDs() {
         let ids = PushFixture.cases.map(\.id)
         #expect(ids.count >= 60)
-        #expect(Set(ids).count == ids.count)
-        for id in ids {
-            #expect(
-                id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
-                "\(id)")
-        }
+        expectUniqueKebabCaseIDs(ids)
     }
 }
 
