@@ -48,18 +48,30 @@ final class ConnectionRecord {
     /// (`ConnectionBudget.charge`): its own buffers once admitted, plus
     /// `requestChargedBytes`. All given back when the record is released.
     private var chargedBytes = 0
-    /// The part charged for the request being read or answered (its body
-    /// and reply allowance, or its reply), given back once the reply is out.
+    /// The part charged for the request being read or answered: the bytes
+    /// it holds as they arrive (its head, its body, what is pipelined behind
+    /// it), then its reply; given back once the reply is out.
     private var requestChargedBytes = 0
-    /// Of `requestChargedBytes`, what the reply may take.
-    private var replyAllowanceBytes = 0
-    /// What the request being answered really holds, its body and then its
-    /// reply: the part of `requestChargedBytes` that was allocated, not
-    /// reserved. Only this counts toward giving memory back
-    /// (`ConnectionTable.noteDischarged`); counting the reply allowance,
-    /// 64 KiB at least, made every request a large one.
-    private var requestHeldBytes = 0
+    /// Bytes received for the request being read (and any pipelined behind
+    /// it) since the last reply was written: what its buffers hold.
+    private var requestReceivedBytes = 0
+    /// A body under way: since when it has been arriving (the end of its
+    /// head), and how many of its bytes came. For a `Content-Length` body
+    /// evhttp reads, our callback counts (and charges) them as they arrive
+    /// until `bodyDeclaredBytes` are in. nil and 0 otherwise.
+    private(set) var bodyStartNanoseconds: UInt64?
+    private var bodyReceivedBytes = 0
+    /// 0 for a chunked body (the framer sees its end).
+    private var bodyDeclaredBytes = 0
     private var isBaseCharged = false
+    /// Admitted past the connection limit or the budget, charged nothing:
+    /// only a request the handler answers beyond capacity (a probe) is
+    /// answered, and the connection closes after it; anything else gets
+    /// `503 too-many-connections`.
+    private(set) var isOnProbation = false
+    /// Since when the connection has waited for its next request after a
+    /// reply (nil before its first request, and while a request is under way).
+    private(set) var idleSinceNanoseconds: UInt64?
     /// Counted against the connection limit (until released, or until it
     /// gave its slot up to a new connection, `leaveSlot`).
     private(set) var holdsSlot = true
@@ -152,6 +164,8 @@ final class ConnectionRecord {
         isHandlingRequest = true
         hasServedRequest = true
         requestStartNanoseconds = nil
+        idleSinceNanoseconds = nil
+        if bodyStartNanoseconds != nil { finishBody() }
         guard stage == .framing || stage == .evhttpReading else { return }
         stage = .replyPending
     }
@@ -193,38 +207,125 @@ final class ConnectionRecord {
         return true
     }
 
-    /// A head declares a body of `bodyBytes`: the body and its reply
-    /// allowance are charged before a byte of it is read.
-    private func chargeRequest(bodyBytes: Int) -> Bool {
-        let allowance = HTTPServerConfiguration.replyAllowanceBytes(forBody: bodyBytes)
-        guard charge(bodyBytes + allowance) else { return false }
-        requestChargedBytes += bodyBytes + allowance
-        replyAllowanceBytes = allowance
-        requestHeldBytes += bodyBytes
+    /// What one connection's own buffers hold past its base charge before a
+    /// request is charged: one libevent read.
+    private static var heldInBaseBytes: Int { 4_096 }
+    /// Requests are charged in steps of this many bytes (fewer atomic updates).
+    private static var chargeStepBytes: Int { 16_384 }
+
+    /// Charges what the request under way holds now, `heldBytes`, past what
+    /// is charged already (rounded up to a step); the table makes room when
+    /// the budget cannot take it (closing idle connections, then the slowest
+    /// upload). False when even then it does not fit.
+    private func chargeHeld(_ heldBytes: Int) -> Bool {
+        // On probation only a head is read, bounded by the head limit.
+        if isOnProbation { return true }
+        let unchargedBytes = heldBytes - Self.heldInBaseBytes - requestChargedBytes
+        guard unchargedBytes > 0 else { return true }
+        let bytes = (unchargedBytes + Self.chargeStepBytes - 1) / Self.chargeStepBytes * Self.chargeStepBytes
+        guard chargeRequest(bytes) else { return false }
         return true
     }
 
-    /// The handler's reply of about `byteCount` bytes is made: what it takes
-    /// past its allowance is charged; false when the budget cannot take it
-    /// (the reply must not be queued).
-    func chargeReply(byteCount: Int) -> Bool {
-        let excess = byteCount - replyAllowanceBytes
-        if excess > 0 {
-            guard charge(excess) else { return false }
-            requestChargedBytes += excess
+    private func chargeRequest(_ bytes: Int) -> Bool {
+        if !charge(bytes) {
+            table.makeRoom(bytes, for: self)
+            guard charge(bytes) else { return false }
         }
-        requestHeldBytes += byteCount
+        requestChargedBytes += bytes
         return true
+    }
+
+    /// What the buffers of the request being read hold: what arrived, and
+    /// the framer's copy of a head line that began in an earlier read.
+    private var requestHeldBytes: Int {
+        requestReceivedBytes + (framer.isReadingHead ? framer.headBytesReceived : 0)
+    }
+
+    /// What a body evhttp reads holds once `receivedBytes` of the request
+    /// arrived: twice that. libevent reads at most 4 KiB at a time into a
+    /// chain of 8 KiB (4 KiB and the chain's header, rounded up to a power
+    /// of two), and evhttp moves each chain whole into the request's body,
+    /// so a body that arrives read by read holds up to twice its size
+    /// (measured: 81 bodies of 0.99 MB took 49 MiB past what was charged
+    /// at their size).
+    private static func bodyHeldBytes(receivedBytes: Int) -> Int {
+        2 * receivedBytes
+    }
+
+    /// The handler's reply of about `byteCount` bytes is made: it is charged
+    /// (the body it answers stays charged until the reply is out); false
+    /// when the budget cannot take it (the reply must not be queued).
+    /// Nothing is charged on probation: only a probe's reply is sent there.
+    func chargeReply(byteCount: Int) -> Bool {
+        if isOnProbation { return true }
+        return chargeRequest(byteCount)
+    }
+
+    /// What the large body being read, and its reply, were promised
+    /// (`ConnectionBudget.promise`); 0 for a small one.
+    private var promisedBytes = 0
+
+    /// A body of `bodyBytes` (the body limit if chunked) is about to be
+    /// read: a large one must find room for itself and its reply beside what
+    /// is charged and promised, or it is refused before a byte of it is read
+    /// (so that the large bodies that start can finish, and are not all cut
+    /// half-read). Small ones, read with their head, are only charged.
+    private func promiseBody(_ bodyBytes: Int) -> Bool {
+        guard bodyBytes > Self.eagerBodyReadLimit else { return true }
+        let bytes = Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+        let budget = table.budget
+        guard table.makeRoom(promising: { budget.promise(bytes) }, for: self) else { return false }
+        promisedBytes = bytes
+        return true
+    }
+
+    private func withdrawPromise() {
+        table.budget.withdrawPromise(promisedBytes)
+        promisedBytes = 0
     }
 
     private func dischargeRequest() {
+        withdrawPromise()
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
-        table.noteDischarged(requestHeldBytes)
+        table.noteDischarged(requestChargedBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
-        replyAllowanceBytes = 0
-        requestHeldBytes = 0
+    }
+
+    /// Admits the connection past capacity, charging nothing (`isOnProbation`).
+    func beginProbation() {
+        isOnProbation = true
+    }
+
+    /// What the budget holds for this connection now.
+    var chargedByteCount: Int { chargedBytes }
+
+    // MARK: Slow bodies
+
+    /// The body being read arrived at less than `minBytesPerSecond` on
+    /// average from the end of its head, once `graceNanoseconds` passed.
+    func isBodyTooSlow(now: UInt64, graceNanoseconds: UInt64, minBytesPerSecond: Int) -> Bool {
+        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing else { return false }
+        let elapsed = now &- start
+        guard elapsed > graceNanoseconds else { return false }
+        return UInt64(bodyReceivedBytes) &* 1_000_000_000 < UInt64(minBytesPerSecond) &* elapsed
+    }
+
+    /// Bytes a second the body under way has arrived at on average; nil
+    /// when no body is being read.
+    func bodyBytesPerSecond(now: UInt64) -> Double? {
+        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing else { return nil }
+        let elapsed = max(Double(now &- start), 1) / 1e9
+        return Double(bodyReceivedBytes) / elapsed
+    }
+
+    private func finishBody() {
+        bodyStartNanoseconds = nil
+        bodyReceivedBytes = 0
+        bodyDeclaredBytes = 0
+        if stage == .evhttpReading { unwatchInput() }
     }
 
     // MARK: Slow heads
@@ -268,8 +369,11 @@ final class ConnectionRecord {
         watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         let pendingByteCount = evbuffer_get_length(input)
+        requestReceivedBytes = pendingByteCount
         if pendingByteCount > 0 {
             frame(input, from: 0, count: pendingByteCount)
+        } else {
+            idleSinceNanoseconds = MonotonicClock.nanoseconds()
         }
     }
 
@@ -289,6 +393,8 @@ final class ConnectionRecord {
         switch stage {
         case .framing:
             guard !evhttpClosed else { return }
+            requestReceivedBytes += addedByteCount
+            if bodyStartNanoseconds != nil { bodyReceivedBytes += addedByteCount }
             let length = evbuffer_get_length(input)
             frame(
                 input, from: length - addedByteCount, count: addedByteCount,
@@ -296,7 +402,17 @@ final class ConnectionRecord {
         case .refusalPending, .refusing:
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
-        case .evhttpReading, .replyPending:
+        case .evhttpReading:
+            // A body evhttp reads, which did not come whole with its head:
+            // charged as it arrives.
+            guard !evhttpClosed, bodyStartNanoseconds != nil else { return }
+            requestReceivedBytes += addedByteCount
+            bodyReceivedBytes += addedByteCount
+            guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
+                return refuseForWantOfMemory()
+            }
+            if bodyReceivedBytes >= bodyDeclaredBytes { unwatchInput() }
+        case .replyPending:
             break
         }
     }
@@ -314,6 +430,8 @@ final class ConnectionRecord {
     /// have left the rest of the request in the kernel.
     private func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
         if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
+        idleSinceNanoseconds = nil
+        defer { if stage == .framing, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }
         // Usually one chain holds the whole buffer: no position to set.
         var vector = iovec()
         if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base
@@ -359,27 +477,42 @@ final class ConnectionRecord {
                             response: screened, request: table.headRequest(framer.head), rejection: nil))
                     return false
                 }
-                if hasBody,
-                    !chargeRequest(bodyBytes: isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0)
-                {
-                    // The memory budget cannot take the body and its reply now.
-                    let request = table.headRequest(framer.head)
-                    let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
-                    refuse(
-                        Refusal(
-                            response: table.handler.reject(request, because: rejection), request: request,
-                            rejection: rejection))
+                if hasBody && isOnProbation {
+                    // No probe has a body: past capacity, it is not read.
+                    refuseForWantOfMemory()
                     return false
+                }
+                if hasBody {
+                    guard promiseBody(isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0) else {
+                        refuseForWantOfMemory()
+                        return false
+                    }
+                    bodyStartNanoseconds = MonotonicClock.nanoseconds()
                 }
                 if !isChunked {
                     // No body, or a Content-Length body evhttp reads whole.
                     stage = .evhttpReading
                     unwatchInput()
                     let skipped = drainSkippedLines()
-                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed - skipped) }
+                    guard hasBody, let declared = framer.head.contentLength else { return false }
+                    let bodyStart = offset + fed - skipped
+                    let bufferEventInput = bufferevent_get_input(bufferEvent)!
+                    if let input { requestReceivedBytes += readRestOfBody(input, bodyStart: bodyStart) }
+                    bodyDeclaredBytes = declared
+                    bodyReceivedBytes = evbuffer_get_length(bufferEventInput) - bodyStart
+                    if bodyReceivedBytes >= declared {
+                        finishBody()
+                    } else {
+                        // A body still to come: our callback counts it in.
+                        watchInput()
+                    }
+                    if !chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) {
+                        refuseForWantOfMemory()
+                    }
                     return false
                 }
             case .bodyComplete:
+                bodyStartNanoseconds = nil
                 stage = .evhttpReading
                 unwatchInput()
                 drainSkippedLines()
@@ -413,15 +546,15 @@ final class ConnectionRecord {
     /// body is read. Our callback is off by now, so the bytes added go to
     /// evhttp only; a failed or empty read leaves everything to libevent,
     /// which sees the same end of file or error on its next read.
-    private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) {
-        guard let declared = framer.head.contentLength else { return }
+    private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) -> Int {
+        guard let declared = framer.head.contentLength else { return 0 }
         let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)
         let descriptor = bufferevent_getfd(bufferEvent)
-        guard missing > 0, descriptor >= 0 else { return }
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { extents in
-            guard let vectors = extents.baseAddress else { return }
+        guard missing > 0, descriptor >= 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { extents -> Int in
+            guard let vectors = extents.baseAddress else { return 0 }
             let count = evbuffer_reserve_space(input, missing, vectors, 2)
-            guard count > 0 else { return }
+            guard count > 0 else { return 0 }
             // Reserved space is read into only up to `missing` bytes.
             var room = missing
             for index in 0..<Int(count) {
@@ -431,7 +564,7 @@ final class ConnectionRecord {
             let read = readv(descriptor, vectors, count)
             guard read > 0 else {
                 evbuffer_commit_space(input, vectors, 0)
-                return
+                return 0
             }
             var unfilled = read
             var used: Int32 = 0
@@ -442,10 +575,21 @@ final class ConnectionRecord {
                 used += 1
             }
             evbuffer_commit_space(input, vectors, used)
+            return read
         }
     }
 
     // MARK: Refusing
+
+    /// `503 too-many-connections`: the budget cannot take what this
+    /// connection's request holds (or it is on probation and not a probe).
+    private func refuseForWantOfMemory() {
+        let request = table.headRequest(framer.head)
+        let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
+        refuse(
+            Refusal(
+                response: table.handler.reject(request, because: rejection), request: request, rejection: rejection))
+    }
 
     /// Decides a refusal: nothing more reaches evhttp (what is buffered is
     /// discarded), and the loop takes the connection over once the current
@@ -512,11 +656,11 @@ final class ConnectionRecord {
         guard !released else { return false }
         released = true
         unwatchInput()
+        withdrawPromise()
         table.budget.discharge(chargedBytes)
         table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
-        requestHeldBytes = 0
         bufferevent_decref(bufferEvent)
         return true
     }
