@@ -16,25 +16,15 @@ import Glibc
 /// refuses a request, the record takes the connection over from evhttp
 /// (`Stage.refusing`): it writes the answer, discards what still arrives for
 /// a bounded time, and closes. Confined to its worker's thread.
+///
+/// The connection's life (its stage, its times, its body's progress) is a
+/// value, `ConnectionLife`: the callbacks here feed it events and carry out
+/// the actions it returns; the bytes, buffers and charges are the record's.
 final class ConnectionRecord {
-    enum Stage {
-        /// The framer reads the head, or a chunked body, ahead of evhttp.
-        case framing
-        /// evhttp reads what the framer accepted (a `Content-Length` body, or
-        /// a head it has yet to parse); our input callback is off.
-        case evhttpReading
-        /// The handler has the request and its reply is pending.
-        case replyPending
-        /// A refusal is decided; the loop takes the connection over from
-        /// evhttp when the current callback has returned.
-        case refusalPending
-        /// Ours: the answer being written, then the lingering close.
-        case refusing
-    }
-
     let bufferEvent: OpaquePointer
     private unowned let table: ConnectionTable
-    private(set) var stage = Stage.framing
+    private(set) var life: ConnectionLife
+    var stage: ConnectionLife.Stage { life.stage }
     /// The framer: it is fed on every request, so its accesses are not
     /// checked for exclusivity at run time (each mutating use of a class's
     /// stored property would pay for one). Only this record, on its loop's
@@ -55,44 +45,19 @@ final class ConnectionRecord {
     /// Bytes received for the request being read (and any pipelined behind
     /// it) since the last reply was written: what its buffers hold.
     private var requestReceivedBytes = 0
-    /// A body under way: since when it has been arriving (the end of its
-    /// head), and how many of its bytes came. For a `Content-Length` body
-    /// evhttp reads, our callback counts (and charges) them as they arrive
-    /// until `bodyDeclaredBytes` are in. nil and 0 otherwise.
-    private(set) var bodyStartNanoseconds: UInt64?
-    private var bodyReceivedBytes = 0
-    /// 0 for a chunked body (the framer sees its end).
-    private var bodyDeclaredBytes = 0
     private var isBaseCharged = false
-    /// Admitted past the connection limit or the budget, charged nothing:
-    /// only a request the handler answers beyond capacity (a probe) is
-    /// answered, and the connection closes after it; anything else gets
-    /// `503 too-many-connections`.
-    private(set) var isOnProbation = false
-    /// Since when the connection has waited for its next request after a
-    /// reply (nil before its first request, and while a request is under way).
-    private(set) var idleSinceNanoseconds: UInt64?
+    /// Admitted past the connection limit or the budget, charged nothing
+    /// (`ConnectionLife.isOnProbation`).
+    var isOnProbation: Bool { life.isOnProbation }
     /// Counted against the connection limit (until released, or until it
     /// gave its slot up to a new connection, `leaveSlot`).
     private(set) var holdsSlot = true
-    /// When the connection was accepted (it may send nothing at first).
-    private let acceptedAtNanoseconds = MonotonicClock.nanoseconds()
-    /// A request of this connection has reached the handler.
-    private var hasServedRequest = false
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
     /// evhttp has freed `connection` (its close callback ran).
     private(set) var evhttpClosed = false
-    /// True from the moment the handler got a request until its reply is
-    /// written out (or the connection dies).
-    private(set) var isHandlingRequest = false
-    /// When the first bytes since the last reply came in: set while a request
-    /// is arriving, nil while the connection is idle or being answered.
-    private(set) var requestStartNanoseconds: UInt64?
-    /// What `refusalPending` will send, and after the answer, when the
-    /// lingering close ends at the latest.
+    /// What `refusalPending` will send.
     private(set) var refusal: Refusal?
-    private(set) var lingerDeadlineNanoseconds: UInt64 = 0
     private var released = false
 
     /// A refusal's answer, and what to report once it is queued.
@@ -107,6 +72,7 @@ final class ConnectionRecord {
         self.bufferEvent = bufferEvent
         self.table = table
         framer = RequestFramer(limits: limits, keepsScreeningValues: screensHeads)
+        life = ConnectionLife(acceptedAtNanoseconds: MonotonicClock.nanoseconds())
     }
 
     /// Puts our callback on the input buffer; false when out of memory.
@@ -161,13 +127,7 @@ final class ConnectionRecord {
     /// The handler got a complete request: the connection is busy until the
     /// reply has been written out.
     func noteRequestComplete() {
-        isHandlingRequest = true
-        hasServedRequest = true
-        requestStartNanoseconds = nil
-        idleSinceNanoseconds = nil
-        if bodyStartNanoseconds != nil { finishBody() }
-        guard stage == .framing || stage == .evhttpReading else { return }
-        stage = .replyPending
+        perform(life.requestComplete())
     }
 
     /// The HTTP/1.x minor version of the request being answered (the framer
@@ -185,8 +145,24 @@ final class ConnectionRecord {
     /// the next request. A reply that cannot be written meets the write
     /// timeout, which closes the connection.
     func noteReplyQueued() {
-        guard stage == .replyPending else { return }
-        bufferevent_disable(bufferEvent, Int16(EV_READ))
+        perform(life.replyQueued())
+    }
+
+    /// Carries out what the connection's life asks for after an event.
+    private func perform(_ action: ConnectionLife.Action) {
+        switch action {
+        case .none, .frame, .discard, .close, .finishRefusal:
+            // The caller's own: feeding, discarding and closing need its context.
+            break
+        case .watchInput: watchInput()
+        case .unwatchInput: unwatchInput()
+        case .stopReading: bufferevent_disable(bufferEvent, Int16(EV_READ))
+        case .framePending:
+            watchInput()
+            let input = bufferevent_get_input(bufferEvent)!
+            frame(input, from: 0, count: evbuffer_get_length(input))
+        case .scheduleTakeOver: table.scheduleTakeOver(self)
+        }
     }
 
     // MARK: The memory budget
@@ -296,37 +272,11 @@ final class ConnectionRecord {
 
     /// Admits the connection past capacity, charging nothing (`isOnProbation`).
     func beginProbation() {
-        isOnProbation = true
+        life.beginProbation()
     }
 
     /// What the budget holds for this connection now.
     var chargedByteCount: Int { chargedBytes }
-
-    // MARK: Slow bodies
-
-    /// The body being read arrived at less than `minBytesPerSecond` on
-    /// average from the end of its head, once `graceNanoseconds` passed.
-    func isBodyTooSlow(now: UInt64, graceNanoseconds: UInt64, minBytesPerSecond: Int) -> Bool {
-        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing else { return false }
-        let elapsed = now &- start
-        guard elapsed > graceNanoseconds else { return false }
-        return UInt64(bodyReceivedBytes) &* 1_000_000_000 < UInt64(minBytesPerSecond) &* elapsed
-    }
-
-    /// Bytes a second the body under way has arrived at on average; nil
-    /// when no body is being read.
-    func bodyBytesPerSecond(now: UInt64) -> Double? {
-        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing else { return nil }
-        let elapsed = max(Double(now &- start), 1) / 1e9
-        return Double(bodyReceivedBytes) / elapsed
-    }
-
-    private func finishBody() {
-        bodyStartNanoseconds = nil
-        bodyReceivedBytes = 0
-        bodyDeclaredBytes = 0
-        if stage == .evhttpReading { unwatchInput() }
-    }
 
     // MARK: Slow heads
 
@@ -339,81 +289,62 @@ final class ConnectionRecord {
     }
 
     /// Since when the connection has been sending the request head it has
-    /// not finished: from its first byte, or, before its first request, from
-    /// the accept. nil while it is idle between requests or past the head.
-    var headStartNanoseconds: UInt64? {
-        guard stage == .framing, !isHandlingRequest, framer.isReadingHead else { return nil }
-        return requestStartNanoseconds ?? (hasServedRequest ? nil : acceptedAtNanoseconds)
-    }
+    /// not finished (`ConnectionLife.headStartNanoseconds`).
+    var headStartNanoseconds: UInt64? { life.headStartNanoseconds(isReadingHead: framer.isReadingHead) }
 
-    /// A head under way that has, past `graceNanoseconds` from its first
-    /// byte, arrived at less than `minBytesPerSecond` on average.
-    func isHeadTooSlow(now: UInt64, graceNanoseconds: UInt64, minBytesPerSecond: Int) -> Bool {
-        guard stage == .framing, !isHandlingRequest, framer.isReadingHead, let start = requestStartNanoseconds
-        else { return false }
-        let elapsed = now &- start
-        guard elapsed > graceNanoseconds else { return false }
-        return UInt64(framer.headBytesReceived) &* 1_000_000_000 < UInt64(minBytesPerSecond) &* elapsed
-    }
+    /// The head's bytes so far while one is being read (for the sweep's rate).
+    var headBytesUnderWay: Int? { framer.isReadingHead ? framer.headBytesReceived : nil }
 
     /// The reply has been written out (called inside evhttp's completion
     /// callback, before evhttp reads on); the bytes of a pipelined request
     /// may already be waiting.
     func noteReplyWritten() {
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
         dischargeRequest()
-        guard stage == .replyPending else { return }
-        stage = .framing
+        let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
+        let action = life.replyWritten(pendingBytes: pendingByteCount, now: MonotonicClock.nanoseconds())
+        guard action != .none else { return }
         framer.reset()
-        watchInput()
-        let input = bufferevent_get_input(bufferEvent)!
-        let pendingByteCount = evbuffer_get_length(input)
         requestReceivedBytes = pendingByteCount
-        if pendingByteCount > 0 {
-            frame(input, from: 0, count: pendingByteCount)
-        } else {
-            idleSinceNanoseconds = MonotonicClock.nanoseconds()
-        }
+        perform(action)
     }
 
-    /// Waiting between requests: nothing received, nothing being answered,
-    /// and nothing waiting in the kernel that libevent has not read yet.
-    var isIdle: Bool {
-        guard stage == .framing, !isHandlingRequest, requestStartNanoseconds == nil else { return false }
+    /// Waiting between requests (`ConnectionLife.isIdle`), nothing waiting
+    /// in the kernel that libevent has not read yet.
+    var isIdle: Bool { life.isIdle(hasUnreadBytes: hasUnreadBytes) }
+
+    /// The kernel holds bytes of this connection libevent has not read.
+    var hasUnreadBytes: Bool {
         let descriptor = bufferevent_getfd(bufferEvent)
-        guard descriptor >= 0 else { return true }
+        guard descriptor >= 0 else { return false }
         var unreadByteCount: Int32 = 0
-        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
+        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 && unreadByteCount > 0
     }
 
     // MARK: The framer
 
     private func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
-        switch stage {
-        case .framing:
-            guard !evhttpClosed else { return }
+        guard !evhttpClosed || stage == .refusalPending || stage == .refusing else { return }
+        let watchesBody = stage == .evhttpReading && life.bodyStartNanoseconds != nil
+        let action = life.bytesArrived(addedByteCount, now: 0)
+        switch action {
+        case .frame:
             requestReceivedBytes += addedByteCount
-            if bodyStartNanoseconds != nil { bodyReceivedBytes += addedByteCount }
             let length = evbuffer_get_length(input)
             frame(
                 input, from: length - addedByteCount, count: addedByteCount,
                 readsBodyOn: addedByteCount >= Self.libeventReadLimit)
-        case .refusalPending, .refusing:
+        case .discard:
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
-        case .evhttpReading:
+        default:
             // A body evhttp reads, which did not come whole with its head:
             // charged as it arrives.
-            guard !evhttpClosed, bodyStartNanoseconds != nil else { return }
+            guard watchesBody else { return }
             requestReceivedBytes += addedByteCount
-            bodyReceivedBytes += addedByteCount
             guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
                 return refuseForWantOfMemory()
             }
-            if bodyReceivedBytes >= bodyDeclaredBytes { unwatchInput() }
-        case .replyPending:
-            break
+            perform(action)
         }
     }
 
@@ -429,8 +360,9 @@ final class ConnectionRecord {
     /// on what it finds. `readsBodyOn`: the bytes came from a read that may
     /// have left the rest of the request in the kernel.
     private func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
-        if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
-        idleSinceNanoseconds = nil
+        if life.requestStartNanoseconds == nil || life.idleSinceNanoseconds != nil {
+            life.framingStarted(now: MonotonicClock.nanoseconds())
+        }
         defer { if stage == .framing, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }
         // Usually one chain holds the whole buffer: no position to set.
         var vector = iovec()
@@ -477,44 +409,40 @@ final class ConnectionRecord {
                             response: screened, request: table.headRequest(framer.head), rejection: nil))
                     return false
                 }
-                if hasBody && isOnProbation {
+                if hasBody && life.isOnProbation {
                     // No probe has a body: past capacity, it is not read.
                     refuseForWantOfMemory()
                     return false
                 }
-                if hasBody {
-                    guard promiseBody(isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0) else {
-                        refuseForWantOfMemory()
-                        return false
-                    }
-                    bodyStartNanoseconds = MonotonicClock.nanoseconds()
-                }
-                if !isChunked {
-                    // No body, or a Content-Length body evhttp reads whole.
-                    stage = .evhttpReading
-                    unwatchInput()
-                    let skipped = drainSkippedLines()
-                    guard hasBody, let declared = framer.head.contentLength else { return false }
-                    let bodyStart = offset + fed - skipped
-                    let bufferEventInput = bufferevent_get_input(bufferEvent)!
-                    if let input { requestReceivedBytes += readRestOfBody(input, bodyStart: bodyStart) }
-                    bodyDeclaredBytes = declared
-                    bodyReceivedBytes = evbuffer_get_length(bufferEventInput) - bodyStart
-                    if bodyReceivedBytes >= declared {
-                        finishBody()
-                    } else {
-                        // A body still to come: our callback counts it in.
-                        watchInput()
-                    }
-                    if !chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) {
-                        refuseForWantOfMemory()
-                    }
+                if hasBody,
+                    !promiseBody(isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0)
+                {
+                    refuseForWantOfMemory()
                     return false
                 }
-            case .bodyComplete:
-                bodyStartNanoseconds = nil
-                stage = .evhttpReading
+                if isChunked {
+                    _ = life.headComplete(
+                        hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0,
+                        now: MonotonicClock.nanoseconds())
+                    continue
+                }
+                // No body, or a Content-Length body evhttp reads whole:
+                // our callback is off while the rest of it is read at once.
                 unwatchInput()
+                let skipped = drainSkippedLines()
+                let bodyStart = offset + fed - skipped
+                if hasBody, let input { requestReceivedBytes += readRestOfBody(input, bodyStart: bodyStart) }
+                let buffered = evbuffer_get_length(bufferevent_get_input(bufferEvent)!) - bodyStart
+                perform(
+                    life.headComplete(
+                        hasBody: hasBody, isChunked: false, declaredBodyBytes: framer.head.contentLength,
+                        bodyBytesBuffered: buffered, now: hasBody ? MonotonicClock.nanoseconds() : 0))
+                if hasBody && !chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) {
+                    refuseForWantOfMemory()
+                }
+                return false
+            case .bodyComplete:
+                perform(life.chunkedBodyComplete())
                 drainSkippedLines()
                 return false
             case .refused(let rejection):
@@ -595,22 +523,20 @@ final class ConnectionRecord {
     /// discarded), and the loop takes the connection over once the current
     /// callback has returned (evhttp may still be on the stack).
     func refuse(_ refusal: Refusal) {
-        guard stage != .refusalPending && stage != .refusing else { return }
+        let action = life.refuse()
+        guard action != .none else { return }
         self.refusal = refusal
-        stage = .refusalPending
         watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))
-        table.scheduleTakeOver(self)
+        perform(action)
     }
 
     /// Takes the connection from evhttp: our callbacks on the bufferevent
     /// (evhttp's are never called again), the answer queued, reading on to
     /// discard. evhttp's connection object stays until `finishRefusal`.
     func beginRefusal(answer bytes: [UInt8], lingerNanoseconds: UInt64) {
-        stage = .refusing
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
+        life.beginRefusal(now: MonotonicClock.nanoseconds(), lingerNanoseconds: lingerNanoseconds)
         let argument = Unmanaged.passUnretained(self).toOpaque()
         bufferevent_setcb(
             bufferEvent, nil,
@@ -626,7 +552,6 @@ final class ConnectionRecord {
                     $0.table.finishRefusal($0)
                 }
             }, argument)
-        lingerDeadlineNanoseconds = MonotonicClock.nanoseconds() &+ lingerNanoseconds
         _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
     }

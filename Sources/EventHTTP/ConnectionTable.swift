@@ -23,6 +23,8 @@ final class ConnectionTable {
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
     private let headGraceNanoseconds: UInt64
+    /// What a connection's life is swept against.
+    private let lifeLimits: ConnectionLife.Limits
     /// Connections of this loop on probation now, and at most.
     private var probationCount = 0
     private static let maxProbationCount = 64
@@ -67,6 +69,10 @@ final class ConnectionTable {
         readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
         headGraceNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.headGraceSeconds)
+        lifeLimits = ConnectionLife.Limits(
+            readTimeoutNanoseconds: readTimeoutNanoseconds, graceNanoseconds: headGraceNanoseconds,
+            minHeadBytesPerSecond: configuration.minHeadBytesPerSecond,
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
     }
 
     var isEmpty: Bool { records.isEmpty }
@@ -180,7 +186,7 @@ final class ConnectionTable {
         var oldest: ConnectionRecord?
         var oldestSince = UInt64.max
         for record in records.values where record !== excluded {
-            guard let since = record.idleSinceNanoseconds, since < oldestSince, record.connection != nil,
+            guard let since = record.life.idleSinceNanoseconds, since < oldestSince, record.connection != nil,
                 !record.evhttpClosed, record.isIdle
             else { continue }
             oldest = record
@@ -197,8 +203,8 @@ final class ConnectionTable {
         var slowest: ConnectionRecord?
         var slowestRate = Double(configuration.slowUploadBytesPerSecond)
         for record in records.values where record !== excluded {
-            guard let start = record.bodyStartNanoseconds, now &- start > headGraceNanoseconds,
-                let rate = record.bodyBytesPerSecond(now: now), rate < slowestRate
+            guard let rate = record.life.bodyBytesPerSecond(now: now, graceNanoseconds: headGraceNanoseconds),
+                rate < slowestRate
             else { continue }
             slowest = record
             slowestRate = rate
@@ -211,7 +217,7 @@ final class ConnectionTable {
     private func slowestHead(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
         var slowest: ConnectionRecord?
         var slowestStart = UInt64.max
-        for record in records.values where record !== excluded && !record.isOnProbation {
+        for record in records.values where record !== excluded {
             guard let start = record.headStartNanoseconds, start < slowestStart else { continue }
             slowest = record
             slowestStart = start
@@ -390,24 +396,14 @@ final class ConnectionTable {
                 drop(record)
                 continue
             }
-            switch record.stage {
-            case .refusing:
-                if now > record.lingerDeadlineNanoseconds { finishRefusal(record) }
-            case .refusalPending:
-                break
-            case .framing, .evhttpReading, .replyPending:
-                let isTooSlow =
-                    (!record.isHandlingRequest
-                        && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true)
-                    || record.isHeadTooSlow(
-                        now: now, graceNanoseconds: headGraceNanoseconds,
-                        minBytesPerSecond: configuration.minHeadBytesPerSecond)
-                    || record.isBodyTooSlow(
-                        now: now, graceNanoseconds: headGraceNanoseconds,
-                        minBytesPerSecond: configuration.minBodyBytesPerSecond)
-                if isTooSlow || (isDraining && !configuration.keepsIdleConnectionsWhileDraining && record.isIdle) {
-                    close(record)
-                }
+            let action = record.life.sweep(
+                now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
+                closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
+                hasUnreadBytes: record.hasUnreadBytes)
+            switch action {
+            case .finishRefusal: finishRefusal(record)
+            case .close: close(record)
+            default: break
             }
         }
     }
