@@ -85,8 +85,8 @@ struct ConnectionLife {
 
     // MARK: Events
 
-    /// `count` bytes were added to the input buffer at `now`.
-    mutating func bytesArrived(_ count: Int, now: UInt64) -> Action {
+    /// `count` bytes were added to the input buffer.
+    mutating func bytesArrived(_ count: Int) -> Action {
         switch stage {
         case .framing:
             if bodyStartNanoseconds != nil { bodyReceivedBytes += count }

@@ -325,7 +325,7 @@ final class ConnectionRecord {
     private func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
         guard !evhttpClosed || stage == .refusalPending || stage == .refusing else { return }
         let watchesBody = stage == .evhttpReading && life.bodyStartNanoseconds != nil
-        let action = life.bytesArrived(addedByteCount, now: 0)
+        let action = life.bytesArrived(addedByteCount)
         switch action {
         case .frame:
             requestReceivedBytes += addedByteCount

@@ -37,7 +37,7 @@ import Testing
     @Test func newConnection_framesWhatArrives_andCountsAsASlowHeadFromItsAccept() {
         var life = ConnectionLife(acceptedAtNanoseconds: 7)
         #expect(life.stage == .framing)
-        #expect(life.bytesArrived(10, now: 8) == .frame)
+        #expect(life.bytesArrived(10) == .frame)
         #expect(life.headStartNanoseconds(isReadingHead: true) == 7)
         life.framingStarted(now: 9)
         #expect(life.headStartNanoseconds(isReadingHead: true) == 9)
@@ -59,7 +59,7 @@ import Testing
         #expect(action == .unwatchInput)
         #expect(life.stage == .evhttpReading)
         #expect(life.bodyStartNanoseconds == nil)
-        #expect(life.bytesArrived(100, now: 2) == .none)
+        #expect(life.bytesArrived(100) == .none)
     }
 
     @Test func bodyThatCameWithItsHead_isNotWatched() {
@@ -73,9 +73,9 @@ import Testing
         var (life, action) = Self.uploading(declared: 100, buffered: 10)
         #expect(action == .watchInput)
         #expect(life.bodyReceivedBytes == 10)
-        #expect(life.bytesArrived(50, now: 2 * Self.second) == .none)
+        #expect(life.bytesArrived(50) == .none)
         #expect(life.bodyReceivedBytes == 60)
-        #expect(life.bytesArrived(40, now: 2 * Self.second) == .unwatchInput)
+        #expect(life.bytesArrived(40) == .unwatchInput)
     }
 
     @Test func chunkedBody_isFramedToItsEnd_thenEvhttpReadsAlone() {
@@ -85,7 +85,7 @@ import Testing
             life.headComplete(hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 1)
                 == .none)
         #expect(life.stage == .framing)
-        #expect(life.bytesArrived(30, now: 2) == .frame)
+        #expect(life.bytesArrived(30) == .frame)
         #expect(life.bodyReceivedBytes == 30)
         #expect(life.chunkedBodyComplete() == .unwatchInput)
         #expect(life.stage == .evhttpReading)
@@ -101,7 +101,7 @@ import Testing
         #expect(life.isHandlingRequest)
         #expect(life.requestStartNanoseconds == nil)
         #expect(life.replyQueued() == .stopReading)
-        #expect(life.bytesArrived(5, now: 3) == .none)
+        #expect(life.bytesArrived(5) == .none)
     }
 
     @Test func replyWritten_withNothingBuffered_leavesTheConnectionIdleSinceThen() {
@@ -151,7 +151,7 @@ import Testing
         #expect(life.refuse() == .scheduleTakeOver)
         #expect(life.stage == .refusalPending)
         #expect(life.refuse() == .none)
-        #expect(life.bytesArrived(10, now: 1) == .discard)
+        #expect(life.bytesArrived(10) == .discard)
         #expect(
             life.sweep(
                 now: 100 * Self.second, limits: Self.limits, headBytes: nil, closesIdle: true, hasUnreadBytes: false)
@@ -159,7 +159,7 @@ import Testing
         life.beginRefusal(now: 10, lingerNanoseconds: Self.second)
         #expect(life.stage == .refusing)
         #expect(life.refuse() == .none)
-        #expect(life.bytesArrived(10, now: 11) == .discard)
+        #expect(life.bytesArrived(10) == .discard)
         #expect(
             life.sweep(
                 now: Self.second + 10, limits: Self.limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false)
@@ -209,9 +209,9 @@ import Testing
         var (life, _) = Self.uploading(declared: 900_000, buffered: 8)
         // 8 bytes every 0.2 s: 40 B/s.
         #expect(!life.isBodyTooSlow(now: 2 * Self.second, limits: Self.limits))
-        _ = life.bytesArrived(112, now: 4 * Self.second)
+        _ = life.bytesArrived(112)
         #expect(life.isBodyTooSlow(now: 4 * Self.second, limits: Self.limits))
-        _ = life.bytesArrived(2_000, now: 4 * Self.second)
+        _ = life.bytesArrived(2_000)
         // 2,120 bytes in 3 s: over 500 B/s.
         #expect(!life.isBodyTooSlow(now: 4 * Self.second, limits: Self.limits))
         #expect(life.bodyBytesPerSecond(now: 4 * Self.second, graceNanoseconds: 2 * Self.second) == 2_120.0 / 3)
