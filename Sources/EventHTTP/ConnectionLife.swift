@@ -61,9 +61,11 @@ struct ConnectionLife {
     /// When the first bytes since the last reply came: set while a request
     /// arrives, nil while idle or being answered.
     private(set) var requestStartNanoseconds: UInt64?
-    /// Since when the connection has waited for its next request after a
-    /// reply (nil before its first request, and while a request is under way).
-    private(set) var idleSinceNanoseconds: UInt64?
+    /// When, in the order connections went idle, this one began to wait
+    /// for its next request after a reply: a later one has a larger value
+    /// (nil before its first request, and while a request is under way).
+    /// The table counts replies for it, which costs less than a clock.
+    private(set) var idleOrder: UInt64?
     /// A body under way: since when (the end of its head), how many of its
     /// bytes came, and how many were declared (0 for a chunked one, whose
     /// end the framer sees).
@@ -106,7 +108,7 @@ struct ConnectionLife {
     /// longer idle, and its request has begun.
     mutating func framingStarted(now: UInt64) {
         if requestStartNanoseconds == nil { requestStartNanoseconds = now }
-        idleSinceNanoseconds = nil
+        idleOrder = nil
     }
 
     /// The head ended. `declaredBodyBytes`: a `Content-Length` body's length
@@ -141,7 +143,7 @@ struct ConnectionLife {
         isHandlingRequest = true
         hasServedRequest = true
         requestStartNanoseconds = nil
-        idleSinceNanoseconds = nil
+        idleOrder = nil
         let wasWatchingBody = bodyStartNanoseconds != nil && stage == .evhttpReading
         finishBody()
         guard stage == .framing || stage == .evhttpReading else { return .none }
@@ -155,14 +157,15 @@ struct ConnectionLife {
     }
 
     /// The reply is written out, with `pendingBytes` of a pipelined request
-    /// already buffered.
-    mutating func replyWritten(pendingBytes: Int, now: UInt64) -> Action {
+    /// already buffered; `idleOrder` is the place it takes among idle
+    /// connections if it goes idle.
+    mutating func replyWritten(pendingBytes: Int, idleOrder: UInt64) -> Action {
         isHandlingRequest = false
         requestStartNanoseconds = nil
         guard stage == .replyPending else { return .none }
         stage = .framing
         if pendingBytes > 0 { return .framePending }
-        idleSinceNanoseconds = now
+        self.idleOrder = idleOrder
         return .watchInput
     }
 

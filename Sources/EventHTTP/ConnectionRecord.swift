@@ -23,7 +23,9 @@ import Glibc
 final class ConnectionRecord {
     let bufferEvent: OpaquePointer
     private unowned let table: ConnectionTable
-    private(set) var life: ConnectionLife
+    /// The connection's life: changed on every request, so, like the
+    /// framer's, its accesses are not checked for exclusivity at run time.
+    @exclusivity(unchecked) private(set) var life: ConnectionLife
     var stage: ConnectionLife.Stage { life.stage }
     /// The framer: it is fed on every request, so its accesses are not
     /// checked for exclusivity at run time (each mutating use of a class's
@@ -301,7 +303,7 @@ final class ConnectionRecord {
     func noteReplyWritten() {
         dischargeRequest()
         let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
-        let action = life.replyWritten(pendingBytes: pendingByteCount, now: MonotonicClock.nanoseconds())
+        let action = life.replyWritten(pendingBytes: pendingByteCount, idleOrder: table.nextIdleOrder())
         guard action != .none else { return }
         framer.reset()
         requestReceivedBytes = pendingByteCount
@@ -360,7 +362,7 @@ final class ConnectionRecord {
     /// on what it finds. `readsBodyOn`: the bytes came from a read that may
     /// have left the rest of the request in the kernel.
     private func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
-        if life.requestStartNanoseconds == nil || life.idleSinceNanoseconds != nil {
+        if life.requestStartNanoseconds == nil || life.idleOrder != nil {
             life.framingStarted(now: MonotonicClock.nanoseconds())
         }
         defer { if stage == .framing, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }

@@ -25,6 +25,7 @@ final class ConnectionTable {
     private let headGraceNanoseconds: UInt64
     /// What a connection's life is swept against.
     private let lifeLimits: ConnectionLife.Limits
+    private var idleOrderCount: UInt64 = 0
     /// Connections of this loop on probation now, and at most.
     private var probationCount = 0
     private static let maxProbationCount = 64
@@ -165,6 +166,13 @@ final class ConnectionTable {
         return true
     }
 
+    /// The place of a connection that goes idle now among this loop's idle
+    /// connections (`ConnectionLife.idleOrder`): replies counted.
+    func nextIdleOrder() -> UInt64 {
+        idleOrderCount &+= 1
+        return idleOrderCount
+    }
+
     /// Closes up to `count` of this loop's idle connections, idle longest
     /// first (the descriptor limit was met).
     func closeIdleConnections(count: Int) {
@@ -186,7 +194,7 @@ final class ConnectionTable {
         var oldest: ConnectionRecord?
         var oldestSince = UInt64.max
         for record in records.values where record !== excluded {
-            guard let since = record.life.idleSinceNanoseconds, since < oldestSince, record.connection != nil,
+            guard let since = record.life.idleOrder, since < oldestSince, record.connection != nil,
                 !record.evhttpClosed, record.isIdle
             else { continue }
             oldest = record

@@ -11,13 +11,13 @@ import Testing
         readTimeoutNanoseconds: 10 * second, graceNanoseconds: 2 * second, minHeadBytesPerSecond: 256,
         minBodyBytesPerSecond: 500)
 
-    /// A life past its first request's reply: idle since `at`.
+    /// A life past its first request's reply: idle, `at` in the order.
     static func idle(at: UInt64 = 5 * second) -> ConnectionLife {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         life.framingStarted(now: second)
         _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         _ = life.requestComplete()
-        _ = life.replyWritten(pendingBytes: 0, now: at)
+        _ = life.replyWritten(pendingBytes: 0, idleOrder: at)
         return life
     }
 
@@ -108,9 +108,9 @@ import Testing
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         #expect(life.requestComplete() == .none)
-        #expect(life.replyWritten(pendingBytes: 0, now: 42) == .watchInput)
+        #expect(life.replyWritten(pendingBytes: 0, idleOrder: 42) == .watchInput)
         #expect(life.stage == .framing)
-        #expect(life.idleSinceNanoseconds == 42)
+        #expect(life.idleOrder == 42)
         #expect(life.isIdle(hasUnreadBytes: false))
         #expect(!life.isIdle(hasUnreadBytes: true))
         // An idle connection is neither a slow head nor a timed-out request.
@@ -125,21 +125,21 @@ import Testing
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         _ = life.requestComplete()
-        #expect(life.replyWritten(pendingBytes: 30, now: 42) == .framePending)
-        #expect(life.idleSinceNanoseconds == nil)
+        #expect(life.replyWritten(pendingBytes: 30, idleOrder: 42) == .framePending)
+        #expect(life.idleOrder == nil)
     }
 
     @Test func nextBytes_endTheIdleWait() {
         var life = Self.idle(at: 5)
         life.framingStarted(now: 6)
-        #expect(life.idleSinceNanoseconds == nil)
+        #expect(life.idleOrder == nil)
         #expect(life.requestStartNanoseconds == 6)
         #expect(!life.isIdle(hasUnreadBytes: false))
     }
 
     @Test func replyWritten_outsideReplyPending_changesNothing() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
-        #expect(life.replyWritten(pendingBytes: 0, now: 1) == .none)
+        #expect(life.replyWritten(pendingBytes: 0, idleOrder: 1) == .none)
         #expect(life.stage == .framing)
         #expect(life.replyQueued() == .none)
     }
