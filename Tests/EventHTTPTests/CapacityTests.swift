@@ -6,7 +6,7 @@ import Testing
 /// Live tests of what happens when connections run short of slots or of
 /// memory: idle connections make room first, slow bodies are closed, bodies
 /// are charged as their bytes arrive, and probes are answered whatever the
-/// load (docs/adr/0033-connections-charged-for-bytes-held.md).
+/// load (docs/adr/0036-connections-charged-for-bytes-held.md).
 @Suite struct CapacityTests {
     static func configuration(maxConnections: Int, memoryBudgetBytes: Int? = nil) -> HTTPServerConfiguration {
         var configuration = LiveServer.testConfiguration()

@@ -1,4 +1,4 @@
-"""Connection capacity (docs/adr/0033-connections-charged-for-bytes-held.md):
+"""Connection capacity (docs/adr/0036-connections-charged-for-bytes-held.md):
 idle keep-alive connections and slow uploads cannot take the slots, probes
 always answer, a connect storm leaves no refusals behind, RFC 9112's Host
 rules. Self-contained: each scenario is `run(binary, report, quick)`, where
