@@ -80,7 +80,7 @@ public struct ComposeRequest: Hashable, Sendable {
         return NotificationEngine.ComposeRequest(
             notifications: notifications.map(\.engineValue),
             displayed: displayed.map {
-                NotificationEngine.DisplayedEntry(key: $0.key, timestamp: $0.timestamp.value)
+                NotificationEngine.DisplayedEntry(key: $0.key, timestamp: $0.timestamp.value, group: $0.group)
             },
             now: now.value,
             maxAgeSeconds: min(
