@@ -87,8 +87,11 @@ def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), 
     }
 
 
-def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=(), locale="en"):
-    # displayed: (key, timestamp, group) triples, written as given (C10 steps 1 and 2).
+def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=None, locale="en"):
+    # displayed: (key, timestamp, group) triples, written as given (C10 steps 1 and 2); by default nothing for a
+    # fallback empty, and the fallback entry at NOW for a failed or timed-out fetch without entries (C10 step 1).
+    if displayed is None:
+        displayed = [] if reason == "empty" else [(None, NOW, "fallback")]
     assert all(len(d) == 3 for d in displayed)
     return resp("fallback", title if title is not None else app,
                 body if body is not None else f"There might be new activity on {app}.",
