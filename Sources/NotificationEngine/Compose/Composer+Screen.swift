@@ -106,9 +106,13 @@ extension Composer {
             // S2: the device shows exactly K under G when every entry of D
             // under G is a kept key's, and every kept key's entry is under G.
             var underG = 0, keptUnderG = 0, keptWithEntry = 0
+            var hasOtherGroup = false
             state.forEachEntry { index, isKept in
-                let isUnderG = bytes[entries[index].group].map { CodePoints.equalBytes($0, g) } ?? false
-                if isUnderG { underG += 1 }
+                var isUnderG = false
+                if let group = bytes[entries[index].group] {
+                    isUnderG = CodePoints.equalBytes(group, g)
+                    if isUnderG { underG += 1 } else { hasOtherGroup = true }
+                }
                 if isKept {
                     keptWithEntry += 1
                     if isUnderG { keptUnderG += 1 }
@@ -118,8 +122,7 @@ extension Composer {
             // S3: a new key is a kept key without an entry.
             return ComposeResponse.Transition(
                 send: send, alert: send && keptWithEntry < keptCount,
-                withdraw: underG == state.entryCount
-                    ? [] : withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes))
+                withdraw: hasOtherGroup ? withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes) : [])
         }
     }
 

@@ -141,10 +141,13 @@ extension PushAnswer {
         out.raw("]")
     }
 
-    /// The `withdrawal` member's value: `{"apns":{"headers","payload"},"fcm":{"message"},"webpush":{"headers","payload"}}`.
+    /// From the end of the Web Push payload to the name of `cut` (`write(to:)`):
+    /// the `withdrawal` member, `{"apns":{"headers","payload"},"fcm":{"message"},"webpush":{"headers","payload"}}`.
     func writeWithdrawal(to out: inout JSONWriter) {
         withNumbers { numbers in
-            out.raw(#"{"apns":{"headers":{"apns-push-type":"background","apns-priority":"5","apns-expiration":""#)
+            out.raw(
+                #"},"withdrawal":{"apns":{"headers":{"apns-push-type":"background","apns-priority":"5","apns-expiration":""#
+            )
             out.raw(numbers.expiration)
             out.raw(#""},"payload":"#)
             writeWithdrawalPayload(.apns, numbers, to: &out)
@@ -152,7 +155,7 @@ extension PushAnswer {
             writeWithdrawalPayload(.fcm, numbers, to: &out)
             out.raw(#"},"webpush":{"headers":{"TTL":"86400","Urgency":"normal"},"payload":"#)
             writeWithdrawalPayload(.webpush, numbers, to: &out)
-            out.raw("}}")
+            out.raw(#"}},"cut":{"apns":"#)
         }
     }
 }
