@@ -12,6 +12,8 @@ extension ComposeRequest {
             /// Just before `timestamp`: compose reads the two together.
             case key
             case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
+            /// A displayed entry's `group` (compose.md C14).
+            case group
             /// An unknown member's string: read and checked, not kept.
             case ignored
         }
