@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import multiprocessing
 import pathlib
 import random
 import subprocess
@@ -89,7 +90,8 @@ class World:
             ms = self.clock.now() - int(event.get("ago", 0) * 1000)
             n["timestamp"] = rfc3339(ms)
             self.backend.add(n, ms)
-            self.relay.loop(RECIPIENT)
+            if event.get("run", True):  # "run": false: the relay is not told (the next event's loop sees it)
+                self.relay.loop(RECIPIENT)
         elif kind == "read":
             for key in event["keys"]:
                 self.backend.notifications[key]["read"] = True
@@ -98,7 +100,8 @@ class World:
                 for group, note in list(device.shown.items()):
                     if set(note["covers"]) & set(event["keys"]):
                         del device.shown[group]
-            self.relay.loop(RECIPIENT)
+            if event.get("run", True):
+                self.relay.loop(RECIPIENT)
         elif kind == "time":
             self.scheduler.run_until(self.clock.now() + int(event["seconds"] * 1000))
         elif kind == "fetch-fails":
@@ -250,40 +253,72 @@ def random_event(rng, world, case):
     return {"do": "device-gone", "device": device_id}
 
 
-def run_random(compose, count, seed, relay_class=Relay, app_checks_sent_at=True, quiet=False):
-    rng = random.Random(seed)
-    totals = {"sequences": 0, "steps": 0, "checked": 0, "violations": 0, "rules": {}}
-    first = []
-    for index in range(count):
-        case = random_case(rng)
-        world = World(case, compose, seed=rng.randrange(1 << 30), relay_class=relay_class,
-                      app_checks_sent_at=app_checks_sent_at)
-        history = []
-        for _ in range(rng.randint(4, 14)):
-            event = random_event(rng, world, case)
-            history.append(event)
-            world.apply(event)
-            totals["steps"] += 1
-            if rng.random() < 0.15 and event["do"] in ("create", "read", "device-fails"):
-                continue  # not settled: the next event comes while retries are pending
-            world.settle()
-            world.check()
-            totals["checked"] += 1
-            if world.violations:
-                totals["violations"] += len(world.violations)
-                for rule, _ in world.violations:
-                    totals["rules"][rule] = totals["rules"].get(rule, 0) + 1
-                if len(first) < 3:
-                    first.append((index, list(history), list(world.violations)))
-                world.violations.clear()
-                break
+def run_sequence(compose, seed, index, relay_class=Relay, app_checks_sent_at=True):
+    """One random sequence; every settled step is checked, and the end.
+    Returns (steps, checked steps, violations, the events)."""
+    rng = random.Random(f"{seed}:{index}")
+    case = random_case(rng)
+    world = World(case, compose, seed=rng.randrange(1 << 30), relay_class=relay_class,
+                  app_checks_sent_at=app_checks_sent_at)
+    history, checked, length = [], 0, rng.randint(4, 14)
+    for step in range(1, length + 1):
+        event = random_event(rng, world, case)
+        history.append(event)
+        world.apply(event)
+        if step < length and rng.random() < 0.15 and event["do"] in ("create", "read", "device-fails"):
+            continue  # not settled: the next event comes while retries are pending
+        world.settle()
+        world.check()
+        checked += 1
+        if world.violations:
+            break
+    return len(history), checked, world.violations, history
+
+
+_worker = {}
+
+
+def _run_chunk(job):
+    host, port, seed, indices = job
+    if "compose" not in _worker:
+        _worker["compose"] = ComposeClient(host, port, None, None)
+    return [(index, run_sequence(_worker["compose"], seed, index)) for index in indices]
+
+
+def run_random(host, port, count, seed, jobs=1, compose=None, relay_class=Relay, app_checks_sent_at=True,
+               until_caught=False):
+    totals = {"sequences": 0, "steps": 0, "checked": 0, "violations": 0, "rules": {}, "first": []}
+
+    def add(index, result):
+        steps, checked, violations, history = result
         totals["sequences"] += 1
-    if not quiet:
-        for index, history, violations in first:
-            print(f"sequence {index}: {violations[:3]}")
-            for event in history:
-                print(f"    {json.dumps(event, ensure_ascii=False)[:200]}")
+        totals["steps"] += steps
+        totals["checked"] += checked
+        totals["violations"] += len(violations)
+        for rule, _ in violations:
+            totals["rules"][rule] = totals["rules"].get(rule, 0) + 1
+        if violations and len(totals["first"]) < 3:
+            totals["first"].append((index, history, violations))
+
+    if jobs > 1:
+        chunks = [(host, port, seed, list(range(i, count, jobs * 8))) for i in range(jobs * 8)]
+        with multiprocessing.Pool(jobs) as pool:
+            for results in pool.imap_unordered(_run_chunk, chunks):
+                for index, result in results:
+                    add(index, result)
+        return totals
+    for index in range(count):
+        add(index, run_sequence(compose, seed, index, relay_class, app_checks_sent_at))
+        if until_caught and totals["violations"]:
+            break
     return totals
+
+
+def print_first(totals):
+    for index, history, violations in totals["first"]:
+        print(f"sequence {index}: {violations[:3]}")
+        for event in history:
+            print(f"    {json.dumps(event, ensure_ascii=False)[:200]}")
 
 
 # The self-test: broken relays and apps the checker must catch -------------
@@ -353,12 +388,13 @@ def self_test(host, port, seed):
     ok = True
     for name, compose_class, relay_class, checks_sent_at, count in BROKEN:
         compose = compose_class(host, port, None, None)
-        totals = run_random(compose, count, seed, relay_class, checks_sent_at, quiet=True)
+        totals = run_random(host, port, count, seed, 1, compose, relay_class, checks_sent_at, until_caught=True)
+        compose.close()
         caught = totals["violations"] > 0
         ok &= caught
         rules = ", ".join(f"{rule} {n}" for rule, n in sorted(totals["rules"].items()))
-        print(f"self-test: {name}: {totals['violations']} violations ({rules}) in {totals['sequences']} sequences:"
-              f" {'caught' if caught else 'NOT CAUGHT'}")
+        print(f"self-test: {name}: {'caught' if caught else 'NOT CAUGHT'} in {totals['sequences']} sequences"
+              f" ({rules or 'no violation'})")
     return ok
 
 
@@ -370,6 +406,7 @@ def main():
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--self-test", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --random (the service is shared)")
     args = parser.parse_args()
     server = None
     if args.binary:
@@ -380,20 +417,22 @@ def main():
         host, port = args.url.removeprefix("http://").rstrip("/").split(":")
         port = int(port)
     ok = True
+    compose = ComposeClient(host, port, None, None)
     try:
         if args.self_test:
             ok &= self_test(host, port, args.seed)
-        compose = ComposeClient(host, port, None, None)
         if args.scenarios:
             ok &= run_scenarios(compose, ROOT / "test-fixtures" / "scenarios.json")
         if args.random:
             began = time.monotonic()
-            totals = run_random(compose, args.random, args.seed)
+            totals = run_random(host, port, args.random, args.seed, args.jobs, compose)
+            print_first(totals)
             print(f"random: {totals['sequences']} sequences (seed {args.seed}), {totals['steps']} steps,"
                   f" {totals['checked']} settled steps checked, {totals['violations']} violations,"
                   f" {time.monotonic() - began:.1f} s")
             ok &= totals["violations"] == 0
     finally:
+        compose.close()
         if server is not None:
             server.terminate()
             server.wait(timeout=15)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import http.client
 import json
+import socket
 import threading
 from datetime import datetime, timezone
 
@@ -78,6 +79,11 @@ class ComposeClient:
                 self.clock.sleep(retry_after * 1000 if retry_after is not None else 200)
         return None
 
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
     def _post_once(self, request):
         self.clock.advance(1)  # every request a relay makes takes a millisecond of the model's clock
         if self.unavailable > 0:
@@ -87,6 +93,8 @@ class ComposeClient:
         try:
             if self.connection is None:
                 self.connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
+                self.connection.connect()
+                self.connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.connection.request("POST", "/compose", body, {"Content-Type": "application/json"})
             response = self.connection.getresponse()
             data = response.read()
@@ -260,6 +268,7 @@ class Relay:
     def _send(self, device, entry):
         """step 6 (and the retries): the request as the transport takes it, with
         what the relay adds, and the TTL rewritten to what is left of it."""
+        self.clock.advance(1)  # every request a relay makes takes a millisecond of the model's clock
         transport, payload = device["transport"], entry["payload"]
         left = self._left(transport, entry)
         if transport == "apns":
@@ -274,7 +283,6 @@ class Relay:
             headers = dict(payload["headers"], **{"Content-Encoding": "aes128gcm", "Authorization": "vapid"})
             headers["TTL"] = payload["headers"]["TTL"] = str(left)
             body = self.write(payload["payload"])
-        self.clock.advance(1)
         return self.transports[transport].post(device["token"], headers, body, entry["note"])
 
     def _left(self, transport, entry):
