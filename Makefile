@@ -283,3 +283,18 @@ resilience: release python3
 resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The reference relay and the device model (checks/relay/, docs/relay.md,
+# docs/spec/screen.md) against the debug build's service: first the
+# self-test (broken relays and apps the checker must catch), then every case
+# of test-fixtures/scenarios.json, then RELAY_RANDOM_COUNT seeded random
+# sequences of events with the invariant I1-I5 checked after every settled
+# step, in two processes (about 45 s of CPU per 2,500 sequences).
+RELAY_RANDOM_COUNT ?= 5000
+RELAY_RANDOM_SEED ?= 1
+.PHONY: check-relay
+check-relay: build python3
+	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+test: check-relay

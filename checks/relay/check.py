@@ -209,11 +209,20 @@ def random_case(rng):
             "settings": {"locale": rng.choice(LOCALES), "preview": rng.choice(["full", "full", "sender", "none"])}}
 
 
-def random_event(rng, world, case):
+# Each event's weight, and how often a step is left unsettled (the next event
+# comes while retries and late deliveries are pending).
+PROFILE = {"weights": {"create": 40, "read": 15, "read-here": 5, "time": 13, "fetch-fails": 5, "device-fails": 7,
+                       "delay-withdrawals": 5, "restart": 3, "compose-unavailable": 2, "locale": 2.5,
+                       "preview": 2, "device-gone": 0.5},
+           "unsettled": 0.15}
+
+
+def random_event(rng, world, case, profile=PROFILE):
     unread = [k for k, n in world.backend.notifications.items() if not n.get("read")]
-    roll = rng.random()
+    kinds, weights = zip(*profile["weights"].items())
+    kind = rng.choices(kinds, weights)[0]
     device_id = rng.choice(sorted(world.devices))
-    if roll < 0.40 or not unread:
+    if kind == "create" or not unread and kind in ("read", "read-here"):
         thread = rng.choice(THREADS)
         n = {"sender": rng.choice(SENDERS)}
         if thread is not None:
@@ -227,33 +236,46 @@ def random_event(rng, world, case):
             else:
                 n["text"] = rng.choice(["Hello **world**", "see `code` 42", "ok", "3 of 4 done", ""])
         return {"do": "create", "notification": n, "ago": rng.choice([0, 0, 0, 1, 30])}
-    if roll < 0.55:
+    if kind == "read":
         return {"do": "read", "keys": rng.sample(unread, rng.randint(1, len(unread)))}
-    if roll < 0.60:
+    if kind == "read-here":
         notes = list(world.devices[device_id].shown.values())
         covered = [k for n in notes for k in n["covers"]]
         keys = sorted(set(covered) & set(unread)) or [rng.choice(unread)]
         return {"do": "read", "keys": keys, "on": device_id}
-    if roll < 0.73:
+    if kind == "time":
         return {"do": "time", "seconds": rng.choice([1, 5, 30, 120, 400, 700])}
-    if roll < 0.78:
+    if kind == "fetch-fails":
         return {"do": "fetch-fails", "count": rng.randint(1, 2), "as": rng.choice(["failed", "timeout"])}
-    if roll < 0.85:
+    if kind == "device-fails":
         return {"do": "device-fails", "device": device_id, "count": rng.randint(1, 4)}
-    if roll < 0.90:
+    if kind == "delay-withdrawals":
         return {"do": "delay-withdrawals", "device": device_id, "seconds": rng.choice([0.5, 3, 20])}
-    if roll < 0.93:
+    if kind == "restart":
         return {"do": "restart"}
-    if roll < 0.95:
+    if kind == "compose-unavailable":
         return {"do": "compose-unavailable", "count": rng.randint(1, 2)}
-    if roll < 0.975:
+    if kind == "locale":
         return {"do": "settings", "locale": rng.choice(LOCALES)}
-    if roll < 0.995:
+    if kind == "preview":
         return {"do": "settings", "preview": rng.choice(["full", "sender", "none"])}
     return {"do": "device-gone", "device": device_id}
 
 
-def run_sequence(compose, seed, index, relay_class=Relay, app_checks_sent_at=True):
+def profile(unsettled=PROFILE["unsettled"], **weights):
+    return {"weights": dict(PROFILE["weights"], **weights), "unsettled": unsettled}
+
+
+RESTARTS = profile(0.6, restart=15, **{"device-fails": 20})  # restarts while retries are pending
+LATE_WITHDRAWALS = profile(0.6, **{"delay-withdrawals": 25})  # withdrawals delivered after later alerts
+
+
+def profile_for(index):
+    """One sequence in ten of each stress profile, the rest of the default."""
+    return {8: RESTARTS, 9: LATE_WITHDRAWALS}.get(index % 10, PROFILE)
+
+
+def run_sequence(compose, seed, index, relay_class=Relay, app_checks_sent_at=True, profile=PROFILE):
     """One random sequence; every settled step is checked, and the end.
     Returns (steps, checked steps, violations, the events)."""
     rng = random.Random(f"{seed}:{index}")
@@ -262,10 +284,10 @@ def run_sequence(compose, seed, index, relay_class=Relay, app_checks_sent_at=Tru
                   app_checks_sent_at=app_checks_sent_at)
     history, checked, length = [], 0, rng.randint(4, 14)
     for step in range(1, length + 1):
-        event = random_event(rng, world, case)
+        event = random_event(rng, world, case, profile)
         history.append(event)
         world.apply(event)
-        if step < length and rng.random() < 0.15 and event["do"] in ("create", "read", "device-fails"):
+        if step < length and rng.random() < profile["unsettled"] and event["do"] in ("create", "read", "device-fails"):
             continue  # not settled: the next event comes while retries are pending
         world.settle()
         world.check()
@@ -282,11 +304,11 @@ def _run_chunk(job):
     host, port, seed, indices = job
     if "compose" not in _worker:
         _worker["compose"] = ComposeClient(host, port, None, None)
-    return [(index, run_sequence(_worker["compose"], seed, index)) for index in indices]
+    return [(index, run_sequence(_worker["compose"], seed, index, profile=profile_for(index))) for index in indices]
 
 
 def run_random(host, port, count, seed, jobs=1, compose=None, relay_class=Relay, app_checks_sent_at=True,
-               until_caught=False):
+               until_caught=False, profile=None):
     totals = {"sequences": 0, "steps": 0, "checked": 0, "violations": 0, "rules": {}, "first": []}
 
     def add(index, result):
@@ -308,7 +330,7 @@ def run_random(host, port, count, seed, jobs=1, compose=None, relay_class=Relay,
                     add(index, result)
         return totals
     for index in range(count):
-        add(index, run_sequence(compose, seed, index, relay_class, app_checks_sent_at))
+        add(index, run_sequence(compose, seed, index, relay_class, app_checks_sent_at, profile or profile_for(index)))
         if until_caught and totals["violations"]:
             break
     return totals
@@ -374,21 +396,21 @@ class DefaultSeparatorsRelay(Relay):
     write = staticmethod(lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-BROKEN = [  # (name, compose class, relay class, app checks sentAt, sequences)
-    ("ignores withdraw", NoWithdrawCompose, Relay, True, 100),
-    ("drops displayed keys (the old C2)", DropDisplayedCompose, Relay, True, 100),
-    ("keeps its retries in memory", ComposeClient, MemoryOutboxRelay, True, 400),
-    ("retries with the whole TTL", ComposeClient, SameTtlRelay, True, 200),
-    ("writes Python's default separators", ComposeClient, DefaultSeparatorsRelay, True, 300),
-    ("an app that ignores sentAt", ComposeClient, Relay, False, 1500),
+BROKEN = [  # (name, compose class, relay class, app checks sentAt, at most this many sequences, the events)
+    ("ignores withdraw", NoWithdrawCompose, Relay, True, 200, PROFILE),
+    ("drops displayed keys (the old C2)", DropDisplayedCompose, Relay, True, 200, PROFILE),
+    ("keeps its retries in memory", ComposeClient, MemoryOutboxRelay, True, 400, RESTARTS),
+    ("retries with the whole TTL", ComposeClient, SameTtlRelay, True, 200, PROFILE),
+    ("writes Python's default separators", ComposeClient, DefaultSeparatorsRelay, True, 400, PROFILE),
+    ("an app that ignores sentAt", ComposeClient, Relay, False, 400, LATE_WITHDRAWALS),
 ]
 
 
 def self_test(host, port, seed):
     ok = True
-    for name, compose_class, relay_class, checks_sent_at, count in BROKEN:
+    for name, compose_class, relay_class, checks_sent_at, count, events in BROKEN:
         compose = compose_class(host, port, None, None)
-        totals = run_random(host, port, count, seed, 1, compose, relay_class, checks_sent_at, until_caught=True)
+        totals = run_random(host, port, count, seed, 1, compose, relay_class, checks_sent_at, True, events)
         compose.close()
         caught = totals["violations"] > 0
         ok &= caught

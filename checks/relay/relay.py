@@ -68,14 +68,16 @@ class ComposeClient:
         self.unavailable = 0  # the model's fault: answer this many calls 503 without asking the service
 
     def post(self, request: dict):
+        """The answer, or None when this round is given up (step 4)."""
         for attempt in (1, 2):
             status, retry_after, answer = self._post_once(request)
             if status == 200:
                 return answer
-            if status == 400:  # a bug in what the relay sent: log the code and the request id only
-                self.log.append(("compose-400", answer.get("code")))
+            if status is not None and 400 <= status < 500:  # a bug in what the relay sent: log its code only
+                self.log.append(("compose", status, answer.get("code")))
                 return None
-            if attempt == 1:  # 503 too-many-connections, a 5xx, a timeout: once more after Retry-After or 200 ms
+            if attempt == 1:  # 503 too-many-connections, a 500, a timeout: once more, on a new connection,
+                self.close()  # after Retry-After or 200 ms
                 self.clock.sleep(retry_after * 1000 if retry_after is not None else 200)
         return None
 
@@ -173,7 +175,7 @@ class Relay:
 
     def _once(self, recipient, version, record, refresh):
         config, settings = self.config, record["settings"]
-        now = self.clock.now()  # read once per loop
+        now = self.clock.now()  # step 2: the clock, read once per loop
         fetch, notifications, unread = self.backend.fetch(recipient, now, config["maxAgeSeconds"])  # step 3
         request = {"displayed": record["displayed"], "now": rfc3339(now),  # step 4
                    "maxAgeSeconds": config["maxAgeSeconds"], "maxUnits": config["maxUnits"],
@@ -185,7 +187,7 @@ class Relay:
         else:
             request["fetch"] = fetch
         answer = self.compose.post(request)
-        if answer is None:  # given up this round: the loop runs again after the backoff
+        if answer is None:  # step 4: given up this round; the loop runs again after the backoff
             due = record["due"] or {"attempt": 0}
             record["due"] = {"at": self.clock.now() + self._backoff(due["attempt"]), "attempt": due["attempt"] + 1}
             if self.store.write(recipient, version, record):
@@ -206,12 +208,12 @@ class Relay:
                 self._supersede(device, entry)
             if self._deliver(recipient, device_id, device, sent) == "gone":  # step 7
                 gone.append(device_id)
-        for device_id in gone:
+        for device_id in gone:  # step 7: a token that is gone is deleted, with its outbox
             del record["devices"][device_id]
-        record["displayed"] = answer["displayed"]  # step 8: settled, stored as returned
+        record["displayed"] = answer["displayed"]  # step 8: settled; stored as returned, with the outboxes
         if fetch == "ok":
             record["due"] = None
-        else:  # the fetch failed: the loop runs again after the backoff
+        else:  # step 3: the fetch failed; the loop runs again after the backoff
             due = record["due"] or {"attempt": 0}
             record["due"] = {"at": self.clock.now() + self._backoff(due["attempt"]), "attempt": due["attempt"] + 1}
         if not self.store.write(recipient, version, record):
@@ -237,13 +239,18 @@ class Relay:
 
     def _alert(self, device, answer, now):
         """step 6: the alert payload for this device's transport, as returned."""
-        transport = device["transport"]
-        payload = copy.deepcopy(answer["push"][transport])
-        expires = int(answer["push"]["apns"]["headers"]["apns-expiration"])
-        return {"message": "alert", "group": answer["push"]["apns"]["headers"]["apns-collapse-id"],
+        transport, push = device["transport"], answer["push"]
+        payload = copy.deepcopy(push[transport])
+        if transport == "apns":  # "Retries": a payload's end, absolute for APNs, now + TTL for the others
+            expires = int(payload["headers"]["apns-expiration"])
+        elif transport == "fcm":
+            expires = now // 1000 + int(payload["message"]["android"]["ttl"].rstrip("s"))
+        else:
+            expires = now // 1000 + int(payload["headers"]["TTL"])
+        return {"message": "alert", "group": push["apns"]["headers"]["apns-collapse-id"],  # the group key G
                 "payload": payload, "expires": expires, "badge": self._payload_badge(transport, payload),
                 "note": {"kind": answer["kind"], "shown": answer["shown"], "locale": answer["locale"],
-                         "expires": expires}}
+                         "expires": int(push["apns"]["headers"]["apns-expiration"])}}
 
     @staticmethod
     def _payload_badge(transport, payload):
