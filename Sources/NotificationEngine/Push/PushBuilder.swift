@@ -1,7 +1,7 @@
 /// Builds the `push` member of a compose answer (push.md) from the request
 /// and the answer of its preview tier: a pure function of the two, run only
 /// when the request has a `push` member.
-enum PushBuilder {
+package enum PushBuilder {
     /// The answer's `push`, its payloads fitted.
     static func answer(
         _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
@@ -71,7 +71,7 @@ enum PushBuilder {
     }
 
     /// Whether `source` is its own group key: 1…64 bytes of U+0021…U+007E, no `"` or `\\`.
-    static func isPlainGroupKey(_ source: String) -> Bool {
+    package static func isPlainGroupKey(_ source: String) -> Bool {
         var source = source
         return source.withUTF8 { isPlainGroupKey($0) }
     }
