@@ -183,6 +183,18 @@ case("transient-failure-one-of-two-devices",
          step(read("chat:1", "chat:2"), screen=[], badge=0),
      ])
 
+summary2 = note("summary", "summary", "New activity on Buzz", "2 new notifications", ["chat:2", "chat:1"])
+case("two-devices-one-behind",
+     "the tablet misses message 1's single (503) and a message in another thread comes before its retry: the answer"
+     " withdraws t1 from both, which also takes the tablet's pending single back, and both end with the summary",
+     [PHONE, TABLET], [
+         step({"do": "device-fails", "device": "tablet", "count": 3}),
+         step(create("1", text="Hello **world**"), settle=False, screens={"phone": [single1], "tablet": []}),
+         step(create("2", thread="t2", threadTitle="Lunch", sender=("ben", "Ben"), text="Pizza?"), settle=False,
+              screens={"phone": [summary2], "tablet": []}),
+         step(time(60), screen=[summary2], badge=2),
+     ])
+
 # 7. Stale expiry.
 case("stale-expiry",
      "a message grows stale and stays until the next answer; a message in another thread then withdraws it",

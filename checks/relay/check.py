@@ -379,6 +379,23 @@ class MemoryOutboxRelay(Relay):
             self.store.write(recipient, version, record)
 
 
+class StoreWhenDeliveredRelay(Relay):
+    """Stores an answer's `displayed` only once every device accepted it (its
+    retries stored meanwhile): the next answer starts from a state that one
+    device no longer shows."""
+
+    def _store_displayed(self, record, displayed):
+        if any(d["outbox"] for d in record["devices"].values()):
+            record["pending"] = displayed
+        else:
+            record["displayed"] = displayed
+            record.pop("pending", None)
+
+    def _retried(self, record):
+        if "pending" in record and not any(d["outbox"] for d in record["devices"].values()):
+            record["displayed"] = record.pop("pending")
+
+
 class SameTtlRelay(Relay):
     """Retries with the lifetime the answer gave, not what is left of it."""
 
@@ -400,6 +417,8 @@ BROKEN = [  # (name, compose class, relay class, app checks sentAt, at most this
     ("ignores withdraw", NoWithdrawCompose, Relay, True, 200, PROFILE),
     ("drops displayed keys (the old C2)", DropDisplayedCompose, Relay, True, 200, PROFILE),
     ("keeps its retries in memory", ComposeClient, MemoryOutboxRelay, True, 400, RESTARTS),
+    ("stores displayed only once every device accepted", ComposeClient, StoreWhenDeliveredRelay, True, 400,
+     RESTARTS),
     ("retries with the whole TTL", ComposeClient, SameTtlRelay, True, 200, PROFILE),
     ("writes Python's default separators", ComposeClient, DefaultSeparatorsRelay, True, 400, PROFILE),
     ("an app that ignores sentAt", ComposeClient, Relay, False, 400, LATE_WITHDRAWALS),

@@ -210,7 +210,7 @@ class Relay:
                 gone.append(device_id)
         for device_id in gone:  # step 7: a token that is gone is deleted, with its outbox
             del record["devices"][device_id]
-        record["displayed"] = answer["displayed"]  # step 8: settled; stored as returned, with the outboxes
+        self._store_displayed(record, answer["displayed"])  # step 8: settled; stored as returned, with the outboxes
         if fetch == "ok":
             record["due"] = None
         else:  # step 3: the fetch failed; the loop runs again after the backoff
@@ -220,6 +220,12 @@ class Relay:
             return False  # compare-and-set failed: start over at step 2
         self._arm_after_store(recipient, record)
         return True
+
+    def _store_displayed(self, record, displayed):
+        record["displayed"] = displayed
+
+    def _retried(self, record):
+        """After a retry's answers (a hook for the self-test's relay); nothing here."""
 
     def on_answer(self, recipient, request, answer):
         """A hook for the model (it records what each compose fetched); the relay needs nothing here."""
@@ -347,6 +353,7 @@ class Relay:
                 outcome = self._deliver(recipient, device_id, device, live)
                 if outcome == "gone":
                     del record["devices"][device_id]
+                self._retried(record)
                 if self.store.write(recipient, version, record):
                     self._arm_after_store(recipient, record)
                     return
