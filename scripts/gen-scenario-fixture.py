@@ -207,6 +207,17 @@ case("stale-expiry",
          step(read("chat:2"), screen=[], badge=1),
      ])
 
+case("alert-lifetime-ends-during-retries",
+     "with maxAgeSeconds 60 the tablet fails for longer than the single's lifetime: the relay drops the alert, runs"
+     " the loop again, and its answer (message 1 is stale) withdraws t1 from the phone too; the tablet takes the"
+     " withdrawal when it recovers",
+     [PHONE, TABLET], [
+         step({"do": "device-fails", "device": "tablet", "count": 12}),
+         step(create("1", text="Hello **world**"), settle=False, screens={"phone": [single1], "tablet": []}),
+         step(time(30), screens={"phone": [single1], "tablet": []}, settle=False),
+         step(time(3600), screen=[], badge=1),
+     ], maxAgeSeconds=60)
+
 # 8. preview none, and a preview change.
 case("preview-none",
      "with preview none no name, thread title or text is shown; switching to none replaces what the device shows"
