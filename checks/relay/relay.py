@@ -348,8 +348,9 @@ class Relay:
                 pending, device["outbox"] = device["outbox"], []
                 now_s = self.clock.now() // 1000
                 live = [e for e in pending if e["expires"] - now_s > 0]
-                if any(e["message"] == "alert" for e in pending if e not in live):
-                    record["due"] = {"at": self.clock.now(), "attempt": 0}  # an alert given up: run the loop
+                given_up = [e["expires"] for e in pending if e not in live and e["message"] == "alert"]
+                if given_up:  # an alert given up: run the loop once what it covered is stale
+                    record["due"] = {"at": max(self.clock.now(), (max(given_up) + 1) * 1000), "attempt": 0}
                 outcome = self._deliver(recipient, device_id, device, live)
                 if outcome == "gone":
                     del record["devices"][device_id]
