@@ -42,7 +42,7 @@ class World:
         self.scheduler = Scheduler(self.clock)
         self.rng = random.Random(seed)
         self.config = {"maxAgeSeconds": case.get("maxAgeSeconds", 600), "maxUnits": case.get("maxUnits", 256)}
-        self.backend = Backend(RECIPIENT, self.clock)
+        self.backend = Backend(RECIPIENT, self.clock, case.get("fetchRead", True))
         self.endpoints = {name: cls(self) for name, cls in ENDPOINTS.items()}
         self.devices, self.tokens = {}, {}
         for d in case["devices"]:
@@ -204,7 +204,7 @@ def random_case(rng):
                 "token": "tok" + "x" * rng.choice([8, 64, 163]) + str(i), "topic": "chat.example.app"}
                for i in range(rng.choice([1, 2, 2, 3]))]
     long_texts = rng.random() < 0.1
-    return {"devices": devices, "maxAgeSeconds": rng.choice([600, 600, 600, 60, 5]),
+    return {"devices": devices, "fetchRead": rng.random() < 0.9, "maxAgeSeconds": rng.choice([600, 600, 600, 60, 5]),
             "maxUnits": 4096 if long_texts else 256, "longTexts": long_texts,
             "settings": {"locale": rng.choice(LOCALES), "preview": rng.choice(["full", "full", "sender", "none"])}}
 
@@ -408,6 +408,13 @@ class SameTtlRelay(Relay):
         return 0
 
 
+class NoTokenReserveRelay(Relay):
+    """Leaves no room in `reserveBytes` for the FCM token it adds."""
+
+    def _reserve(self, record):
+        return 0
+
+
 class DefaultSeparatorsRelay(Relay):
     """Writes payloads with Python's default separators (", ", ": ")."""
     write = staticmethod(lambda value: json.dumps(value, ensure_ascii=False).encode("utf-8"))
@@ -421,6 +428,7 @@ BROKEN = [  # (name, compose class, relay class, app checks sentAt, at most this
      RESTARTS),
     ("retries with the whole TTL", ComposeClient, SameTtlRelay, True, 200, PROFILE),
     ("writes Python's default separators", ComposeClient, DefaultSeparatorsRelay, True, 400, PROFILE),
+    ("reserves no bytes for the FCM token", ComposeClient, NoTokenReserveRelay, True, 400, PROFILE),
     ("an app that ignores sentAt", ComposeClient, Relay, False, 400, LATE_WITHDRAWALS),
 ]
 

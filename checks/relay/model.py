@@ -82,8 +82,8 @@ class Backend:
     step 3): the window of `maxAgeSeconds`, read ones included, newest first,
     and the unread count the relay sends as the badge."""
 
-    def __init__(self, recipient, clock):
-        self.recipient, self.clock = recipient, clock
+    def __init__(self, recipient, clock, include_read=True):
+        self.recipient, self.clock, self.include_read = recipient, clock, include_read
         self.notifications, self.ms, self.failures = {}, {}, []
 
     def add(self, notification, ms):
@@ -97,7 +97,8 @@ class Backend:
             if outcome == "timeout":
                 self.clock.advance(2000)  # relay.md step 3: the fetch's 2 s timeout
             return outcome, None, None
-        window = [k for k in self.notifications if self.ms[k] >= now_ms - max_age_seconds * 1000]
+        window = [k for k in self.notifications if self.ms[k] >= now_ms - max_age_seconds * 1000
+                  and (self.include_read or not self.notifications[k].get("read"))]
         window.sort(key=lambda k: (-self.ms[k], k))
         unread = sum(1 for k, n in self.notifications.items() if not n.get("read") and not self.own(n))
         return "ok", [dict(self.notifications[k]) for k in window[:1000]], unread

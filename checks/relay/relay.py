@@ -232,7 +232,7 @@ class Relay:
 
     def _reserve(self, record):
         """step 4: FCM's `,"token":"…"` is the one member this relay adds to a measured payload."""
-        sizes = [len(d["token"].encode()) + 12 for d in record["devices"].values() if d["transport"] == "fcm"]
+        sizes = [len(d["token"].encode()) + 11 for d in record["devices"].values() if d["transport"] == "fcm"]
         return min(2048, max(sizes, default=0))
 
     def _withdrawal(self, device, push, now):
