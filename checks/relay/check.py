@@ -17,7 +17,6 @@ Standard library only. Exit status 0 when everything holds, 1 otherwise.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import multiprocessing
 import pathlib
@@ -152,10 +151,6 @@ class World:
 
 def n_key(n):
     return f"{n['source']}:{n['id']}" if n.get("source") else n["id"]
-
-
-def screen_of(device):
-    return device.screen()
 
 
 def run_scenarios(compose, path):
