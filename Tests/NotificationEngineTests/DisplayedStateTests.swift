@@ -20,7 +20,8 @@ import Testing
             let key = { (random: inout SplitMix64) in "k\(Int.random(in: 0..<pool, using: &random))" }
             let entries = (0..<Int.random(in: 0...(round % 3 == 0 ? 400 : 40), using: &random)).map { _ in
                 // Keys with a group, without one (legacy), and groups without a key (fallbacks).
-                let group = Int.random(in: 0..<4, using: &random) == 0 ? nil : "g\(Int.random(in: 0..<16, using: &random))"
+                let group =
+                    Int.random(in: 0..<4, using: &random) == 0 ? nil : "g\(Int.random(in: 0..<16, using: &random))"
                 let keyless = group != nil && Int.random(in: 0..<8, using: &random) == 0
                 return DisplayedEntry(
                     key: keyless ? nil : key(&random), timestamp: at(Int.random(in: 0..<2400, using: &random)),

@@ -33,7 +33,8 @@ import Testing
     // MARK: The cases of compose.md 6.8 and screen.md
 
     @Test func messageTwo_coversMessageOne_inABundleThatReplacesTheSingle() {
-        let response = compose([message("1", -60), message("2", -30)], [DisplayedEntry(key: "1", timestamp: at(-60), group: "t1")])
+        let response = compose(
+            [message("1", -60), message("2", -30)], [DisplayedEntry(key: "1", timestamp: at(-60), group: "t1")])
         #expect(response.kind == .bundle && response.shown == ["2", "1"])
         #expect(response.transition == .init(send: true, alert: true, withdraw: []))
         #expect(response.displayed.map(\.group) == ["t1", "t1"])
@@ -65,7 +66,8 @@ import Testing
         #expect(response.kind == .summary && response.groupKey == "summary")
         #expect(response.transition == .init(send: true, alert: true, withdraw: ["t1"]))
         // A group change without a new key: sent, quietly.
-        let quiet = compose([message("1", -60, thread: "t2")], [DisplayedEntry(key: "1", timestamp: at(-60), group: "t1")])
+        let quiet = compose(
+            [message("1", -60, thread: "t2")], [DisplayedEntry(key: "1", timestamp: at(-60), group: "t1")])
         #expect(quiet.transition == .init(send: true, alert: false, withdraw: ["t1"]))
     }
 

@@ -256,7 +256,9 @@ package struct ComposeResponse: Hashable, Sendable {
         for entry in displayed {
             let key = entry.key.map(append) ?? .absent
             let timestamp = append(entry.timestamp.raw)
-            records.append(KeyRecord(key: key, timestamp: timestamp, group: entry.group.map(append) ?? .absent, answerGroup: false))
+            records.append(
+                KeyRecord(key: key, timestamp: timestamp, group: entry.group.map(append) ?? .absent, answerGroup: false)
+            )
         }
         self.init(
             kind: kind, reason: reason, notification: notification, locale: locale, bytes: bytes,

@@ -28,7 +28,8 @@ extension Composer {
         case (.some, nil): return true
         case (nil, .some): return false
         case (nil, nil):
-            return CodePoints.compareBytes(aGroup ?? UnsafeBufferPointer(start: nil, count: 0), bGroup ?? .init(start: nil, count: 0)) < 0
+            return CodePoints.compareBytes(
+                aGroup ?? UnsafeBufferPointer(start: nil, count: 0), bGroup ?? .init(start: nil, count: 0)) < 0
         }
     }
 
@@ -138,7 +139,9 @@ extension Composer {
             var hasFallback = false
             state.forEachEntry { index in
                 order.append(index)
-                if bytes[entries[index].key] == nil, CodePoints.equalBytes(bytes[present: entries[index].group], fallback) {
+                if bytes[entries[index].key] == nil,
+                    CodePoints.equalBytes(bytes[present: entries[index].group], fallback)
+                {
                     hasFallback = true
                 }
             }
@@ -158,7 +161,8 @@ extension Composer {
                     records.append(.init(key: .absent, timestamp: now, answerGroup: true))
                 } else {
                     let entry = entries[index]
-                    records.append(.init(key: entry.key, timestamp: entry.timestamp, group: entry.group, answerGroup: false))
+                    records.append(
+                        .init(key: entry.key, timestamp: entry.timestamp, group: entry.group, answerGroup: false))
                 }
             }
             return ComposeResponse.Transition(send: !hasFallback, alert: !hasFallback, withdraw: [])

@@ -11,7 +11,10 @@ extension PushAnswer {
     /// The APNs headers of the withdrawal, in order (P21): no collapse id,
     /// which would replace the alert.
     package var withdrawalAPNsHeaders: [(name: String, value: String)] {
-        [("apns-push-type", "background"), ("apns-priority", "5"), ("apns-expiration", String(withdrawalExpirationSeconds))]
+        [
+            ("apns-push-type", "background"), ("apns-priority", "5"),
+            ("apns-expiration", String(withdrawalExpirationSeconds)),
+        ]
     }
 
     /// The Web Push headers of the withdrawal, in order (P21): no `Topic`,
