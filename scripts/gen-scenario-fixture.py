@@ -172,8 +172,8 @@ case("relay-restart-with-a-retry-pending",
 
 # 6. A transient failure on one of two devices.
 case("transient-failure-one-of-two-devices",
-     "the laptop's push service answers 503 three times: the phone shows the bundle at once, the laptop after the"
-     " retries; reads then clear both",
+     "the laptop's push service fails three times (503, 500, 429 with Retry-After): the phone shows the bundle at"
+     " once, the laptop after the retries; reads then clear both",
      [PHONE, LAPTOP], [
          step(create("1", text="Hello **world**"), screen=[single1], badge=1),
          step({"do": "device-fails", "device": "laptop", "count": 3}),
@@ -185,7 +185,7 @@ case("transient-failure-one-of-two-devices",
 
 summary2 = note("summary", "summary", "New activity on Buzz", "2 new notifications", ["chat:2", "chat:1"])
 case("two-devices-one-behind",
-     "the tablet misses message 1's single (503) and a message in another thread comes before its retry: the answer"
+     "the tablet misses message 1's single (a 503) and a message in another thread comes before its retry: the answer"
      " withdraws t1 from both, which also takes the tablet's pending single back, and both end with the summary",
      [PHONE, TABLET], [
          step({"do": "device-fails", "device": "tablet", "count": 3}),

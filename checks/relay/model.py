@@ -146,6 +146,7 @@ class Endpoint:
         self.failing = {}  # token → transient failures still to answer
         self.gone = set()
         self.delays = {}  # token → [ms] delays of the next withdrawals
+        self.failures = {}  # token → transient failures answered so far (they take transient_answers in turn)
 
     def post(self, token, headers, body: bytes, note):
         world = self.world
@@ -153,7 +154,9 @@ class Endpoint:
             return self.gone_answer()
         if self.failing.get(token, 0) > 0:
             self.failing[token] -= 1
-            return self.transient_answer()
+            turn = self.failures.get(token, 0)
+            self.failures[token] = turn + 1
+            return self.transient_answers[turn % len(self.transient_answers)]
         if len(self.measured(body)) > self.limit:
             return self.too_large()
         message = json.loads(body)
@@ -188,8 +191,8 @@ class Apns(Endpoint):
     def gone_answer(self):
         return 410, {}, {"reason": "Unregistered"}
 
-    def transient_answer(self):
-        return 503, {}, {"reason": "ServiceUnavailable"}
+    transient_answers = [(503, {}, {"reason": "ServiceUnavailable"}), (500, {}, {"reason": "InternalServerError"}),
+                         (429, {}, {"reason": "TooManyRequests"})]
 
     def too_large(self):
         return 413, {}, {"reason": "PayloadTooLarge"}
@@ -218,8 +221,9 @@ class Fcm(Endpoint):
     def gone_answer(self):
         return 404, {}, {"error": {"status": "UNREGISTERED"}}
 
-    def transient_answer(self):
-        return 503, {}, {"error": {"status": "UNAVAILABLE"}}
+    transient_answers = [(503, {}, {"error": {"status": "UNAVAILABLE"}}), (500, {}, {"error": {"status": "INTERNAL"}}),
+                         (429, {"Retry-After": "5"}, {"error": {"status": "QUOTA_EXCEEDED"}}),
+                         (503, {"Retry-After": "2"}, {"error": {"status": "UNAVAILABLE"}})]
 
     def too_large(self):
         return 400, {}, {"error": {"status": "INVALID_ARGUMENT"}}
@@ -254,8 +258,7 @@ class WebPush(Endpoint):
     def gone_answer(self):
         return 410, {}, {}
 
-    def transient_answer(self):
-        return 503, {}, {}
+    transient_answers = [(503, {}, {}), (500, {}, {}), (429, {"Retry-After": "3"}, {})]
 
     def too_large(self):
         return 413, {}, {}
