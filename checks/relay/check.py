@@ -21,6 +21,7 @@ import json
 import multiprocessing
 import pathlib
 import random
+import re
 import subprocess
 import sys
 import time
@@ -428,8 +429,23 @@ BROKEN = [  # (name, compose class, relay class, app checks sentAt, at most this
 ]
 
 
+def relay_follows_the_doc():
+    """The relay's comments cite every step of docs/relay.md's loop, and no
+    step the page does not have, nor a section it does not have."""
+    page = (ROOT / "docs" / "relay.md").read_text(encoding="utf-8")
+    code = (ROOT / "checks" / "relay" / "relay.py").read_text(encoding="utf-8")
+    steps = set(re.findall(r"^(\d+)\. \*\*", page, re.M))
+    cited = set(re.findall(r"\bstep (\d+)", code))
+    sections = set(re.findall(r"^## (.+)$", page, re.M))
+    named = set(re.findall(r'relay\.md "([^"]+)"', code))
+    ok = steps == cited and named <= sections and steps == {str(n) for n in range(1, len(steps) + 1)}
+    print(f"self-test: relay.py cites steps {sorted(cited, key=int)} and sections {sorted(named)} of docs/relay.md"
+          f" (its steps {sorted(steps, key=int)}): {'ok' if ok else 'MISMATCH'}")
+    return ok
+
+
 def self_test(host, port, seed):
-    ok = True
+    ok = relay_follows_the_doc()
     for name, compose_class, relay_class, checks_sent_at, count, events in BROKEN:
         compose = compose_class(host, port, None, None)
         totals = run_random(host, port, count, seed, 1, compose, relay_class, checks_sent_at, True, events)

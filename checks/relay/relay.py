@@ -20,7 +20,7 @@ import socket
 import threading
 from datetime import datetime, timezone
 
-MAX_BACKOFF_MS = 60_000  # "What each push service answers": doubling up to 60 s
+MAX_BACKOFF_MS = 60_000  # relay.md "Retries": doubling up to 60 s
 WITHDRAWAL_SECONDS = 86_400  # push.md P21: a withdrawal lives a day
 
 
