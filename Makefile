@@ -87,6 +87,22 @@ check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# The reference relay and the device model (checks/relay/, docs/relay.md,
+# docs/spec/screen.md) against the debug build's service: first the
+# self-test (broken relays and apps the checker must catch), then every case
+# of test-fixtures/scenarios.json, then RELAY_RANDOM_COUNT seeded random
+# sequences of events with the invariant I1-I5 checked after every settled
+# step, in two processes (5,000 sequences, about 45,000 steps: about 65 s of
+# CPU for the relay and the service together).
+RELAY_RANDOM_COUNT ?= 5000
+RELAY_RANDOM_SEED ?= 1
+.PHONY: check-relay
+check-relay: build python3
+	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+test: check-relay
+
 # The Python fixture runner of test-fixtures/README.md, copied out of the
 # README as written, against the debug build's service and `locale` command:
 # every case of notification-body.json, compose.json, l10n.json and
@@ -284,18 +300,3 @@ resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-# The reference relay and the device model (checks/relay/, docs/relay.md,
-# docs/spec/screen.md) against the debug build's service: first the
-# self-test (broken relays and apps the checker must catch), then every case
-# of test-fixtures/scenarios.json, then RELAY_RANDOM_COUNT seeded random
-# sequences of events with the invariant I1-I5 checked after every settled
-# step, in two processes (5,000 sequences, about 45,000 steps: about 65 s of
-# CPU for the relay and the service together).
-RELAY_RANDOM_COUNT ?= 5000
-RELAY_RANDOM_SEED ?= 1
-.PHONY: check-relay
-check-relay: build python3
-	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
-	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
-
-test: check-relay
