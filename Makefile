@@ -87,6 +87,20 @@ check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# The Python fixture runner of test-fixtures/README.md, copied out of the
+# README as written, against the debug build's service and `locale` command:
+# every case of notification-body.json, compose.json, l10n.json and
+# reject.json must pass (checks/fixtures/readme_runner.py; `--language
+# javascript` runs the Node one the same way).
+.PHONY: check-fixture-runners
+check-fixture-runners: build python3
+	python3 checks/fixtures/readme_runner.py \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# Validates openapi.yaml and checks a live server (127.0.0.1) against it.
+check-openapi: build $(VENV)/.tools-installed
+	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
 # The reference relay and the device model (checks/relay/, docs/relay.md,
 # docs/spec/screen.md) against the debug build's service: first the
 # self-test (broken relays and apps the checker must catch), then every case
@@ -102,20 +116,6 @@ check-relay: build python3
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 test: check-relay
-
-# The Python fixture runner of test-fixtures/README.md, copied out of the
-# README as written, against the debug build's service and `locale` command:
-# every case of notification-body.json, compose.json, l10n.json and
-# reject.json must pass (checks/fixtures/readme_runner.py; `--language
-# javascript` runs the Node one the same way).
-.PHONY: check-fixture-runners
-check-fixture-runners: build python3
-	python3 checks/fixtures/readme_runner.py \
-	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
-
-# Validates openapi.yaml and checks a live server (127.0.0.1) against it.
-check-openapi: build $(VENV)/.tools-installed
-	scripts/check-openapi.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # The playground page (GET /) in headless Chromium driven by Selenium, against
 # the debug build on 127.0.0.1 (checks/browser/playground_test.py); screenshots
