@@ -299,4 +299,3 @@ resilience: release python3
 resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
-
