@@ -10,7 +10,9 @@ extension ComposeDecoder {
         names.startObject()
         if try reader.openObject(at: "push") {
             repeat {
-                guard let member = try reader.memberName(&names) else { throw unknownMember(PushMember.self, in: "push") }
+                guard let member = try reader.memberName(&names) else {
+                    throw unknownMember(PushMember.self, in: "push")
+                }
                 if try reader.skipNull() { continue }
                 switch member {
                 case .badge: options.badge = try integer(.badge)
