@@ -4,8 +4,12 @@
 Every expected response below is written out by hand from
 docs/spec/compose.md and docs/spec/body.md; nothing here runs the Swift
 implementation. Python only builds repetitive inputs (long names, a thousand
-displayed entries) and lays the JSON out. Run: python3 scripts/gen-compose-fixture.py
+displayed entries) and lays the JSON out, and applies C14 (the group key,
+a thread's own text or its digest) to the thread identifier each expected
+response already names. Run: python3 scripts/gen-compose-fixture.py
 """
+import base64
+import hashlib
 import json
 import os
 from datetime import datetime, timedelta, timezone
@@ -33,31 +37,62 @@ def note(id, timestamp, type="message", **fields):
     return n
 
 
+def group_key(source):
+    """compose.md C14: the source itself when it is 1 to 64 bytes of U+0021..U+007E other than '"' and '\\',
+    else the first 24 bytes of its SHA-256 in base64url without padding."""
+    utf8 = source.encode("utf-8")
+    if 1 <= len(utf8) <= 64 and all(0x21 <= b <= 0x7E and b not in (0x22, 0x5C) for b in utf8):
+        return source
+    return base64.urlsafe_b64encode(hashlib.sha256(utf8).digest()[:24]).decode("ascii").rstrip("=")
+
+
+def entry(key, timestamp, group=None, with_group=True):
+    """A displayed entry; key None is an entry of a group alone (no key member in a request)."""
+    e = {} if key is None else {"key": key}
+    e["timestamp"] = timestamp
+    if group is not None:
+        e["group"] = group
+    return e
+
+
 def req(notifications=None, displayed=None, now=NOW, **fields):
     r = {"now": now}
     if notifications is not None:
         r["notifications"] = notifications
     if displayed is not None:
-        r["displayed"] = [{"key": k, "timestamp": t} for k, t in displayed]
+        # (key, timestamp) is an entry without group, as stored before groups; (key, timestamp, group) one with.
+        r["displayed"] = [entry(*d) for d in displayed]
     r.update(fields)
     return r
 
 
+def out_entry(key, timestamp, group):
+    """An entry of a response's displayed: all three members, always (compose.md C10)."""
+    return {"key": key, "timestamp": timestamp, "group": group}
+
+
 def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), displayed=(), reason=None,
          locale="en"):
+    # compose.md C10 step 3: each kept key under the answer's group key, G of the thread identifier (C14).
+    g = group_key(tid if tid is not None else "fallback")
     return {
         "kind": kind,
         "reason": reason,
         "notification": {"title": title, "subtitle": subtitle, "body": body, "threadIdentifier": tid, "url": url},
         "shown": list(shown),
         "dropped": [{"key": k, "reason": r} for k, r in dropped],
-        "displayed": [{"key": k, "timestamp": t} for k, t in displayed],
+        "displayed": [out_entry(*d) if len(d) == 3 else out_entry(d[0], d[1], g) for d in displayed],
         "locale": locale,
         "direction": "rtl" if locale in ("ar", "he") else "ltr",  # compose.md C12: the catalog's direction
     }
 
 
-def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=(), locale="en"):
+def fallback(reason, app="Buzz", body=None, title=None, dropped=(), displayed=None, locale="en"):
+    # displayed: (key, timestamp, group) triples, written as given (C10 steps 1 and 2); by default nothing for a
+    # fallback empty, and the fallback entry at NOW for a failed or timed-out fetch without entries (C10 step 1).
+    if displayed is None:
+        displayed = [] if reason == "empty" else [(None, NOW, "fallback")]
+    assert all(len(d) == 3 for d in displayed)
     return resp("fallback", title if title is not None else app,
                 body if body is not None else f"There might be new activity on {app}.",
                 None, dropped=dropped, displayed=displayed, reason=reason, locale=locale)
@@ -74,14 +109,17 @@ def case(id, description, request, response):
 
 # ---------------------------------------------------------------- fallbacks
 case("fallback-fetch-failed",
-     "fetch failed: fallback with reason failed, app texts, nothing shown",
+     "fetch failed: fallback with reason failed, app texts, nothing shown; the next state records the fallback "
+     "notification at now (C10 step 1)",
      req(fetch="failed"),
-     fallback("failed"))
+     fallback("failed", displayed=[(None, NOW, "fallback")]))
 
-case("fallback-fetch-timeout-ignores-notifications-and-prunes-displayed",
-     "fetch timeout: notifications are not looked at, no drops; displayed still loses its stale entries",
-     req([note("1", at(-10))], [("old", at(-601)), ("kept", at(-600))], fetch="timeout"),
-     fallback("timeout", displayed=[("kept", at(-600))]))
+case("fallback-fetch-timeout-ignores-notifications-and-keeps-displayed",
+     "fetch timeout: notifications are not looked at, no drops; displayed is carried over whole (stale entries too: "
+     "the device still shows them) and records the fallback at now (was: stale entries pruned, before C10 recorded "
+     "the screen)",
+     req([note("1", at(-10))], [("old", at(-601), "t1"), ("kept", at(-600), "t1")], fetch="timeout"),
+     fallback("timeout", displayed=[(None, NOW, "fallback"), ("kept", at(-600), "t1"), ("old", at(-601), "t1")]))
 
 case("fallback-empty-without-notifications",
      "fetch ok with no notifications: fallback with reason empty",
@@ -160,29 +198,32 @@ case("own-needs-a-sender-id",
      resp("single", "Me", "mine", "1", shown=["1"], displayed=[("1", at(-10))]))
 
 case("drop-precedence",
-     "each notification gets the first reason that applies: duplicate, read, own, stale, future, displayed",
+     "each notification gets the first reason that applies: duplicate, read, own, stale, future (the displayed "
+     "reason and its notification d are gone: a key in displayed is kept when unread, C2); the next state is the "
+     "shown key alone, the entries s and f leave it",
      req([note("k", at(-10)),
           note("k", at(-700), read=True, sender_id="me"),
           note("r", at(-700), read=True, sender_id="me"),
           note("o", at(-700), sender_id="me"),
           note("s", at(-700)),
-          note("f", at(400)),
-          note("d", at(-20))],
-         [("s", at(-30)), ("f", at(-30)), ("d", at(-30))], recipient="me"),
+          note("f", at(400))],
+         [("s", at(-30), "s"), ("f", at(-30), "s")], recipient="me"),
      resp("single", "Buzz", "New message", "k", shown=["k"],
-          dropped=[("k", "duplicate"), ("r", "read"), ("o", "own"), ("s", "stale"), ("f", "future"), ("d", "displayed")],
-          displayed=[("k", at(-10)), ("d", at(-30)), ("f", at(-30)), ("s", at(-30))]))
+          dropped=[("k", "duplicate"), ("r", "read"), ("o", "own"), ("s", "stale"), ("f", "future")],
+          displayed=[("k", at(-10))]))
 
-case("drop-displayed",
-     "a key in displayed is dropped; the entry stays in the next state while fresh",
-     req([note("1", at(-10)), note("2", at(-20), text="new")], [("1", at(-10))]),
-     resp("single", "Buzz", "new", "2", shown=["2"], dropped=[("1", "displayed")],
-          displayed=[("1", at(-10)), ("2", at(-20))]))
+case("displayed-and-unread-is-kept",
+     "a key in displayed that is still unread is kept and shown again: message 2 joins message 1, which the device "
+     "shows under t1, in a bundle of 2 that replaces it (was: 1 dropped as displayed, and the single of 2 replaced "
+     "it: message 1 vanished unread)",
+     req([note("1", at(-10), thread="t1"), note("2", at(-20), thread="t1", text="new")], [("1", at(-10), "t1")]),
+     resp("bundle", "Buzz", "2 new messages", "t1", shown=["1", "2"], displayed=[("1", at(-10)), ("2", at(-20))]))
 
-case("displayed-entry-drops-even-when-the-entry-itself-is-stale",
-     "the displayed drop looks at the key only; the entry's own stale time removes it from the next state",
+case("displayed-stale-entry-of-an-unread-key",
+     "an entry's own time does not matter: the unread, fresh notification is kept, and the next state records it "
+     "with its own timestamp (was: dropped as displayed)",
      req([note("1", at(-10))], [("1", at(-601))]),
-     fallback("empty", dropped=[("1", "displayed")]))
+     resp("single", "Buzz", "New message", "1", shown=["1"], displayed=[("1", at(-10))]))
 
 # ---------------------------------------------------------------- time boundaries
 case("stale-boundary-exactly-max-age-is-fresh",
@@ -240,18 +281,29 @@ case("timestamps-lowercase-t-and-z-and-minus-zero-offset",
 
 case("timestamps-leap-second",
      "23:59:60 is accepted where RFC 3339 places a leap second, on the last day of a month in UTC (here once in Z "
-     "and once through +01:00), and denotes 00:00:00 of the next day plus its fraction: the displayed entry at "
-     "00:59:60.5+01:00 is half a second newer than the notification at 23:59:60Z; both are echoed as written",
+     "and once through +01:00): the notification at 23:59:60Z is fresh and echoed as written; the displayed entry "
+     "leaves the state (the next state is the shown key alone, C10)",
      req([note("leap", "2016-12-31T23:59:60Z", thread="t", text="Happy new year")],
-         displayed=[("old", "2017-01-01T00:59:60.5+01:00")], now="2017-01-01T00:00:30Z"),
+         displayed=[("old", "2017-01-01T00:59:60.5+01:00", "t")], now="2017-01-01T00:00:30Z"),
      resp("single", "Buzz", "Happy new year", "t", shown=["leap"],
-          displayed=[("old", "2017-01-01T00:59:60.5+01:00"), ("leap", "2016-12-31T23:59:60Z")]))
+          displayed=[("leap", "2016-12-31T23:59:60Z")]))
+
+case("timestamps-leap-second-orders-carried-over-entries",
+     "a leap second denotes 00:00:00 of the next day plus its fraction: carried over by a failed fetch, the entry at "
+     "00:59:60.5+01:00 is half a second newer than the one at 23:59:60Z, and the fallback entry at now is newest; "
+     "all echoed as written",
+     req(displayed=[("leap", "2016-12-31T23:59:60Z", "t"), ("old", "2017-01-01T00:59:60.5+01:00", "t")],
+         now="2017-01-01T00:00:30Z", fetch="failed"),
+     fallback("failed", displayed=[(None, "2017-01-01T00:00:30Z", "fallback"),
+                                   ("old", "2017-01-01T00:59:60.5+01:00", "t"),
+                                   ("leap", "2016-12-31T23:59:60Z", "t")]))
 
 # ---------------------------------------------------------------- keys
 case("key-is-source-colon-id",
-     "the key is source:id; a notification without source has the key id, a different key",
-     req([note("7", at(-10), source="wiki"), note("7", at(-20))], [("wiki:7", at(-10))]),
-     resp("single", "Buzz", "New message", "7", shown=["7"], dropped=[("wiki:7", "displayed")],
+     "the key is source:id; a notification without source has the key id, a different key: both are shown (was: "
+     "wiki:7 in displayed and dropped as displayed, a reason that is gone)",
+     req([note("7", at(-10), source="wiki"), note("7", at(-20))]),
+     resp("summary", "New activity on Buzz", "2 new notifications", "summary", shown=["wiki:7", "7"],
           displayed=[("wiki:7", at(-10)), ("7", at(-20))]))
 
 case("key-with-empty-source-is-the-id",
@@ -261,11 +313,11 @@ case("key-with-empty-source-is-the-id",
           displayed=[("7", at(-10))]))
 
 case("keys-canonically-equivalent-are-distinct",
-     "keys compare by code points: caf\\u00e9 and cafe\\u0301 are two keys, so only the second is in displayed",
-     req([note("caf\u00e9", at(-10)), note("cafe\u0301", at(-10))], [("cafe\u0301", at(-500))]),
-     resp("single", "Buzz", "New message", "caf\u00e9", shown=["caf\u00e9"],
-          dropped=[("cafe\u0301", "displayed")],
-          displayed=[("caf\u00e9", at(-10)), ("cafe\u0301", at(-500))]))
+     "keys compare by code points: caf\\u00e9 and cafe\\u0301 are two keys, not duplicates, both shown, "
+     "cafe\\u0301 first (e < \\u00e9) (was: cafe\\u0301 in displayed and dropped as displayed, a reason that is gone)",
+     req([note("caf\u00e9", at(-10)), note("cafe\u0301", at(-10))]),
+     resp("summary", "New activity on Buzz", "2 new notifications", "summary", shown=["cafe\u0301", "caf\u00e9"],
+          displayed=[("cafe\u0301", at(-10)), ("caf\u00e9", at(-10))]))
 
 # ---------------------------------------------------------------- ordering
 case("order-newest-first",
@@ -621,49 +673,84 @@ case("summary-long-app-title-capped",
           shown=["1", "2"], displayed=[("1", at(-10)), ("2", at(-20))]))
 
 # ---------------------------------------------------------------- displayed state
-case("displayed-prunes-stale-and-keeps-fresh-and-future",
-     "the next state keeps request entries not stale (the boundary included, future ones too) plus the shown one, newest first",
-     req([note("n", at(-30))],
-         [("stale", at(-601)), ("edge", at(-600)), ("future", at(3600)), ("recent", at(-1))]),
-     resp("single", "Buzz", "New message", "n", shown=["n"],
-          displayed=[("future", at(3600)), ("recent", at(-1)), ("n", at(-30)), ("edge", at(-600))]))
+FOUR = [("stale", at(-601)), ("edge", at(-600)), ("future", at(3600)), ("recent", at(-1))]
+case("displayed-next-state-is-what-the-device-shows",
+     "fetch ok: the next state is the shown keys under the answer's group and nothing else, whatever the request's "
+     "entries were (was: fresh request entries kept beside the shown one; C10 now records the screen)",
+     req([note("n", at(-30))], FOUR),
+     resp("single", "Buzz", "New message", "n", shown=["n"], displayed=[("n", at(-30))]))
+
+case("displayed-carried-over-when-the-fetch-fails",
+     "fetch failed: the entries are carried over, none pruned (stale and future alike), entries without group "
+     "written with group null, and the fallback entry at now, newest first (was: the stale one pruned)",
+     req(displayed=FOUR, fetch="failed"),
+     fallback("failed", displayed=[("future", at(3600), None), (None, NOW, "fallback"), ("recent", at(-1), None),
+                                   ("edge", at(-600), None), ("stale", at(-601), None)]))
 
 case("displayed-latest-time-wins",
-     "one key twice in displayed: the later instant wins, wherever it is in the list",
-     req([], [("a", at(-100)), ("b", at(-50)), ("a", "2026-11-29T12:59:50+01:00"), ("b", at(-60))]),
-     fallback("empty", displayed=[("a", "2026-11-29T12:59:50+01:00"), ("b", at(-50))]))
+     "one key twice in displayed: the later instant wins, wherever it is in the list (carried over by a failed "
+     "fetch; was: a fallback empty, whose next state is now empty)",
+     req([], [("a", at(-100)), ("b", at(-50)), ("a", "2026-11-29T12:59:50+01:00"), ("b", at(-60))], fetch="failed"),
+     fallback("failed", displayed=[(None, NOW, "fallback"), ("a", "2026-11-29T12:59:50+01:00", None),
+                                   ("b", at(-50), None)]))
 
 case("displayed-equal-instants-first-written-wins",
-     "one key twice at the same instant written differently: the first entry in the request is kept",
-     req([], [("a", "2026-11-29T13:59:00+02:00"), ("a", "2026-11-29T11:59:00Z"), ("b", "2026-11-29T11:59:00.000Z")]),
-     fallback("empty", displayed=[("a", "2026-11-29T13:59:00+02:00"), ("b", "2026-11-29T11:59:00.000Z")]))
+     "one key twice at the same instant written differently: the first entry in the request is kept (carried over "
+     "by a failed fetch; was: a fallback empty)",
+     req([], [("a", "2026-11-29T13:59:00+02:00"), ("a", "2026-11-29T11:59:00Z"), ("b", "2026-11-29T11:59:00.000Z")],
+         fetch="failed"),
+     fallback("failed", displayed=[(None, NOW, "fallback"), ("a", "2026-11-29T13:59:00+02:00", None),
+                                   ("b", "2026-11-29T11:59:00.000Z", None)]))
 
 case("displayed-ties-by-code-point",
-     "equal instants in the next state are ordered by key in code-point order",
-     req([], [("\U0001F600", at(-10)), ("z", at(-10)), ("\uff01", at(-10)), ("Z", at(-10))]),
-     fallback("empty", displayed=[("Z", at(-10)), ("z", at(-10)), ("\uff01", at(-10)), ("\U0001F600", at(-10))]))
+     "equal instants in the next state are ordered by key in code-point order (carried over by a failed fetch; "
+     "was: a fallback empty)",
+     req([], [("\U0001F600", at(-10)), ("z", at(-10)), ("\uff01", at(-10)), ("Z", at(-10))], fetch="failed"),
+     fallback("failed", displayed=[(None, NOW, "fallback"), ("Z", at(-10), None), ("z", at(-10), None),
+                                   ("\uff01", at(-10), None), ("\U0001F600", at(-10), None)]))
+
+case("displayed-ties-keyed-before-group-alone-then-by-group",
+     "equal instants: entries with a key before entries of a group alone, those by group in code-point order; a "
+     "fallback entry already there is kept as it was and none is added",
+     req(displayed=[(None, at(-10), "zeta"), (None, at(-10), "fallback"), ("k", at(-10), "t1")], fetch="timeout"),
+     fallback("timeout", displayed=[("k", at(-10), "t1"), (None, at(-10), "fallback"), (None, at(-10), "zeta")]))
+
+case("displayed-group-alone-latest-per-group",
+     "two entries of the group fallback without a key: the later instant is kept, once, and no new fallback entry",
+     req(displayed=[(None, at(-100), "fallback"), (None, at(-20), "fallback")], fetch="failed"),
+     fallback("failed", displayed=[(None, at(-20), "fallback")]))
+
+case("displayed-empty-answer-empties-the-state",
+     "fetch ok and nothing kept: the next state is empty, whatever the entries were (everything is withdrawn)",
+     req([note("1", at(-10), read=True)], [("1", at(-10), "t1"), (None, at(-5), "fallback"), ("legacy", at(-3))]),
+     fallback("empty", dropped=[("1", "read")]))
 
 # A thousand displayed entries: keys d0000..d0999, d{i} written at now - 1 - i seconds.
-THOUSAND = [(f"d{i:04d}", at(-1 - i)) for i in range(1000)]
+THOUSAND = [(f"d{i:04d}", at(-1 - i), "t1") for i in range(1000)]
 case("displayed-thousand-entries-capped-at-1000",
-     "1000 fresh entries (two of them hit by notifications) plus one shown: the newest 1000 are kept",
-     req([note("d0005", at(-6)), note("n", at(0), text="new"), note("d0500", at(-501))],
-         THOUSAND, maxAgeSeconds=3600),
-     resp("single", "Buzz", "new", "n", shown=["n"], dropped=[("d0005", "displayed"), ("d0500", "displayed")],
-          displayed=[("n", at(0))] + THOUSAND[:999]))
+     "1000 entries carried over by a failed fetch plus the fallback entry at now: the newest 1000 are kept (was: "
+     "with a shown key, which now leaves no entry but its own)",
+     req(displayed=THOUSAND, fetch="failed"),
+     fallback("failed", displayed=[(None, NOW, "fallback")] + THOUSAND[:999]))
 
-# 60 entries, the oldest 20 stale: 40 fresh remain.
-SIXTY = [(f"e{i:02d}", at(-1 - i)) for i in range(60)]
-case("displayed-prunes-many-stale-entries",
-     "60 entries one second apart, oldest first, maxAgeSeconds 40: the 40 entries at most 40 s old remain, newest first",
-     req([], SIXTY[::-1], maxAgeSeconds=40),
-     fallback("empty", displayed=SIXTY[:40]))
+# 60 entries, the oldest 20 stale.
+SIXTY = [(f"e{i:02d}", at(-1 - i), "t1") for i in range(60)]
+case("displayed-keeps-stale-entries-when-the-fetch-fails",
+     "60 entries one second apart, oldest first, maxAgeSeconds 40, fetch failed: all 60 stay, newest first, after "
+     "the fallback entry (was: the 20 stale ones pruned; an entry now leaves when its notification leaves the device)",
+     req([], SIXTY[::-1], maxAgeSeconds=40, fetch="failed"),
+     fallback("failed", displayed=[(None, NOW, "fallback")] + SIXTY))
 
 case("displayed-shown-entry-echoes-raw-timestamp",
-     "a shown notification enters the next state with its timestamp exactly as written",
-     req([note("1", "2026-11-29T06:59:00.120-05:00")], [("0", "2026-11-29T11:59:00.12Z")]),
+     "a shown notification enters the next state with its timestamp exactly as written; the entry 0 leaves it",
+     req([note("1", "2026-11-29T06:59:00.120-05:00")], [("0", "2026-11-29T11:59:00.12Z", "1")]),
      resp("single", "Buzz", "New message", "1", shown=["1"],
-          displayed=[("0", "2026-11-29T11:59:00.12Z"), ("1", "2026-11-29T06:59:00.120-05:00")]))
+          displayed=[("1", "2026-11-29T06:59:00.120-05:00")]))
+
+case("displayed-group-of-a-hashed-thread",
+     "the next state records the group key of C14: a thread that is not a plain group key is recorded as its digest",
+     req([note("1", at(-10), thread="caf\u00e9")]),
+     resp("single", "Buzz", "New message", "caf\u00e9", shown=["1"], displayed=[("1", at(-10))]))
 
 
 # ---------------------------------------------------------------- languages (compose.md, Part II)

@@ -179,24 +179,68 @@ case("all-members-long", "badge, channel, reserveBytes 1000 and a long body toge
 case("reserve-1", "reserveBytes 1: a payload one byte short of the limit is cut by one grapheme more",
      {"maxUnits": 4096, "notifications": [msg(text="r" * 4096)], "push": {"reserveBytes": 1}})
 
-# Withdraw and send.
-case("withdraw-read-displayed", "a read notification that was displayed is withdrawn",
-     {"notifications": [msg("a", read=True), msg("b", text="new")], "displayed": [{"key": "a", "timestamp": T}],
+# From one screen to the next (compose.md S1 to S5, screen.md): send, alert, withdraw and the withdrawal payloads.
+# The cases of the old P1/P2 (withdraw listed read keys) are gone: withdraw now lists group keys.
+def shown(key, ts, group):
+    """A displayed entry as a relay stores it: key None is a fallback notification's entry."""
+    entry = {} if key is None else {"key": key}
+    return entry | {"timestamp": ts, "group": group}
+
+
+T1 = "2026-11-29T11:58:00Z"
+case("displayed-and-unread-rebundled", "message 1 is on the device under t1 and still unread, message 2 arrives: "
+     "both are kept, a bundle that replaces the single; a new key, so it alerts",
+     {"notifications": [msg("1", ts=T1, thread="t1", text="first"), msg("2", thread="t1", text="second")],
+      "displayed": [shown("1", T1, "t1")], "push": {}})
+case("send-false-unchanged", "the device already shows exactly 1 and 2 under t1: nothing to send or withdraw",
+     {"notifications": [msg("1", ts=T1, thread="t1"), msg("2", thread="t1")],
+      "displayed": [shown("2", T, "t1"), shown("1", T1, "t1")], "push": {}})
+case("alert-false-quiet-correction", "message 1 read elsewhere, 2 still unread: the single of 2 replaces the bundle "
+     "quietly (passive, alert false), nothing withdrawn",
+     {"notifications": [msg("1", ts=T1, thread="t1", read=True), msg("2", thread="t1", text="second")],
+      "displayed": [shown("2", T, "t1"), shown("1", T1, "t1")], "push": {"badge": 1}})
+case("withdraw-excludes-own-group", "1 to 3 read elsewhere while 4 arrives in t1, and 9 of t2 read: only t2 is "
+     "withdrawn, never t1, the answer's own group",
+     {"notifications": [msg(str(i), ts=f"2026-11-29T11:5{i}:00Z", thread="t1", read=True) for i in (1, 2, 3)]
+      + [msg("9", ts=T1, thread="t2", read=True), msg("4", thread="t1", text="fourth")],
+      "displayed": [shown(str(i), f"2026-11-29T11:5{i}:00Z", "t1") for i in (3, 2, 1)] + [shown("9", T1, "t2")],
       "push": {}})
-case("withdraw-read-not-displayed", "read but never displayed: nothing to withdraw",
-     {"notifications": [msg("a", read=True), msg("b", text="new")], "push": {}})
-case("withdraw-duplicate-once", "the same read key twice is withdrawn once",
-     {"notifications": [msg("a", read=True), msg("a", read=True), msg("c", source="s", read=True)],
-      "displayed": [{"key": "a", "timestamp": T}, {"key": "s:c", "timestamp": T}], "push": {}})
-case("withdraw-stale-displayed", "a displayed entry older than the window is still withdrawn",
-     {"notifications": [msg("a", read=True, ts="2026-11-29T10:00:00Z")],
-      "displayed": [{"key": "a", "timestamp": "2026-11-29T10:00:00Z"}], "push": {}})
-case("withdraw-fetch-failed", "a failed fetch looks at no notification: nothing withdrawn",
-     {"fetch": "failed", "notifications": [msg("a", read=True)], "displayed": [{"key": "a", "timestamp": T}],
+case("group-change-single-to-summary", "a single under t1 on the device, a message of t2 arrives: a summary, t1 "
+     "withdrawn",
+     {"notifications": [msg("1", ts=T1, thread="t1"), msg("3", thread="t2")],
+      "displayed": [shown("1", T1, "t1")], "push": {}})
+case("group-change-without-new-key", "the same key under another group (its thread changed): sent quietly, the "
+     "old group withdrawn",
+     {"notifications": [msg("1", thread="t2")], "displayed": [shown("1", T, "t1")], "push": {}})
+case("fallback-recorded", "the fetch fails: a fallback is sent and alerts, nothing withdrawn, the device's entries "
+     "carried over",
+     {"fetch": "failed", "displayed": [shown("1", T1, "t1")], "push": {}})
+case("fallback-recorded-not-resent", "the fetch fails again while a fallback is on the device: not sent again",
+     {"fetch": "timeout", "displayed": [shown(None, T, "fallback"), shown("1", T1, "t1")], "push": {}})
+case("fallback-withdrawn-after-recovery", "the first successful fetch after a failure withdraws the fallback",
+     {"notifications": [msg("1", ts=T1, thread="t1"), msg("2", thread="t1")],
+      "displayed": [shown(None, T, "fallback"), shown("1", T1, "t1")], "push": {"badge": 2}})
+case("empty-withdraws-all", "everything read: a fallback empty, not sent, every group of the state withdrawn in "
+     "its order (a legacy entry contributes none); the badge rides on the withdrawal",
+     {"notifications": [msg("1", ts=T1, thread="t1", read=True), msg("2", thread="t2", read=True)],
+      "displayed": [shown("1", T1, "summary"), shown("2", T, "summary"), shown(None, "2026-11-29T11:59:30Z", "fallback"),
+                    {"key": "old", "timestamp": T1}],
+      "push": {"badge": 0}})
+case("legacy-entries-without-group", "entries stored without group: never withdrawn; a kept key that has one "
+     "makes a quiet send (it is not new, but not known to be shown under t1)",
+     {"notifications": [msg("1", thread="t1")], "displayed": [{"key": "1", "timestamp": T}, {"key": "x", "timestamp": T}],
       "push": {}})
-case("send-false-all-dropped", "every notification dropped: fallback empty, send false",
-     {"notifications": [msg("a", read=True)], "push": {}})
-case("send-true-timeout", "fetch timeout: a fallback that is sent", {"fetch": "timeout", "push": {}})
+GROUPS_16 = [f"{i:02d}" + "g" * 62 for i in range(16)]
+case("withdrawal-sizes-max", "16 groups of 64 bytes withdrawn, the largest badge and sentAt, reserveBytes 2048: the "
+     "withdrawal payloads at their bound (1,160, 1,158 and 1,133 bytes)",
+     {"now": "9999-12-31T23:59:60.999Z",
+      "notifications": [msg(f"k{i}", ts="9999-12-31T23:59:00Z", read=True) for i in range(16)],
+      "displayed": [shown(f"k{i}", "9999-12-31T23:59:00Z", group) for i, group in enumerate(GROUPS_16)],
+      "push": {"badge": 2147483647, "reserveBytes": 2048}})
+case("withdrawal-before-1970", "now before 1970: sentAt is negative (floored), the withdrawal's expiration a day "
+     "after the floored now",
+     {"now": "1969-12-31T23:59:59.5Z", "notifications": [msg("1", ts="1969-12-31T23:59:00Z", read=True)],
+      "displayed": [shown("1", "1969-12-31T23:59:00Z", "t1")], "push": {}})
 
 # Freshness: expiration and TTL.
 case("ttl-window-0", "maxAgeSeconds 0 and a notification at now: TTL 0",
@@ -235,6 +279,15 @@ INVALID = [
     ("channel-line-feed", "a C0 control in the channel", {"push": {"androidChannel": "a\nb"}}, "invalid-value"),
     ("channel-c1", "a C1 control (U+0085) in the channel", {"push": {"androidChannel": "a\u0085b"}}, "invalid-value"),
     ("channel-number", "a channel that is not a string", {"push": {"androidChannel": 5}}, "invalid-type"),
+    # compose.md 2.2: a displayed entry's group.
+    ("displayed-group-invalid", "a group that is not a group key (a space)",
+     {"displayed": [{"key": "a", "timestamp": T, "group": "a b"}]}, "invalid-value"),
+    ("displayed-group-65-bytes", "a group of 65 bytes", {"displayed": [{"key": "a", "timestamp": T, "group": "g" * 65}]},
+     "invalid-value"),
+    ("displayed-group-17", "a 17th distinct group",
+     {"displayed": [{"key": f"k{i}", "timestamp": T, "group": f"g{i}"} for i in range(17)]}, "out-of-range"),
+    ("displayed-neither-key-nor-group", "an entry with neither key nor group",
+     {"displayed": [{"timestamp": T}]}, "missing-field"),
 ]
 
 
@@ -258,10 +311,10 @@ def main():
         invalid.append({"id": id, "description": description, "request": request, "status": 400, "code": code})
     assert len({c["id"] for c in cases + invalid}) == len(cases) + len(invalid)
     fixture = {
-        "comment": "The push contract (docs/spec/push.md; compose.md sections 6.4 to 6.6 for preview, direction "
-                   "and push). Each case: a POST /compose request and the members of its answer that push.md "
-                   "decides (kind, reason, notification, locale, direction, push); sizes are the bytes of each "
-                   "payload written as push.md P20 says. invalid: requests answered 400 with the problem code. "
+        "comment": "The push contract (docs/spec/push.md; compose.md sections 6.4 to 6.8 for preview, direction, "
+                   "push and the transition). Each case: a POST /compose request and the members of its answer that "
+                   "push.md decides (kind, reason, notification, locale, direction, push); sizes are the bytes of "
+                   "each payload, alert and withdrawal, written as push.md P20 says. invalid: requests answered 400 with the problem code. "
                    "Written by scripts/gen-push-fixture.py with checks/push/oracle.py; never edit by hand.",
         "cases": cases,
         "invalid": invalid,

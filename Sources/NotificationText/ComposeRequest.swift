@@ -20,7 +20,10 @@ public struct ComposeRequest: Hashable, Sendable {
     /// The fetched notifications, in the order fetched (ignored unless `fetch` is `.ok`).
     /// - Precondition: at most `maxNotifications`.
     public var notifications: [PendingNotification]
-    /// What the caller has already shown (the state it persisted last time).
+    /// What the device shows: the state the caller persisted last time
+    /// (compose.md C10). A `group` that is not a group key, or that would be
+    /// a 17th distinct one, is left out (`POST /compose` refuses either),
+    /// and an entry left with neither key nor group is skipped.
     /// - Precondition: at most `maxDisplayedEntries`.
     public var displayed: [DisplayedEntry]
     /// The reference time.
@@ -79,9 +82,7 @@ public struct ComposeRequest: Hashable, Sendable {
         let catalogs = CatalogSet.forDefaultLocale(defaultLocale)
         return NotificationEngine.ComposeRequest(
             notifications: notifications.map(\.engineValue),
-            displayed: displayed.map {
-                NotificationEngine.DisplayedEntry(key: $0.key, timestamp: $0.timestamp.value)
-            },
+            displayed: Self.engineEntries(displayed),
             now: now.value,
             maxAgeSeconds: min(
                 max(maxAgeSeconds, Self.maxAgeSecondsRange.lowerBound), Self.maxAgeSecondsRange.upperBound),
@@ -91,6 +92,28 @@ public struct ComposeRequest: Hashable, Sendable {
             fetch: NotificationEngine.FetchOutcome(rawValue: fetch.rawValue) ?? .ok,
             catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog, preview: preview.engineValue,
             push: push?.engineValue)
+    }
+
+    /// The engine's entries: each group a valid group key among the first
+    /// `maxDisplayedGroups` distinct ones, or left out.
+    private static func engineEntries(_ entries: [DisplayedEntry]) -> [NotificationEngine.DisplayedEntry] {
+        var groups: [String] = []
+        return entries.compactMap { entry in
+            var group = entry.group
+            if let named = group {
+                if !NotificationEngine.PushBuilder.isPlainGroupKey(named) {
+                    group = nil
+                } else if !groups.contains(named) {
+                    if groups.count < NotificationEngine.ComposeRequest.maxDisplayedGroups {
+                        groups.append(named)
+                    } else {
+                        group = nil
+                    }
+                }
+            }
+            guard entry.key != nil || group != nil else { return nil }
+            return NotificationEngine.DisplayedEntry(key: entry.key, timestamp: entry.timestamp.value, group: group)
+        }
     }
 }
 

@@ -37,8 +37,6 @@ public struct ComposeResponse: Hashable, Sendable {
         case stale
         /// It is too far ahead of `now`.
         case future
-        /// It was already displayed.
-        case displayed
     }
 
     /// A notification compose dropped, in input order.

@@ -78,19 +78,25 @@ public struct PendingNotification: Hashable, Sendable {
 
 /// A notification the caller has already shown: its key and when it happened.
 public struct DisplayedEntry: Hashable, Sendable {
-    /// The notification's `key`.
-    public var key: String
-    /// The notification's timestamp.
+    /// The `key` of a notification the device shows; nil for an entry of a
+    /// group alone (a fallback notification, which covers no message).
+    public var key: String?
+    /// The notification's timestamp (for a fallback entry, when it was recorded).
     public var timestamp: Timestamp
+    /// The group key it is shown under (compose.md C14): 1 to 64 characters
+    /// of U+0021…U+007E other than `"` and `\`; nil for an entry stored
+    /// without one, which is never withdrawn.
+    public var group: String?
 
     /// An entry with these values.
-    public init(key: String, timestamp: Timestamp) {
+    public init(key: String?, timestamp: Timestamp, group: String? = nil) {
         self.key = key
         self.timestamp = timestamp
+        self.group = group
     }
 
     init(_ entry: NotificationEngine.DisplayedEntry) {
-        self.init(key: entry.key, timestamp: Timestamp(entry.timestamp))
+        self.init(key: entry.key, timestamp: Timestamp(entry.timestamp), group: entry.group)
     }
 }
 

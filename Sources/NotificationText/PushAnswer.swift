@@ -52,9 +52,31 @@ public struct PushAnswer: Hashable, Sendable {
         }
     }
 
-    /// False exactly when there is nothing new to show (a fallback `empty`).
+    /// The withdrawal payloads of one answer (push.md P21): `withdraw` and
+    /// the badge, for each transport.
+    public struct Withdrawal: Hashable, Sendable {
+        /// The APNs background request (no collapse id).
+        public var apns: Payload
+        /// The FCM v1 message (a data message, no collapse key).
+        public var fcm: Payload
+        /// The Web Push request (no `Topic`).
+        public var webpush: Payload
+
+        /// Withdrawal payloads with these values.
+        public init(apns: Payload, fcm: Payload, webpush: Payload) {
+            self.apns = apns
+            self.fcm = fcm
+            self.webpush = webpush
+        }
+    }
+
+    /// Whether to send the alert payloads (compose.md S2): false when the
+    /// device already shows exactly the answer's keys under its group, or
+    /// nothing is left to show.
     public var send: Bool
-    /// Keys of notifications shown before and read elsewhere since: remove them from the device.
+    /// Whether they alert (compose.md S3); false replaces the notification quietly.
+    public var alert: Bool
+    /// The group keys to take off the device (compose.md S1), never the answer's own.
     public var withdraw: [String]
     /// The APNs request.
     public var apns: Payload
@@ -62,14 +84,21 @@ public struct PushAnswer: Hashable, Sendable {
     public var fcm: Payload
     /// The Web Push request.
     public var webpush: Payload
+    /// The payloads that carry `withdraw` and the badge.
+    public var withdrawal: Withdrawal
 
     /// An answer with these values.
-    public init(send: Bool, withdraw: [String], apns: Payload, fcm: Payload, webpush: Payload) {
+    public init(
+        send: Bool, alert: Bool, withdraw: [String], apns: Payload, fcm: Payload, webpush: Payload,
+        withdrawal: Withdrawal
+    ) {
         self.send = send
+        self.alert = alert
         self.withdraw = withdraw
         self.apns = apns
         self.fcm = fcm
         self.webpush = webpush
+        self.withdrawal = withdrawal
     }
 
     init(_ answer: NotificationEngine.PushAnswer) {
@@ -81,8 +110,19 @@ public struct PushAnswer: Hashable, Sendable {
                 json: String(decoding: answer.payloadJSON(transport), as: UTF8.self),
                 cut: answer[transport].cut.map { Field(rawValue: $0.rawValue)! })
         }
+        func withdrawal(
+            _ transport: NotificationEngine.PushAnswer.Transport, headers: [(name: String, value: String)]
+        ) -> Payload {
+            Payload(
+                headers: headers.map { Header(name: $0.name, value: $0.value) },
+                json: String(decoding: answer.withdrawalJSON(transport), as: UTF8.self), cut: [])
+        }
         self.init(
-            send: answer.send, withdraw: answer.withdraw, apns: payload(.apns, headers: answer.apnsHeaders),
-            fcm: payload(.fcm, headers: []), webpush: payload(.webpush, headers: answer.webPushHeaders))
+            send: answer.send, alert: answer.alert, withdraw: answer.withdraw,
+            apns: payload(.apns, headers: answer.apnsHeaders), fcm: payload(.fcm, headers: []),
+            webpush: payload(.webpush, headers: answer.webPushHeaders),
+            withdrawal: Withdrawal(
+                apns: withdrawal(.apns, headers: answer.withdrawalAPNsHeaders), fcm: withdrawal(.fcm, headers: []),
+                webpush: withdrawal(.webpush, headers: answer.withdrawalWebPushHeaders)))
     }
 }

@@ -68,7 +68,8 @@ import Testing
         let result = try BuiltExecutable.run(["compose"], stdin: Array(request.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("private words"))
-        #expect(result.stdout.contains(#""locale":"he","direction":"rtl","push":{"send":true,"withdraw":[]"#))
+        #expect(
+            result.stdout.contains(#""locale":"he","direction":"rtl","push":{"send":true,"alert":true,"withdraw":[]"#))
         #expect(
             result.stdout.contains(#""thread-id":"t1","interruption-level":"active","relevance-score":0.6,"badge":3}"#))
 

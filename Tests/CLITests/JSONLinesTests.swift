@@ -77,7 +77,8 @@ import Testing
         let lines = [
             #"{"now": "2026-11-29T12:00:00Z", "notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "Hi **there**", "sender": {"name": "Ana"}}]}"#,
             #"{"notifications": [{"id": "1", "type": "m", "timestamp": "noon", "text": "private words"}]}"#,
-            #"{"fetch": "timeout"}"#,
+            // With `now`: a fallback's next state records it (compose.md C10), so the clock would differ.
+            #"{"now": "2026-11-29T12:00:00Z", "fetch": "timeout"}"#,
         ]
         let result = try BuiltExecutable.run(
             ["compose", "--json-lines", "--app-name", "Wiki"], stdin: Array(lines.joined(separator: "\n").utf8))

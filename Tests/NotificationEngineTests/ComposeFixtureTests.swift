@@ -93,8 +93,8 @@ enum ComposeFixture {
         for entry in object["displayed"] as? [[String: Any]] ?? [] {
             displayed.append(
                 DisplayedEntry(
-                    key: try cast(entry["key"] as Any, "key"),
-                    timestamp: try timestamp(entry["timestamp"], "displayed.timestamp")))
+                    key: entry["key"] as? String, timestamp: try timestamp(entry["timestamp"], "displayed.timestamp"),
+                    group: entry["group"] as? String))
         }
         var notifications: [PendingNotification] = []
         for n in object["notifications"] as? [[String: Any]] ?? [] {

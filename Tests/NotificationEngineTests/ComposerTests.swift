@@ -291,24 +291,35 @@ import Testing
 
     // MARK: next displayed state
 
-    @Test func nextDisplayed_prunesStaleMergesByLatestAndOrders() {
+    @Test func nextDisplayed_fetchOK_isTheShownKeysUnderTheAnswersGroup() {
         let previous = [
-            DisplayedEntry(key: "a", timestamp: at(-100)),
-            DisplayedEntry(key: "gone", timestamp: at(-601)),
-            DisplayedEntry(key: "a", timestamp: at(-10)),
-            DisplayedEntry(key: "edge", timestamp: at(-600)),
-            DisplayedEntry(key: "b", timestamp: Timestamp(rfc3339: "2026-11-29T13:59:50+02:00")!),
-            DisplayedEntry(key: "b", timestamp: at(-10)),
+            DisplayedEntry(key: "a", timestamp: at(-100), group: "t9"),
+            DisplayedEntry(key: "c", timestamp: at(-601)),
+            DisplayedEntry(key: nil, timestamp: at(-5), group: "fallback"),
         ]
         let response = Composer.compose(
             ComposeRequest(notifications: [message("c", -10)], displayed: previous, now: now))
-        let next = response.displayed
         #expect(response.shown == ["c"])
-        #expect(next.map(\.key) == ["a", "b", "c", "edge"])
-        #expect(next[0].timestamp == at(-10))
-        // Equal instants for one key: the first written stays.
-        #expect(next[1].timestamp.raw == "2026-11-29T13:59:50+02:00")
-        #expect(next[2].timestamp == at(-10))
+        #expect(response.displayed == [DisplayedEntry(key: "c", timestamp: at(-10), group: response.groupKey)])
+        #expect(response.groupKey == response.notification.threadIdentifier)
+    }
+
+    @Test func nextDisplayed_failedFetch_carriesOverMergedByLatestAndOrders() {
+        let previous = [
+            DisplayedEntry(key: "a", timestamp: at(-100), group: "t1"),
+            DisplayedEntry(key: "gone", timestamp: at(-601)),
+            DisplayedEntry(key: "a", timestamp: at(-10), group: "t2"),
+            DisplayedEntry(key: "edge", timestamp: at(-600), group: "t1"),
+            DisplayedEntry(key: "b", timestamp: Timestamp(rfc3339: "2026-11-29T13:59:50+02:00")!, group: "t1"),
+            DisplayedEntry(key: "b", timestamp: at(-10), group: "t1"),
+        ]
+        let next = Composer.compose(ComposeRequest(displayed: previous, now: now, fetch: .failed)).displayed
+        #expect(next.map(\.key) == [nil, "a", "b", "edge", "gone"])
+        #expect(next[0] == DisplayedEntry(key: nil, timestamp: now, group: "fallback"))
+        // Per key the latest entry, with its group; equal instants: the first written stays.
+        #expect(next[1] == DisplayedEntry(key: "a", timestamp: at(-10), group: "t2"))
+        #expect(next[2].timestamp.raw == "2026-11-29T13:59:50+02:00")
+        #expect(next[4].group == nil)
     }
 
     @Test func nextDisplayed_keepsTheNewest1000() {
@@ -320,7 +331,8 @@ import Testing
         #expect(
             zip(next, next.dropFirst()).allSatisfy { a, b in
                 a.timestamp.instant > b.timestamp.instant
-                    || (a.timestamp.instant == b.timestamp.instant && CodePoints.less(a.key, b.key))
+                    || (a.timestamp.instant == b.timestamp.instant
+                        && (b.key == nil || (a.key != nil && CodePoints.less(a.key!, b.key!))))
             })
         #expect(Set(keys).count == keys.count)
     }
@@ -424,19 +436,22 @@ import Testing
         #expect(response.dropped.map(\.reason) == [.duplicate])
     }
 
-    @Test func compose_atTheLimits_dropsDisplayedKeysAndCapsTheState() {
+    @Test func compose_atTheLimits_keepsDisplayedKeysAndCapsTheState() {
         let displayed = (0..<ComposeRequest.maxDisplayedEntries).map {
-            DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600)))
+            DisplayedEntry(key: "d\($0)", timestamp: at(-($0 % 600)), group: "g\($0 % 16)")
         }
         let notifications = (0..<ComposeRequest.maxNotifications).map { message("d\($0 * 20)", -1) }
-        let response = Composer.compose(ComposeRequest(notifications: notifications, displayed: displayed, now: now))
-        // d0, d20, … d19980: the first 500 are displayed keys, the rest are new.
+        let response = Composer.compose(
+            ComposeRequest(notifications: notifications, displayed: displayed, now: now, push: PushOptions()))
+        // d0, d20, … d19980: the first 500 are displayed keys, the rest are new; all are kept.
         #expect(response.kind == .summary)
-        #expect(response.shown.count == 500)
-        #expect(response.notification.body == "500 new notifications")
-        #expect(response.dropped.count == 500)
-        #expect(response.dropped.allSatisfy { $0.reason == .displayed })
+        #expect(response.shown.count == 1000)
+        #expect(response.notification.body == "1000 new notifications")
+        #expect(response.dropped.isEmpty)
         #expect(response.displayed.count == 1000)
+        // Every one of the 16 groups is withdrawn (none is `summary`); the summary alerts (new keys).
+        #expect(response.transition?.withdraw.count == 16)
+        #expect(response.transition?.send == true && response.transition?.alert == true)
     }
 }
 

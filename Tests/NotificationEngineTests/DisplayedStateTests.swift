@@ -11,7 +11,7 @@ import Testing
         Timestamp(rfc3339: "2026-11-29T11:\(10 + seconds / 60):\(String(100 + seconds % 60).dropFirst())Z")!
     }
 
-    @Test func claimAndNext_agreeWithADictionaryOverGeneratedRequests() {
+    @Test func claimAndEntries_agreeWithADictionaryOverGeneratedRequests() {
         var random = SplitMix64(seed: 0x4449_5350_4c41_5945)
         // Up to 400 entries and 100 notifications: tables from 16 slots (on
         // the stack) to 1024 (on the heap, zeroed in several pieces).
@@ -19,7 +19,13 @@ import Testing
             let pool = Int.random(in: 1...120, using: &random)
             let key = { (random: inout SplitMix64) in "k\(Int.random(in: 0..<pool, using: &random))" }
             let entries = (0..<Int.random(in: 0...(round % 3 == 0 ? 400 : 40), using: &random)).map { _ in
-                DisplayedEntry(key: key(&random), timestamp: at(Int.random(in: 0..<2400, using: &random)))
+                // Keys with a group, without one (legacy), and groups without a key (fallbacks).
+                let group =
+                    Int.random(in: 0..<4, using: &random) == 0 ? nil : "g\(Int.random(in: 0..<16, using: &random))"
+                let keyless = group != nil && Int.random(in: 0..<8, using: &random) == 0
+                return DisplayedEntry(
+                    key: keyless ? nil : key(&random), timestamp: at(Int.random(in: 0..<2400, using: &random)),
+                    group: group)
             }
             let notifications = (0..<Int.random(in: 0...100, using: &random)).map { _ in
                 PendingNotification(
@@ -32,7 +38,7 @@ import Testing
         }
     }
 
-    @Test func claimAndNext_keysThatHashAlikeInASmallTable_areToldApart() {
+    @Test func claimAndEntries_keysThatHashAlikeInASmallTable_areToldApart() {
         // 40-byte keys that differ only at byte 10, which `quickHash` does not
         // read: in a table hashed with `QuickKeyHashing` they all collide.
         let keys = (0..<8).map {
@@ -78,85 +84,73 @@ import Testing
     /// `DisplayedState` against the dictionary, with SipHash and, for a table
     /// small enough, with the quick hash.
     private func check(_ request: ComposeRequest, freshFrom: Moment, round: Int) {
-        check(request, freshFrom: freshFrom, round: round, hashing: SipKeyHashing.self)
+        check(request, round: round, hashing: SipKeyHashing.self)
         if request.displayedRecords.count + request.notificationRecords.count <= QuickKeyHashing.maxKeys {
-            check(request, freshFrom: freshFrom, round: round, hashing: QuickKeyHashing.self)
+            check(request, round: round, hashing: QuickKeyHashing.self)
         }
     }
 
-    private func check<Hashing: KeyHashing>(
-        _ request: ComposeRequest, freshFrom: Moment, round: Int, hashing: Hashing.Type
-    ) {
+    private func describe(_ entry: DisplayedEntry) -> String {
+        "\(entry.key ?? "-") \(entry.timestamp.raw) \(entry.group ?? "-")"
+    }
+
+    private func check<Hashing: KeyHashing>(_ request: ComposeRequest, round: Int, hashing: Hashing.Type) {
         let entries = request.displayed
         let notifications = request.notifications
-        // The simple way: each key's latest entry, the first at equal instants.
+        // The simple way: D is each key's latest entry and each keyless group's
+        // latest entry, the first at equal instants (compose.md C10).
         var latest: [String: DisplayedEntry] = [:]
+        var latestGroupOnly: [String: DisplayedEntry] = [:]
         for entry in entries {
-            if let kept = latest[entry.key], kept.timestamp.instant >= entry.timestamp.instant { continue }
-            latest[entry.key] = entry
+            if let key = entry.key {
+                if let kept = latest[key], kept.timestamp.instant >= entry.timestamp.instant { continue }
+                latest[key] = entry
+            } else {
+                let group = entry.group!
+                if let kept = latestGroupOnly[group], kept.timestamp.instant >= entry.timestamp.instant { continue }
+                latestGroupOnly[group] = entry
+            }
         }
+        let expectedD = (Array(latest.values) + Array(latestGroupOnly.values)).map(describe).sorted()
         var seen: Set<String> = []
         var expectedClaims: [String] = []
-        var shownEntries: [DisplayedEntry] = []
         for notification in notifications {
             if seen.contains(notification.key) {
                 expectedClaims.append("duplicate")
             } else {
                 seen.insert(notification.key)
-                let displayed = latest[notification.key] != nil
-                expectedClaims.append("first \(displayed)")
-                if !displayed {
-                    shownEntries.append(DisplayedEntry(key: notification.key, timestamp: notification.timestamp))
-                }
+                expectedClaims.append("first " + (latest[notification.key].map(describe) ?? "none"))
             }
         }
-        let freshInstant = Instant(epochSeconds: freshFrom.epochSeconds, nanoseconds: freshFrom.nanoseconds)
-        let fresh = latest.values.filter { $0.timestamp.instant >= freshInstant }
-        let expectedNext = (fresh + shownEntries).sorted {
-            $0.timestamp.instant != $1.timestamp.instant
-                ? $0.timestamp.instant > $1.timestamp.instant : CodePoints.less($0.key, $1.key)
-        }.prefix(ComposeRequest.maxDisplayedOutput).map { "\($0.key) \($0.timestamp.raw)" }
 
-        let (claims, next) = request.bytes.withUnsafeBufferPointer { bytes in
+        let (claims, d) = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { records in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
                     DisplayedState<Hashing>.with(bytes: bytes, entries: displayed, notifications: records) { state in
+                        func describe(_ index: Int) -> String {
+                            let entry = displayed[index]
+                            func text(_ range: TextRange) -> String {
+                                bytes[range].map { String(decoding: $0, as: UTF8.self) } ?? "-"
+                            }
+                            return "\(text(entry.key)) \(text(entry.timestamp)) \(text(entry.group))"
+                        }
                         var claims: [String] = []
-                        var shown: [NewestFirst.Record] = []
                         for index in records.indices {
                             switch state.claim(index) {
                             case .duplicate: claims.append("duplicate")
-                            case .first(let displayed):
-                                claims.append("first \(displayed)")
-                                if !displayed { shown.append(.init(records[index].moment, index: index)) }
+                            case .first:
+                                claims.append("first " + (state.entry(ofNotification: index).map(describe) ?? "none"))
                             }
                         }
-                        NewestFirst.sort(&shown) { a, b in
-                            NewestFirst.tieOrder(
-                                records[a].moment, records[a].key, records[b].moment, records[b].key, in: bytes)
-                        }
-                        let next = shown.withUnsafeBufferPointer { state.nextState(shown: $0, freshFrom: freshFrom) }
-                            .map {
-                                String(decoding: bytes[present: $0.key], as: UTF8.self) + " "
-                                    + String(decoding: bytes[present: $0.timestamp], as: UTF8.self)
-                            }
-                        return (claims, next)
+                        var d: [String] = []
+                        state.forEachEntry { d.append(describe($0)) }
+                        #expect(d.count == state.entryCount)
+                        return (claims, d.sorted())
                     }
                 }
             }
         }
         #expect(claims == expectedClaims, "round \(round), \(Hashing.self)")
-        #expect(next == Array(expectedNext), "round \(round), \(Hashing.self)")
-    }
-}
-
-extension DisplayedState {
-    /// The next state alone, as compose appends it after its drops and shown keys.
-    fileprivate func nextState(
-        shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment
-    ) -> [ComposeResponse.KeyRecord] {
-        var next: [ComposeResponse.KeyRecord] = []
-        appendNext(shown: shown, freshFrom: freshFrom, to: &next)
-        return next
+        #expect(d == expectedD, "round \(round), \(Hashing.self)")
     }
 }

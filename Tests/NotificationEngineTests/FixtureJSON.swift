@@ -47,7 +47,12 @@ enum FixtureJSON: Equatable, Sendable {
             "dropped": .array(
                 response.dropped.map { .object(["key": .string($0.key), "reason": .string($0.reason.rawValue)]) }),
             "displayed": .array(
-                response.displayed.map { .object(["key": .string($0.key), "timestamp": .string($0.timestamp.raw)]) }),
+                response.displayed.map {
+                    .object([
+                        "key": $0.key.map(FixtureJSON.string) ?? .null, "timestamp": .string($0.timestamp.raw),
+                        "group": $0.group.map(FixtureJSON.string) ?? .null,
+                    ])
+                }),
             "locale": .string(response.locale),
             "direction": .string(response.direction.rawValue),
         ])

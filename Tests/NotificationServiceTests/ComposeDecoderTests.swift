@@ -243,7 +243,20 @@ import Testing
             ),
             (
                 #"{"displayed":[{"timestamp":"2026-11-29T11:59:00Z"}],"notifications":[]}"#, "missing-field",
-                "displayed[0].key is required"
+                "displayed[0].key is required when the entry has no group"
+            ),
+            (
+                #"{"displayed":[{"key":"a","group":"t1"}],"notifications":[]}"#, "missing-field",
+                "displayed[0].timestamp is required"
+            ),
+            (
+                #"{"displayed":[{"key":"a","timestamp":"2026-11-29T11:59:00Z","group":"a\"b"}],"notifications":[]}"#,
+                "invalid-value",
+                #"displayed[0].group must be a group key: 1 to 64 characters of U+0021…U+007E other than '"' and '\'"#
+            ),
+            (
+                #"{"displayed":[{"key":"a","timestamp":"2026-11-29T11:59:00Z","group":7}],"notifications":[]}"#,
+                "invalid-type", "displayed[0].group must be a string, got number"
             ),
             (
                 #"{"maxUnits":1e3,"notifications":[]}"#, "invalid-type",

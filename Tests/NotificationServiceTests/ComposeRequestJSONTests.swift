@@ -70,7 +70,9 @@ import Testing
             #"{"now":"2026-11-29T12:00:00.0000000005Z","notifications":[{"id":"a","type":"like","timestamp":"2026-11-29T11:59:00.0000000001Z"},{"id":"b","type":"like","timestamp":"2026-11-29T11:59:00.00000000020Z"},{"id":"c","type":"like","timestamp":"2026-11-29T11:59:00.000000000Z"},{"id":"d","type":"like","timestamp":"2026-11-29T11:59:00.0000000001000Z"}]}"#
         let reply = String(decoding: try servicePath(Array(json.utf8)), as: UTF8.self)
         #expect(reply.contains(#""shown":["b","a","d","c"]"#), "\(reply)")
-        #expect(reply.contains(#"{"key":"d","timestamp":"2026-11-29T11:59:00.0000000001000Z"}"#), "\(reply)")
+        #expect(
+            reply.contains(#"{"key":"d","timestamp":"2026-11-29T11:59:00.0000000001000Z","group":"summary"}"#),
+            "\(reply)")
     }
 }
 

@@ -35,7 +35,10 @@ import Testing
                 "displayed",
                 .array(
                     response.displayed.map {
-                        object([("key", .string($0.key)), ("timestamp", .string($0.timestamp.raw))])
+                        object([
+                            ("key", $0.key.map(JSONValue.string) ?? .null), ("timestamp", .string($0.timestamp.raw)),
+                            ("group", $0.group.map(JSONValue.string) ?? .null),
+                        ])
                     })
             ),
             ("locale", .string(response.locale)),
@@ -55,7 +58,7 @@ import Testing
                 title: "Title", subtitle: subtitle, body: "2 new messages\nAna: hi", threadIdentifier: threadIdentifier,
                 url: url),
             shown: keys,
-            dropped: keys.enumerated().map { .init(key: $1, reason: ComposeResponse.DropReason.allCases[$0 % 6]) },
+            dropped: keys.enumerated().map { .init(key: $1, reason: ComposeResponse.DropReason.allCases[$0 % 5]) },
             displayed: keys.map { DisplayedEntry(key: $0, timestamp: timestamp) }, locale: "pt-PT"
         )
     }

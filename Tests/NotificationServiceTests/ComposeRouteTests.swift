@@ -32,7 +32,7 @@ import Testing
             """#)
         #expect(response.route == "/compose")
         let expected =
-            #"{"kind":"single","reason":null,"notification":{"title":"Ana","subtitle":"Lunch","body":"Hi there","threadIdentifier":"t1","url":"https://example.com/7"},"shown":["chat:7"],"dropped":[],"displayed":[{"key":"chat:7","timestamp":"2026-11-29T11:59:00Z"}],"locale":"en","direction":"ltr"}"#
+            #"{"kind":"single","reason":null,"notification":{"title":"Ana","subtitle":"Lunch","body":"Hi there","threadIdentifier":"t1","url":"https://example.com/7"},"shown":["chat:7"],"dropped":[],"displayed":[{"key":"chat:7","timestamp":"2026-11-29T11:59:00Z","group":"t1"}],"locale":"en","direction":"ltr"}"#
         #expect(response.text == expected)
     }
 

@@ -313,8 +313,10 @@ enum LibraryRequests {
             dropped: (object["dropped"] as! [[String: String]]).map {
                 ComposeResponse.Drop(key: $0["key"]!, reason: ComposeResponse.DropReason(rawValue: $0["reason"]!)!)
             },
-            displayed: (object["displayed"] as! [[String: String]]).map {
-                DisplayedEntry(key: $0["key"]!, timestamp: Timestamp(rfc3339: $0["timestamp"]!)!)
+            displayed: (object["displayed"] as! [[String: Any]]).map {
+                DisplayedEntry(
+                    key: $0["key"] as? String, timestamp: Timestamp(rfc3339: $0["timestamp"] as! String)!,
+                    group: $0["group"] as? String)
             },
             locale: object["locale"] as! String,
             direction: ComposeResponse.TextDirection(rawValue: object["direction"] as! String)!)
@@ -330,6 +332,15 @@ enum LibraryRequests {
         }
         let values = try #require(plain, "\(label): push only in the JSON")
         #expect(values.send == push["send"] as? Bool && values.withdraw == push["withdraw"] as? [String], "\(label)")
+        #expect(values.alert == push["alert"] as? Bool, "\(label)")
+        let withdrawal = push["withdrawal"] as! [String: [String: Any]]
+        for (name, payload, member) in [
+            ("apns", values.withdrawal.apns, "payload"), ("fcm", values.withdrawal.fcm, "message"),
+            ("webpush", values.withdrawal.webpush, "payload"),
+        ] {
+            let json = try JSONSerialization.jsonObject(with: Data(payload.json.utf8)) as! NSDictionary
+            #expect(json == withdrawal[name]![member] as! NSDictionary, "\(label): withdrawal \(name)")
+        }
         let cut = push["cut"] as! [String: [String]]
         for (name, payload, member) in [
             ("apns", values.apns, "payload"), ("fcm", values.fcm, "message"), ("webpush", values.webpush, "payload"),

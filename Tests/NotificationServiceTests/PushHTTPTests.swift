@@ -96,6 +96,9 @@ struct PushHTTPCase: Sendable, CustomTestStringConvertible {
         #expect(response.status == fixture.status, "[\(fixture.id)] \(response.text)")
         let problem = try #require(response.problem, "[\(fixture.id)] not a problem: \(response.text)")
         #expect(problem.code == fixture.code, "[\(fixture.id)] \(problem.detail)")
-        #expect(problem.detail.contains("preview") || problem.detail.contains("push"), "[\(fixture.id)]")
+        // The problem names the member at fault: `preview`, `push`, or a displayed entry (its `group` or `key`).
+        #expect(
+            problem.detail.contains("preview") || problem.detail.contains("push")
+                || problem.detail.hasPrefix("displayed["), "[\(fixture.id)] \(problem.detail)")
     }
 }

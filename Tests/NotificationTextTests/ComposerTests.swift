@@ -40,16 +40,20 @@ import Testing
         #expect(response.notification.threadIdentifier == nil)
     }
 
-    @Test func compose_dropsTheRecipientsOwnAndTheDisplayed() {
+    @Test func compose_dropsTheRecipientsOwn_andKeepsTheDisplayedUnread() {
         let own = PendingNotification(
             id: "9", type: "message", timestamp: Self.now, sender: .init(id: "me", name: "Me"), text: "mine")
         let seen = Self.message("1")
         let response = Composer.compose(
             ComposeRequest(
-                notifications: [own, seen], displayed: [DisplayedEntry(key: "1", timestamp: seen.timestamp)],
-                now: Self.now, recipient: "me"))
-        #expect(response.dropped == [.init(key: "9", reason: .own), .init(key: "1", reason: .displayed)])
-        #expect(response.kind == .fallback && response.reason == .empty)
+                notifications: [own, seen],
+                displayed: [DisplayedEntry(key: "1", timestamp: seen.timestamp, group: "t1")],
+                now: Self.now, recipient: "me", push: PushOptions()))
+        #expect(response.dropped == [.init(key: "9", reason: .own)])
+        #expect(response.kind == .single && response.shown == ["1"])
+        #expect(response.displayed == [DisplayedEntry(key: "1", timestamp: seen.timestamp, group: "t1")])
+        // The device shows exactly that already: nothing to send, nothing to withdraw.
+        #expect(response.push?.send == false && response.push?.alert == false && response.push?.withdraw == [])
     }
 
     @Test func compose_malformedLocale_meansTheDefault_whileTheJSONAnswerRefusesIt() {
@@ -94,7 +98,7 @@ import Testing
         let composed = Composer.compose(ComposeRequest(notifications: [message], now: now, locale: "de"))
         #expect(composed.kind == .single)
         #expect(composed.notification.body == "Ready?")
-        #expect(composed.displayed == [DisplayedEntry(key: "42", timestamp: now)])
+        #expect(composed.displayed == [DisplayedEntry(key: "42", timestamp: now, group: "t1")])
         #expect(composed.locale == "de")
     }
 }

@@ -81,6 +81,17 @@ import Testing
             #expect(values.fcm.json.utf8.count == sizes["fcm"], "[\(id)] fcm")
             #expect(values.webpush.json.utf8.count == sizes["webpush"], "[\(id)] webpush")
             #expect(values.send == push["send"] as? Bool && values.withdraw == push["withdraw"] as? [String])
+            #expect(values.alert == push["alert"] as? Bool, "[\(id)] alert")
+            // The withdrawal payloads: their sizes and their JSON.
+            let withdrawal = push["withdrawal"] as! [String: [String: Any]]
+            for (name, payload, member) in [
+                ("apns", values.withdrawal.apns, "payload"), ("fcm", values.withdrawal.fcm, "message"),
+                ("webpush", values.withdrawal.webpush, "payload"),
+            ] {
+                #expect(payload.json.utf8.count == sizes["withdrawal-" + name], "[\(id)] withdrawal \(name)")
+                let written = try JSONSerialization.jsonObject(with: Data(payload.json.utf8)) as! NSDictionary
+                #expect(written == withdrawal[name]![member] as! NSDictionary, "[\(id)] withdrawal \(name)")
+            }
             let cut = push["cut"] as! [String: [String]]
             #expect(values.apns.cut.map(\.rawValue) == cut["apns"], "[\(id)] cut")
             #expect(values.webpush.cut.map(\.rawValue) == cut["webpush"], "[\(id)] cut")
@@ -104,8 +115,10 @@ import Testing
                 thread: n["thread"] as? String, threadTitle: n["threadTitle"] as? String, sender: sender,
                 text: n["text"] as? String, defaultText: n["defaultText"] as? String, url: n["url"] as? String)
         }
-        let displayed = (object["displayed"] as? [[String: String]] ?? []).map {
-            DisplayedEntry(key: $0["key"]!, timestamp: Timestamp(rfc3339: $0["timestamp"]!)!)
+        let displayed = (object["displayed"] as? [[String: Any]] ?? []).map {
+            DisplayedEntry(
+                key: $0["key"] as? String, timestamp: Timestamp(rfc3339: $0["timestamp"] as! String)!,
+                group: $0["group"] as? String)
         }
         let push = (object["push"] as? [String: Any]).map {
             PushOptions(

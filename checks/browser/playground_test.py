@@ -299,9 +299,9 @@ def body_flow(report, browser, server, shots):
                  and browser.text("units") == f"{expected['units']} / 256",
                  f"on load, the sample Markdown's body and units are POST /body's ({expected['units']} / 256)")
     report.check(browser.text("kind") == "bundle" and browser.text("notification-title") == "Release"
-                 and browser.text("notification-subtitle") == "Cleo and Ben"
-                 and browser.text("notification-body") == "2 new messages\nCleo: Ship it v2"
-                 and browser.text("shown") == "2, 1" and browser.text("dropped") == "3 (displayed), 4 (own)",
+                 and browser.text("notification-subtitle") == "Cleo, Ben and Dan"
+                 and browser.text("notification-body") == "3 new messages\nCleo: Ship it v2"
+                 and browser.text("shown") == "2, 1, 3" and browser.text("dropped") == "4 (own)",
                  "on load, the sample compose request shows the bundle of openapi.yaml's example "
                  f"(got {browser.text('kind')!r}, {browser.text('notification-title')!r}, "
                  f"{browser.text('notification-body')!r})")
@@ -321,9 +321,10 @@ def body_flow(report, browser, server, shots):
                  f"the sample's push payloads and their sizes beside the lock screens ({shown_sizes}, want {sizes})")
     ios_card = browser.element("ios-card").get_property("textContent")
     android_card = browser.element("android-card").get_property("textContent")
-    report.check(all(part in ios_card for part in [APP_NAME.upper(), "Release", "Cleo and Ben",
-                                                   "2 new messages\nCleo: Ship it v2"])
-                 and all(part in android_card for part in [APP_NAME, "Release", "Cleo and Ben", "Cleo: Ship it v2"]),
+    report.check(all(part in ios_card for part in [APP_NAME.upper(), "Release", "Cleo, Ben and Dan",
+                                                   "3 new messages\nCleo: Ship it v2"])
+                 and all(part in android_card for part in [APP_NAME, "Release", "Cleo, Ben and Dan",
+                                                           "Cleo: Ship it v2"]),
                  "the iOS and Android lock screens show app name, title, subtitle and body")
     names = driver.execute_script(
         "return arguments[0].map((id) => (document.querySelector('#' + id + ' .app-name') || {}).textContent)", CARDS)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Independent reading of docs/spec/push.md (and compose.md's `preview`,
-`direction` and `push` members) in Python.
+`direction` and `push` members, the next displayed state C10 and the
+transition S1 to S5) in Python.
 
 Given a compose request and the service's answer to the same request without
 `preview` and `push` (the full tier, from `notification-text compose`), the
@@ -161,10 +162,37 @@ def tiered(request, base, catalogs):
 
 # MARK: compose.md 2.2 for preview and push (C11, C13)
 
+def is_group_key(value):
+    """compose.md C14: 1 to 64 bytes, each a scalar in U+0021..U+007E other than '"' and '\\'."""
+    return 1 <= len(value.encode("utf-8")) <= 64 and all("\x21" <= c <= "\x7e" and c not in "\"\\" for c in value)
+
+
+def displayed_problem(request):
+    """The problem code compose.md 2.2 gives the request's displayed entries' `key` and `group`, or None."""
+    groups = []
+    for entry in request.get("displayed") or []:
+        for name, value in entry.items():  # document order
+            if name == "group" and value is not None:
+                if not isinstance(value, str):
+                    return "invalid-type"
+                if not is_group_key(value):
+                    return "invalid-value"
+                if value not in groups:
+                    if len(groups) == 16:
+                        return "out-of-range"
+                    groups.append(value)
+        if entry.get("key") is None and entry.get("group") is None:
+            return "missing-field"
+    return None
+
+
 def problem(request):
-    """The problem code compose.md gives the request's `preview` and `push` members, or None."""
+    """The problem code compose.md gives the request's `preview`, `push` and displayed `group` members, or None."""
     def integer(v):
         return isinstance(v, int) and not isinstance(v, bool)
+    found = displayed_problem(request)
+    if found is not None:
+        return found
     preview = request.get("preview")
     if preview is not None:
         if not isinstance(preview, str):
@@ -274,6 +302,83 @@ def fit(build, texts, limit):
     return payload, [n for n in ("title", "subtitle", "body", "url") if n in cut]
 
 
+# MARK: compose.md C10 and S1 to S3: from one screen to the next
+
+def state_order(entry):
+    """C10 step 4 as a sort key: newest first; at equal instants keyed entries first, by key, then by group
+    (code points: Python compares str by code point)."""
+    keyed = entry.get("key") is not None
+    return (-unix(entry["timestamp"]), 0 if keyed else 1, entry.get("key") if keyed else entry.get("group"))
+
+
+def state_d(request):
+    """D of C10: per key the entry with the latest instant, per group of the keyless entries the latest; ties the
+    first written. In C10's order."""
+    by_key, by_group = {}, {}
+    for entry in request.get("displayed") or []:
+        table, name = (by_key, entry["key"]) if entry.get("key") is not None else (by_group, entry["group"])
+        if name not in table or unix(entry["timestamp"]) > unix(table[name]["timestamp"]):
+            table[name] = entry
+    return sorted(list(by_key.values()) + list(by_group.values()), key=state_order)
+
+
+def next_state(request, base, group):
+    """C10: the response's displayed, every entry with its three members."""
+    fetch = request.get("fetch") or "ok"
+    d = state_d(request)
+    if fetch != "ok":
+        entries = [{"key": e.get("key"), "timestamp": e["timestamp"], "group": e.get("group")} for e in d]
+        if not any(e.get("key") is None and e.get("group") == "fallback" for e in d):
+            entries.append({"key": None, "timestamp": request["now"], "group": "fallback"})
+        return sorted(entries, key=state_order)[:1000]
+    by_key = {}
+    for n in request.get("notifications") or []:
+        by_key.setdefault(key_of(n), n)
+    return [{"key": k, "timestamp": by_key[k]["timestamp"], "group": group} for k in base["shown"]][:1000]
+
+
+def transition(request, base, group):
+    """S1 to S3: (send, alert, withdraw)."""
+    d = state_d(request)
+    if (request.get("fetch") or "ok") != "ok":
+        on_screen = any(e.get("key") is None and e.get("group") == "fallback" for e in d)
+        return not on_screen, not on_screen, []
+    shown = base["shown"]
+    g = group if shown else None
+    withdraw = []
+    for e in d:
+        if e.get("group") is not None and e["group"] != g and e["group"] not in withdraw:
+            withdraw.append(e["group"])
+    if not shown:
+        return False, False, withdraw
+    under_g = [e for e in d if e.get("group") == g]
+    entry_of = {e["key"]: e for e in d if e.get("key") is not None}
+    same = all(e.get("key") in shown for e in under_g) and all(
+        k in entry_of and entry_of[k].get("group") == g for k in shown)
+    new_key = any(k not in entry_of for k in shown)
+    return not same, not same and new_key, withdraw
+
+
+def withdrawal_of(request, withdraw, badge):
+    """P21: the withdrawal payloads."""
+    now = unix(request["now"])
+    sent_at = (now * 1000).__floor__()
+    expiration = max(now.__floor__() + 86400, 0)
+    apns = {"aps": {"content-available": 1}, "withdraw": withdraw, "sentAt": sent_at}
+    data = {"withdraw": " ".join(withdraw), "sentAt": str(sent_at)}
+    web = {"withdraw": withdraw, "sentAt": sent_at}
+    if badge is not None:
+        apns["badge"] = badge
+        data["badge"] = str(badge)
+        web["appBadge"] = badge
+    return {
+        "apns": {"headers": {"apns-push-type": "background", "apns-priority": "5",
+                             "apns-expiration": str(expiration)}, "payload": apns},
+        "fcm": {"message": {"data": data, "android": {"priority": "normal", "ttl": "86400s"}}},
+        "webpush": {"headers": {"TTL": "86400", "Urgency": "normal"}, "payload": web},
+    }
+
+
 def push_of(request, base, note, direction):
     spec = request.get("push")
     if spec is None:
@@ -288,20 +393,13 @@ def push_of(request, base, note, direction):
         by_key.setdefault(key_of(n), n)
     kept = [by_key[k] for k in base["shown"]]
 
-    # P1, P2: send and withdraw
-    send = not (kind == "fallback" and base["reason"] == "empty")
-    withdraw = []
-    if (request.get("fetch") or "ok") == "ok":
-        shown_before = {d["key"] for d in request.get("displayed") or []}
-        for n in request.get("notifications") or []:
-            k = key_of(n)
-            if n.get("read") is True and k in shown_before and k not in withdraw:
-                withdraw.append(k)
-
-    # P3 to P5: the group key and the topic
+    # P3 to P5 (compose.md C14): the group key and the topic
     source = note["threadIdentifier"] if note["threadIdentifier"] is not None else "fallback"
     group = group_key(source)
     topic = digest(source)
+
+    # P1, P2 (compose.md S1 to S3): send, alert and withdraw
+    send, alert, withdraw = transition(request, base, group)
 
     # P9: the class
     if kind == "fallback":
@@ -313,6 +411,8 @@ def push_of(request, base, note, direction):
     else:
         cls = "other"
     level, relevance, apns_priority, fcm_priority, urgency = CLASSES[cls]
+    if not alert:
+        level = "passive"  # P9: a quiet replacement
 
     # P7, P8: expiration and TTL
     now = unix(request["now"])
@@ -337,25 +437,27 @@ def push_of(request, base, note, direction):
     def fcm(t):
         data = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
                        channel=channel, badge=None if badge is None else str(badge))
-        data |= {"kind": kind, "lang": locale, "dir": direction}
+        data |= {"kind": kind, "lang": locale, "dir": direction, "alert": "true" if alert else "false"}
         return {"data": data, "android": {"collapse_key": group, "priority": fcm_priority, "ttl": f"{ttl}s"}}
 
     def webpush(t):
         payload = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
                           appBadge=badge)
-        return payload | {"kind": kind, "lang": locale, "dir": direction}
+        return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert}
 
     apns_payload, apns_cut = fit(apns, texts, LIMITS["apns"] - reserve)
     fcm_message, fcm_cut = fit(fcm, texts, LIMITS["fcm"] - reserve)
     web_payload, web_cut = fit(webpush, texts, LIMITS["webpush"] - reserve)
     return {
         "send": send,
+        "alert": alert,
         "withdraw": withdraw,
         "apns": {"headers": {"apns-push-type": "alert", "apns-priority": apns_priority,
                              "apns-expiration": str(max(expiration, 0)), "apns-collapse-id": group},
                  "payload": apns_payload},
         "fcm": {"message": fcm_message},
         "webpush": {"headers": {"TTL": str(ttl), "Urgency": urgency, "Topic": topic}, "payload": web_payload},
+        "withdrawal": withdrawal_of(request, withdraw, badge),
         "cut": {"apns": apns_cut, "fcm": fcm_cut, "webpush": web_cut},
     }
 
@@ -374,8 +476,12 @@ def expected(request, base, catalogs):
 
 def sizes(answer):
     push = answer["push"]
+    withdrawal = push["withdrawal"]
     return {"apns": size(push["apns"]["payload"]), "fcm": size(push["fcm"]["message"]),
-            "webpush": size(push["webpush"]["payload"])}
+            "webpush": size(push["webpush"]["payload"]),
+            "withdrawal-apns": size(withdrawal["apns"]["payload"]),
+            "withdrawal-fcm": size(withdrawal["fcm"]["message"]),
+            "withdrawal-webpush": size(withdrawal["webpush"]["payload"])}
 
 
 # MARK: invariants
@@ -407,6 +513,14 @@ def invariants(request, answer):
                 problems.append(f"{name}: url kept or left out against cut")
         if len(push["apns"]["headers"]["apns-collapse-id"].encode()) > 64:
             problems.append("apns-collapse-id over 64 bytes")
+        group = push["apns"]["headers"]["apns-collapse-id"]
+        if note["threadIdentifier"] is not None and group in push["withdraw"]:
+            problems.append("withdraw names the answer's own group")
+        withdrawal = push["withdrawal"]
+        for name, whole in (("apns", withdrawal["apns"]["payload"]), ("fcm", withdrawal["fcm"]["message"]),
+                            ("webpush", withdrawal["webpush"]["payload"])):
+            if size(whole) > LIMITS[name] - reserve:
+                problems.append(f"withdrawal {name}: {size(whole)} bytes, limit {LIMITS[name] - reserve}")
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", push["webpush"]["headers"]["Topic"]):
             problems.append("Topic not 1-32 base64url characters")
     preview = request.get("preview") or "full"
@@ -440,6 +554,10 @@ def self_test(cli, catalogs):
         base = base_answer(cli, case["request"])
         got = expected(case["request"], base, catalogs)
         problems = invariants(case["request"], got)
+        source = base["notification"]["threadIdentifier"]
+        state = next_state(case["request"], base, group_key(source if source is not None else "fallback"))
+        if base["displayed"] != state:
+            problems.append(f"displayed {json.dumps(base['displayed'])[:300]}, C10 gives {json.dumps(state)[:300]}")
         if json.dumps(got, sort_keys=True) != json.dumps(case["response"], sort_keys=True):
             problems.append(f"want {json.dumps(case['response'], ensure_ascii=False)[:400]}\n  got  "
                             f"{json.dumps(got, ensure_ascii=False)[:400]}")

@@ -34,12 +34,17 @@ extension ComposeRequest {
         package var url: TextRange { ranges[.url] }
     }
 
-    /// One entry of the caller's `displayed` state.
+    /// One entry of the caller's `displayed` state (compose.md 2.1): a key
+    /// with its group, a key without one (a legacy entry), or a group
+    /// without a key (a fallback notification on the device).
     package struct DisplayedRecord: Sendable {
+        /// Absent for an entry of a group alone.
         package let key: TextRange
-        /// As written, echoed when the entry is kept.
+        /// As written, echoed when the entry is carried over.
         package let timestamp: TextRange
         package let moment: Moment
+        /// A valid group key (C14), or absent.
+        package let group: TextRange
     }
 
     /// A request whose ranges will point into `bytes` (a request body), with
@@ -272,12 +277,16 @@ extension ComposeRequest {
     }
 
     /// Adds an entry of the caller's `displayed` state.
-    /// - Precondition: the ranges are present and within `bytes` (checked);
-    ///   `moment` is `timestamp`'s.
-    package mutating func appendDisplayed(key: TextRange, timestamp: TextRange, moment: Moment) {
+    /// - Precondition: `timestamp` and `key` or `group` are present, and
+    ///   the ranges within `bytes` (checked); `moment` is `timestamp`'s;
+    ///   `group` is a valid group key (the filler checks it).
+    package mutating func appendDisplayed(
+        key: TextRange, timestamp: TextRange, moment: Moment, group: TextRange = .absent
+    ) {
         precondition(
-            !key.isAbsent && !timestamp.isAbsent && fits(key) && fits(timestamp) && fits(moment.extraDigits),
+            (!key.isAbsent || !group.isAbsent) && !timestamp.isAbsent && fits(key) && fits(timestamp)
+                && fits(moment.extraDigits) && fits(group),
             "a displayed entry's range is outside the request's bytes")
-        displayedRecords.append(DisplayedRecord(key: key, timestamp: timestamp, moment: moment))
+        displayedRecords.append(DisplayedRecord(key: key, timestamp: timestamp, moment: moment, group: group))
     }
 }

@@ -28,6 +28,9 @@ package struct ComposeRequest: Hashable, Sendable {
     package static let defaultApp = "Buzz"
     /// The response's `displayed` keeps at most this many entries (the newest).
     package static let maxDisplayedOutput = 1000
+    /// A request's `displayed` names at most this many distinct groups
+    /// (compose.md 2.2): what bounds the withdrawal payloads (push.md P21).
+    package static let maxDisplayedGroups = 16
 
     /// Freshness window, in `maxAgeSecondsRange`.
     package var maxAgeSeconds = ComposeRequest.defaultMaxAgeSeconds
@@ -99,7 +102,9 @@ package struct ComposeRequest: Hashable, Sendable {
             for index in displayed.indices {
                 let timestamp = append(displayed[index].timestamp.raw)
                 let moment = moment(of: displayed[index].timestamp.instant)
-                appendDisplayed(key: append(displayed[index].key), timestamp: timestamp, moment: moment)
+                appendDisplayed(
+                    key: append(displayed[index].key), timestamp: timestamp, moment: moment,
+                    group: append(displayed[index].group))
             }
         }
     }
@@ -139,7 +144,8 @@ package struct ComposeRequest: Hashable, Sendable {
             bytes.withUnsafeBufferPointer { bytes in
                 displayedRecords.map {
                     DisplayedEntry(
-                        key: Self.string($0.key, in: bytes)!, timestamp: Self.timestamp($0.timestamp, in: bytes))
+                        key: Self.string($0.key, in: bytes), timestamp: Self.timestamp($0.timestamp, in: bytes),
+                        group: Self.string($0.group, in: bytes))
                 }
             }
         }

@@ -23,7 +23,24 @@ package struct ComposeResponse: Hashable, Sendable {
 
     /// Why a notification was not shown, in order of precedence.
     package enum DropReason: String, Hashable, Sendable, CaseIterable {
-        case duplicate, read, own, stale, future, displayed
+        case duplicate, read, own, stale, future
+    }
+
+    /// From the screen the request's `displayed` records to the next
+    /// (compose.md S1 to S3): made only for a request with `push`.
+    package struct Transition: Hashable, Sendable {
+        /// S2: whether to send the alert payloads.
+        package var send: Bool
+        /// S3: whether they alert, or replace quietly.
+        package var alert: Bool
+        /// S1: the group keys to withdraw, in the order of the request's state.
+        package var withdraw: [String]
+
+        package init(send: Bool, alert: Bool, withdraw: [String]) {
+            self.send = send
+            self.alert = alert
+            self.withdraw = withdraw
+        }
     }
 
     /// A notification compose dropped (`dropped` on the wire), in input order.
@@ -103,6 +120,11 @@ package struct ComposeResponse: Hashable, Sendable {
     package var locale: String
     /// The `direction` of that catalog (compose.md C12), for every kind and tier.
     package var direction = TextDirection.ltr
+    /// G of compose.md C14: the group key the notification is shown under,
+    /// which each entry of the next state made from a shown key records.
+    package internal(set) var groupKey: String
+    /// S1 to S3, for a request with `push`; nil otherwise.
+    package internal(set) var transition: Transition?
 
     /// Replaces the notification's texts with `texts` (a preview tier's).
     mutating func replaceTexts(_ texts: ComposedTexts) {
@@ -130,34 +152,47 @@ package struct ComposeResponse: Hashable, Sendable {
     package var entryIndices: Range<Int> { Int(dropCount) + Int(shownCount)..<records.count }
 
     /// A key of `shown`, `dropped` or `displayed`, with its reason (of a
-    /// drop) or its timestamp (of an entry).
+    /// drop) or its timestamp and group (of an entry).
     package struct KeyRecord: Sendable {
+        /// Absent only for an entry of a group alone.
         package let key: TextRange
         /// RFC 3339 text that `Timestamp` parses (the reply copies it without
         /// escaping), for an entry; absent otherwise.
         package let timestamp: TextRange
+        /// An entry's group, when it is not the answer's: a valid group key
+        /// (nothing to escape), or absent (`null`).
+        package let group: TextRange
         /// Why the notification was dropped, for a drop (`duplicate` otherwise, unread).
         package let reason: DropReason
+        /// Whether an entry's group is the answer's `groupKey` (then `group` is absent).
+        package let hasAnswerGroup: Bool
 
         /// A shown key.
         package init(shown key: TextRange) {
             self.key = key
             timestamp = .absent
+            group = .absent
             reason = .duplicate
+            hasAnswerGroup = false
         }
 
         /// A dropped notification: its key and why.
         package init(key: TextRange, reason: DropReason) {
             self.key = key
             timestamp = .absent
+            group = .absent
             self.reason = reason
+            hasAnswerGroup = false
         }
 
-        /// An entry of the next `displayed` state.
-        package init(key: TextRange, timestamp: TextRange) {
+        /// An entry of the next `displayed` state: with its own `group`
+        /// (absent for none), or under the answer's group key.
+        package init(key: TextRange, timestamp: TextRange, group: TextRange = .absent, answerGroup: Bool) {
             self.key = key
             self.timestamp = timestamp
+            self.group = group
             reason = .duplicate
+            hasAnswerGroup = answerGroup
         }
     }
 
@@ -169,26 +204,30 @@ package struct ComposeResponse: Hashable, Sendable {
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .values(notification), locale: locale, bytes: bytes,
-            records: records, dropCount: dropCount, shownCount: shownCount)
+            records: records, dropCount: dropCount, shownCount: shownCount,
+            groupKey: PushBuilder.groupKey(of: notification.threadIdentifier ?? Composer.fallbackGroupKey))
     }
 
     /// A response whose texts are `texts` (`Composer`'s bundle), written from
     /// a catalog of `direction`.
     package init(
         kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, direction: TextDirection = .ltr,
-        bytes: [UInt8], records: [KeyRecord], dropCount: Int, shownCount: Int
+        bytes: [UInt8], records: [KeyRecord], dropCount: Int, shownCount: Int, groupKey: String,
+        transition: Transition? = nil
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
-            records: records, dropCount: dropCount, shownCount: shownCount)
+            records: records, dropCount: dropCount, shownCount: shownCount, groupKey: groupKey)
         self.direction = direction
+        self.transition = transition
     }
 
     private init(
         kind: Kind, reason: FallbackReason?, storedNotification: StoredNotification, locale: String, bytes: [UInt8],
-        records: [KeyRecord], dropCount: Int, shownCount: Int
+        records: [KeyRecord], dropCount: Int, shownCount: Int, groupKey: String
     ) {
         precondition(dropCount >= 0 && shownCount >= 0 && dropCount + shownCount <= records.count)
+        self.groupKey = groupKey
         self.kind = kind
         self.reason = reason
         self.storedNotification = storedNotification
@@ -215,7 +254,11 @@ package struct ComposeResponse: Hashable, Sendable {
         for drop in dropped { records.append(KeyRecord(key: append(drop.key), reason: drop.reason)) }
         for key in shown { records.append(KeyRecord(shown: append(key))) }
         for entry in displayed {
-            records.append(KeyRecord(key: append(entry.key), timestamp: append(entry.timestamp.raw)))
+            let key = entry.key.map(append) ?? .absent
+            let timestamp = append(entry.timestamp.raw)
+            records.append(
+                KeyRecord(key: key, timestamp: timestamp, group: entry.group.map(append) ?? .absent, answerGroup: false)
+            )
         }
         self.init(
             kind: kind, reason: reason, notification: notification, locale: locale, bytes: bytes,
@@ -239,10 +282,13 @@ package struct ComposeResponse: Hashable, Sendable {
     package var displayed: [DisplayedEntry] {
         bytes.withUnsafeBufferPointer { bytes in
             entryIndices.map {
+                let record = records[$0]
                 // Every timestamp here was parsed when the request was filled.
-                DisplayedEntry(
-                    key: Self.string(records[$0].key, in: bytes),
-                    timestamp: Timestamp(rfc3339: Self.string(records[$0].timestamp, in: bytes))!)
+                return DisplayedEntry(
+                    key: record.key.isAbsent ? nil : Self.string(record.key, in: bytes),
+                    timestamp: Timestamp(rfc3339: Self.string(record.timestamp, in: bytes))!,
+                    group: record.hasAnswerGroup
+                        ? groupKey : record.group.isAbsent ? nil : Self.string(record.group, in: bytes))
             }
         }
     }

@@ -99,15 +99,21 @@ package enum Composer {
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
-            var records = spare.takeRecords(capacity: min(ComposeRequest.maxDisplayedOutput, entries.count))
-            DisplayedState<SipKeyHashing>.with(
+            var records = spare.takeRecords(capacity: min(ComposeRequest.maxDisplayedOutput, entries.count + 1))
+            let transition = DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in
-                state.appendNext(shown: UnsafeBufferPointer(start: nil, count: 0), freshFrom: freshFrom, to: &records)
+                appendCarriedOver(
+                    state, now: request.nowRange, nowMoment: request.nowMoment, entries: entries, bytes: bytes,
+                    to: &records)
             }
             return fallback(
-                settings, reason: reason, app: app, records: records, dropCount: 0, texts: &spare.texts)
+                settings, reason: reason, app: app, records: records, dropCount: 0,
+                transition: request.push == nil ? nil : transition, texts: &spare.texts)
         }
+        // The displayed entries decide nothing but the transition, which
+        // only a request with `push` gets (C10 step 3, S1 to S3).
+        let entries = request.push == nil ? UnsafeBufferPointer(start: nil, count: 0) : entries
         // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
         // the steps are compiled once for each hashing, so neither path tests which.
         func composeFetched<Hashing: KeyHashing>(hashing: Hashing.Type) -> ComposeResponse {
@@ -115,7 +121,7 @@ package enum Composer {
                 ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
                     Self.composeFetched(
                         settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
-                        state: &state,
+                        state: &state, entries: request.push == nil ? nil : entries,
                         keptScratch: keptScratch, bytes: bytes, notifications: notifications, spare: &spare)
                 }
             }
@@ -127,20 +133,20 @@ package enum Composer {
     }
 
     /// Steps 2 to 8 for fetched `notifications`; `state` holds the request's
-    /// displayed entries; `keptScratch` has room for a record per notification.
+    /// displayed `entries` when the answer has a transition (nil otherwise:
+    /// then it holds none); `keptScratch` has room for a record per notification.
     private static func composeFetched<Hashing: KeyHashing>(
         _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
         futureAfter: Moment, state: inout DisplayedState<Hashing>,
+        entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>?,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, spare: inout Spare
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         // The drops, the shown keys and the next state, in that order in one
         // array, allocated once: drops and shown keys are at most one per
-        // notification together, the next state at most its limit.
-        var records = spare.takeRecords(
-            capacity: notifications.count
-                + min(ComposeRequest.maxDisplayedOutput, state.entryKeyCount + notifications.count))
+        // notification together, the next state one per shown key.
+        var records = spare.takeRecords(capacity: 2 * notifications.count)
         // Step 2: drop, in input order, with the first reason that applies.
         // Kept notifications, with their positions in `notifications`.
         var keptCount = 0
@@ -160,8 +166,6 @@ package enum Composer {
                 reason = .stale
             } else if Moment.less(futureAfter, notification.moment, in: bytes) {
                 reason = .future
-            } else if case .first(displayed: true) = claim {
-                reason = .displayed
             } else {
                 reason = nil
             }
@@ -183,33 +187,52 @@ package enum Composer {
 
         let kind: ComposeResponse.Kind
         let texts: ComposedTexts
+        let groupKey: String
         switch kept.count {
         case 0:
-            state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
+            // C10 step 2: nothing is left on the device; S1: all of it is withdrawn.
+            let transition = entries.map { entries in
+                ComposeResponse.Transition(
+                    send: false, alert: false,
+                    withdraw: withdrawnGroups(state, excluding: nil, entries: entries, bytes: bytes))
+            }
             return fallback(
-                settings, reason: .empty, app: app, records: records, dropCount: dropCount, texts: &spare.texts)
+                settings, reason: .empty, app: app, records: records, dropCount: dropCount, transition: transition,
+                texts: &spare.texts)
         case 1:
             kind = .single
+            let notification = notifications[Int(kept[0].index)]
             texts = single(
-                notifications[Int(kept[0].index)], bytes: bytes, app: app, catalog: catalog,
-                maxUnits: maxUnits, texts: &spare.texts)
+                notification, bytes: bytes, app: app, catalog: catalog, maxUnits: maxUnits, texts: &spare.texts)
+            // C5.4: the thread, else the key.
+            groupKey = Self.groupKey(
+                of: bytes[present: notification.thread.count > 0 ? notification.thread : notification.key])
         default:
             if let thread = sharedMessageThread(notifications, kept, bytes: bytes) {
                 kind = .bundle
                 texts = bundle(
                     notifications, kept, thread: thread, bytes: bytes, app: app, catalog: catalog,
                     maxUnits: maxUnits, texts: &spare.texts)
+                groupKey = Self.groupKey(of: thread)
             } else {
                 kind = .summary
                 texts = summary(count: kept.count, app: app, catalog: catalog, maxUnits: maxUnits, texts: &spare.texts)
+                groupKey = summaryThreadIdentifier
             }
         }
         for record in kept { records.append(.init(shown: notifications[Int(record.index)].key)) }
-        state.appendNext(shown: kept, freshFrom: freshFrom, to: &records)
+        // C10 step 3: the kept keys, newest first (step 3's order), each under G.
+        for record in kept.prefix(ComposeRequest.maxDisplayedOutput) {
+            let notification = notifications[Int(record.index)]
+            records.append(.init(key: notification.key, timestamp: notification.timestamp, answerGroup: true))
+        }
+        let transition = entries.map { entries in
+            Self.transition(state, kept: kept, groupKey: groupKey, entries: entries, bytes: bytes)
+        }
         return ComposeResponse(
             kind: kind, reason: nil, texts: texts, locale: catalog.tag, direction: catalog.direction,
             bytes: settings.bytes,
-            records: records, dropCount: dropCount, shownCount: kept.count)
+            records: records, dropCount: dropCount, shownCount: kept.count, groupKey: groupKey, transition: transition)
     }
 
     // MARK: Step 5: one notification
@@ -284,7 +307,8 @@ package enum Composer {
     /// The fallback; `records` holds `dropCount` drops, then the next state.
     static func fallback(
         _ settings: Settings, reason: ComposeResponse.FallbackReason, app: String,
-        records: [ComposeResponse.KeyRecord], dropCount: Int, texts storage: inout [UInt8]
+        records: [ComposeResponse.KeyRecord], dropCount: Int, transition: ComposeResponse.Transition?,
+        texts storage: inout [UInt8]
     ) -> ComposeResponse {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
@@ -297,7 +321,7 @@ package enum Composer {
             kind: .fallback, reason: reason,
             texts: texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: .absent, url: .absent),
             locale: catalog.tag, direction: catalog.direction, bytes: settings.bytes, records: records,
-            dropCount: dropCount, shownCount: 0)
+            dropCount: dropCount, shownCount: 0, groupKey: fallbackGroupKey, transition: transition)
     }
 
     // MARK: Texts

@@ -21,6 +21,10 @@ struct DisplayedState<Hashing: KeyHashing> {
     /// latest entry; at equal instants the first in request order, so the
     /// persisted text does not change between calls.
     private let displayedSlots: UnsafeBufferPointer<Int32>
+    /// The entries without a key: per group, the latest (ties: the first).
+    /// A request names at most 16 groups (the decoder checks it).
+    private var groupOnly = SixteenSlots<Int32>(repeating: 0)
+    private var groupOnlyCount = 0
     private let hasher = Hashing()
 
     /// One key: the positions plus one of its kept `displayed` entry and of
@@ -39,8 +43,8 @@ struct DisplayedState<Hashing: KeyHashing> {
     enum Claim {
         /// An earlier notification of the request has the key.
         case duplicate
-        /// The first notification with this key; `displayed` when the caller has shown it.
-        case first(displayed: Bool)
+        /// The first notification with this key.
+        case first
     }
 
     /// Calls `body` with the state of `entries` indexed; `notifications` are
@@ -89,8 +93,13 @@ struct DisplayedState<Hashing: KeyHashing> {
         self.notifications = notifications
         self.slots = slots
         var distinct = 0
+        var groupOnly = SixteenSlots<Int32>(repeating: 0)
+        var groupOnlyCount = 0
         for index in entries.indices {
-            let key = bytes[present: entries[index].key]
+            guard let key = bytes[entries[index].key] else {
+                Self.noteGroupOnly(index, in: &groupOnly, count: &groupOnlyCount, bytes: bytes, entries: entries)
+                continue
+            }
             let hash = hasher.hash(key)
             let slot = Self.find(
                 key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
@@ -106,6 +115,31 @@ struct DisplayedState<Hashing: KeyHashing> {
             }
         }
         self.displayedSlots = UnsafeBufferPointer(rebasing: displayedSlots[..<distinct])
+        self.groupOnly = groupOnly
+        self.groupOnlyCount = groupOnlyCount
+    }
+
+    /// Notes the entry at `index`, which has a group and no key, unless an
+    /// entry of its group at a later instant (or the same) was noted before.
+    private static func noteGroupOnly(
+        _ index: Int, in groupOnly: inout SixteenSlots<Int32>, count groupOnlyCount: inout Int,
+        bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>
+    ) {
+        let group = bytes[present: entries[index].group]
+        var noted = 0
+        while noted < groupOnlyCount {
+            let other = Int(groupOnly[noted])
+            if CodePoints.equalBytes(bytes[present: entries[other].group], group) {
+                if Moment.less(entries[other].moment, entries[index].moment, in: bytes) {
+                    groupOnly[noted] = Int32(truncatingIfNeeded: index)
+                }
+                return
+            }
+            noted += 1
+        }
+        precondition(groupOnlyCount < 16, "more groups than a request may name")
+        groupOnly[groupOnlyCount] = Int32(truncatingIfNeeded: index)
+        groupOnlyCount += 1
     }
 
     /// Looks up the key of the notification at `position` and records it as seen.
@@ -117,80 +151,36 @@ struct DisplayedState<Hashing: KeyHashing> {
         let slot = Self.find(
             key, hash: hash, in: slots, bytes: bytes, entries: entries, notifications: notifications)
         if slots[slot].notification != 0 { return .duplicate }
-        let displayed = slots[slot].entry != 0
         slots[slot].hash = UInt32(truncatingIfNeeded: hash &>> 32)
         slots[slot].notification = Int32(truncatingIfNeeded: position + 1)
-        return .first(displayed: displayed)
+        return .first
     }
 
-    /// How many distinct keys the displayed entries have: the next state
-    /// holds at most this many of them, and the shown notifications.
-    var entryKeyCount: Int { displayedSlots.count }
+    /// How many entries D has (compose.md C10): one per distinct key, one
+    /// per group of the entries without a key.
+    var entryCount: Int { displayedSlots.count + groupOnlyCount }
 
-    /// Appends the next state to `records`: each key's latest entry when
-    /// still fresh (`timestamp ≥ now − maxAgeSeconds`, the negation of
-    /// `stale`), plus every shown notification; newest first, equal instants
-    /// by key; at most `ComposeRequest.maxDisplayedOutput` entries.
-    /// - Parameter shown: the shown notifications, newest first (step 3's order).
-    /// - Precondition: no shown key is in this state (such notifications are dropped as `displayed`).
-    func appendNext(
-        shown: UnsafeBufferPointer<NewestFirst.Record>, freshFrom: Moment, to records: inout [ComposeResponse.KeyRecord]
-    ) {
-        ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: displayedSlots.count) { scratch in
-            var freshCount = 0
-            for slot in displayedSlots {
-                let index = Int(slots[Int(slot)].entry) - 1
-                if !Moment.less(entries[index].moment, freshFrom, in: bytes) {
-                    scratch[freshCount] = .init(entries[index].moment, index: index)
-                    freshCount += 1
-                }
-            }
-            // Usually newest first already (the caller sends back the state
-            // compose returned), which `sort` checks first: then a merge is all it takes.
-            let (bytes, entries) = (self.bytes, self.entries)
-            let sorted = NewestFirst.sort(
-                UnsafeMutableBufferPointer(rebasing: scratch[..<freshCount]), limit: ComposeRequest.maxDisplayedOutput
-            ) { a, b in
-                NewestFirst.tieOrder(entries[a].moment, entries[a].key, entries[b].moment, entries[b].key, in: bytes)
-            }
-            appendMerged(fresh: UnsafeBufferPointer(rebasing: scratch[..<sorted]), shown: shown, to: &records)
+    /// Calls `body` with the position in the request's `displayed` of each
+    /// entry of D: per key its latest entry, per group of the entries
+    /// without a key the latest of them (ties: the first in the request).
+    @inline(__always)
+    func forEachEntry(_ body: (Int) -> Void) {
+        for slot in displayedSlots { body(Int(slots[Int(slot)].entry) - 1) }
+        var index = 0
+        while index < groupOnlyCount {
+            body(Int(groupOnly[index]))
+            index += 1
         }
     }
 
-    /// Appends the first `maxDisplayedOutput` of `fresh` entries and `shown`
-    /// notifications, each newest first, merged.
-    private func appendMerged(
-        fresh: UnsafeBufferPointer<NewestFirst.Record>, shown: UnsafeBufferPointer<NewestFirst.Record>,
-        to next: inout [ComposeResponse.KeyRecord]
-    ) {
-        let limit = ComposeRequest.maxDisplayedOutput
-        let (bytes, entries, notifications) = (self.bytes, self.entries, self.notifications)
-        let count = min(limit, fresh.count + shown.count)
-        next.reserveCapacity(next.count + count)
-        var f = 0, s = 0
-        while f + s < count {
-            let takesFresh: Bool
-            if f == fresh.count {
-                takesFresh = false
-            } else if s == shown.count {
-                takesFresh = true
-            } else if fresh[f].time != shown[s].time {
-                takesFresh = shown[s].time < fresh[f].time
-            } else {
-                let x = Int(fresh[f].index), y = Int(shown[s].index)
-                takesFresh = NewestFirst.tieOrder(
-                    entries[x].moment, entries[x].key, notifications[y].moment, notifications[y].key, in: bytes)
-            }
-            if takesFresh {
-                let index = Int(fresh[f].index)
-                next.append(.init(key: entries[index].key, timestamp: entries[index].timestamp))
-                f += 1
-            } else {
-                let index = Int(shown[s].index)
-                next.append(.init(key: notifications[index].key, timestamp: notifications[index].timestamp))
-                s += 1
-            }
-        }
+    /// The position in the request's `displayed` of the entry D holds for
+    /// the key of the notification at `position`; nil when it has none.
+    func entry(ofNotification position: Int) -> Int? {
+        let key = bytes[present: notifications[position].key]
+        let slot = Self.find(
+            key, hash: hasher.hash(key), in: slots, bytes: bytes, entries: entries, notifications: notifications)
+        let entry = Int(slots[slot].entry)
+        return entry == 0 ? nil : entry - 1
     }
 
     /// The slot holding `key`, or the empty slot where it would go (linear probing).

@@ -11,6 +11,8 @@ extension ComposeRequest {
             /// Just before `timestamp`: compose reads the two together.
             case key
             case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
+            /// A displayed entry's `group` (compose.md C14).
+            case group
         }
 
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by

@@ -36,10 +36,14 @@ extension ComposeDecoder {
         else { return false }
         let key = ranges[.key]
         let timestamp = ranges[.timestamp]
-        // `key` and `timestamp` are there, as a notification's required members are.
-        guard let moment = moment(at: timestamp) else { return abandon(appendedCount) }
+        let group = ranges[.group]
+        // `timestamp` and `key` or `group` are there, as in the entry the
+        // shape was noted from; the general path reports a group it refuses.
+        guard let moment = moment(at: timestamp),
+            group.isAbsent || (isGroupKey(group) && noteGroup(group))
+        else { return abandon(appendedCount) }
         reader.move(to: end)
-        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment)
+        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment, group: group)
         shapedReads &+= 1
         return true
     }

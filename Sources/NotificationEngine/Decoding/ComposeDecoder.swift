@@ -114,6 +114,10 @@ struct ComposeDecoder: ~Copyable {
     var shapedReads = 0
     /// The day of the last timestamp parsed in full.
     var recentDay: RecentDay
+    /// The distinct `group`s of the displayed entries read so far, at most
+    /// `ComposeRequest.maxDisplayedGroups` (`groupCount` of them).
+    var groups = SixteenSlots<TextRange>(repeating: .absent)
+    var groupCount = 0
 
     private init(
         reader: JSONReader, request: consuming ComposeRequest, catalogs: UnsafePointer<CatalogSet>, tables: Tables,
@@ -315,12 +319,72 @@ struct ComposeDecoder: ~Copyable {
         var values = ObjectValues(scalars: ComposeRequest.ScalarSlots())
         _ = reader.peek()
         displayedShape.begin(at: reader.index)
-        try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) { _, _, _ throws(JSONReader.Stop) in }
+        try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) {
+            decoder, member, values throws(JSONReader.Stop) in
+            guard member == .group else { return }
+            let group = values.ranges[.group]
+            let at = FieldDecoding.path(path(), member.rawValue)
+            guard decoder.isGroupKey(group) else {
+                throw decoder.stop(
+                    Problem(
+                        .invalidValue,
+                        "\(at) must be a group key: 1 to 64 characters of U+0021…U+007E other than '\"' and '\\'",
+                        at: at))
+            }
+            guard decoder.noteGroup(group) else {
+                throw decoder.stop(
+                    Problem(
+                        .outOfRange,
+                        "displayed names more than \(ComposeRequest.maxDisplayedGroups) distinct groups; \(at) is one more",
+                        at: at))
+            }
+        }
+        if values.ranges[.key].isAbsent && values.ranges[.group].isAbsent {
+            let at = FieldDecoding.path(path(), DisplayedMember.key.rawValue)
+            throw stop(Problem(.missingField, "\(at) is required when the entry has no group", at: at))
+        }
         if !Self.hasRequired(tables.displayedRequired, values.ranges) {
             try requireMembers(DisplayedMember.self, of: values, at: path())
         }
         displayedShape.finish(end: reader.index, in: reader.bytes)
-        request.appendDisplayed(key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!)
+        request.appendDisplayed(
+            key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!,
+            group: values.ranges[.group])
+    }
+
+    /// Whether the text at `range` is a valid group key (compose.md C14):
+    /// 1 to 64 bytes, each in U+0021…U+007E other than `"` and `\`.
+    func isGroupKey(_ range: TextRange) -> Bool {
+        guard (1...64).contains(range.count) else { return false }
+        return request.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes[present: range]
+            where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Notes the valid group key at `range` among the request's distinct
+    /// groups; false when it would be one more than
+    /// `ComposeRequest.maxDisplayedGroups`. The last one noted is compared
+    /// first: a relay's state names one group, or two.
+    mutating func noteGroup(_ range: TextRange) -> Bool {
+        let count = groupCount
+        let found = request.bytes.withUnsafeBufferPointer { bytes -> Bool in
+            let group = bytes[present: range]
+            var index = count
+            while index > 0 {
+                index -= 1
+                if CodePoints.equalBytes(bytes[present: groups[index]], group) { return true }
+            }
+            return false
+        }
+        if found { return true }
+        guard count < ComposeRequest.maxDisplayedGroups else { return false }
+        groups[count] = range
+        groupCount = count + 1
+        return true
     }
 
     /// Reads the object at the reader by `Member`'s table (`WireField`):

@@ -150,14 +150,16 @@ extension ComposeDecoder {
         }
     }
 
-    /// An entry of `displayed`.
+    /// An entry of `displayed` (compose.md 2.1). `key` is required when
+    /// `group` is absent: its rule, after the members.
     enum DisplayedMember: String, WireMember {
-        case key, timestamp
+        case key, timestamp, group
 
         var field: WireField {
             switch self {
-            case .key: WireField(.string, required: true, .text(.key))
+            case .key: WireField(.string, .text(.key))
             case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
+            case .group: WireField(.string, .text(.group))
             }
         }
     }

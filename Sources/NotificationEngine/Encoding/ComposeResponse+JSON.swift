@@ -36,10 +36,15 @@ extension ComposeResponse {
             count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
         }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
-        // `{"key":"…","timestamp":"…"},` per displayed entry.
+        // `{"key":"…","timestamp":"…","group":"…"},` per displayed entry.
         for index in shownIndices { count += 3 + Int(records[index].key.count) }
         for index in dropIndices { count += 32 + Int(records[index].key.count) }
-        for index in entryIndices { count += 28 + Int(records[index].key.count) + Int(records[index].timestamp.count) }
+        let answerGroup = 40 + groupKey.utf8.count
+        for index in entryIndices {
+            let record = records[index]
+            count += Int(record.key.count) + Int(record.timestamp.count)
+            count += record.hasAnswerGroup ? answerGroup : 40 + Int(record.group.count)
+        }
         return count
     }
 
@@ -115,29 +120,47 @@ extension ComposeResponse {
             case .own: out.raw(#"","reason":"own"}"#)
             case .stale: out.raw(#"","reason":"stale"}"#)
             case .future: out.raw(#"","reason":"future"}"#)
-            case .displayed: out.raw(#"","reason":"displayed"}"#)
             }
         }
         out.raw(#"],"displayed":["#)
-        for index in entryIndices {
-            let entry = records[index]
-            let key = bytes[present: entry.key]
-            // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
-            // and `-:.+TtZz`): nothing to escape, so it is copied as it is.
-            let timestamp = bytes[present: entry.timestamp]
-            assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
-            if out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 2), JSONWriter.needsNoEscape(key) {
-                if index > entryStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
-                out.rawInRoom(key)
-                out.rawInRoom(#"","timestamp":""#)
-                out.rawInRoom(timestamp)
-                out.rawInRoom(#""}"#)
-            } else {
-                out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
-                out.string(key)
-                out.raw(#","timestamp":""#)
-                out.raw(timestamp)
-                out.raw(#""}"#)
+        var answerGroup = groupKey
+        answerGroup.withUTF8 { answerGroup in
+            for index in entryIndices {
+                let entry = records[index]
+                // A timestamp is RFC 3339 text as `Timestamp` parses it (digits
+                // and `-:.+TtZz`), and a group a valid group key (visible
+                // ASCII without `"` or `\`): nothing to escape in either.
+                let timestamp = bytes[present: entry.timestamp]
+                assert(JSONWriter.needsNoEscape(timestamp), "a timestamp that was never parsed")
+                let group = entry.hasAnswerGroup ? answerGroup : bytes[entry.group]
+                if let key = bytes[entry.key],
+                    out.hasRoom(for: 9 + key.count + 15 + timestamp.count + 12 + (group?.count ?? 4) + 2),
+                    JSONWriter.needsNoEscape(key)
+                {
+                    if index > entryStart { out.rawInRoom(#",{"key":""#) } else { out.rawInRoom(#"{"key":""#) }
+                    out.rawInRoom(key)
+                    out.rawInRoom(#"","timestamp":""#)
+                    out.rawInRoom(timestamp)
+                    if let group {
+                        out.rawInRoom(#"","group":""#)
+                        out.rawInRoom(group)
+                        out.rawInRoom(#""}"#)
+                    } else {
+                        out.rawInRoom(#"","group":null}"#)
+                    }
+                } else {
+                    out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
+                    if let key = bytes[entry.key] { out.string(key) } else { out.null() }
+                    out.raw(#","timestamp":""#)
+                    out.raw(timestamp)
+                    if let group {
+                        out.raw(#"","group":""#)
+                        out.raw(group)
+                        out.raw(#""}"#)
+                    } else {
+                        out.raw(#"","group":null}"#)
+                    }
+                }
             }
         }
     }

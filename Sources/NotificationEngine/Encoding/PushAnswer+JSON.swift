@@ -1,8 +1,9 @@
 extension PushAnswer {
     /// The `push` object of push.md section 2, compact, members in the spec's
-    /// order: `send`, `withdraw`, `apns`, `fcm`, `webpush`, `cut`.
+    /// order: `send`, `alert`, `withdraw`, `apns`, `fcm`, `webpush`, `withdrawal`, `cut`.
     func write(to out: inout JSONWriter) {
-        out.raw(send ? #"{"send":true,"withdraw":["# : #"{"send":false,"withdraw":["#)
+        out.raw(send ? #"{"send":true"# : #"{"send":false"#)
+        out.raw(alert ? #","alert":true,"withdraw":["# : #","alert":false,"withdraw":["#)
         for (index, key) in withdraw.enumerated() {
             if index > 0 { out.raw(",") }
             out.string(key)
@@ -21,7 +22,9 @@ extension PushAnswer {
                 withJSONStrings(of: texts(transport)) { fields.writeTransport(transport, $0, to: &out) }
             }
         }
-        out.raw(#"},"cut":{"apns":"#)
+        out.raw(#"},"withdrawal":"#)
+        writeWithdrawal(to: &out)
+        out.raw(#","cut":{"apns":"#)
         writeCut(apns.cut, to: &out)
         out.raw(#","fcm":"#)
         writeCut(fcm.cut, to: &out)
@@ -34,6 +37,7 @@ extension PushAnswer {
     /// (the headers are ASCII without escapes, the keys nearly always).
     var estimatedJSONCount: Int {
         var count = 420 + apns.byteCount + fcm.byteCount + webpush.byteCount + 2 * groupKey.utf8.count
+        count += 220 + 3 * withdrawalEstimate
         for key in withdraw { count += 3 + key.utf8.count }
         return count
     }

@@ -77,10 +77,16 @@ package struct PushAnswer: Hashable, Sendable {
 
     /// The notification's texts, uncut.
     package var texts: Texts
-    /// False exactly for a fallback `empty` (P1).
+    /// compose.md S2 (P1): whether to send the alert payloads.
     package var send: Bool
-    /// Keys of displayed notifications read elsewhere (P2), in request order.
+    /// compose.md S3 (P1): whether they alert; false replaces quietly.
+    package var alert: Bool
+    /// compose.md S1 (P2): the group keys to withdraw.
     package var withdraw: [String]
+    /// ⌊now⌋ in milliseconds since the epoch: the withdrawal's `sentAt` (P21).
+    package var sentAtMilliseconds: Int64
+    /// ⌊now⌋ in seconds since the epoch (the withdrawal's expiration is a day later).
+    package var nowSeconds: Int64
     /// G of P4: `thread-id`, `apns-collapse-id`, `collapse_key`, the `tag`s.
     package var groupKey: String
     /// H(T) of P5: the Web Push `Topic`.
@@ -173,7 +179,7 @@ package struct PushAnswer: Hashable, Sendable {
     var payloadFields: PayloadFields {
         PayloadFields(
             priorityClass: priorityClass, expirationSeconds: expirationSeconds, ttlSeconds: ttlSeconds, badge: badge,
-            kind: kind, direction: direction)
+            kind: kind, direction: direction, alert: alert)
     }
 
     /// The strings the payloads write, each already a JSON string (quoted,
@@ -303,6 +309,8 @@ package struct PushAnswer: Hashable, Sendable {
         let badge: Int?
         let kind: ComposeResponse.Kind
         let direction: TextDirection
+        /// compose.md S3: false makes the APNs alert passive and tells the app so.
+        let alert: Bool
 
         /// The bytes `transport`'s payload takes with `strings`.
         func byteCount(_ transport: Transport, _ strings: JSONStrings) -> Int {
@@ -332,7 +340,7 @@ package struct PushAnswer: Hashable, Sendable {
             out.raw(#"},"thread-id":"#)
             out.raw(strings.groupKey)
             out.raw(#","interruption-level":""#)
-            out.raw(priorityClass.interruptionLevel)
+            out.raw(alert ? priorityClass.interruptionLevel : "passive")
             out.raw(#"","relevance-score":"#)
             out.raw(priorityClass.relevanceScore)
             if let badge {
@@ -360,6 +368,7 @@ package struct PushAnswer: Hashable, Sendable {
                 out.raw(#"""#)
             }
             writeKindLangDir(strings, to: &out)
+            writeAlertString(to: &out)
             out.raw(#"},"android":{"collapse_key":"#)
             out.raw(strings.groupKey)
             out.raw(#","priority":""#)
@@ -377,7 +386,7 @@ package struct PushAnswer: Hashable, Sendable {
                 out.integer(badge)
             }
             writeKindLangDir(strings, to: &out)
-            out.raw("}")
+            out.raw(alert ? #","alert":true}"# : #","alert":false}"#)
         }
 
         /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
@@ -408,12 +417,19 @@ package struct PushAnswer: Hashable, Sendable {
             out.raw(strings.locale)
             out.raw(direction == .rtl ? #","dir":"rtl""# : #","dir":"ltr""#)
         }
+
+        /// FCM's `"alert":"true"` (data values are strings).
+        private func writeAlertString(to out: inout JSONWriter) {
+            out.raw(alert ? #","alert":"true""# : #","alert":"false""#)
+        }
     }
 
     // MARK: Equality
 
     package static func == (a: PushAnswer, b: PushAnswer) -> Bool {
-        a.send == b.send && a.withdraw.elementsEqual(b.withdraw, by: CodePoints.equal) && a.groupKey == b.groupKey
+        a.send == b.send && a.alert == b.alert && a.withdraw.elementsEqual(b.withdraw, by: CodePoints.equal)
+            && a.sentAtMilliseconds == b.sentAtMilliseconds && a.nowSeconds == b.nowSeconds
+            && a.groupKey == b.groupKey
             && a.topic == b.topic && a.priorityClass == b.priorityClass
             && a.expirationSeconds == b.expirationSeconds && a.ttlSeconds == b.ttlSeconds && a.badge == b.badge
             && a.androidChannel == b.androidChannel && a.kind == b.kind && a.locale == b.locale

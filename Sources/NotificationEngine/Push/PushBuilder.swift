@@ -1,7 +1,7 @@
 /// Builds the `push` member of a compose answer (push.md) from the request
 /// and the answer of its preview tier: a pure function of the two, run only
 /// when the request has a `push` member.
-enum PushBuilder {
+package enum PushBuilder {
     /// The answer's `push`, its payloads fitted.
     static func answer(
         _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
@@ -25,7 +25,8 @@ enum PushBuilder {
         let fixed = PushAnswer.fixedByteCounts(
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
-                badge: options.badge, kind: response.kind, direction: response.direction),
+                badge: options.badge, kind: response.kind, direction: response.direction,
+                alert: response.transition?.alert ?? false),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
             androidChannel: options.androidChannel)
         let costs = PushFit.Costs(texts)
@@ -33,42 +34,19 @@ enum PushBuilder {
         func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
             PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: fixedBytes + textBytes)
         }
+        // S1 to S3, which the composer worked out beside the answer.
+        let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
+        let now = request.nowMoment
         var answer = PushAnswer(
-            texts: texts, send: !(response.kind == .fallback && response.reason == .empty),
-            withdraw: withdrawn(request), groupKey: groupKey, topic: topic, priorityClass: priorityClass,
+            texts: texts, send: transition.send, alert: transition.alert, withdraw: transition.withdraw,
+            sentAtMilliseconds: now.epochSeconds * 1000 + Int64(now.nanoseconds / 1_000_000), nowSeconds: nowSeconds,
+            groupKey: groupKey, topic: topic, priorityClass: priorityClass,
             expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, apns: uncut(fixed.apns), fcm: uncut(fixed.fcm),
             webpush: uncut(fixed.webpush))
         answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
         return answer
-    }
-
-    /// P2: the keys of read notifications that are in `displayed`, once each, in request order.
-    static func withdrawn(_ request: ComposeRequest) -> [String] {
-        guard request.fetch == .ok, !request.displayedRecords.isEmpty,
-            request.notificationRecords.contains(where: \.read)
-        else { return [] }
-        return request.bytes.withUnsafeBufferPointer { bytes in
-            let displayed = request.displayedRecords
-            // A few read notifications are looked up one by one; many, in a set of the displayed keys.
-            let readCount = request.notificationRecords.lazy.filter(\.read).count
-            let displayedKeys: Set<[UInt8]>? =
-                readCount * displayed.count > 4096 ? Set(displayed.map { Array(bytes[present: $0.key]) }) : nil
-            func isDisplayed(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-                if let displayedKeys { return displayedKeys.contains(Array(key)) }
-                return displayed.contains { CodePoints.equalBytes(bytes[present: $0.key], key) }
-            }
-            var keys: [String] = []
-            var withdrawn: [UnsafeBufferPointer<UInt8>] = []
-            for record in request.notificationRecords where record.read {
-                let key = bytes[present: record.key]
-                guard isDisplayed(key), !withdrawn.contains(where: { CodePoints.equalBytes($0, key) }) else { continue }
-                withdrawn.append(key)
-                keys.append(String(decoding: key, as: UTF8.self))
-            }
-            return keys
-        }
     }
 
     /// P9.
@@ -93,24 +71,30 @@ enum PushBuilder {
     }
 
     /// Whether `source` is its own group key: 1…64 bytes of U+0021…U+007E, no `"` or `\\`.
-    static func isPlainGroupKey(_ source: String) -> Bool {
+    package static func isPlainGroupKey(_ source: String) -> Bool {
         var source = source
-        return source.withUTF8 { utf8 in
-            guard (1...64).contains(utf8.count) else { return false }
-            for byte in utf8
-            where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            return true
+        return source.withUTF8 { isPlainGroupKey($0) }
+    }
+
+    /// `isPlainGroupKey(_:)` of UTF-8.
+    static func isPlainGroupKey(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard (1...64).contains(utf8.count) else { return false }
+        for byte in utf8
+        where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return false
         }
+        return true
     }
 
     /// H of P4: the first 24 bytes of SHA-256 of the UTF-8, in base64url without padding (32 characters).
     static func digest(_ source: String) -> String {
         var source = source
-        return source.withUTF8 { utf8 in
-            SHA256.withDigest(of: utf8) { base64URL(UnsafeBufferPointer(rebasing: $0[0..<24])) }
-        }
+        return source.withUTF8 { digest($0) }
+    }
+
+    /// `digest(_:)` of UTF-8.
+    static func digest(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        SHA256.withDigest(of: utf8) { base64URL(UnsafeBufferPointer(rebasing: $0[0..<24])) }
     }
 
     /// RFC 4648 section 5, without padding.
