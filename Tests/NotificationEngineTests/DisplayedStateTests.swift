@@ -111,17 +111,22 @@ import Testing
                 latestGroupOnly[group] = entry
             }
         }
-        let expectedD = (Array(latest.values) + Array(latestGroupOnly.values)).map(describe).sorted()
+        // Every other first claim is dropped (`drop(slot:)`): a key is kept when its first claim was not.
         var seen: Set<String> = []
+        var kept: Set<String> = []
         var expectedClaims: [String] = []
         for notification in notifications {
             if seen.contains(notification.key) {
                 expectedClaims.append("duplicate")
             } else {
+                if seen.count % 2 == 0 { kept.insert(notification.key) }
                 seen.insert(notification.key)
-                expectedClaims.append("first " + (latest[notification.key].map(describe) ?? "none"))
+                expectedClaims.append("first")
             }
         }
+        let expectedD = (Array(latest.values) + Array(latestGroupOnly.values)).map {
+            describe($0) + ($0.key.map { kept.contains($0) } == true ? " kept" : "")
+        }.sorted()
 
         let (claims, d) = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { records in
@@ -135,15 +140,18 @@ import Testing
                             return "\(text(entry.key)) \(text(entry.timestamp)) \(text(entry.group))"
                         }
                         var claims: [String] = []
+                        var firsts = 0
                         for index in records.indices {
                             switch state.claim(index) {
                             case .duplicate: claims.append("duplicate")
-                            case .first:
-                                claims.append("first " + (state.entry(ofNotification: index).map(describe) ?? "none"))
+                            case .first(let slot):
+                                claims.append("first")
+                                if firsts % 2 == 1 { state.drop(slot: slot) }
+                                firsts += 1
                             }
                         }
                         var d: [String] = []
-                        state.forEachEntry { d.append(describe($0)) }
+                        state.forEachEntry { d.append(describe($0) + ($1 ? " kept" : "")) }
                         #expect(d.count == state.entryCount)
                         return (claims, d.sorted())
                     }

@@ -54,7 +54,7 @@ extension Composer {
         // Each group with the first of its entries in D's order: at most 16 groups.
         var firsts = SixteenSlots<Int32>(repeating: 0)
         var count = 0
-        state.forEachEntry { index in
+        state.forEachEntry { index, _ in
             guard let group = bytes[entries[index].group] else { return }
             if let excluded, CodePoints.equalBytes(group, excluded) { return }
             var noted = 0
@@ -93,33 +93,36 @@ extension Composer {
         return groups
     }
 
-    /// S1 to S3 for a fetch `ok` that kept `kept` (newest first), shown
-    /// under `groupKey`.
+    /// S1 to S3 for a fetch `ok` that kept `keptCount` notifications (the
+    /// drops made in `state`), shown under `groupKey`. Walks D, not the
+    /// kept keys: D's keys are distinct, so counting D's entries whose key
+    /// was kept is counting the kept keys that have an entry.
     static func transition<Hashing: KeyHashing>(
-        _ state: DisplayedState<Hashing>, kept: UnsafeBufferPointer<NewestFirst.Record>, groupKey: String,
+        _ state: DisplayedState<Hashing>, keptCount: Int, groupKey: String,
         entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>, bytes: UnsafeBufferPointer<UInt8>
     ) -> ComposeResponse.Transition {
         var groupKey = groupKey
         return groupKey.withUTF8 { g in
             // S2: the device shows exactly K under G when every entry of D
             // under G is a kept key's, and every kept key's entry is under G.
-            var underG = 0
-            state.forEachEntry { index in
-                if let group = bytes[entries[index].group], CodePoints.equalBytes(group, g) { underG += 1 }
-            }
-            var keptUnderG = 0
-            var hasNewKey = false
-            for record in kept {
-                guard let entry = state.entry(ofNotification: Int(record.index)) else {
-                    hasNewKey = true
-                    continue
+            var underG = 0, keptUnderG = 0, keptWithEntry = 0
+            var hasOtherGroup = false
+            state.forEachEntry { index, isKept in
+                var isUnderG = false
+                if let group = bytes[entries[index].group] {
+                    isUnderG = CodePoints.equalBytes(group, g)
+                    if isUnderG { underG += 1 } else { hasOtherGroup = true }
                 }
-                if let group = bytes[entries[entry].group], CodePoints.equalBytes(group, g) { keptUnderG += 1 }
+                if isKept {
+                    keptWithEntry += 1
+                    if isUnderG { keptUnderG += 1 }
+                }
             }
-            let send = !(underG == keptUnderG && keptUnderG == kept.count)
+            let send = !(underG == keptUnderG && keptUnderG == keptCount)
+            // S3: a new key is a kept key without an entry.
             return ComposeResponse.Transition(
-                send: send, alert: send && hasNewKey,
-                withdraw: withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes))
+                send: send, alert: send && keptWithEntry < keptCount,
+                withdraw: hasOtherGroup ? withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes) : [])
         }
     }
 
@@ -137,7 +140,7 @@ extension Composer {
             var order: [Int] = []
             order.reserveCapacity(state.entryCount + 1)
             var hasFallback = false
-            state.forEachEntry { index in
+            state.forEachEntry { index, _ in
                 order.append(index)
                 if bytes[entries[index].key] == nil,
                     CodePoints.equalBytes(bytes[present: entries[index].group], fallback)

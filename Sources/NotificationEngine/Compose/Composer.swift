@@ -171,6 +171,7 @@ package enum Composer {
             }
             if let reason {
                 records.append(.init(key: notification.key, reason: reason))
+                if case .first(let slot) = claim { state.drop(slot: slot) }
             } else {
                 keptScratch[keptCount] = .init(notification.moment, index: index)
                 keptCount += 1
@@ -227,7 +228,7 @@ package enum Composer {
             records.append(.init(key: notification.key, timestamp: notification.timestamp, answerGroup: true))
         }
         let transition = entries.map { entries in
-            Self.transition(state, kept: kept, groupKey: groupKey, entries: entries, bytes: bytes)
+            Self.transition(state, keptCount: kept.count, groupKey: groupKey, entries: entries, bytes: bytes)
         }
         return ComposeResponse(
             kind: kind, reason: nil, texts: texts, locale: catalog.tag, direction: catalog.direction,

@@ -43,8 +43,8 @@ struct DisplayedState<Hashing: KeyHashing> {
     enum Claim {
         /// An earlier notification of the request has the key.
         case duplicate
-        /// The first notification with this key.
-        case first
+        /// The first notification with this key, in `slot` (for `drop(slot:)`).
+        case first(slot: Int)
     }
 
     /// Calls `body` with the state of `entries` indexed; `notifications` are
@@ -153,34 +153,38 @@ struct DisplayedState<Hashing: KeyHashing> {
         if slots[slot].notification != 0 { return .duplicate }
         slots[slot].hash = UInt32(truncatingIfNeeded: hash &>> 32)
         slots[slot].notification = Int32(truncatingIfNeeded: position + 1)
-        return .first
+        return .first(slot: slot)
     }
 
     /// How many entries D has (compose.md C10): one per distinct key, one
     /// per group of the entries without a key.
     var entryCount: Int { displayedSlots.count + groupOnlyCount }
 
-    /// Calls `body` with the position in the request's `displayed` of each
-    /// entry of D: per key its latest entry, per group of the entries
-    /// without a key the latest of them (ties: the first in the request).
+    /// Notes that the notification claimed in `slot` was dropped (a key
+    /// with a displayed entry only: the transition asks which are kept).
     @inline(__always)
-    func forEachEntry(_ body: (Int) -> Void) {
-        for slot in displayedSlots { body(Int(slots[Int(slot)].entry) - 1) }
-        var index = 0
-        while index < groupOnlyCount {
-            body(Int(groupOnly[index]))
-            index += 1
-        }
+    mutating func drop(slot: Int) {
+        // -1: claimed, so a later notification of the key is still a
+        // duplicate; never read as a position, since the slot has an entry.
+        if slots[slot].entry != 0 { slots[slot].notification = -1 }
     }
 
-    /// The position in the request's `displayed` of the entry D holds for
-    /// the key of the notification at `position`; nil when it has none.
-    func entry(ofNotification position: Int) -> Int? {
-        let key = bytes[present: notifications[position].key]
-        let slot = Self.find(
-            key, hash: hasher.hash(key), in: slots, bytes: bytes, entries: entries, notifications: notifications)
-        let entry = Int(slots[slot].entry)
-        return entry == 0 ? nil : entry - 1
+    /// Calls `body` with the position in the request's `displayed` of each
+    /// entry of D (per key its latest entry, per group of the entries
+    /// without a key the latest of them; ties: the first in the request),
+    /// and whether a notification of its key was kept (once the drops are
+    /// made: `drop(slot:)`).
+    @inline(__always)
+    func forEachEntry(_ body: (_ entry: Int, _ isKept: Bool) -> Void) {
+        for slot in displayedSlots {
+            let record = slots[Int(slot)]
+            body(Int(record.entry) - 1, record.notification > 0)
+        }
+        var index = 0
+        while index < groupOnlyCount {
+            body(Int(groupOnly[index]), false)
+            index += 1
+        }
     }
 
     /// The slot holding `key`, or the empty slot where it would go (linear probing).

@@ -335,7 +335,7 @@ struct ComposeDecoder: ~Copyable {
                 throw decoder.stop(
                     Problem(
                         .outOfRange,
-                        "displayed names more than \(ComposeRequest.maxDisplayedGroups) distinct groups; \(at) is one more",
+                        "\(at) is a distinct group beyond the \(ComposeRequest.maxDisplayedGroups) displayed may name",
                         at: at))
             }
         }

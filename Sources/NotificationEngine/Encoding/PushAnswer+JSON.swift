@@ -2,8 +2,11 @@ extension PushAnswer {
     /// The `push` object of push.md section 2, compact, members in the spec's
     /// order: `send`, `alert`, `withdraw`, `apns`, `fcm`, `webpush`, `withdrawal`, `cut`.
     func write(to out: inout JSONWriter) {
-        out.raw(send ? #"{"send":true"# : #"{"send":false"#)
-        out.raw(alert ? #","alert":true,"withdraw":["# : #","alert":false,"withdraw":["#)
+        switch (send, alert) {
+        case (true, true): out.raw(#"{"send":true,"alert":true,"withdraw":["#)
+        case (true, false): out.raw(#"{"send":true,"alert":false,"withdraw":["#)
+        case (false, _): out.raw(#"{"send":false,"alert":false,"withdraw":["#)
+        }
         for (index, key) in withdraw.enumerated() {
             if index > 0 { out.raw(",") }
             out.string(key)
@@ -22,9 +25,7 @@ extension PushAnswer {
                 withJSONStrings(of: texts(transport)) { fields.writeTransport(transport, $0, to: &out) }
             }
         }
-        out.raw(#"},"withdrawal":"#)
         writeWithdrawal(to: &out)
-        out.raw(#","cut":{"apns":"#)
         writeCut(apns.cut, to: &out)
         out.raw(#","fcm":"#)
         writeCut(fcm.cut, to: &out)

@@ -25,7 +25,9 @@ extension PushAnswer {
 
     /// The JSON of `transport`'s withdrawal payload as sent: compact, raw UTF-8.
     package func withdrawalJSON(_ transport: Transport) -> [UInt8] {
-        JSONWriter.bytes(capacity: withdrawalEstimate) { writeWithdrawalPayload(transport, to: &$0) }
+        withNumbers { numbers in
+            JSONWriter.bytes(capacity: withdrawalEstimate) { writeWithdrawalPayload(transport, numbers, to: &$0) }
+        }
     }
 
     /// The bytes of the withdrawal payloads when the group keys need no escape (valid ones never do).
@@ -35,41 +37,96 @@ extension PushAnswer {
         return count
     }
 
+    /// The decimal digits the withdrawal payloads write: `sentAt`, the APNs
+    /// expiration and the badge (nil when absent). Valid only inside `withNumbers`.
+    struct Numbers {
+        var sentAt: UnsafeBufferPointer<UInt8>
+        var expiration: UnsafeBufferPointer<UInt8>
+        var badge: UnsafeBufferPointer<UInt8>?
+    }
+
+    /// Calls `body` with the numbers' digits, each written once (the three
+    /// payloads repeat `sentAt` and the badge).
+    func withNumbers<Result>(_ body: (Numbers) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            let sentAtStart = Self.writeDigits(sentAtMilliseconds, into: buffer, end: 21)
+            let expirationStart = Self.writeDigits(withdrawalExpirationSeconds, into: buffer, end: 42)
+            let badgeStart = badge.map { Self.writeDigits(Int64($0), into: buffer, end: 63) }
+            let digits = UnsafeBufferPointer(buffer)
+            return body(
+                Numbers(
+                    sentAt: UnsafeBufferPointer(rebasing: digits[sentAtStart..<21]),
+                    expiration: UnsafeBufferPointer(rebasing: digits[expirationStart..<42]),
+                    badge: badgeStart.map { UnsafeBufferPointer(rebasing: digits[$0..<63]) }))
+        }
+    }
+
+    /// Writes `value` in decimal (with a `-` when negative) so that it ends
+    /// at `end`; where it starts. At most 20 bytes.
+    private static func writeDigits(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, end: Int) -> Int {
+        var magnitude = value.magnitude
+        var start = end
+        repeat {
+            start -= 1
+            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 {
+            start -= 1
+            buffer[start] = UInt8(ascii: "-")
+        }
+        return start
+    }
+
     /// Writes `transport`'s withdrawal payload (P21, members in the spec's order).
-    func writeWithdrawalPayload(_ transport: Transport, to out: inout JSONWriter) {
+    func writeWithdrawalPayload(_ transport: Transport, _ numbers: Numbers, to out: inout JSONWriter) {
+        // Nearly always nothing is withdrawn: then the literal before `sentAt` is one piece.
+        let empty = withdraw.isEmpty
         switch transport {
         case .apns:
-            out.raw(#"{"aps":{"content-available":1},"withdraw":"#)
-            writeGroupArray(to: &out)
-            out.raw(#","sentAt":"#)
-            out.integer(Int(sentAtMilliseconds))
-            if let badge {
+            if empty {
+                out.raw(#"{"aps":{"content-available":1},"withdraw":[],"sentAt":"#)
+            } else {
+                out.raw(#"{"aps":{"content-available":1},"withdraw":"#)
+                writeGroupArray(to: &out)
+                out.raw(#","sentAt":"#)
+            }
+            out.raw(numbers.sentAt)
+            if let badge = numbers.badge {
                 out.raw(#","badge":"#)
-                out.integer(badge)
+                out.raw(badge)
             }
             out.raw("}")
         case .fcm:
-            out.raw(#"{"data":{"withdraw":""#)
-            for (index, group) in withdraw.enumerated() {
-                if index > 0 { out.raw(" ") }
-                var group = group
-                group.withUTF8 { out.escaped($0) }
+            if empty {
+                out.raw(#"{"data":{"withdraw":"","sentAt":""#)
+            } else {
+                out.raw(#"{"data":{"withdraw":""#)
+                for (index, group) in withdraw.enumerated() {
+                    if index > 0 { out.raw(" ") }
+                    var group = group
+                    group.withUTF8 { out.escaped($0) }
+                }
+                out.raw(#"","sentAt":""#)
             }
-            out.raw(#"","sentAt":""#)
-            out.integer(Int(sentAtMilliseconds))
-            if let badge {
+            out.raw(numbers.sentAt)
+            if let badge = numbers.badge {
                 out.raw(#"","badge":""#)
-                out.integer(badge)
+                out.raw(badge)
             }
             out.raw(#""},"android":{"priority":"normal","ttl":"86400s"}}"#)
         case .webpush:
-            out.raw(#"{"withdraw":"#)
-            writeGroupArray(to: &out)
-            out.raw(#","sentAt":"#)
-            out.integer(Int(sentAtMilliseconds))
-            if let badge {
+            if empty {
+                out.raw(#"{"withdraw":[],"sentAt":"#)
+            } else {
+                out.raw(#"{"withdraw":"#)
+                writeGroupArray(to: &out)
+                out.raw(#","sentAt":"#)
+            }
+            out.raw(numbers.sentAt)
+            if let badge = numbers.badge {
                 out.raw(#","appBadge":"#)
-                out.integer(badge)
+                out.raw(badge)
             }
             out.raw("}")
         }
@@ -84,16 +141,21 @@ extension PushAnswer {
         out.raw("]")
     }
 
-    /// The `withdrawal` member's value: `{"apns":{"headers","payload"},"fcm":{"message"},"webpush":{"headers","payload"}}`.
+    /// From the end of the Web Push payload to the name of `cut` (`write(to:)`):
+    /// the `withdrawal` member, `{"apns":{"headers","payload"},"fcm":{"message"},"webpush":{"headers","payload"}}`.
     func writeWithdrawal(to out: inout JSONWriter) {
-        out.raw(#"{"apns":{"headers":{"apns-push-type":"background","apns-priority":"5","apns-expiration":""#)
-        out.integer(Int(withdrawalExpirationSeconds))
-        out.raw(#""},"payload":"#)
-        writeWithdrawalPayload(.apns, to: &out)
-        out.raw(#"},"fcm":{"message":"#)
-        writeWithdrawalPayload(.fcm, to: &out)
-        out.raw(#"},"webpush":{"headers":{"TTL":"86400","Urgency":"normal"},"payload":"#)
-        writeWithdrawalPayload(.webpush, to: &out)
-        out.raw("}}")
+        withNumbers { numbers in
+            out.raw(
+                #"},"withdrawal":{"apns":{"headers":{"apns-push-type":"background","apns-priority":"5","apns-expiration":""#
+            )
+            out.raw(numbers.expiration)
+            out.raw(#""},"payload":"#)
+            writeWithdrawalPayload(.apns, numbers, to: &out)
+            out.raw(#"},"fcm":{"message":"#)
+            writeWithdrawalPayload(.fcm, numbers, to: &out)
+            out.raw(#"},"webpush":{"headers":{"TTL":"86400","Urgency":"normal"},"payload":"#)
+            writeWithdrawalPayload(.webpush, numbers, to: &out)
+            out.raw(#"}},"cut":{"apns":"#)
+        }
     }
 }

@@ -367,9 +367,14 @@ package struct PushAnswer: Hashable, Sendable {
                 out.integer(badge)
                 out.raw(#"""#)
             }
-            writeKindLangDir(strings, to: &out)
-            writeAlertString(to: &out)
-            out.raw(#"},"android":{"collapse_key":"#)
+            writeKindLang(strings, to: &out)
+            // `dir`, then `alert` as a string (data values are strings).
+            switch (direction, alert) {
+            case (.ltr, true): out.raw(#","dir":"ltr","alert":"true"},"android":{"collapse_key":"#)
+            case (.ltr, false): out.raw(#","dir":"ltr","alert":"false"},"android":{"collapse_key":"#)
+            case (.rtl, true): out.raw(#","dir":"rtl","alert":"true"},"android":{"collapse_key":"#)
+            case (.rtl, false): out.raw(#","dir":"rtl","alert":"false"},"android":{"collapse_key":"#)
+            }
             out.raw(strings.groupKey)
             out.raw(#","priority":""#)
             out.raw(priorityClass.fcmPriority)
@@ -385,8 +390,13 @@ package struct PushAnswer: Hashable, Sendable {
                 out.raw(#","appBadge":"#)
                 out.integer(badge)
             }
-            writeKindLangDir(strings, to: &out)
-            out.raw(alert ? #","alert":true}"# : #","alert":false}"#)
+            writeKindLang(strings, to: &out)
+            switch (direction, alert) {
+            case (.ltr, true): out.raw(#","dir":"ltr","alert":true}"#)
+            case (.ltr, false): out.raw(#","dir":"ltr","alert":false}"#)
+            case (.rtl, true): out.raw(#","dir":"rtl","alert":true}"#)
+            case (.rtl, false): out.raw(#","dir":"rtl","alert":false}"#)
+            }
         }
 
         /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
@@ -407,7 +417,7 @@ package struct PushAnswer: Hashable, Sendable {
             }
         }
 
-        private func writeKindLangDir(_ strings: JSONStrings, to out: inout JSONWriter) {
+        private func writeKindLang(_ strings: JSONStrings, to out: inout JSONWriter) {
             switch kind {
             case .single: out.raw(#","kind":"single","lang":"#)
             case .bundle: out.raw(#","kind":"bundle","lang":"#)
@@ -415,12 +425,6 @@ package struct PushAnswer: Hashable, Sendable {
             case .fallback: out.raw(#","kind":"fallback","lang":"#)
             }
             out.raw(strings.locale)
-            out.raw(direction == .rtl ? #","dir":"rtl""# : #","dir":"ltr""#)
-        }
-
-        /// FCM's `"alert":"true"` (data values are strings).
-        private func writeAlertString(to out: inout JSONWriter) {
-            out.raw(alert ? #","alert":"true""# : #","alert":"false""#)
         }
     }
 

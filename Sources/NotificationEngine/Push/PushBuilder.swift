@@ -8,9 +8,10 @@ package enum PushBuilder {
     ) -> PushAnswer {
         let notification = response.notification
         // P3 to P5: one digest for the topic and, when the source is not plain, the group key.
-        let source = notification.threadIdentifier ?? "fallback"
+        let source = notification.threadIdentifier ?? Composer.fallbackGroupKey
         let topic = digest(source)
-        let groupKey = isPlainGroupKey(source) ? source : topic
+        // G of compose.md C14, which the composer worked out for the next state.
+        let groupKey = response.groupKey
         // P6 to P8: the anchor's whole seconds are its floor (fractions are not negative).
         let maxAge = Int64(request.maxAgeSeconds)
         let nowSeconds = request.nowMoment.epochSeconds
@@ -19,6 +20,8 @@ package enum PushBuilder {
         let texts = PushAnswer.Texts(
             title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
         let priorityClass = priorityClass(response.kind, request: request, kept: kept)
+        // S1 to S3, which the composer worked out beside the answer (for every request with `push`).
+        let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
         let ttlSeconds = max(expiration - nowSeconds, 0)
         // P17: each payload is its fixed part and the texts' costs; one past
         // its limit is cut once the answer is made.
@@ -26,7 +29,7 @@ package enum PushBuilder {
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
                 badge: options.badge, kind: response.kind, direction: response.direction,
-                alert: response.transition?.alert ?? false),
+                alert: transition.alert),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
             androidChannel: options.androidChannel)
         let costs = PushFit.Costs(texts)
@@ -34,8 +37,6 @@ package enum PushBuilder {
         func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
             PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: fixedBytes + textBytes)
         }
-        // S1 to S3, which the composer worked out beside the answer.
-        let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
         let now = request.nowMoment
         var answer = PushAnswer(
             texts: texts, send: transition.send, alert: transition.alert, withdraw: transition.withdraw,
