@@ -29,7 +29,7 @@ def one_line(path):
         return json.dumps(json.load(handle), ensure_ascii=False, separators=(",", ":"))
 single = json.dumps({"now": "2026-11-29T12:00:00Z", "notifications": [{
     "id": "chat:42", "type": "message", "timestamp": "2026-11-29T11:59:30Z",
-    "text": "Lunch at **noon**?", "sender": {"name": "Ana"}, "channel": {"id": "general", "name": "General"}}]},
+    "text": "Lunch at **noon**?", "sender": {"name": "Ana"}, "thread": "general", "threadTitle": "General"}]},
     separators=(",", ":"))
 for name, line, count in [("body-typical", one_line("bench/payloads/body-typical.json"), lines),
                           ("compose-single", single, lines),

@@ -57,6 +57,12 @@ HOSTILE_REQUESTS = {
     "compose-locale-malformed": '{"fetch":"failed","locale":"en_US\\n"}',
     "compose-leap-second": '{"now":"2016-12-31T23:59:60Z","notifications":[{"id":"a","type":"message",'
                            '"timestamp":"2016-12-31T23:59:60.5+00:00","text":"**hi**"}]}',
+    # Names no object defines (compose.md 2.2, unknown-member), in each object, a case variant and an escaped one.
+    "compose-unknown-members": '{"now":"2026-01-01T00:00:00Z","notifications":[{"id":"a","type":"message",'
+                               '"timestamp":"2026-01-01T00:00:00Z","sender":{"nmae":"A"},"Text":"x"}],'
+                               '"displayed":[{"key":"a","timestamp":"2026-01-01T00:00:00Z","Key":"b"}],'
+                               '"push":{"badges":1},"preveiw":"none"}',
+    "compose-unknown-escaped-name": '{"notifications":[],"\\u0050review":null,"a/b~c":{"x":[1]}}',
     "compose-offsets": '{"now":"2026-01-01T00:00:00-23:59","notifications":[{"id":"a","type":"x",'
                        '"timestamp":"2025-12-31t23:59:59.123456789123z","source":"s"}]}',
 }

@@ -4,8 +4,8 @@ refuse, each with the status, the problem `code` and the JSON Pointer
 (`pointer`) of the member at fault that the answer must carry.
 
 Every expected value is written out by hand from docs/spec/body.md,
-docs/spec/compose.md (section 2.2, Validation; 2.3, Timestamps; 9, The
-`locale` member) and docs/http-api.md (the order of the checks: UTF-8, JSON
+docs/spec/compose.md (section 2.2, Validation, with its unknown members; 2.3,
+Timestamps; 9, The `locale` member) and docs/http-api.md (the order of the checks: UTF-8, JSON
 syntax, then the members in document order; a missing required member after
 the members of its object); nothing here runs an implementation. The Swift
 tests send each request to the service over HTTP, to the CLI's --json-lines
@@ -69,10 +69,13 @@ CASES = [
          "a low surrogate escape with no high one before it"),
     body("body-duplicate-text", '{"text": "a", "text": "b"}', "duplicate-member", None,
          "text twice: parsers disagree on which one wins"),
+    # These two put the JSON error inside the unknown member `x`; while unknown members were ignored that was
+    # where it hid. `x` is now refused itself (unknown-member, compose.md 2.2), but the JSON text's problem
+    # comes first, so the expected code is unchanged.
     body("body-duplicate-in-unknown-member", '{"text": "a", "x": {"k": 1, "k": 2}}', "duplicate-member", None,
-         "a repeated name is refused in an ignored member too"),
+         "a repeated name inside the unknown member x: the JSON text's problem comes before x's unknown-member"),
     body("body-nesting-65", '{"text": "a", "x": ' + "[" * 64 + "]" * 64 + "}", "nesting-too-deep", None,
-         "the root object and 64 arrays: 65 levels"),
+         "the root object and 64 arrays: 65 levels (in the unknown member x, whose unknown-member comes after)"),
     body("body-json-before-fields", '{"maxUnits": 1, "text": }', "invalid-json", None,
          "a syntax error is reported before a member's problem that comes first"),
     # POST /body: the members.
@@ -100,6 +103,21 @@ CASES = [
          "/maxUnits", "an integer too large for 64 bits is out of range, not malformed"),
     body("body-document-order", '{"maxUnits": 1, "text": 5}', "out-of-range", "/maxUnits",
          "the first member's problem in document order"),
+    # POST /body: unknown members (compose.md 2.2, "Unknown members are refused"; body.md, Input and output).
+    body("body-unknown-misspelled", '{"text": "hi", "maxUnit": 300}', "unknown-member", "/maxUnit",
+         "maxUnit is not maxUnits: refused, not ignored with the default cap"),
+    body("body-unknown-case-variant", '{"Text": "hi"}', "unknown-member", "/Text",
+         "names are compared exactly; the unknown member comes before text is missing"),
+    body("body-unknown-null", '{"text": "hi", "x": null}', "unknown-member", "/x",
+         "an unknown member is refused whatever its value, null included"),
+    body("body-unknown-object", '{"text": "hi", "options": {"maxUnits": 300}}', "unknown-member", "/options",
+         "the problem names the unknown member, not what it holds"),
+    body("body-unknown-after-member-problem", '{"maxUnits": 1, "x": 1, "text": "hi"}', "out-of-range",
+         "/maxUnits", "document order: maxUnits' problem comes before the unknown member after it"),
+    body("body-unknown-before-member-problem", '{"x": 1, "maxUnits": 1, "text": "hi"}', "unknown-member", "/x",
+         "document order: the unknown member comes before maxUnits' problem after it"),
+    body("body-unknown-json-error-first", '{"maxUnit": 300, "text": "hi",}', "invalid-json", None,
+         "a problem of the JSON text anywhere comes before the unknown member"),
     # POST /compose: the JSON text.
     compose("compose-unclosed", '{"notifications": [', "invalid-json", None, "the array is not closed"),
     compose("compose-json-before-fields", '{"maxUnits": 1, "notifications": [}', "invalid-json", None,
@@ -247,6 +265,54 @@ CASES = [
             "/push/androidChannel", "an Android channel has 1 to 128 bytes"),
     compose("compose-push-channel-line-feed", request(message(), push={"androidChannel": "a\nb"}), "invalid-value",
             "/push/androidChannel", "an Android channel has no control character"),
+    # Unknown members (compose.md 2.2, "Unknown members are refused"): in every object, by its pointer.
+    compose("compose-unknown-preview-misspelled", request(message(), preveiw="none"), "unknown-member", "/preveiw",
+            "preveiw is not preview: ignoring it would show the sender's text (the default tier, full)"),
+    compose("compose-unknown-preview-case-variant", request(message(), Preview="none"), "unknown-member",
+            "/Preview", "names are compared exactly: Preview is not preview"),
+    compose("compose-unknown-null", request(message(), preveiw=None), "unknown-member", "/preveiw",
+            "an unknown member is refused whatever its value, null included"),
+    compose("compose-unknown-escaped-name", '{"now": "%s", "notifications": [], "\u0050review": "none"}' % NOW,
+            "unknown-member", "/Preview", "names are compared after unescaping; the pointer has the unescaped name"),
+    compose("compose-unknown-object-value", request(message(), options={"preview": "none"}), "unknown-member",
+            "/options", "the problem names the unknown member, not the members inside it"),
+    compose("compose-unknown-pointer-escapes", request(message(), **{"a/b~c": 1}), "unknown-member", "/a~1b~0c",
+            "RFC 6901: ~ is written ~0 and / is written ~1 in the pointer"),
+    compose("compose-unknown-in-fallback", {"now": NOW, "fetch": "failed", "app": "Wiki", "locale": "de",
+                                            "preveiw": "none"}, "unknown-member", "/preveiw",
+            "refused whether or not the notifications are looked at"),
+    compose("compose-unknown-notification-member", request(message(), message("2", threadtitle="Release")),
+            "unknown-member", "/notifications/1/threadtitle",
+            "a case variant of threadTitle in the second notification (not read by the first one's shape)"),
+    compose("compose-unknown-notification-misspelled", request(message(txet="Hi")), "unknown-member",
+            "/notifications/0/txet", "a misspelled text in a notification"),
+    compose("compose-unknown-before-missing", request({"ID": "1", "type": "message", "timestamp": T1}),
+            "unknown-member", "/notifications/0/ID",
+            "an unknown member is a member's problem: it comes before the missing id, reported after the members"),
+    compose("compose-unknown-sender-member", request(message(sender={"id": "u1", "nmae": "Ana"})),
+            "unknown-member", "/notifications/0/sender/nmae", "a misspelled name in a sender"),
+    compose("compose-unknown-sender-case-variant", request(message(), message("2", sender={"Name": "Ana"})),
+            "unknown-member", "/notifications/1/sender/Name", "a case variant of name in a sender"),
+    compose("compose-unknown-displayed-member",
+            request(message(), displayed=[{"key": "chat:1", "timestamp": T1}, {"key": "chat:2", "timestamp": T1,
+                                                                              "Key": "chat:3"}]),
+            "unknown-member", "/displayed/1/Key", "a case variant of key in the second displayed entry"),
+    compose("compose-unknown-push-misspelled", request(message(), push={"badges": 3}), "unknown-member",
+            "/push/badges", "a misspelled badge inside push"),
+    compose("compose-unknown-push-case-variant", request(message(), push={"Badge": 3}), "unknown-member",
+            "/push/Badge", "a case variant of badge inside push"),
+    compose("compose-unknown-push-request-member", request(message(), push={"preview": "none"}), "unknown-member",
+            "/push/preview", "preview belongs to the request, not to push"),
+    compose("compose-unknown-after-member-problem",
+            '{"now": "%s", "maxUnits": 1, "preveiw": "none", "notifications": []}' % NOW, "out-of-range",
+            "/maxUnits", "document order: maxUnits' problem comes before the unknown member after it"),
+    compose("compose-unknown-before-member-problem",
+            '{"now": "%s", "preveiw": "none", "maxUnits": 1, "notifications": []}' % NOW, "unknown-member",
+            "/preveiw", "document order: the unknown member comes before maxUnits' problem after it"),
+    compose("compose-unknown-json-error-first", '{"preveiw": "none", "notifications": [}', "invalid-json", None,
+            "a problem of the JSON text anywhere comes before the unknown member"),
+    compose("compose-unknown-duplicate-first", '{"x": 1, "x": 2, "notifications": []}', "duplicate-member", None,
+            "a repeated unknown name is a problem of the JSON text: it comes first"),
 ]
 
 

@@ -32,7 +32,7 @@ import Testing
     @Test func ranges_setThroughTheirFields_areReadBackByField() {
         var ranges = ComposeRequest.NotificationRanges()
         let fields: [ComposeRequest.NotificationRanges.Field] = [
-            .id, .source, .type, .key, .timestamp, .text, .url, .ignored,
+            .id, .source, .type, .key, .timestamp, .text, .url, .defaultText,
         ]
         for (offset, field) in fields.enumerated() { ranges[field] = TextRange(start: offset * 10, count: offset) }
         for (offset, field) in fields.enumerated() {

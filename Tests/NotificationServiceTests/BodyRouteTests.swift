@@ -43,10 +43,28 @@ import Testing
         #expect(object["units"] == .number(JSONNumber(lexeme: "256", integerValue: 256)))
     }
 
-    @Test func body_unknownMembersAndNullMaxUnits_areIgnored() {
-        let response = harness.post("/body", #"{"maxUnits": null, "extra": {"deep": [1, 2]}, "text": "a", "x": 1.5}"#)
+    @Test func body_nullMaxUnits_isTheDefault() {
+        let response = harness.post("/body", #"{"maxUnits": null, "text": "a"}"#)
         #expect(response.status == 200)
         #expect(response.text == #"{"body":"a","units":1,"truncated":false,"inputCut":false}"#)
+    }
+
+    @Test(arguments: [
+        (#"{"maxUnits": null, "extra": {"deep": [1, 2]}, "text": "a", "x": 1.5}"#, "/extra", #""extra""#),
+        (#"{"text": "a", "maxunits": 300}"#, "/maxunits", #""maxunits" (did you mean "maxUnits"?)"#),
+        (#"{"Text": "a"}"#, "/Text", #""Text" (did you mean "text"?)"#),
+        (#"{"text": "a", "x": null}"#, "/x", #""x""#),
+        (#"{"text": "a", "a/b~": 1}"#, "/a~1b~0", #""a/b~""#),
+    ])
+    func body_unknownMember_isRefusedWithItsPointer(_ json: String, _ pointer: String, _ named: String) {
+        let response = harness.post("/body", json)
+        expectProblem(response, code: "unknown-member", detailContains: "the request has no member \(named);")
+        guard case .object(let object)? = response.json else {
+            Issue.record("not JSON")
+            return
+        }
+        #expect(object["pointer"] == .string(pointer), "\(json)")
+        #expect(object["detail"] == .string("the request has no member \(named); its members are text, maxUnits"))
     }
 
     @Test func body_escapedText_isDecodedBeforeRendering() {
@@ -99,7 +117,7 @@ import Testing
         expectProblem(harness.post("/body", json), code: "invalid-type", detailContains: "must be a JSON object")
     }
 
-    @Test(arguments: ["{}", #"{"text": null}"#, #"{"Text": "a"}"#])
+    @Test(arguments: ["{}", #"{"text": null}"#, #"{"maxUnits": 300}"#])
     func body_missingText_isMissingField(_ json: String) {
         expectProblem(harness.post("/body", json), code: "missing-field", detailContains: "text is required")
     }

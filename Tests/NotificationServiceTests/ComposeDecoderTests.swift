@@ -59,13 +59,41 @@ import Testing
             let json = RandomCompose.json(
                 request, escapeRate: round % 2 == 0 ? 0 : 0.2, escapingNames: round % 5 == 0, using: &random)
             let spaced = Self.withWhitespace(json, using: &random)
-            let extended = Self.withUnknownMembers(json, using: &random)
-            for (variant, body) in [("compact", json), ("spaced", spaced), ("unknown members", extended)] {
+            for (variant, body) in [("compact", json), ("spaced", spaced)] {
                 let input = checkAgreement(body, "round \(round), \(variant)")
                 #expect(input != nil, "round \(round), \(variant): gave up on \(String(decoding: body, as: UTF8.self))")
                 #expect(input == request, "round \(round), \(variant)")
             }
         }
+    }
+
+    /// The same requests with unknown members added at random (compose.md
+    /// 2.2): the first pass stops, and the validated pass refuses the first
+    /// one in document order, with its pointer.
+    @Test func randomRequests_withUnknownMembers_areRefusedAtTheFirstOne() {
+        var random = SplitMix(state: 35)
+        var refused = 0
+        for round in 0..<300 {
+            let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
+            let json = RandomCompose.json(
+                request, escapeRate: round % 2 == 0 ? 0 : 0.2, escapingNames: round % 5 == 0, using: &random)
+            let (extended, firstPointer) = Self.withUnknownMembers(json, using: &random)
+            let label = "round \(round): \(String(decoding: extended, as: UTF8.self))"
+            guard let firstPointer else {
+                #expect(extended == json, "\(label): no member added, yet the body changed")
+                continue
+            }
+            #expect(firstPass(extended) == nil, "\(label): the first pass read an unknown member")
+            guard case .failure(let problem) = validatedPass(extended) else {
+                Issue.record("\(label): accepted")
+                continue
+            }
+            #expect(problem.code == "unknown-member", "\(label)")
+            #expect(problem.pointer == firstPointer, "\(label)")
+            #expect(problem.status == 400, "\(label)")
+            refused += 1
+        }
+        #expect(refused > 200, "\(refused) of 300 requests had an unknown member added")
     }
 
     @Test func mutatedBodies_areDecodedInTheFirstPassOnlyWhenTheValidatedPassAgrees() {
@@ -82,8 +110,9 @@ import Testing
                 refusedCount += 1
             }
         }
-        // Both outcomes must be well represented, or the mutations test little.
-        #expect(directCount > 300, "\(directCount) mutated bodies decoded in the first pass")
+        // Both outcomes must be well represented, or the mutations test little
+        // (a mutated name is refused as an unknown member: about 290 decode).
+        #expect(directCount > 250, "\(directCount) mutated bodies decoded in the first pass")
         #expect(refusedCount > 300, "\(refusedCount) mutated bodies refused")
     }
 
@@ -94,9 +123,8 @@ import Testing
         for fixture in ComposeHTTPCase.all {
             if checkAgreement(fixture.request.bytes, fixture.id) != nil { directCount += 1 }
         }
-        // The fixtures read twice write a member the rules ignore whose value is an array or an object.
         #expect(
-            directCount >= ComposeHTTPCase.all.count * 9 / 10,
+            directCount == ComposeHTTPCase.all.count,
             "\(directCount) of \(ComposeHTTPCase.all.count) fixtures decoded in the first pass")
     }
 
@@ -138,6 +166,13 @@ import Testing
         #"{"fetch":"ok"}"#,
         #"{"fetch":"OK","notifications":[]}"#,
         #"[]"#,
+        #"{"notifications":[],"preveiw":"none"}"#,
+        #"{"notifications":[],"Preview":null}"#,
+        #"{"notifications":[],"extra":{"a":1}}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","extra":[1,2]}]}"#,
+        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","sender":{"nmae":"A"}}]}"#,
+        #"{"notifications":[],"displayed":[{"key":"k","timestamp":"2026-11-29T11:59:00Z","Key":"k"}]}"#,
+        #"{"notifications":[],"push":{"badges":1}}"#,
     ])
     func invalidBodies_stopTheFirstPass_andTheValidatedPassReportsThem(_ json: String) {
         #expect(firstPass(Array(json.utf8)) == nil, "\(json)")
@@ -149,15 +184,13 @@ import Testing
 
     @Test(arguments: [
         #"{"notifications":[],"\u0061pp":"Wiki"}"#,
-        #"{"notifications":[],"extra":{"a":1}}"#,
-        #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","extra":[1,2]}]}"#,
+        #"{"notifications":[],"\u0070ush":{"\u0062adge":3}}"#,
         #"{"notifications":[],"fetch":"\u006fk"}"#,
         #"{"notifications":[],"locale":"pt-AO"}"#,
         #"{"notifications":[],"locale":"p\u0074_PT","app":"Wiki"}"#,
         #"{"locale":"","notifications":[]}"#,
         #"{"locale":null,"notifications":[]}"#,
-        #"{"notifications":[],"extra":-1000000000000000000000000.5e-7,"maxUnits":300}"#,
-        #"{"notifications":[],"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}"#,
+        #"{"notifications":[],"push":{"badge":null,"androidChannel":null,"reserveBytes":null}}"#,
     ])
     func unusualValidBodies_decodeTheSameInEitherPass(_ json: String) throws {
         checkAgreement(Array(json.utf8), json)
@@ -187,8 +220,26 @@ import Testing
                 "notifications[0].sender.name must be a string, got number"
             ),
             (
-                #"{"notifications":[{"extra":{"a":[1,{"b":"]}"}]},"id":"a","type":"t"}]}"#, "missing-field",
+                #"{"notifications":[{"id":"a","type":"t"}]}"#, "missing-field",
                 "notifications[0].timestamp is required"
+            ),
+            (
+                #"{"notifications":[{"extra":{"a":[1,{"b":"]}"}]},"id":"a","type":"t"}]}"#, "unknown-member",
+                #"notifications[0] has no member "extra"; its members are id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url"#
+            ),
+            (
+                #"{"notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z","sender":{"Name":"A"}}]}"#,
+                "unknown-member",
+                #"notifications[0].sender has no member "Name" (did you mean "name"?); its members are id, name"#
+            ),
+            (
+                #"{"preveiw":"none","maxUnits":1,"notifications":[]}"#, "unknown-member",
+                #"the request has no member "preveiw" (did you mean "preview"?); its members are notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale, preview, push"#
+            ),
+            (#"{"maxUnits":1,"preveiw":"none","notifications":[]}"#, "out-of-range", nil),
+            (
+                #"{"notifications":[],"push":{"reserve":8}}"#, "unknown-member",
+                #"push has no member "reserve"; its members are badge, androidChannel, reserveBytes"#
             ),
             (
                 #"{"displayed":[{"timestamp":"2026-11-29T11:59:00Z"}],"notifications":[]}"#, "missing-field",
@@ -258,22 +309,82 @@ import Testing
         return out
     }
 
-    /// `json` with an unknown scalar member opening some non-empty objects.
-    static func withUnknownMembers<R: RandomNumberGenerator>(_ json: [UInt8], using random: inout R) -> [UInt8] {
-        let members = [
-            #""extra":null,"#, #""priority":5,"#, #""score":-1.5e3,"#, #""tag":"a\"b","#, #""seen":true,"#,
-            #""nothing":false,"#, #""x":"\u00e9","#,
+    /// `json` with an unknown member opening some non-empty objects (names
+    /// no object of a request has: a case variant, a misspelling, a name
+    /// with `/`, escaped ones), and the pointer of the first one added, the
+    /// first in document order (nil when none was).
+    static func withUnknownMembers<R: RandomNumberGenerator>(_ json: [UInt8], using random: inout R) -> (
+        [UInt8], String?
+    ) {
+        let members: [(text: String, token: String)] = [
+            (#""extra":null,"#, "extra"), (#""Preview":"none","#, "Preview"), (#""score":-1.5e3,"#, "score"),
+            (#""tag":"a\"b","#, "tag"), (#""seen":true,"#, "seen"), (#""i\u0064s":{"a":[1]},"#, "ids"),
+            (#""a/b~c":false,"#, "a~1b~0c"), (#""preveiw":"none","#, "preveiw"),
         ]
         var out: [UInt8] = []
+        var first: String? = nil
+        // The pointer of the object each open `{` or `[` is, and the next element's index in an array.
+        var containers: [(pointer: String, isArray: Bool, index: Int)] = []
+        var name: [UInt8] = []
+        var lastName = ""
         var previous: UInt8 = 0
         forEachByte(json) { byte, inString in
-            if !inString, previous == UInt8(ascii: "{"), byte != UInt8(ascii: "}"), Bool.random(using: &random) {
-                out += Array(members[Int.random(in: 0..<members.count, using: &random)].utf8)
+            // Right after an object's `{` (outside strings), before its first name's quote.
+            if previous == UInt8(ascii: "{"), byte != UInt8(ascii: "}"), Bool.random(using: &random) {
+                let member = members[Int.random(in: 0..<members.count, using: &random)]
+                out += Array(member.text.utf8)
+                if first == nil { first = (containers.last?.pointer ?? "") + "/" + member.token }
             }
             out.append(byte)
+            if inString {
+                name.append(byte)
+            } else {
+                switch byte {
+                case UInt8(ascii: ":"):
+                    // RandomCompose's names are plain or escape letters only; unescape them for the pointer.
+                    lastName = String(decoding: name.dropFirst().dropLast(), as: UTF8.self)
+                    lastName = Self.unescapedLetters(lastName)
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let parent = containers.last
+                    let pointer: String
+                    if let parent, parent.isArray {
+                        pointer = parent.pointer + "/\(parent.index)"
+                    } else {
+                        pointer = parent == nil ? "" : parent!.pointer + "/" + lastName
+                    }
+                    containers.append((pointer, byte == UInt8(ascii: "["), 0))
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    containers.removeLast()
+                    if let last = containers.indices.last, containers[last].isArray { containers[last].index += 1 }
+                default:
+                    break
+                }
+                name = []
+            }
             previous = inString ? 0 : byte
         }
-        return out
+        return (out, first)
+    }
+
+    /// `\uXXXX` escapes in `name` decoded (RandomCompose escapes names only so).
+    private static func unescapedLetters(_ name: String) -> String {
+        let scalars = Array(name.unicodeScalars)
+        var result = ""
+        var index = 0
+        while index < scalars.count {
+            var hex = ""
+            if scalars[index] == "\\", index + 5 < scalars.count, scalars[index + 1] == "u" {
+                hex.unicodeScalars.append(contentsOf: scalars[(index + 2)...(index + 5)])
+            }
+            if let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) {
+                result.unicodeScalars.append(scalar)
+                index += 6
+            } else {
+                result.unicodeScalars.append(scalars[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     /// One random edit: a byte dropped or changed, a piece of JSON inserted, a span repeated.

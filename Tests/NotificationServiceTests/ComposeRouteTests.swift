@@ -27,13 +27,31 @@ import Testing
             {"now": "2026-11-29T12:00:00Z", "notifications": [
               {"id": "7", "source": "chat", "type": "message", "timestamp": "2026-11-29T11:59:00Z",
                "sender": {"id": "u1", "name": "Ana"}, "threadTitle": "Lunch", "thread": "t1",
-               "text": "Hi **there**", "url": "https://example.com/7", "unknown": [1]}
+               "text": "Hi **there**", "url": "https://example.com/7"}
             ]}
             """#)
         #expect(response.route == "/compose")
         let expected =
             #"{"kind":"single","reason":null,"notification":{"title":"Ana","subtitle":"Lunch","body":"Hi there","threadIdentifier":"t1","url":"https://example.com/7"},"shown":["chat:7"],"dropped":[],"displayed":[{"key":"chat:7","timestamp":"2026-11-29T11:59:00Z","group":"t1"}],"locale":"en","direction":"ltr"}"#
         #expect(response.text == expected)
+    }
+
+    /// A misspelled privacy member is refused, not ignored: ignored, it
+    /// would leave `preview` at `full` and show the sender's text.
+    @Test func compose_misspelledPreview_isUnknownMember_withItsPointer() {
+        let response = harness.post(
+            "/compose",
+            #"""
+            {"now": "2026-11-29T12:00:00Z", "preveiw": "none", "notifications": [
+              {"id": "7", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "text": "the secret"}]}
+            """#)
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(!response.text.contains("the secret"), "the problem quotes no value")
+        #expect(
+            response.text
+                == #"{"type":"tag:notification-text,2026:problem:unknown-member","title":"An object has a member it does not define","status":400,"detail":"the request has no member \"preveiw\" (did you mean \"preview\"?); its members are notifications, displayed, now, maxAgeSeconds, maxUnits, app, recipient, fetch, locale, preview, push","pointer":"/preveiw","code":"unknown-member"}"#
+        )
     }
 
     @Test func compose_withoutNow_usesTheServerClock() {

@@ -44,6 +44,8 @@ import Testing
                     .utf8), "nesting-too-deep"
         ),
         ("/body", Array(#"{"text": "a", "text": "b"}"#.utf8), "duplicate-member"),
+        ("/compose", Array(#"{"notifications": [], "preveiw": "none"}"#.utf8), "unknown-member"),
+        ("/compose", Array(#"{"notifications": [], "push": {"badges": 3}}"#.utf8), "unknown-member"),
         ("/body", Array(#"{"text": "a", "maxUnits": 256.0}"#.utf8), "invalid-type"),
         ("/compose", Array(#"{"notifications": [{"id": "1", "type": "message"}]}"#.utf8), "missing-field"),
         ("/body", Array(#"{"text": "a", "maxUnits": 100}"#.utf8), "out-of-range"),

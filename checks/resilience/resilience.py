@@ -492,6 +492,7 @@ def malformed_kinds():
         ("lone-surrogate", post("/body", b'{"text":"\\ud800"}'), (400, "lone-surrogate")),
         ("deep-nesting", post("/body", b"[" * 100_000), (400, "nesting-too-deep")),
         ("duplicate-member", post("/body", b'{"text":"a","text":"b"}'), (400, "duplicate-member")),
+        ("unknown-member", post("/compose", b'{"notifications":[],"preveiw":"none"}'), (400, "unknown-member")),
         ("text-wrong-type", post("/body", b'{"text":5}'), (400, "invalid-type")),
         ("top-level-array", post("/body", b'["text"]'), (400, "invalid-type")),
         ("missing-text", post("/body", b'{}'), (400, "missing-field")),

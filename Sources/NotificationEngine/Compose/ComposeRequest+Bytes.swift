@@ -180,7 +180,7 @@ extension ComposeRequest {
 
     /// Adds the notification of `ranges`' fields `id` through `url` and of
     /// `scalars`; its key is made here (`source:id`, or `id`) into the `key`
-    /// slot (and `ignored` cleared), whatever they held.
+    /// slot, whatever it held.
     /// - Precondition: every range is absent or within `bytes` (checked: a
     ///   range outside would read outside the buffer); `id`, `type` and
     ///   `timestamp` are present; `moment` is `timestamp`'s; `source` has no `:`.
@@ -225,9 +225,6 @@ extension ComposeRequest {
             keyRoom = (start + count)..<keyRoom.upperBound
         }
         ranges[.key] = key
-        ranges[.ignored] = .absent
-        var scalars = scalars
-        scalars[.ignored] = 0
         let isMessage = bytes.withUnsafeBufferPointer { PendingNotification.isMessageType($0[type]) }
         notificationRecords.append(
             NotificationRecord(ranges: ranges, scalars: scalars, moment: moment, isMessage: isMessage))

@@ -3,8 +3,7 @@ extension ComposeRequest {
     /// as one value: a filler writes each range into its slot as it reads
     /// it, and the record keeps the value as it was written.
     package struct NotificationRanges: Sendable {
-        /// A slot: a notification's field, a displayed entry's `key`, or
-        /// `ignored`, where a filler may put what it reads and keeps nowhere.
+        /// A slot: a notification's field, or a displayed entry's `key`.
         package enum Field: UInt8, Sendable {
             case id, source, type
             /// `source:id`, or `id` when the source is absent or empty
@@ -14,8 +13,6 @@ extension ComposeRequest {
             case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
             /// A displayed entry's `group` (compose.md C14).
             case group
-            /// An unknown member's string: read and checked, not kept.
-            case ignored
         }
 
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by
@@ -43,11 +40,9 @@ extension ComposeRequest {
     /// decoder writes each where its wire table (`NotificationMember.field`)
     /// says, starting from the table's defaults.
     package struct ScalarSlots: Sendable, Equatable {
-        /// A slot: a field, or `ignored`, where an unknown member's number
-        /// or boolean goes (read and checked, not kept).
+        /// A slot: a field.
         package enum Field: UInt8, Sendable {
             case read
-            case ignored
         }
 
         /// Room for 4: booleans are 0 or 1, integers as read.

@@ -8,6 +8,10 @@ package struct BodyRequest: Sendable, Equatable {
         self.maxUnits = maxUnits
     }
 
+    /// The members a request has (body.md, Input and output); any other is
+    /// refused (`unknown-member`, compose.md 2.2).
+    static let members = ["text", "maxUnits"]
+
     /// Decodes and validates a request body; the problem says what and where.
     package static func decode(_ bytes: [UInt8]) throws(Problem) -> BodyRequest {
         let fields = try Fields.decode(bytes)
@@ -37,16 +41,18 @@ package struct BodyRequest: Sendable, Equatable {
             var text: Int? = nil
             var maxUnits = BodyRenderer.defaultMaxUnits
             for (name, value) in tape.members(root) {
-                if tape.kind(value) == .null { continue }
                 if tape.isName(name, "text") {
+                    if tape.kind(value) == .null { continue }
                     guard tape.kind(value) == .string else {
                         throw FieldDecoding.typeMismatch("text", expected: "a string", got: tape.typeName(value))
                     }
                     text = value
                 } else if tape.isName(name, "maxUnits") {
+                    if tape.kind(value) == .null { continue }
                     maxUnits = try FieldDecoding.integer(tape, value, in: BodyRenderer.maxUnitsRange, at: "maxUnits")
+                } else {
+                    throw FieldDecoding.unknownMember(tape.string(name), in: "", members: BodyRequest.members)
                 }
-                // Unknown members are ignored.
             }
             guard let text else { throw FieldDecoding.missing("text") }
             return Fields(tape: tape, text: text, maxUnits: maxUnits)

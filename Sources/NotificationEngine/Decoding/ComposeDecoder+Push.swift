@@ -3,22 +3,22 @@ extension ComposeDecoder {
     /// Read only for a request with `push`: a static `let` costs a check on each read.
     private static let pushMembers = MemberTable<PushMember>()
 
-    /// `push`: an object of optional members (`null` is absent); unknown members are ignored.
+    /// `push`: an object of optional members (`null` is absent); any other member is refused.
     mutating func pushOptions() throws(JSONReader.Stop) -> PushOptions {
         var options = PushOptions()
         var names = MemberNames(Self.pushMembers)
         names.startObject()
         if try reader.openObject(at: "push") {
             repeat {
-                let member = try reader.memberName(&names)
+                guard let member = try reader.memberName(&names) else {
+                    throw unknownMember(PushMember.self, in: "push")
+                }
                 if try reader.skipNull() { continue }
                 switch member {
                 case .badge: options.badge = try integer(.badge)
                 case .reserveBytes: options.reserveBytes = try integer(.reserveBytes)
                 case .androidChannel:
                     options.androidChannel = try androidChannel()
-                case nil:
-                    try reader.skipValue()
                 }
             } while try reader.nextMember()
         }

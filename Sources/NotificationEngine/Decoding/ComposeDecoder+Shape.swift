@@ -49,11 +49,15 @@ extension ComposeDecoder {
     }
 
     /// Where the object at the reader ends, with its strings written into
-    /// `ranges` by field (`Slot`) and its booleans and numbers into
+    /// `ranges` by field (`Slot`) and its booleans and integers into
     /// `scalars`, when its bytes repeat `shape`'s literals with a value of
     /// the slot's kind in each slot; an escaped string is decoded and
-    /// appended (an unknown member's only checked). Nil, with what it
-    /// appended removed, when they do not. The fields' own checks are the caller's.
+    /// appended. Nil, with what it appended removed, when they do not. The
+    /// fields' own checks are the caller's. The names are in the literals,
+    /// and a shape is noted only from an object the general path read
+    /// whole, whose names were all its kind's: an object with a name its
+    /// kind does not have never matches one, and goes to the general path,
+    /// which refuses it.
     @inline(__always)
     private mutating func readShaped(
         _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges,
@@ -90,7 +94,7 @@ extension ComposeDecoder {
             if _fastPath(!hasEscape) {
                 ranges[slot] = TextRange(start: start, count: end &- start)
             } else {
-                guard let appended = escapedSlot(slot, start: start, end: end) else { return abandoned(appendedCount) }
+                guard let appended = escapedSlot(start: start, end: end) else { return abandoned(appendedCount) }
                 ranges[slot] = appended
             }
         }
@@ -101,17 +105,12 @@ extension ComposeDecoder {
         return end
     }
 
-    /// The range of the escaped string from `start` to `end` in `slot`: its
-    /// decoded bytes appended, or, for an unknown member's (`ignored`), its
-    /// escapes checked, as `JSONReader.skipValue` checks them, and `.absent`.
-    /// Nil when an escape is invalid. Out of the shaped read's loop, which
-    /// then keeps its own values in registers.
+    /// The range of the escaped string from `start` to `end`: its decoded
+    /// bytes appended. Nil when an escape is invalid. Out of the shaped
+    /// read's loop, which then keeps its own values in registers.
     @inline(never)
-    private mutating func escapedSlot(_ slot: ObjectShape.Slot, start: Int, end: Int) -> TextRange? {
-        guard slot == .ignored else { return try? appendUnescaped((start, end, true)) }
-        let isValid =
-            reader.validated || (try? reader.withUnescaped((start, end, true)) { _ throws(JSONReader.Stop) in }) != nil
-        return isValid ? .absent : nil
+    private mutating func escapedSlot(start: Int, end: Int) -> TextRange? {
+        try? appendUnescaped((start, end, true))
     }
 
     /// Drops what a shaped read appended; false.

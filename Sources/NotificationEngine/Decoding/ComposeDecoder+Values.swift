@@ -47,22 +47,6 @@ extension ComposeDecoder {
         return Int64(value)
     }
 
-    /// An unknown member's value, skipped; a string, a number or a boolean
-    /// is noted in the `owner`'s shape (as `ignored`), so objects whose
-    /// unknown scalars differ still share it.
-    mutating func skipValue(of owner: ShapeOwner = .notification) throws(JSONReader.Stop) {
-        let open = reader.index
-        let first = reader.peek() ?? 0
-        try reader.skipValue()
-        switch first {
-        case UInt8(ascii: "\""): note(.ignored, of: owner, open: open, close: reader.index &- 1)
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): note(.ignored, .boolean, of: owner, start: open, end: reader.index)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            note(.ignored, .number, of: owner, start: open, end: reader.index)
-        default: break  // `null`, an object or an array: part of a literal.
-        }
-    }
-
     @inline(__always)
     mutating func note(_ slot: ObjectShape.Slot, of owner: ShapeOwner, open: Int, close: Int) {
         switch owner {

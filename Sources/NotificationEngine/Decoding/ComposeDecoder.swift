@@ -185,7 +185,9 @@ struct ComposeDecoder: ~Copyable {
         var hasNotifications = false
         if try reader.openObject(at: "") {
             repeat {
-                let member = try reader.memberName(&names)
+                guard let member = try reader.memberName(&names) else {
+                    throw unknownMember(RequestMember.self, in: "")
+                }
                 if try reader.skipNull() { continue }
                 switch member {
                 case .notifications:
@@ -225,8 +227,6 @@ struct ComposeDecoder: ~Copyable {
                     request.preview = try word(PreviewTier.self, .preview)
                 case .push:
                     request.push = try pushOptions()
-                case nil:
-                    try reader.skipValue()  // Unknown members are ignored.
                 }
             } while try reader.nextMember()
         }
@@ -389,9 +389,9 @@ struct ComposeDecoder: ~Copyable {
 
     /// Reads the object at the reader by `Member`'s table (`WireField`):
     /// each member's value by its kind, into its slot of `values`, noted in
-    /// `owner`'s shape; an unknown member's skipped (and noted when it is a
-    /// scalar). `member` is then called for each known member read, to read
-    /// an object member's value or check the member's own rule.
+    /// `owner`'s shape; a member the table does not have is refused
+    /// (`unknownMember`). `member` is then called for each member read, to
+    /// read an object member's value or check the member's own rule.
     private mutating func decodeMembers<Member: WireMember>(
         _ names: inout MemberNames<Member>, at path: @autoclosure () -> String, of owner: ShapeOwner,
         into values: inout ObjectValues,
@@ -400,12 +400,8 @@ struct ComposeDecoder: ~Copyable {
         names.startObject()
         guard try reader.openObject(at: path()) else { return }
         repeat {
-            let member = try reader.memberName(&names)
+            guard let member = try reader.memberName(&names) else { throw unknownMember(Member.self, in: path()) }
             if try reader.skipNull() { continue }
-            guard let member else {
-                try skipValue(of: owner)  // Unknown members are ignored.
-                continue
-            }
             let field = member.field
             switch (field.kind, field.slot) {
             case (.string, .text(let slot)):
@@ -473,6 +469,16 @@ struct ComposeDecoder: ~Copyable {
     /// Stops the pass at `problem`, made only in the validated pass.
     func stop(_ problem: @autoclosure () -> Problem) -> JSONReader.Stop {
         reader.stop(problem())
+    }
+
+    /// Stops the validated pass at the member `reader.memberName` just
+    /// found unknown, in the object at the field path `parent` (`""`: the
+    /// request), whose members are `Member`'s (compose.md 2.2).
+    @inline(never)
+    func unknownMember<Member: JSONMember>(_: Member.Type, in parent: String) -> JSONReader.Stop {
+        stop(
+            FieldDecoding.unknownMember(
+                reader.text(ofStringAt: reader.unknownNameStart), in: parent, members: Member.allCases.map(\.rawValue)))
     }
 
 }

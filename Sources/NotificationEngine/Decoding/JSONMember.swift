@@ -79,9 +79,8 @@ struct MemberTable<Member: JSONMember>: @unchecked Sendable {
 /// entry) as the decoder meets them, kept from one object of the kind to the next.
 ///
 /// For the object being read: which names it had, so a repeated name sends
-/// the body to the parser (which reports it), by a bit per known member and,
-/// for the others, a bit per fingerprint, where a shared bit may be a false
-/// alarm (the body is then decoded once more, after the parser accepted it).
+/// the body to the parser (which reports it), by a bit per member. (A name
+/// the kind does not have stops the first pass whether or not it repeats.)
 ///
 /// For the next object: the known names of this one in order, each as the
 /// bytes of the body from its opening quote through its `:`. Clients write
@@ -93,7 +92,6 @@ struct MemberNames<Member: JSONMember> {
     /// The kind's names, looked up when a name is not the predicted one.
     let table: MemberTable<Member>
     private var known: UInt64 = 0
-    private var unknown: UInt64 = 0
     /// How many names the object had so far.
     private(set) var position = 0
 
@@ -120,7 +118,6 @@ struct MemberNames<Member: JSONMember> {
     @inline(__always)
     mutating func startObject() {
         known = 0
-        unknown = 0
         position = 0
         previousCount = count
         count = 0
@@ -133,16 +130,6 @@ struct MemberNames<Member: JSONMember> {
         position &+= 1
         guard known & bit == 0 else { return false }
         known |= bit
-        return true
-    }
-
-    /// Notes an unknown name; false when it may have come before.
-    mutating func insertUnknown(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        let fingerprint = UInt64(name.count) &* 31 &+ UInt64(name.first ?? 0) &* 7 &+ UInt64(name.last ?? 0)
-        let bit: UInt64 = 1 &<< (fingerprint & 63)
-        position &+= 1
-        guard unknown & bit == 0 else { return false }
-        unknown |= bit
         return true
     }
 

@@ -6,18 +6,22 @@
 /// It reads a text in one of two passes:
 /// - not yet `validated`: nothing is known of the text but its UTF-8. Any
 ///   problem, an error in the text, a nested value the decoder does not know
-///   (which could hide one) or a name that may be repeated stops the pass
-///   (`Stop`): then the parser checks the whole text (its errors come first,
-///   in document order), and the decoder reads it again;
-/// - `validated`: the parser accepted the text, so the text cannot be at fault
-///   and unknown nested values are skipped; the pass stops at the first
-///   field problem, kept in `problem` (only this pass builds one: a field
+///   (which could hide one), a name that may be repeated or a name the
+///   object does not define stops the pass (`Stop`): then the parser checks
+///   the whole text (its errors come first, in document order), and the
+///   decoder reads it again;
+/// - `validated`: the parser accepted the text, so the text cannot be at
+///   fault; the pass stops at the first field problem (an unknown member's
+///   among them), kept in `problem` (only this pass builds one: a field
 ///   problem of the first pass might follow a JSON error further on).
 struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Whether the parser accepted the text.
     let validated: Bool
     private(set) var index = 0
+    /// Where the name `memberName` last found unknown starts (its quote), in
+    /// the validated pass: for the decoder's `unknown-member` problem.
+    private(set) var unknownNameStart = 0
     /// Where the validated pass keeps the problem it stopped at.
     private let report: Report?
 
@@ -119,10 +123,12 @@ struct JSONReader {
         guard peek() == nil else { throw Stop() }
     }
 
-    /// The next member's name, as the member it names (nil for an unknown
-    /// one), and the `:` after it. A name written as in the previous object
-    /// of the kind, at the same position, is known from one comparison; any
-    /// other is scanned, unescaped when it has escapes, and looked up.
+    /// The next member's name, as the member it names, and the `:` after it.
+    /// A name written as in the previous object of the kind, at the same
+    /// position, is known from one comparison; any other is scanned,
+    /// unescaped when it has escapes, and looked up. A name the kind does not
+    /// have stops the first pass; the validated pass notes where it starts
+    /// (`unknownNameStart`) and returns nil, for the decoder to refuse it.
     @inline(__always)
     mutating func memberName<Member: JSONMember>(_ names: inout MemberNames<Member>) throws(Stop) -> Member? {
         guard peek() == UInt8(ascii: "\"") else { throw Stop() }
@@ -136,25 +142,46 @@ struct JSONReader {
         guard peek() == UInt8(ascii: ":") else { throw Stop() }
         index &+= 1
         if string.hasEscape {
-            let validated = validated
-            return try withUnescaped(string) { name throws(Stop) in try Self.member(name, &names, validated) }?.0
+            guard let found = try withUnescaped(string, { name throws(Stop) in try Self.member(name, &names) }) else {
+                return try unknownName(at: start)
+            }
+            return found.0
         }
         let name = UnsafeBufferPointer(rebasing: bytes[string.start..<string.end])
-        guard let member = try Self.member(name, &names, validated) else { return nil }
+        guard let member = try Self.member(name, &names) else { return try unknownName(at: start) }
         names.record(member.0, position: member.1, from: start, length: index &- start)
         return member.0
     }
 
     private static func member<Member: JSONMember>(
-        _ name: UnsafeBufferPointer<UInt8>, _ names: inout MemberNames<Member>, _ validated: Bool
+        _ name: UnsafeBufferPointer<UInt8>, _ names: inout MemberNames<Member>
     ) throws(Stop) -> (Member, Int)? {
-        guard let found = names.table.member(named: name) else {
-            // A validated text has no repeated names: the check could only raise false alarms.
-            guard names.insertUnknown(name) || validated else { throw Stop() }
-            return nil
-        }
+        guard let found = names.table.member(named: name) else { return nil }
         guard names.insert(found.position) else { throw Stop() }
         return (found.member, found.position)
+    }
+
+    /// A name its object does not define, starting at `start`: the first
+    /// pass stops (the parser's problems come first); the validated one
+    /// notes where it is and returns nil.
+    @inline(never)
+    private mutating func unknownName<Member>(at start: Int) throws(Stop) -> Member? {
+        guard validated else { throw Stop() }
+        unknownNameStart = start
+        return nil
+    }
+
+    /// The unescaped text of the string whose opening quote is at `start`
+    /// (a member's name, for a problem). - Precondition: `validated`.
+    func text(ofStringAt start: Int) -> String {
+        precondition(validated, "a string is read back from a validated text only")
+        var ahead = self
+        ahead.index = start
+        guard let string = try? ahead.scanString() else { return "" }
+        if string.hasEscape {
+            return (try? withUnescaped(string) { String(decoding: $0, as: UTF8.self) }) ?? ""
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[string.start..<string.end]), as: UTF8.self)
     }
 
     // MARK: Values
@@ -229,24 +256,6 @@ struct JSONReader {
         guard peek() == UInt8(ascii: "n") else { return false }
         guard skipLiteral("null") else { throw Stop() }
         return true
-    }
-
-    /// Skips the value of an unknown member, checking a scalar; an array or
-    /// an object only in a validated text.
-    mutating func skipValue() throws(Stop) {
-        guard let byte = peek() else { throw Stop() }
-        switch byte {
-        case UInt8(ascii: "\""):
-            let string = try scanString()
-            if string.hasEscape && !validated { try withUnescaped(string) { _ throws(Stop) in } }
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            _ = try number()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard validated else { throw Stop() }
-            skipValidValue()
-        default:
-            guard skipLiteral("true") || skipLiteral("false") || skipLiteral("null") else { throw Stop() }
-        }
     }
 
     /// Skips any value of a validated text: a scalar to the byte after it;

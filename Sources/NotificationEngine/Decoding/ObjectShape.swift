@@ -14,8 +14,8 @@
 /// too (a scalar slot), with no quotes around it: the literal before it
 /// ends at its first byte, the one after starts after its last. Everything
 /// else of the object (member names, `:` and `,`, whitespace, a `null`,
-/// `sender`'s braces, an unknown member's object or array) is inside a
-/// literal.
+/// `sender`'s braces) is inside a literal. Every name is one of its kind's:
+/// the general path refuses any other (compose.md 2.2), so no shape holds one.
 ///
 /// A later object whose literals are the same bytes, with a value of the
 /// slot's kind in each slot, has the same members in the same order: the
@@ -27,10 +27,10 @@
 /// first pass keeps its shapes from one request to the next (`KeptShapes`).
 /// A shape with more than `literalCapacity` bytes of literals is not noted.
 struct ObjectShape {
-    /// Where a string value goes: a notification's field, a displayed
-    /// entry's `key` (its `timestamp` is `timestamp`), or `ignored`.
+    /// Where a string value goes: a notification's field, or a displayed
+    /// entry's `key` (its `timestamp` is `timestamp`).
     typealias Slot = ComposeRequest.NotificationRanges.Field
-    /// Where a boolean or a number goes: a field's scalar slot, or `ignored`.
+    /// Where a boolean or an integer goes: a field's scalar slot.
     typealias ScalarSlot = ComposeRequest.ScalarSlots.Field
 
     /// What a slot holds.
@@ -41,8 +41,6 @@ struct ObjectShape {
         case boolean
         /// An integer written as one, within the piece's bounds: a `ScalarSlot`.
         case integer
-        /// Any JSON number (an unknown member's): the `ignored` scalar slot.
-        case number
     }
 
     /// Slots a shape holds; an object with more strings has no shape.
@@ -68,9 +66,9 @@ struct ObjectShape {
         /// The bytes a match reads: the literal's, and at least a word (8).
         /// Its last word ends here.
         var reach: Int32
-        /// The slot of a `text` piece.
+        /// The slot of a `text` piece (any for the others and the last literal).
         var slot: Slot
-        /// The slot of any other kind's.
+        /// The slot of any other kind's (any for a `text` piece).
         var scalar: ScalarSlot
         var kind: Kind
         /// An integer slot's allowed values.
@@ -148,7 +146,7 @@ struct ObjectShape {
         noted = close
     }
 
-    /// Notes a boolean or a number of `kind` from `start` to `end` (the
+    /// Notes a boolean or an integer of `kind` from `start` to `end` (the
     /// byte after it), for `slot`; an integer's allowed values are `bounds`.
     mutating func note(
         _ slot: ScalarSlot, _ kind: Kind, start: Int, end: Int, bounds: ClosedRange<Int> = Int.min...Int.max
@@ -157,7 +155,7 @@ struct ObjectShape {
             count = Self.capacity + 1
             return
         }
-        var piece = Piece(noted, count: start &- noted, slot: .ignored, kind: kind)
+        var piece = Piece(noted, count: start &- noted, slot: .id, kind: kind)
         piece.scalar = slot
         piece.lowest = Int64(bounds.lowerBound)
         piece.highest = Int64(bounds.upperBound)
@@ -172,7 +170,7 @@ struct ObjectShape {
     @inline(__always)
     mutating func finish(end: Int, in body: UnsafeBufferPointer<UInt8>) {
         guard count <= Self.capacity, isEnabled, let base = body.baseAddress else { return }
-        pieces[count] = Piece(noted, count: end &- noted, slot: .ignored, kind: .text)
+        pieces[count] = Piece(noted, count: end &- noted, slot: .id, kind: .text)
         var kept = 0
         for k in 0...count {
             let length = Int(pieces[k].count)
@@ -198,15 +196,15 @@ extension ObjectShape.Piece {
         self.count = Int32(truncatingIfNeeded: count)
         self.reach = 0
         self.slot = slot
-        self.scalar = .ignored
+        self.scalar = .read
         self.kind = kind
         self.lowest = 0
         self.highest = 0
     }
 
     /// The scalar of this piece's slot at `start` in `bytes`: where it ends
-    /// and its value (a boolean's 1 or 0, an integer's value, 0 for any
-    /// other number), when it is a value of the piece's kind; nil when not.
+    /// and its value (a boolean's 1 or 0, an integer's value), when it is a
+    /// value of the piece's kind; nil when not.
     static func scalar(_ piece: UnsafePointer<Self>, at start: Int, in bytes: UnsafeBufferPointer<UInt8>)
         -> (end: Int, value: Int64)?
     {
@@ -220,9 +218,6 @@ extension ObjectShape.Piece {
                 let value = number.value, Int64(value) >= piece.pointee.lowest, Int64(value) <= piece.pointee.highest
             else { return nil }
             return (number.end, Int64(value))
-        case .number:
-            guard let number = JSONReader.number(at: start, in: bytes) else { return nil }
-            return (number.end, 0)
         case .text:
             return nil
         }

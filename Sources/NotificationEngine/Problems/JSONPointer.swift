@@ -36,4 +36,21 @@ enum JSONPointer {
         }
         return pointer
     }
+
+    /// A member name as a reference token of a pointer: `~` written `~0` and
+    /// `/` written `~1` (RFC 6901 section 3), anything else as it is; a name
+    /// the request made up may hold `.`, `[` or `]`, which a path cannot.
+    static func token(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
+        var token = ""
+        token.reserveCapacity(name.utf8.count + 4)
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "~": token.append("~0")
+            case "/": token.append("~1")
+            default: token.unicodeScalars.append(scalar)
+            }
+        }
+        return token
+    }
 }

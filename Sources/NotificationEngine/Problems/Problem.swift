@@ -34,6 +34,14 @@ package struct Problem: Error, Sendable {
         pointer = JSONPointer.pointer(fromPath: path)
     }
 
+    /// A problem about the member at `pointer`, an RFC 6901 JSON Pointer
+    /// written by the caller (a name the request made up, which a field
+    /// path could not carry: `JSONPointer.token`).
+    package init(_ code: ProblemCode, _ detail: String, pointer: String) {
+        self.init(code, detail)
+        self.pointer = pointer
+    }
+
     /// The problem type URI (see `ProblemCode.typeURI`).
     package var typeURI: String { ProblemCode.typeURIPrefix + code }
 

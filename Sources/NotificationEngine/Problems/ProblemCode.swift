@@ -9,6 +9,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
     case loneSurrogate = "lone-surrogate"
     case nestingTooDeep = "nesting-too-deep"
     case duplicateMember = "duplicate-member"
+    case unknownMember = "unknown-member"
     case invalidType = "invalid-type"
     case missingField = "missing-field"
     case outOfRange = "out-of-range"
@@ -38,7 +39,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
     /// The HTTP status this code is always answered with.
     package var status: Int {
         switch self {
-        case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
+        case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember, .unknownMember,
             .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .invalidLocale, .badRequest,
             .invalidHost, .badFraming:
             400
@@ -64,6 +65,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
         case .loneSurrogate: "A string escapes a lone surrogate"
         case .nestingTooDeep: "The JSON nests too deeply"
         case .duplicateMember: "An object repeats a member name"
+        case .unknownMember: "An object has a member it does not define"
         case .invalidType: "A value has the wrong type"
         case .missingField: "A required field is missing"
         case .outOfRange: "A value is out of range"
