@@ -85,8 +85,10 @@ struct ComposeDecoder: ~Copyable {
                     } else {
                         ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
                     }
+                // Moved, not copied: a copy alive while the decoder appends
+                // would share the kept buffers, and the first append copy them.
                 var decoder = ComposeDecoder(
-                    reader: JSONReader(bytes, validated: validated), request: unfilled,
+                    reader: JSONReader(bytes, validated: validated), request: consume unfilled,
                     catalogs: catalogs, tables: tables, shape: shape, displayedShape: displayedShape,
                     recentDay: kept?.recentDay ?? RecentDay())
                 var stop: JSONReader.Stop? = nil
@@ -96,11 +98,16 @@ struct ComposeDecoder: ~Copyable {
                     stop = error
                 }
                 shapedReads = decoder.shapedReads
-                let problem = stop == nil ? nil : decoder.reader.problem
-                if let kept, stop != nil { decoder.request.giveStorage(to: &kept.requestStorage) }
-                let request = stop == nil ? decoder.takeRequest() : nil
+                if stop != nil {
+                    let problem = decoder.reader.problem
+                    if let kept {
+                        decoder.request.giveStorage(to: &kept.requestStorage)
+                        decoder.giveShapes(to: kept)
+                    }
+                    throw problem ?? unexpected()
+                }
+                let request = decoder.takeRequest()
                 if let kept { decoder.giveShapes(to: kept) }
-                guard let request else { throw problem ?? unexpected() }
                 return request
             }
         }

@@ -19,9 +19,10 @@
 /// back as it ends; each shape frees its storage with the last owner. The
 /// validated pass (ADR 0008) starts from shapes of its own and leaves none.
 package final class KeptShapes {
-    /// Nil only while a first pass holds them.
-    var notification: ObjectShape?
-    var displayed: ObjectShape?
+    /// Nil only while a first pass holds them. Used by one thread, one body
+    /// at a time (docs/architecture.md), so unchecked, as the adapter's are.
+    @exclusivity(unchecked) var notification: ObjectShape?
+    @exclusivity(unchecked) var displayed: ObjectShape?
     var recentDay = RecentDay()
     /// The buffers of the last request decoded and of its response, given
     /// back once the response was written (`RequestAnswers.compose`);
