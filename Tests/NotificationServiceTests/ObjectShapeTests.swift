@@ -220,18 +220,18 @@ import Testing
     /// slot takes only integers within its bounds: anything else ends the
     /// shaped read, for the general path to refuse or read.
     @Test func scalarSlots_readTheirKindOnly() {
-        let shape = ObjectShape.allocate(isEnabled: true)
-        defer { shape.deallocate() }
-        var noted = shape
+        var noted = ObjectShape(isEnabled: true)
         let body = Array(#"{"a":5,"b":true}"#.utf8)
         noted.begin(at: 0)
         noted.note(.read, .integer, start: 5, end: 6, bounds: 0...9)
         noted.note(.read, .boolean, start: 11, end: 15)
         body.withUnsafeBufferPointer { noted.finish(end: body.count, in: $0) }
-        #expect(noted.isKnown)
+        let isKnown = noted.isKnown
+        #expect(isKnown)
+        let pieces = noted.pieces
         func scalar(_ piece: Int, _ text: String) -> Int64? {
             Array(text.utf8).withUnsafeBufferPointer { bytes in
-                ObjectShape.Piece.scalar(UnsafePointer(noted.pieces.baseAddress! + piece), at: 0, in: bytes)
+                ObjectShape.Piece.scalar(UnsafePointer(pieces.baseAddress! + piece), at: 0, in: bytes)
             }.map(\.value)
         }
         #expect(scalar(0, "7,") == 7)

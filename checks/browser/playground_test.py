@@ -8,12 +8,15 @@ Against the built binary on 127.0.0.1 (any free port), it
   - pastes compose requests and checks the notification, kind, shown, dropped;
     the locale selector sets `locale` in the request, the server default none;
   - checks that problems appear as title and detail;
-  - draws a notification as a phone in its language does: every line of every
-    card in the answer's `direction` (ar, he: rtl; en: ltr, as l10n/*.json
-    has it; also with /playground.json blocked, so no catalog list can set
-    it), the Android header on one line with a long subtitle (cut at its
-    logical end), the app name of `serve --app-name`, the date and "now" in the
-    chosen locale (de, ar, he), each collapsed view before its expanded one,
+  - draws a notification as a phone in its language does: every card's chrome
+    in the answer's `direction` (ar, he: rtl; en: ltr, as l10n/*.json has it;
+    also with /playground.json blocked, so no catalog list can set it), each
+    line of its title, subtitle and body in the direction of its own first
+    strong character, aligned to its own start on Android and to the
+    interface's on iOS (line_layout.py, which cites the platforms' documents),
+    the Android header on one line with a long subtitle (cut at its end),
+    the app name of `serve --app-name`, the date and "now" in the chosen
+    locale (de, ar, he), each collapsed view before its expanded one,
     the collapsed views' line counts and the expanded views bounded in height
     at maxUnits 4096;
   - with --auth-token-file: the page loads without a token, asks for one (one
@@ -55,6 +58,8 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from line_layout import check_lines  # noqa: E402
+
 CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
 WAIT_SECONDS = 10
 DESKTOP = (1280, 900)
@@ -79,8 +84,11 @@ SINGLE = {
 
 
 # Two messages in thread "Release" from Ben and Cleo: in ar and he the title is a
-# Latin word and the subtitle starts with an isolated Latin name (U+2068 Cleo
-# U+2069), the lines `dir=auto` would lay out left to right.
+# Latin word (a left-to-right line), the subtitle starts with an isolated Latin
+# name (U+2068 Cleo U+2069), which the first strong character skips (a
+# right-to-left line), and the body's last line is U+2068 Cleo U+2069: Ship it
+# (left to right). In en, with a Hebrew thread title (HEBREW_TITLE), the title
+# is a right-to-left line.
 BIDI = {
     "now": "2026-11-29T12:00:00Z",
     "notifications": [
@@ -90,10 +98,11 @@ BIDI = {
          "sender": {"id": "u3", "name": "Cleo"}, "text": "Ship it"},
     ],
 }
+HEBREW_TITLE = "גרסה v2"
 LONG_SUBTITLE = "Quarterly planning for the infrastructure migration and the on-call rotation"
-# A Latin word, then Arabic: `dir=auto` lays it out left to right, so the
-# Arabic's first letters are the ones cut; right to left, its last ones are.
-ARABIC_SUBTITLE = "v2 خطة الإصدار والنشر للفريق بأكمله في هذا الأسبوع قبل العطلة"
+# Arabic with a Latin word inside: a right-to-left line, cut at its logical end,
+# the left, so the Arabic's last letters are the ones cut, not its first ones.
+ARABIC_SUBTITLE = "خطة الإصدار v2 والنشر للفريق بأكمله في هذا الأسبوع قبل العطلة"
 
 
 def single_with_subtitle(subtitle):
@@ -471,11 +480,13 @@ def compose_flow(report, browser, server):
 
 # ---- Drawn as a phone in that language does
 
-LINES_SCRIPT = """
-return arguments[0].flatMap((id) => Array.from((document.getElementById(id) || document.createElement('p')).querySelectorAll(
-    '.card-head, .app-name, .when, .card-title, .card-subtitle, .card-body'))
-  .filter((line) => !line.hidden && line.textContent !== '')
-  .map((line) => [id, line.className, getComputedStyle(line).direction]));
+# The chrome of each card: the card, its head, the app name and the time.
+CHROME_SCRIPT = """
+return arguments[0].flatMap((id) => {
+  const card = document.getElementById(id) || document.createElement('p');
+  return [card, ...card.querySelectorAll('.card-head, .app-name, .when')]
+    .map((part) => [id, part.className, getComputedStyle(part).direction]);
+});
 """
 
 
@@ -503,15 +514,24 @@ def direction_flow(report, browser, server, shots):
                  f"({sorted(tag for tag, way in served.items() if way == 'rtl')} rtl)")
     for locale, expected in [("ar", "rtl"), ("he", "rtl"), ("en", "ltr")]:
         direct = choose_locale(browser, server, locale, BIDI)
-        lines = browser.driver.execute_script(LINES_SCRIPT, CARDS)
-        wrong = [line for line in lines if line[2] != expected]
-        per_card = {card: sum(1 for line in lines if line[0] == card) for card in CARDS}
+        chrome = browser.driver.execute_script(CHROME_SCRIPT, CARDS)
+        wrong = [part for part in chrome if part[2] != expected]
         isolated = direct["notification"]["subtitle"].startswith("\u2068") if expected == "rtl" else True
         report.check(direct.get("direction") == expected,
                      f"{locale}: POST /compose answers direction {expected} (got {direct.get('direction')!r})")
-        report.check(isolated and not wrong and min(per_card.values()) >= 5,
-                     f"{locale}: every line of the four cards ({len(lines)}) is {expected}, the Latin title and "
-                     f"the subtitle that starts with an isolated name too (wrong: {wrong[:3]})")
+        report.check(isolated and not wrong and len(chrome) == 4 * len(CARDS),
+                     f"{locale}: the chrome of the four cards (card, head, app name, time: {len(chrome)}) is "
+                     f"{expected} (wrong: {wrong[:3]})")
+        others = check_lines(report, browser.driver, CARDS, locale, expected)
+        report.check(others == (7 if expected == "rtl" else 0),
+                     f"{locale}: {others} lines run against the interface's direction (ar, he: each card's Latin "
+                     f"title, and the body's last line in each card but Android's collapsed one, a single line)")
+        if locale == "en":
+            hebrew = json.loads(json.dumps(BIDI))
+            hebrew["notifications"][0]["threadTitle"] = HEBREW_TITLE
+            choose_locale(browser, server, locale, hebrew)
+            others = check_lines(report, browser.driver, CARDS, "en, a Hebrew thread title", expected)
+            report.check(others == len(CARDS), f"en: the Hebrew title of each card runs right to left ({others})")
         screens = browser.driver.execute_script(
             "return Array.from(document.querySelectorAll('.phone .screen, .phone .status'))"
             ".map((part) => getComputedStyle(part).direction)")
@@ -527,7 +547,7 @@ def direction_flow(report, browser, server, shots):
 
 def answer_direction_flow(report, browser, server):
     """The cards take the compose answer's `direction`, not a catalog list: with GET /playground.json
-    blocked (the page then knows no catalog at all), ar and he still draw every line right to left."""
+    blocked (the page then knows no catalog at all), ar and he still draw the cards' chrome right to left."""
     driver = browser.driver
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/playground.json"]})
@@ -536,10 +556,10 @@ def answer_direction_flow(report, browser, server):
         browser.wait(lambda: browser.answers("compose-panel") >= 1, "the first compose answer")
         for locale, expected in [("ar", "rtl"), ("he", "rtl"), ("en", "ltr")]:
             choose_locale(browser, server, locale, BIDI)
-            lines = driver.execute_script(LINES_SCRIPT, CARDS)
-            wrong = [line for line in lines if line[2] != expected]
-            report.check(lines and not wrong,
-                         f"{locale}, /playground.json blocked: every line of the four cards ({len(lines)}) is "
+            chrome = driver.execute_script(CHROME_SCRIPT, CARDS)
+            wrong = [part for part in chrome if part[2] != expected]
+            report.check(chrome and not wrong,
+                         f"{locale}, /playground.json blocked: the chrome of the four cards ({len(chrome)}) is "
                          f"{expected}, from the answer's direction (wrong: {wrong[:3]})")
     finally:
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

@@ -92,7 +92,6 @@ package enum BodyRenderer {
         // needs no allocation.
         withUnsafeTemporaryAllocation(byteCount: InlineRenderer.stackBytes, alignment: 8) { stack in
             var inline = InlineRenderer(source: source, stack: stack)
-            defer { inline.deallocate() }
             renderBlocks(source, with: &inline, into: &writer)
         }
     }

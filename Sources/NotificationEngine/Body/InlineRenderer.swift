@@ -2,7 +2,8 @@
 /// rendered as nested contexts of the same scan). Linear in its input: bracket
 /// and parenthesis matches are memoised, code-span closers come from an index
 /// of backtick runs, and delimiter openers keep per-character stack links.
-struct InlineRenderer {
+/// It owns its scratch space and frees it when it ends (`~Copyable`).
+struct InlineRenderer: ~Copyable {
     private let source: UnsafeBufferPointer<UInt8>
 
     private enum TokenKind: UInt8 { case text, code, delimiter }
@@ -60,11 +61,8 @@ struct InlineRenderer {
     /// found by looking ahead, thousands of runs by binary search in the index.
     private var directSearchBudget: Int
 
-    /// Frees the scratch space; the renderer is not used afterwards.
-    func deallocate() {
-        tokens.deallocate()
-        openers.deallocate()
-        frames.deallocate()
+    /// Frees the memo's block; the scratch buffers free their own.
+    deinit {
         UnsafeMutableRawPointer(matchMemo)?.deallocate()
     }
 

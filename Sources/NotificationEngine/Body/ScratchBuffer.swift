@@ -1,7 +1,7 @@
 /// A growable buffer of trivial values for one render's scratch work, without
-/// the uniqueness checks of `Array` on every append. Its owner frees it with
-/// `deallocate()` when the render ends.
-struct ScratchBuffer<Element: BitwiseCopyable> {
+/// the uniqueness checks of `Array` on every append. It frees the memory it
+/// allocated when it ends; `~Copyable`, so no copy can outlive that memory.
+struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var storage: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
@@ -19,7 +19,7 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     /// first `used` bytes, advancing `used` past what it takes: with room for
     /// `capacity` values there, or for fewer but at least `minimum` (all of
     /// `capacity` by default); else in `capacity` values of its own. Growing
-    /// moves it to memory of its own, which `deallocate()` frees.
+    /// moves it to memory of its own.
     @inline(__always)
     init(
         capacity: Int, startingIn memory: UnsafeMutableRawBufferPointer, after used: inout Int,
@@ -40,8 +40,8 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
         }
     }
 
-    /// Frees the memory the buffer grew into (not the caller's it started in).
-    func deallocate() {
+    /// Frees the memory the buffer allocated (not the caller's it started in).
+    deinit {
         if ownsStorage { storage.deallocate() }
     }
 

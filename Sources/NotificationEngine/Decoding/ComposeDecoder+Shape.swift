@@ -9,7 +9,8 @@ extension ComposeDecoder {
         let appendedCount = request.bytes.count
         var ranges = ComposeRequest.NotificationRanges()
         var scalars = tables.notificationScalars
-        guard shape.isKnown, let end = readShaped(shape, into: &ranges, &scalars, appendedCount: appendedCount)
+        guard shape.isKnown,
+            let end = readShaped(shape.pieces, shape.count, into: &ranges, &scalars, appendedCount: appendedCount)
         else {
             return false
         }
@@ -32,7 +33,8 @@ extension ComposeDecoder {
         var ranges = ComposeRequest.NotificationRanges()
         var scalars = ComposeRequest.ScalarSlots()
         guard displayedShape.isKnown,
-            let end = readShaped(displayedShape, into: &ranges, &scalars, appendedCount: appendedCount)
+            let end = readShaped(
+                displayedShape.pieces, displayedShape.count, into: &ranges, &scalars, appendedCount: appendedCount)
         else { return false }
         let key = ranges[.key]
         let timestamp = ranges[.timestamp]
@@ -50,27 +52,28 @@ extension ComposeDecoder {
 
     /// Where the object at the reader ends, with its strings written into
     /// `ranges` by field (`Slot`) and its booleans and integers into
-    /// `scalars`, when its bytes repeat `shape`'s literals with a value of
-    /// the slot's kind in each slot; an escaped string is decoded and
-    /// appended. Nil, with what it appended removed, when they do not. The
-    /// fields' own checks are the caller's. The names are in the literals,
-    /// and a shape is noted only from an object the general path read
-    /// whole, whose names were all its kind's: an object with a name its
-    /// kind does not have never matches one, and goes to the general path,
-    /// which refuses it.
+    /// `scalars`, when its bytes repeat the literals of a known shape's
+    /// `pieces`, of `count` slots, with a value of the slot's kind in each
+    /// slot; an escaped string is decoded and appended. Nil, with what it
+    /// appended removed, when they do not. The fields' own checks are the
+    /// caller's. The names are in the literals, and a shape is noted only
+    /// from an object the general path read whole, whose names were all its
+    /// kind's: an object with a name its kind does not have never matches
+    /// one, and goes to the general path, which refuses it.
     @inline(__always)
     private mutating func readShaped(
-        _ shape: ObjectShape, into ranges: inout ComposeRequest.NotificationRanges,
+        _ pieces: UnsafeMutableBufferPointer<ObjectShape.Piece>, _ count: Int,
+        into ranges: inout ComposeRequest.NotificationRanges,
         _ scalars: inout ComposeRequest.ScalarSlots, appendedCount: Int
     ) -> Int? {
         // Both buffers are non-empty: the body holds a `{`, a known shape a piece.
         guard reader.peek() == UInt8(ascii: "{"), let base = reader.bytes.baseAddress,
-            var piece = UnsafePointer(shape.pieces.baseAddress)
+            var piece = UnsafePointer(pieces.baseAddress)
         else { return nil }
         let bytes = reader.bytes
         var cursor = reader.index
         // Walked by pointer: piece `count` is the last literal, within `pieces`.
-        let lastPiece = piece + shape.count
+        let lastPiece = piece + count
         while piece != lastPiece {
             guard let start = ObjectShape.Piece.literalEnd(piece, at: cursor, in: bytes, base: base)
             else {

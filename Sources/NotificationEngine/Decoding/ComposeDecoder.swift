@@ -36,7 +36,7 @@ struct ComposeDecoder: ~Copyable {
     /// One pass over `body`: the first (`validated` false) or the one after
     /// the parser. A notification or displayed entry written as the one
     /// before is read by that one's shape (`ObjectShape`) unless
-    /// `readsShapes` is false (tests compare both); `shapedReads` counts them.
+    /// `readsShapes` is false (tests compare both).
     /// The first pass starts from, and leaves, the shapes the calling
     /// caller's last first pass left in `keptShapes` (fresh ones when nil),
     /// and fills the request into the storage kept there
@@ -44,7 +44,19 @@ struct ComposeDecoder: ~Copyable {
     /// from none and leaves none.
     static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
-        readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: UnsafeMutablePointer<Int>? = nil
+        readsShapes: Bool = true, keptShapes: KeptShapes? = nil
+    ) throws(Problem) -> ComposeRequest {
+        var shapedReads = 0
+        return try decode(
+            body, serverApp: serverApp, catalogs: catalogs, now: clock, validated: validated,
+            readsShapes: readsShapes, keptShapes: keptShapes, shapedReads: &shapedReads)
+    }
+
+    /// `decode(_:serverApp:catalogs:now:validated:readsShapes:keptShapes:)`,
+    /// counting in `shapedReads` the objects read by their shape.
+    static func decode(
+        _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
+        readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: inout Int
     ) throws(Problem) -> ComposeRequest {
         // A text the parser accepted stops the validated pass only at a field's problem.
         func unexpected() -> Problem { Problem(.invalidJSON, "the request body is not valid JSON") }
@@ -56,42 +68,47 @@ struct ComposeDecoder: ~Copyable {
                     ? Problem(.payloadTooLarge, "a compose request of 1 GiB or more is not accepted") : unexpected()
             }
             guard validated || UTF8Validation.firstInvalidOffset(bytes) == nil else { throw unexpected() }
-            let kept =
-                readsShapes ? keptShapes ?? KeptShapes() : KeptShapes(isEnabled: false)
+            // The validated pass keeps nothing.
+            let kept = validated ? nil : readsShapes ? keptShapes ?? KeptShapes() : KeptShapes(isEnabled: false)
             // The catalogs are lent for the pass: a copy would retain each
             // of their arrays. The first pass copies the body once into the
             // kept storage, with room for the keys; the validated one shares
             // it (and copies it when it appends).
             return try withUnsafePointer(to: catalogs) { catalogs throws(Problem) -> ComposeRequest in
-                var decoder = ComposeDecoder(
-                    reader: JSONReader(bytes, validated: validated),
-                    request: validated
-                        ? ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
-                        : ComposeRequest(
+                let shape = kept?.takeNotificationShape() ?? ObjectShape(isEnabled: readsShapes)
+                let displayedShape = kept?.takeDisplayedShape() ?? ObjectShape(isEnabled: readsShapes)
+                let unfilled =
+                    if let kept {
+                        ComposeRequest(
                             copying: bytes, into: &kept.requestStorage, serverApp: serverApp,
-                            catalog: catalogs.pointee.defaultCatalog),
-                    catalogs: catalogs, tables: tables,
-                    shape: validated ? kept.validatedNotification.forgotten : kept.notification,
-                    displayedShape: validated ? kept.validatedDisplayed.forgotten : kept.displayed,
-                    recentDay: validated ? RecentDay() : kept.recentDay)
+                            catalog: catalogs.pointee.defaultCatalog)
+                    } else {
+                        ComposeRequest(bytes: body, serverApp: serverApp, catalog: catalogs.pointee.defaultCatalog)
+                    }
+                // Moved, not copied: a copy alive while the decoder appends
+                // would share the kept buffers, and the first append copy them.
+                var decoder = ComposeDecoder(
+                    reader: JSONReader(bytes, validated: validated), request: consume unfilled,
+                    catalogs: catalogs, tables: tables, shape: shape, displayedShape: displayedShape,
+                    recentDay: kept?.recentDay ?? RecentDay())
                 var stop: JSONReader.Stop? = nil
                 do throws(JSONReader.Stop) {
                     try decoder.decodeRequest()
                 } catch {
                     stop = error
                 }
-                if !validated {
-                    kept.notification = decoder.shape
-                    kept.displayed = decoder.displayedShape
-                    kept.recentDay = decoder.recentDay
-                }
-                shapedReads?.pointee = decoder.shapedReads
+                shapedReads = decoder.shapedReads
                 if stop != nil {
                     let problem = decoder.reader.problem
-                    if !validated { decoder.request.giveStorage(to: &kept.requestStorage) }
+                    if let kept {
+                        decoder.request.giveStorage(to: &kept.requestStorage)
+                        decoder.giveShapes(to: kept)
+                    }
                     throw problem ?? unexpected()
                 }
-                return decoder.takeRequest()
+                let request = decoder.takeRequest()
+                if let kept { decoder.giveShapes(to: kept) }
+                return request
             }
         }
         if request.nowRange.isAbsent {
@@ -121,8 +138,7 @@ struct ComposeDecoder: ~Copyable {
 
     private init(
         reader: JSONReader, request: consuming ComposeRequest, catalogs: UnsafePointer<CatalogSet>, tables: Tables,
-        shape: ObjectShape,
-        displayedShape: ObjectShape, recentDay: RecentDay
+        shape: consuming ObjectShape, displayedShape: consuming ObjectShape, recentDay: RecentDay
     ) {
         self.shape = shape
         self.displayedShape = displayedShape
@@ -140,6 +156,13 @@ struct ComposeDecoder: ~Copyable {
         var taken = ComposeRequest(bytes: [], serverApp: "", catalog: request.catalog)
         swap(&taken, &request)
         return taken
+    }
+
+    /// Leaves the shapes and the recent day of a first pass for the next body.
+    consuming func giveShapes(to kept: KeptShapes) {
+        kept.recentDay = recentDay
+        kept.notification = .some(shape)
+        kept.displayed = .some(displayedShape)
     }
 
     /// The member names of every kind of object (see `MemberTable`), and

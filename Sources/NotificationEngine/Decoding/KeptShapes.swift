@@ -14,34 +14,38 @@
 /// The caller owns it and hands it to each decode: the service keeps one per
 /// thread (`ThreadKeptShapes`, made on the thread's first body and freed as
 /// the thread exits), so a thread uses only its own, one body at a time and
-/// no lock guards it; the library makes one per call. Only the first
-/// pass keeps shapes; the validated pass (ADR 0008) starts from none, in
-/// storage of its own (`validatedNotification`, `validatedDisplayed`), and
-/// leaves none.
+/// no lock guards it; the library makes one per call. A first pass takes the
+/// shapes (`takeNotificationShape()`, `takeDisplayedShape()`) and gives them
+/// back as it ends; each shape frees its storage with the last owner. The
+/// validated pass (ADR 0008) starts from shapes of its own and leaves none.
 package final class KeptShapes {
-    var notification: ObjectShape
-    var displayed: ObjectShape
+    /// Nil only while a first pass holds them. Used by one thread, one body
+    /// at a time (docs/architecture.md), so unchecked, as the adapter's are.
+    @exclusivity(unchecked) var notification: ObjectShape?
+    @exclusivity(unchecked) var displayed: ObjectShape?
     var recentDay = RecentDay()
-    /// The storage of the validated pass's shapes.
-    let validatedNotification: ObjectShape
-    let validatedDisplayed: ObjectShape
     /// The buffers of the last request decoded and of its response, given
     /// back once the response was written (`RequestAnswers.compose`);
     /// a request and its response hold them in between.
     var requestStorage = ComposeRequest.Storage()
+    /// Whether shapes are noted at all.
+    let isEnabled: Bool
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
     package init(isEnabled: Bool = true) {
-        notification = .allocate(isEnabled: isEnabled)
-        displayed = .allocate(isEnabled: isEnabled)
-        validatedNotification = .allocate(isEnabled: isEnabled)
-        validatedDisplayed = .allocate(isEnabled: isEnabled)
+        self.isEnabled = isEnabled
+        notification = ObjectShape(isEnabled: isEnabled)
+        displayed = ObjectShape(isEnabled: isEnabled)
     }
 
-    deinit {
-        notification.deallocate()
-        displayed.deallocate()
-        validatedNotification.deallocate()
-        validatedDisplayed.deallocate()
+    /// The notification shape, for a first pass to give back; a new one if
+    /// a pass before never gave it back.
+    func takeNotificationShape() -> ObjectShape {
+        notification.take() ?? ObjectShape(isEnabled: isEnabled)
+    }
+
+    /// The displayed entry's shape, as `takeNotificationShape()`.
+    func takeDisplayedShape() -> ObjectShape {
+        displayed.take() ?? ObjectShape(isEnabled: isEnabled)
     }
 }

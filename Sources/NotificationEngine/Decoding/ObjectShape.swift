@@ -26,7 +26,10 @@
 /// a shape holds for any body, not only the one it came from: a thread's
 /// first pass keeps its shapes from one request to the next (`KeptShapes`).
 /// A shape with more than `literalCapacity` bytes of literals is not noted.
-struct ObjectShape {
+///
+/// A shape owns its storage and frees it when it ends: it is `~Copyable`, so
+/// no copy can outlive the storage, or share it with the shape it came from.
+struct ObjectShape: ~Copyable {
     /// Where a string value goes: a notification's field, or a displayed
     /// entry's `key` (its `timestamp` is `timestamp`).
     typealias Slot = ComposeRequest.NotificationRanges.Field
@@ -91,37 +94,24 @@ struct ObjectShape {
     /// Whether shapes are noted at all (tests turn them off to compare).
     private let isEnabled: Bool
 
-    /// An unknown shape, in storage of its own until `deallocate`.
+    /// An unknown shape, in storage of its own until it ends.
     /// `isEnabled` false notes no shape at all.
-    static func allocate(isEnabled: Bool) -> ObjectShape {
-        let pieceBytes = MemoryLayout<Piece>.stride * (capacity + 1)
+    init(isEnabled: Bool) {
+        let pieceBytes = MemoryLayout<Piece>.stride * (Self.capacity + 1)
         let block = UnsafeMutableRawPointer.allocate(
-            byteCount: pieceBytes + literalCapacity + padding, alignment: MemoryLayout<Piece>.alignment)
+            byteCount: pieceBytes + Self.literalCapacity + Self.padding, alignment: MemoryLayout<Piece>.alignment)
         // Not initialized: a `Piece` is trivial, each is written (`note`,
         // `finish`) before it is read, and only pieces up to `count` of a
         // known shape are read; `finish` writes the literals and the padding
         // after them, all a match reads.
-        let literals = (block + pieceBytes).bindMemory(to: UInt8.self, capacity: literalCapacity + padding)
-        let pieces = block.bindMemory(to: Piece.self, capacity: capacity + 1)
-        return ObjectShape(
-            pieces: UnsafeMutableBufferPointer(start: pieces, count: capacity + 1), literals: literals,
-            isEnabled: isEnabled)
-    }
-
-    /// The shape in the same storage, unknown.
-    var forgotten: ObjectShape {
-        ObjectShape(pieces: pieces, literals: literals, isEnabled: isEnabled)
-    }
-
-    private init(pieces: UnsafeMutableBufferPointer<Piece>, literals: UnsafeMutablePointer<UInt8>, isEnabled: Bool) {
-        self.pieces = pieces
-        self.literals = literals
+        literals = (block + pieceBytes).bindMemory(to: UInt8.self, capacity: Self.literalCapacity + Self.padding)
+        pieces = UnsafeMutableBufferPointer(
+            start: block.bindMemory(to: Piece.self, capacity: Self.capacity + 1), count: Self.capacity + 1)
         self.isEnabled = isEnabled
     }
 
-    /// Frees the storage; the shape, and every copy of it, is then unusable.
-    func deallocate() {
-        UnsafeMutableRawPointer(pieces.baseAddress!).deallocate()
+    deinit {
+        UnsafeMutableRawPointer(pieces.baseAddress.unsafelyUnwrapped).deallocate()
     }
 
     // MARK: Noting an object

@@ -13,7 +13,10 @@
 /// - nests arrays and objects at most `maxDepth` deep (`.nestingTooDeep`), so
 ///   the recursion is bounded and can never overflow the stack;
 /// - never traps, whatever the bytes; every error has a byte offset.
-package struct JSONParser {
+///
+/// A parser owns the tape it writes until a parse that succeeds hands it to
+/// the `JSONTape` (`takeEntries()`); one that ends otherwise frees it.
+package struct JSONParser: ~Copyable {
     /// Arrays and objects nested deeper than this are refused. A compose
     /// request needs 4 levels; 64 leaves room for any reasonable client.
     package static let defaultMaxDepth = 64
@@ -36,9 +39,8 @@ package struct JSONParser {
                 bytes: buffer, capacity: min(buffer.count + 1, buffer.count / 8 + 16), maxDepth: maxDepth)
             do throws(JSONParseError) {
                 try parser.parseText()
-                return .success((parser.entries, parser.entryCount))
+                return .success(parser.takeEntries())
             } catch {
-                parser.freeEntries()
                 return .failure(error)
             }
         }
@@ -83,10 +85,17 @@ package struct JSONParser {
         self.maxDepth = maxDepth
     }
 
-    /// Frees the tape of a parse that failed.
-    private func freeEntries() {
+    /// Frees the tape of a parse that did not succeed.
+    deinit {
         entries.deinitialize(count: entryCount)
         entries.deallocate()
+    }
+
+    /// The tape and its count, which the caller then owns.
+    private consuming func takeEntries() -> (UnsafeMutablePointer<JSONTape.Entry>, Int) {
+        let taken = (entries, entryCount)
+        discard self
+        return taken
     }
 
     // MARK: Values

@@ -1,7 +1,7 @@
 // The playground page's script: calls POST /body and POST /compose on the
 // server that served the page and shows the answers as they are, drawn as a
-// phone in the answer's language does: in the compose answer's `direction`,
-// with its `locale`'s date. GET /playground.json gives the server's app name
+// phone in the answer's language does: the chrome in the compose answer's
+// `direction`, each line in its own (playground.css), with its `locale`'s date. GET /playground.json gives the server's app name
 // and default catalog, for what the page draws before any answer. Everything
 // is written with textContent, never as HTML. A bearer token, when the server
 // asks for one, lives in the variable below only: never in storage, cookies
@@ -316,10 +316,12 @@
   /**
    * The direction of the language a compose answer is in: its `direction`
    * member, the chosen catalog's (docs/spec/compose.md, section 6.5); null
-   * without an answer. Every line of a card takes it, as a phone set to that
-   * language lays out the whole notification: per line (`dir=auto`), a line
-   * that starts with an isolated Latin name (U+2068 Cleo U+2069 و...) would
-   * go left to right in an Arabic notification.
+   * without an answer. A card's chrome takes it, as a phone set to that
+   * language lays out its notifications; each line of the title, subtitle
+   * and body then takes its own from its first strong character outside
+   * isolates (playground.css), so a line that starts with an isolated Latin
+   * name (U+2068 Cleo U+2069 و...) is right to left, and "U+2068 Cleo U+2069:
+   * Ship it" left to right, in an Arabic notification.
    */
   function answerDirection(answer) {
     if (!answer) return null;
@@ -400,10 +402,10 @@
         : "The Compose result: title, subtitle and body as the phone shows them.";
     }
     const locale = phoneLocale();
-    // The phone's language sets the direction of the whole notification, every
-    // line alike, as iOS and Android lay out a notification in that language:
-    // the last compose answer's `direction` (the Body alone has no language of
-    // its own); before any answer, the server's default catalog's.
+    // The phone's language sets the direction of the screen and of each card's
+    // chrome and, on iOS, the lines' alignment: the last compose answer's
+    // `direction` (the Body alone has no language of its own); before any
+    // answer, the server's default catalog's.
     const direction = answerDirection(lastCompose) || catalogDirection(locale) || "ltr";
     const request = typedRequest();
     const app = appName(request);
