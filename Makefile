@@ -283,3 +283,56 @@ resilience: release python3
 resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The rules as a WebAssembly module (docs/wasm.md, ADR 0033): the engine
+# (NotificationEngine, EnginePrimitives) and the module's exports (wasm/)
+# compiled with the toolchain's Embedded Swift for wasm32-unknown-none-wasm
+# and linked by its wasm-ld with wasi-libc's malloc and mem* (Debian's
+# wasi-libc, through apt-get only when missing); nothing is fetched. The
+# module imports nothing. `make wasm` leaves the module and its two hosts,
+# notification-text.mjs (browsers, Node) and notification_text.py
+# (wasmtime), in $(WASM_DIR).
+WASM_DIR ?= .build/wasm
+WASM_TOOLCHAIN ?= $(dir $(shell command -v $(SWIFTC) 2>/dev/null || echo /opt/swift/usr/bin/swiftc))
+WASM_TARGET = wasm32-unknown-none-wasm
+WASM_SYSROOT ?= /usr/lib/wasm32-wasi
+WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded -wmo -Osize -parse-as-library \
+  -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
+WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
+WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
+.PHONY: wasm wasi-libc check-wasm check-wasm-browser wasm-differential
+
+wasi-libc:
+	@[ -e "$(WASM_SYSROOT)/libc.a" ] || { \
+	  echo "installing wasi-libc with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wasi-libc >/dev/null; }
+
+$(WASM_DIR)/modules/EnginePrimitives.o: $(PRIMITIVES_SOURCES)
+	@mkdir -p $(WASM_DIR)/modules
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name EnginePrimitives \
+	  -emit-module -emit-module-path $(WASM_DIR)/modules/EnginePrimitives.swiftmodule -c $^ -o $@
+
+$(WASM_DIR)/modules/NotificationEngine.o: $(ENGINE_SOURCES) $(WASM_DIR)/modules/EnginePrimitives.o
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name NotificationEngine \
+	  -emit-module -emit-module-path $(WASM_DIR)/modules/NotificationEngine.swiftmodule -c $(ENGINE_SOURCES) -o $@
+
+$(WASM_DIR)/modules/NotificationWasm.o: $(WASM_SOURCES) $(WASM_DIR)/modules/NotificationEngine.o
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name NotificationWasm -c $(WASM_SOURCES) -o $@
+
+$(WASM_DIR)/modules/runtime.o: wasm/runtime.c
+	@mkdir -p $(WASM_DIR)/modules
+	$(WASM_TOOLCHAIN)clang --target=$(WASM_TARGET) -Os -ffreestanding -nostdlib -c $< -o $@
+
+# --gc-sections keeps what the exports reach; the memory grows from 2 pages
+# (128 KiB) of stack as malloc asks.
+$(WASM_DIR)/notification-text.wasm: $(addprefix $(WASM_DIR)/modules/,NotificationWasm.o NotificationEngine.o \
+  EnginePrimitives.o runtime.o) | wasi-libc
+	$(WASM_TOOLCHAIN)wasm-ld --no-entry --gc-sections --strip-all -z stack-size=131072 -o $@ $^ \
+	  $(WASM_UNICODE_TABLES) $(WASM_SYSROOT)/libc.a
+
+$(WASM_DIR)/%: wasm/%
+	@mkdir -p $(WASM_DIR)
+	cp $< $@
+
+wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py
+	@ls -l $(WASM_DIR)/notification-text.wasm

@@ -47,12 +47,12 @@ enum PushBuilder {
     /// P2: the keys of read notifications that are in `displayed`, once each, in request order.
     static func withdrawn(_ request: ComposeRequest) -> [String] {
         guard request.fetch == .ok, !request.displayedRecords.isEmpty,
-            request.notificationRecords.contains(where: \.read)
+            request.notificationRecords.contains(where: { $0.read })
         else { return [] }
         return request.bytes.withUnsafeBufferPointer { bytes in
             let displayed = request.displayedRecords
             // A few read notifications are looked up one by one; many, in a set of the displayed keys.
-            let readCount = request.notificationRecords.lazy.filter(\.read).count
+            let readCount = request.notificationRecords.lazy.filter { $0.read }.count
             let displayedKeys: Set<[UInt8]>? =
                 readCount * displayed.count > 4096 ? Set(displayed.map { Array(bytes[present: $0.key]) }) : nil
             func isDisplayed(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
