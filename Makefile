@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -120,7 +120,7 @@ check-browser: build chromium $(VENV)/.tools-installed
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Formatting: the toolchain's swift-format with .swift-format; `make format` rewrites.
-SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz
+SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz wasm
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
@@ -145,7 +145,7 @@ check-library:
 check-fences:
 	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
 
-test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate check-wasm
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process
@@ -336,3 +336,19 @@ $(WASM_DIR)/%: wasm/%
 
 wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py
 	@ls -l $(WASM_DIR)/notification-text.wasm
+
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  echo "installing nodejs with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
+
+# Every fixture case through the module in Node (notification-text.mjs) and
+# Python (notification_text.py on wasmtime), byte for byte the debug
+# service's answer, then random requests identical to the command line
+# (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
+WASM_BODIES ?= 5000
+WASM_COMPOSES ?= 2000
+WASM_SEED ?= 1
+check-wasm: wasm build node $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
+	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
