@@ -145,7 +145,7 @@ check-library:
 check-fences:
 	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
 
-test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate check-wasm
+test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate check-wasm check-wasm-browser
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process
@@ -300,7 +300,7 @@ WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded 
   -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
 WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
 WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
-.PHONY: wasm wasi-libc check-wasm check-wasm-browser wasm-differential
+.PHONY: wasm wasi-libc node check-wasm check-wasm-browser
 
 wasi-libc:
 	@[ -e "$(WASM_SYSROOT)/libc.a" ] || { \
@@ -352,3 +352,12 @@ WASM_SEED ?= 1
 check-wasm: wasm build node $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
 	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# examples/service-worker in headless Chromium (Debian's, Selenium as pinned):
+# Web Push data messages delivered through the DevTools protocol, the
+# notifications shown read back, each equal to the debug service's answer
+# (checks/wasm/service_worker_test.py; about 10 s). A browser check: it
+# belongs with check-browser.
+check-wasm-browser: wasm build chromium $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/wasm/service_worker_test.py --wasm-dir $(WASM_DIR) --seconds $(BROWSER_SECONDS) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
