@@ -296,7 +296,8 @@ WASM_DIR ?= .build/wasm
 WASM_TOOLCHAIN ?= $(dir $(shell command -v $(SWIFTC) 2>/dev/null || echo /opt/swift/usr/bin/swiftc))
 WASM_TARGET = wasm32-unknown-none-wasm
 WASM_SYSROOT ?= /usr/lib/wasm32-wasi
-WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded -wmo -Osize -parse-as-library \
+WASM_OPTIMIZE ?= -Osize
+WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded -wmo $(WASM_OPTIMIZE) -parse-as-library \
   -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
 WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
 WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
@@ -342,14 +343,18 @@ node:
 	  echo "installing nodejs with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
-# Every fixture case through the module in Node (notification-text.mjs) and
-# Python (notification_text.py on wasmtime), byte for byte the debug
+# test-fixtures/README.md's runners with its module lines (readme_runner.py
+# --wasm), then every fixture case through the module in Node
+# (notification-text.mjs) and Python (notification_text.py on wasmtime), byte for byte the debug
 # service's answer, then random requests identical to the command line
 # (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
 WASM_BODIES ?= 5000
 WASM_COMPOSES ?= 2000
 WASM_SEED ?= 1
 check-wasm: wasm build node $(VENV)/.tools-installed
+	@for language in javascript python; do \
+	  python3 checks/fixtures/readme_runner.py --wasm --language $$language --python $(VENV)/bin/python \
+	    --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" || exit 1; done
 	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
 	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
