@@ -43,13 +43,9 @@ const megabyteText = "Hello **world** 👍 ".repeat(1 << 16).slice(0, 1 << 20);
 const bodyAnswer = host.answerBody({ text: megabyteText });
 const afterBody = host.memoryBytes();
 const note = JSON.parse(compose).notifications[0];
+// 1,000 notifications (a request's most), each with a text of about 1 KB.
 const notifications = [];
-let size = 0;
-for (let i = 0; size < 1 << 20; i++) {
-  const copy = { ...note, id: `n${i}` };
-  notifications.push(copy);
-  size += JSON.stringify(copy).length + 1;
-}
+for (let i = 0; i < 1000; i++) notifications.push({ ...note, id: `n${i}`, text: `${i} `.padEnd(1000, "Ship it **now** 🎉 ") });
 const composeRequest = JSON.stringify({ now, notifications });
 const composeAnswer = host.answerCompose(composeRequest);
 const afterCompose = host.memoryBytes();
