@@ -102,10 +102,14 @@ func configure(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
     }
 }
 
-/// The host's bytes as an array: the engine reads `[UInt8]`.
+/// The host's bytes as an array: the engine reads `[UInt8]`. Copied with
+/// memcpy: `Array(UnsafeBufferPointer)` copies byte by byte in Embedded Swift.
 private func copy(_ pointer: UnsafePointer<UInt8>?, _ byteCount: Int32) -> [UInt8] {
     guard let pointer, byteCount > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: pointer, count: Int(byteCount)))
+    return [UInt8](unsafeUninitializedCapacity: Int(byteCount)) { buffer, initialized in
+        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: pointer, byteCount: Int(byteCount))
+        initialized = Int(byteCount)
+    }
 }
 
 /// Keeps `compute`'s bytes, or its problem's, as the answer; returns the status.

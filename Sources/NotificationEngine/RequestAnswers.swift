@@ -32,15 +32,33 @@ package enum RequestAnswers {
     package static func compose(
         request: [UInt8], appName: String, catalogs: CatalogSet, now: () -> Timestamp, kept: KeptShapes
     ) throws(Problem) -> [UInt8] {
+        #if hasFeature(Embedded)
+        // Embedded Swift (the WebAssembly module, docs/wasm.md) has no untyped
+        // `throws` and no `any Error` to catch: the overload below's steps,
+        // with the composer, which does not throw.
         var composeRequest = try ComposeDecoder.decode(
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = Composer.compose(composeRequest, reusing: &kept.requestStorage)
-        return answer(&composeRequest, response, kept: kept)
+        let json =
+            composeRequest.push == nil
+            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
+        response.giveStorage(to: &kept.requestStorage)
+        composeRequest.giveStorage(to: &kept.requestStorage)
+        return json
+        #else
+        do {
+            return try compose(request: request, appName: appName, catalogs: catalogs, now: now, kept: kept) {
+                Composer.compose($0, reusing: &$1)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            // Only a bug gets here: Composer.compose does not throw.
+            throw Problem(.internalError, "an unexpected error occurred")
+        }
+        #endif
     }
 
-    // Embedded Swift (the WebAssembly module, docs/wasm.md) has no untyped
-    // `throws`: the overload the service's tests replace the composer of is
-    // left out there.
     #if !hasFeature(Embedded)
     /// `compose(request:appName:catalogs:now:kept:)` with another composer
     /// (the service's, which tests replace to reach the 500 path); its errors
@@ -52,16 +70,6 @@ package enum RequestAnswers {
         var composeRequest = try ComposeDecoder.decode(
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = try composer(composeRequest, &kept.requestStorage)
-        return answer(&composeRequest, response, kept: kept)
-    }
-    #endif
-
-    /// The answer's bytes for a composed `response`, with the push payloads
-    /// when the request asked for them; the buffers of both go back to `kept`.
-    @inline(__always)
-    private static func answer(_ composeRequest: inout ComposeRequest, _ response: ComposeResponse, kept: KeptShapes)
-        -> [UInt8]
-    {
         let json =
             composeRequest.push == nil
             ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
@@ -70,4 +78,5 @@ package enum RequestAnswers {
         composeRequest.giveStorage(to: &kept.requestStorage)
         return json
     }
+    #endif
 }
