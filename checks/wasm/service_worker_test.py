@@ -147,8 +147,14 @@ def main():
             registration_id = next(r["registrationId"] for r in registration["registrations"]
                                    if r["scopeURL"] == f"{origin}/")
             driver.set_script_timeout(30)
-            state = driver.execute_async_script(
-                "const done = arguments[0]; navigator.serviceWorker.ready.then((r) => done(r.active.state));")
+            # A push delivered before the worker is activated is dropped: wait for it.
+            state = driver.execute_async_script("""
+                const done = arguments[0];
+                navigator.serviceWorker.ready.then((registration) => {
+                  const worker = registration.active;
+                  if (worker.state === "activated") return done(worker.state);
+                  worker.addEventListener("statechange", () => worker.state === "activated" && done(worker.state));
+                });""")
             print(f"service worker {state} (registration {registration_id}) at {origin}")
             for (label, message), (title, body) in zip(MESSAGES, expected):
                 devtools.send("ServiceWorker.deliverPushMessage",
