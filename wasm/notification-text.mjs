@@ -80,26 +80,45 @@ function loaded() {
   return exports;
 }
 
-// Writes each argument's UTF-8 into memory the module allocates, calls
-// `name` with (pointer, length) pairs, frees them, and reads the answer.
+// Each argument's UTF-8 goes into memory the module allocated (`nt_alloc`),
+// kept from call to call: the calls that follow reuse it, so a typical
+// answer costs no allocation on either side. A buffer larger than 64 KiB is
+// given back (`nt_free`) after its call.
+const KEPT_BYTES = 1 << 16;
+const buffers = [{ pointer: 0, capacity: 0 }, { pointer: 0, capacity: 0 }];
+
 function call(name, ...values) {
   const x = loaded();
-  const pointers = [];
   const args = [];
   try {
-    for (const value of values) {
-      const bytes = encoder.encode(typeof value === "string" ? value : JSON.stringify(value));
-      const pointer = x.nt_alloc(bytes.length);
-      if (pointer === 0) throw new RangeError("notification-text: the module has no memory left");
-      pointers.push(pointer);
-      new Uint8Array(x.memory.buffer, pointer, bytes.length).set(bytes);
-      args.push(pointer, bytes.length);
-    }
+    values.forEach((value, index) => {
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      const buffer = buffers[index];
+      // UTF-8 takes at most 3 bytes per UTF-16 unit; a large text is measured
+      // first, so the module's memory grows by its size only.
+      const bytes = text.length * 3 > KEPT_BYTES ? encoder.encode(text) : null;
+      const needed = bytes ? bytes.length : Math.max(text.length * 3, 256);
+      if (buffer.capacity < needed) {
+        release(buffer);
+        buffer.pointer = x.nt_alloc(needed);
+        if (buffer.pointer === 0) throw new RangeError("notification-text: the module has no memory left");
+        buffer.capacity = needed;
+      }
+      const memory = new Uint8Array(x.memory.buffer, buffer.pointer, buffer.capacity);
+      if (bytes) memory.set(bytes);
+      args.push(buffer.pointer, bytes ? bytes.length : encoder.encodeInto(text, memory).written);
+    });
     const status = x[name](...args);
     if (status < 0) throw new TypeError(`notification-text: ${name} refused its arguments`);
     const body = decoder.decode(new Uint8Array(x.memory.buffer, x.nt_answer_pointer(), x.nt_answer_length()));
     return { status, body };
   } finally {
-    for (const pointer of pointers) x.nt_free(pointer);
+    for (const buffer of buffers) if (buffer.capacity > KEPT_BYTES) release(buffer);
   }
+}
+
+function release(buffer) {
+  if (buffer.pointer !== 0) exports.nt_free(buffer.pointer);
+  buffer.pointer = 0;
+  buffer.capacity = 0;
 }
