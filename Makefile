@@ -305,7 +305,7 @@ WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded 
   -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
 WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
 WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
-.PHONY: wasm wasi-libc node check-wasm check-wasm-browser
+.PHONY: wasm wasi-libc node check-wasm check-wasm-browser playground-static
 
 wasi-libc:
 	@[ -e "$(WASM_SYSROOT)/libc.a" ] || { \
@@ -364,9 +364,27 @@ check-wasm: wasm build node $(VENV)/.tools-installed
 
 # examples/service-worker in headless Chromium (Debian's, Selenium as pinned):
 # Web Push data messages delivered through the DevTools protocol, the
-# notifications shown read back, each equal to the debug service's answer
-# (checks/wasm/service_worker_test.py; about 10 s). A browser check: it
+# notifications shown read back, each equal to the debug service's answer;
+# then the static playground's answers on load (checks/wasm/service_worker_test.py;
+# about 15 s). A browser check: it
 # belongs with check-browser.
-check-wasm-browser: wasm build chromium $(VENV)/.tools-installed
+check-wasm-browser: wasm build playground-static chromium $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/wasm/service_worker_test.py --wasm-dir $(WASM_DIR) --seconds $(BROWSER_SECONDS) \
+	  --playground $(PLAYGROUND_STATIC) \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The playground page without a server (examples/playground-static): the
+# page's own files, the module and offline.mjs, which answers the page's
+# POST /body and POST /compose with it; playground.json is the service's
+# GET /playground.json for the default settings, from `notification-text`.
+PLAYGROUND_STATIC ?= .build/playground-static
+.PHONY: playground-static
+playground-static: wasm build
+	@mkdir -p $(PLAYGROUND_STATIC)
+	cp Sources/NotificationService/Resources/playground.js Sources/NotificationService/Resources/playground.css \
+	  Sources/NotificationService/Resources/playground.svg examples/playground-static/offline.mjs \
+	  $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.wasm $(PLAYGROUND_STATIC)/
+	sed -e 's#"/playground\.\(svg\|css\|js\)"#"playground.\1"#' \
+	  -e 's#<script src="playground.js" defer></script>#<script type="module" src="offline.mjs"></script>\n&#' \
+	  Sources/NotificationService/Resources/index.html > $(PLAYGROUND_STATIC)/index.html
+	python3 examples/playground-static/settings.py l10n > $(PLAYGROUND_STATIC)/playground.json

@@ -1,5 +1,8 @@
 """examples/service-worker in headless Chromium: a Web Push data message in,
-the notification the module composed out, equal to the native service's.
+the notification the module composed out, equal to the native service's;
+with --playground, the static playground (make playground-static) too: the
+page's Body and Compose answers on load, made by the module in the page,
+equal to the service's for the same requests.
 
 The folder is served on 127.0.0.1 with the module and its host from `make
 wasm`; Chromium (Debian's, driven by Selenium) registers sw.js with the
@@ -108,11 +111,50 @@ class DevTools:
         raise TimeoutError(method)
 
 
+def check_playground(driver, binary, folder):
+    """The static playground (no server): once it has answered the Body and Compose
+    panels on load, their texts are the service's for the same requests."""
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        driver.get(f"http://127.0.0.1:{site.server_address[1]}/index.html")
+        deadline = time.monotonic() + 30
+        answered = lambda panel: int(driver.find_element("id", panel).get_attribute("data-answers") or "0")
+        while (answered("body-panel") < 1 or answered("compose-panel") < 1) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        value = lambda id: driver.execute_script(f"return document.getElementById('{id}').value")
+        text = lambda id: driver.execute_script(f"return document.getElementById('{id}').textContent")
+        got = {"body": text("body"), "title": text("notification-title"), "notification": text("notification-body")}
+        composed = service_answer(binary, "/compose", value("compose-request"))["notification"]
+        native = {"body": service_answer(binary, "/body", json.dumps({"text": value("text")}))["body"],
+                  "title": composed["title"], "notification": composed["body"]}
+    finally:
+        site.shutdown()
+    if got == native and got["body"]:
+        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}"
+    return False, f"FAIL static playground\n  want {json.dumps(native, ensure_ascii=False)}\n  got  {json.dumps(got, ensure_ascii=False)}"
+
+
+def service_answer(binary, route, request):
+    """One answer of a live debug service."""
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", json.loads(server.stdout.readline())["port"], timeout=30)
+        connection.request("POST", route, request.encode(), {"Content-Type": "application/json"})
+        return json.loads(connection.getresponse().read())
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--wasm-dir", type=Path, default=ROOT / ".build/wasm")
     parser.add_argument("--seconds", type=int, default=90)
+    parser.add_argument("--playground", type=Path, help="also check the static playground in this folder "
+                        "(make playground-static): its answers on load equal the service's")
     args = parser.parse_args()
     watchdog = threading.Timer(args.seconds, lambda: (print("FAIL: the check took too long"), sys.stdout.flush(),
                                                       os._exit(1)))
@@ -181,6 +223,10 @@ def main():
                     failed += 1
                     print(f"FAIL {label}\n  want {json.dumps({'title': title, 'body': body}, ensure_ascii=False)}\n"
                           f"  got  {json.dumps(shown, ensure_ascii=False)}")
+            if args.playground:
+                ok, report = check_playground(driver, args.binary, args.playground)
+                passed, failed = passed + ok, failed + (not ok)
+                print(report)
         finally:
             driver.quit()
             server.shutdown()
