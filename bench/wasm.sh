@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 wasm_dir="${1:-.build/wasm}"
 mkdir -p bench/out
-native_bench="$(${SWIFT:-swift} build -c release --show-bin-path)/notification-bench"
+native_bench="${NOTIFICATION_BENCH:-$(${SWIFT:-swift} build -c release --show-bin-path)/notification-bench}"
 native="$("$native_bench" "engine RequestAnswers.body" | tail -n 1)"
 module="$(node bench/wasm_bench.mjs "$wasm_dir")"
 echo "$native"
