@@ -284,7 +284,7 @@ resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-# The rules as a WebAssembly module (docs/wasm.md, ADR 0034): the engine
+# The rules as a WebAssembly module (docs/wasm.md, ADR 0037): the engine
 # (NotificationEngine, EnginePrimitives) and the module's exports (wasm/)
 # compiled with the toolchain's Embedded Swift for wasm32-unknown-none-wasm
 # and linked by its wasm-ld with wasi-libc's malloc and mem* (Debian's
