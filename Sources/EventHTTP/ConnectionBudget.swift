@@ -14,6 +14,7 @@ final class ConnectionBudget: Sendable {
     let memoryBytes: Int?
     private let openCount = Atomic<Int>(0)
     private let chargedBytes = Atomic<Int>(0)
+    private let promisedBytes = Atomic<Int>(0)
     /// Times a loop gave the allocator's unused memory back (`FreedMemory`).
     let memoryGiveBacks = Atomic<Int>(0)
 
@@ -49,6 +50,26 @@ final class ConnectionBudget: Sendable {
             return false
         }
         return true
+    }
+
+    /// Notes that a large body and its reply will take up to `bytes` as
+    /// they come, unless what is charged and promised already leaves no room
+    /// for them (then nothing is promised). A promise charges nothing: it
+    /// only keeps more large bodies from starting than can finish.
+    func promise(_ bytes: Int) -> Bool {
+        guard let memoryBytes, bytes > 0 else { return true }
+        let promised = promisedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue
+        guard promised + chargedBytes.load(ordering: .relaxed) <= memoryBytes else {
+            promisedBytes.wrappingSubtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Withdraws a promise (the request is answered, or its connection closed).
+    func withdrawPromise(_ bytes: Int) {
+        guard memoryBytes != nil, bytes > 0 else { return }
+        promisedBytes.wrappingSubtract(bytes, ordering: .relaxed)
     }
 
     /// Gives back bytes `charge` took.

@@ -16,25 +16,17 @@ import Glibc
 /// refuses a request, the record takes the connection over from evhttp
 /// (`Stage.refusing`): it writes the answer, discards what still arrives for
 /// a bounded time, and closes. Confined to its worker's thread.
+///
+/// The connection's life (its stage, its times, its body's progress) is a
+/// value, `ConnectionLife`: the callbacks here feed it events and carry out
+/// the actions it returns; the bytes, buffers and charges are the record's.
 final class ConnectionRecord {
-    enum Stage {
-        /// The framer reads the head, or a chunked body, ahead of evhttp.
-        case framing
-        /// evhttp reads what the framer accepted (a `Content-Length` body, or
-        /// a head it has yet to parse); our input callback is off.
-        case evhttpReading
-        /// The handler has the request and its reply is pending.
-        case replyPending
-        /// A refusal is decided; the loop takes the connection over from
-        /// evhttp when the current callback has returned.
-        case refusalPending
-        /// Ours: the answer being written, then the lingering close.
-        case refusing
-    }
-
     let bufferEvent: OpaquePointer
     private unowned let table: ConnectionTable
-    private(set) var stage = Stage.framing
+    /// The connection's life: changed on every request, so, like the
+    /// framer's, its accesses are not checked for exclusivity at run time.
+    @exclusivity(unchecked) private(set) var life: ConnectionLife
+    var stage: ConnectionLife.Stage { life.stage }
     /// The framer: it is fed on every request, so its accesses are not
     /// checked for exclusivity at run time (each mutating use of a class's
     /// stored property would pay for one). Only this record, on its loop's
@@ -48,39 +40,26 @@ final class ConnectionRecord {
     /// (`ConnectionBudget.charge`): its own buffers once admitted, plus
     /// `requestChargedBytes`. All given back when the record is released.
     private var chargedBytes = 0
-    /// The part charged for the request being read or answered (its body
-    /// and reply allowance, or its reply), given back once the reply is out.
+    /// The part charged for the request being read or answered: the bytes
+    /// it holds as they arrive (its head, its body, what is pipelined behind
+    /// it), then its reply; given back once the reply is out.
     private var requestChargedBytes = 0
-    /// Of `requestChargedBytes`, what the reply may take.
-    private var replyAllowanceBytes = 0
-    /// What the request being answered really holds, its body and then its
-    /// reply: the part of `requestChargedBytes` that was allocated, not
-    /// reserved. Only this counts toward giving memory back
-    /// (`ConnectionTable.noteDischarged`); counting the reply allowance,
-    /// 64 KiB at least, made every request a large one.
-    private var requestHeldBytes = 0
+    /// Bytes received for the request being read (and any pipelined behind
+    /// it) since the last reply was written: what its buffers hold.
+    private var requestReceivedBytes = 0
     private var isBaseCharged = false
+    /// Admitted past the connection limit or the budget, charged nothing
+    /// (`ConnectionLife.isOnProbation`).
+    var isOnProbation: Bool { life.isOnProbation }
     /// Counted against the connection limit (until released, or until it
     /// gave its slot up to a new connection, `leaveSlot`).
     private(set) var holdsSlot = true
-    /// When the connection was accepted (it may send nothing at first).
-    private let acceptedAtNanoseconds = MonotonicClock.nanoseconds()
-    /// A request of this connection has reached the handler.
-    private var hasServedRequest = false
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
     /// evhttp has freed `connection` (its close callback ran).
     private(set) var evhttpClosed = false
-    /// True from the moment the handler got a request until its reply is
-    /// written out (or the connection dies).
-    private(set) var isHandlingRequest = false
-    /// When the first bytes since the last reply came in: set while a request
-    /// is arriving, nil while the connection is idle or being answered.
-    private(set) var requestStartNanoseconds: UInt64?
-    /// What `refusalPending` will send, and after the answer, when the
-    /// lingering close ends at the latest.
+    /// What `refusalPending` will send.
     private(set) var refusal: Refusal?
-    private(set) var lingerDeadlineNanoseconds: UInt64 = 0
     private var released = false
 
     /// A refusal's answer, and what to report once it is queued.
@@ -95,6 +74,7 @@ final class ConnectionRecord {
         self.bufferEvent = bufferEvent
         self.table = table
         framer = RequestFramer(limits: limits, keepsScreeningValues: screensHeads)
+        life = ConnectionLife(acceptedAtNanoseconds: MonotonicClock.nanoseconds())
     }
 
     /// Puts our callback on the input buffer; false when out of memory.
@@ -149,11 +129,7 @@ final class ConnectionRecord {
     /// The handler got a complete request: the connection is busy until the
     /// reply has been written out.
     func noteRequestComplete() {
-        isHandlingRequest = true
-        hasServedRequest = true
-        requestStartNanoseconds = nil
-        guard stage == .framing || stage == .evhttpReading else { return }
-        stage = .replyPending
+        perform(life.requestComplete())
     }
 
     /// The HTTP/1.x minor version of the request being answered (the framer
@@ -171,8 +147,24 @@ final class ConnectionRecord {
     /// the next request. A reply that cannot be written meets the write
     /// timeout, which closes the connection.
     func noteReplyQueued() {
-        guard stage == .replyPending else { return }
-        bufferevent_disable(bufferEvent, Int16(EV_READ))
+        perform(life.replyQueued())
+    }
+
+    /// Carries out what the connection's life asks for after an event.
+    private func perform(_ action: ConnectionLife.Action) {
+        switch action {
+        case .none, .frame, .discard, .close, .finishRefusal:
+            // The caller's own: feeding, discarding and closing need its context.
+            break
+        case .watchInput: watchInput()
+        case .unwatchInput: unwatchInput()
+        case .stopReading: bufferevent_disable(bufferEvent, Int16(EV_READ))
+        case .framePending:
+            watchInput()
+            let input = bufferevent_get_input(bufferEvent)!
+            frame(input, from: 0, count: evbuffer_get_length(input))
+        case .scheduleTakeOver: table.scheduleTakeOver(self)
+        }
     }
 
     // MARK: The memory budget
@@ -193,39 +185,100 @@ final class ConnectionRecord {
         return true
     }
 
-    /// A head declares a body of `bodyBytes`: the body and its reply
-    /// allowance are charged before a byte of it is read.
-    private func chargeRequest(bodyBytes: Int) -> Bool {
-        let allowance = HTTPServerConfiguration.replyAllowanceBytes(forBody: bodyBytes)
-        guard charge(bodyBytes + allowance) else { return false }
-        requestChargedBytes += bodyBytes + allowance
-        replyAllowanceBytes = allowance
-        requestHeldBytes += bodyBytes
+    /// What one connection's own buffers hold past its base charge before a
+    /// request is charged: one libevent read.
+    private static var heldInBaseBytes: Int { 4_096 }
+    /// Requests are charged in steps of this many bytes (fewer atomic updates).
+    private static var chargeStepBytes: Int { 16_384 }
+
+    /// Charges what the request under way holds now, `heldBytes`, past what
+    /// is charged already (rounded up to a step); the table makes room when
+    /// the budget cannot take it (closing idle connections, then the slowest
+    /// upload). False when even then it does not fit.
+    private func chargeHeld(_ heldBytes: Int) -> Bool {
+        // On probation only a head is read, bounded by the head limit.
+        if isOnProbation { return true }
+        let unchargedBytes = heldBytes - Self.heldInBaseBytes - requestChargedBytes
+        guard unchargedBytes > 0 else { return true }
+        let bytes = (unchargedBytes + Self.chargeStepBytes - 1) / Self.chargeStepBytes * Self.chargeStepBytes
+        guard chargeRequest(bytes) else { return false }
         return true
     }
 
-    /// The handler's reply of about `byteCount` bytes is made: what it takes
-    /// past its allowance is charged; false when the budget cannot take it
-    /// (the reply must not be queued).
-    func chargeReply(byteCount: Int) -> Bool {
-        let excess = byteCount - replyAllowanceBytes
-        if excess > 0 {
-            guard charge(excess) else { return false }
-            requestChargedBytes += excess
+    private func chargeRequest(_ bytes: Int) -> Bool {
+        if !charge(bytes) {
+            table.makeRoom(bytes, for: self)
+            guard charge(bytes) else { return false }
         }
-        requestHeldBytes += byteCount
+        requestChargedBytes += bytes
         return true
+    }
+
+    /// What the buffers of the request being read hold: what arrived, and
+    /// the framer's copy of a head line that began in an earlier read.
+    private var requestHeldBytes: Int {
+        requestReceivedBytes + (framer.isReadingHead ? framer.headBytesReceived : 0)
+    }
+
+    /// What a body evhttp reads holds once `receivedBytes` of the request
+    /// arrived: twice that. libevent reads at most 4 KiB at a time into a
+    /// chain of 8 KiB (4 KiB and the chain's header, rounded up to a power
+    /// of two), and evhttp moves each chain whole into the request's body,
+    /// so a body that arrives read by read holds up to twice its size
+    /// (measured: 81 bodies of 0.99 MB took 49 MiB past what was charged
+    /// at their size).
+    private static func bodyHeldBytes(receivedBytes: Int) -> Int {
+        2 * receivedBytes
+    }
+
+    /// The handler's reply of about `byteCount` bytes is made: it is charged
+    /// (the body it answers stays charged until the reply is out); false
+    /// when the budget cannot take it (the reply must not be queued).
+    /// Nothing is charged on probation: only a probe's reply is sent there.
+    func chargeReply(byteCount: Int) -> Bool {
+        if isOnProbation { return true }
+        return chargeRequest(byteCount)
+    }
+
+    /// What the large body being read, and its reply, were promised
+    /// (`ConnectionBudget.promise`); 0 for a small one.
+    private var promisedBytes = 0
+
+    /// A body of `bodyBytes` (the body limit if chunked) is about to be
+    /// read: a large one must find room for itself and its reply beside what
+    /// is charged and promised, or it is refused before a byte of it is read
+    /// (so that the large bodies that start can finish, and are not all cut
+    /// half-read). Small ones, read with their head, are only charged.
+    private func promiseBody(_ bodyBytes: Int) -> Bool {
+        guard bodyBytes > Self.eagerBodyReadLimit else { return true }
+        let bytes = Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+        let budget = table.budget
+        guard table.makeRoom(promising: { budget.promise(bytes) }, for: self) else { return false }
+        promisedBytes = bytes
+        return true
+    }
+
+    private func withdrawPromise() {
+        table.budget.withdrawPromise(promisedBytes)
+        promisedBytes = 0
     }
 
     private func dischargeRequest() {
+        withdrawPromise()
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
-        table.noteDischarged(requestHeldBytes)
+        table.noteDischarged(requestChargedBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
-        replyAllowanceBytes = 0
-        requestHeldBytes = 0
     }
+
+    /// Admits the connection past capacity, charging nothing (`isOnProbation`).
+    func beginProbation() {
+        life.beginProbation()
+    }
+
+    /// What the budget holds for this connection now.
+    var chargedByteCount: Int { chargedBytes }
 
     // MARK: Slow heads
 
@@ -238,66 +291,62 @@ final class ConnectionRecord {
     }
 
     /// Since when the connection has been sending the request head it has
-    /// not finished: from its first byte, or, before its first request, from
-    /// the accept. nil while it is idle between requests or past the head.
-    var headStartNanoseconds: UInt64? {
-        guard stage == .framing, !isHandlingRequest, framer.isReadingHead else { return nil }
-        return requestStartNanoseconds ?? (hasServedRequest ? nil : acceptedAtNanoseconds)
-    }
+    /// not finished (`ConnectionLife.headStartNanoseconds`).
+    var headStartNanoseconds: UInt64? { life.headStartNanoseconds(isReadingHead: framer.isReadingHead) }
 
-    /// A head under way that has, past `graceNanoseconds` from its first
-    /// byte, arrived at less than `minBytesPerSecond` on average.
-    func isHeadTooSlow(now: UInt64, graceNanoseconds: UInt64, minBytesPerSecond: Int) -> Bool {
-        guard stage == .framing, !isHandlingRequest, framer.isReadingHead, let start = requestStartNanoseconds
-        else { return false }
-        let elapsed = now &- start
-        guard elapsed > graceNanoseconds else { return false }
-        return UInt64(framer.headBytesReceived) &* 1_000_000_000 < UInt64(minBytesPerSecond) &* elapsed
-    }
+    /// The head's bytes so far while one is being read (for the sweep's rate).
+    var headBytesUnderWay: Int? { framer.isReadingHead ? framer.headBytesReceived : nil }
 
     /// The reply has been written out (called inside evhttp's completion
     /// callback, before evhttp reads on); the bytes of a pipelined request
     /// may already be waiting.
     func noteReplyWritten() {
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
         dischargeRequest()
-        guard stage == .replyPending else { return }
-        stage = .framing
+        let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
+        let action = life.replyWritten(pendingBytes: pendingByteCount, idleOrder: table.nextIdleOrder())
+        guard action != .none else { return }
         framer.reset()
-        watchInput()
-        let input = bufferevent_get_input(bufferEvent)!
-        let pendingByteCount = evbuffer_get_length(input)
-        if pendingByteCount > 0 {
-            frame(input, from: 0, count: pendingByteCount)
-        }
+        requestReceivedBytes = pendingByteCount
+        perform(action)
     }
 
-    /// Waiting between requests: nothing received, nothing being answered,
-    /// and nothing waiting in the kernel that libevent has not read yet.
-    var isIdle: Bool {
-        guard stage == .framing, !isHandlingRequest, requestStartNanoseconds == nil else { return false }
+    /// Waiting between requests (`ConnectionLife.isIdle`), nothing waiting
+    /// in the kernel that libevent has not read yet.
+    var isIdle: Bool { life.isIdle(hasUnreadBytes: hasUnreadBytes) }
+
+    /// The kernel holds bytes of this connection libevent has not read.
+    var hasUnreadBytes: Bool {
         let descriptor = bufferevent_getfd(bufferEvent)
-        guard descriptor >= 0 else { return true }
+        guard descriptor >= 0 else { return false }
         var unreadByteCount: Int32 = 0
-        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) != 0 || unreadByteCount == 0
+        return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 && unreadByteCount > 0
     }
 
     // MARK: The framer
 
     private func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
-        switch stage {
-        case .framing:
-            guard !evhttpClosed else { return }
+        guard !evhttpClosed || stage == .refusalPending || stage == .refusing else { return }
+        let watchesBody = stage == .evhttpReading && life.bodyStartNanoseconds != nil
+        let action = life.bytesArrived(addedByteCount)
+        switch action {
+        case .frame:
+            requestReceivedBytes += addedByteCount
             let length = evbuffer_get_length(input)
             frame(
                 input, from: length - addedByteCount, count: addedByteCount,
                 readsBodyOn: addedByteCount >= Self.libeventReadLimit)
-        case .refusalPending, .refusing:
+        case .discard:
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
-        case .evhttpReading, .replyPending:
-            break
+        default:
+            // A body evhttp reads, which did not come whole with its head:
+            // charged as it arrives.
+            guard watchesBody else { return }
+            requestReceivedBytes += addedByteCount
+            guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
+                return refuseForWantOfMemory()
+            }
+            perform(action)
         }
     }
 
@@ -313,7 +362,10 @@ final class ConnectionRecord {
     /// on what it finds. `readsBodyOn`: the bytes came from a read that may
     /// have left the rest of the request in the kernel.
     private func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
-        if requestStartNanoseconds == nil { requestStartNanoseconds = MonotonicClock.nanoseconds() }
+        if life.requestStartNanoseconds == nil || life.idleOrder != nil {
+            life.framingStarted(now: MonotonicClock.nanoseconds())
+        }
+        defer { if stage == .framing, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }
         // Usually one chain holds the whole buffer: no position to set.
         var vector = iovec()
         if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base
@@ -359,29 +411,40 @@ final class ConnectionRecord {
                             response: screened, request: table.headRequest(framer.head), rejection: nil))
                     return false
                 }
+                if hasBody && life.isOnProbation {
+                    // No probe has a body: past capacity, it is not read.
+                    refuseForWantOfMemory()
+                    return false
+                }
                 if hasBody,
-                    !chargeRequest(bodyBytes: isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0)
+                    !promiseBody(isChunked ? framer.limits.maxBodyBytes : framer.head.contentLength ?? 0)
                 {
-                    // The memory budget cannot take the body and its reply now.
-                    let request = table.headRequest(framer.head)
-                    let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
-                    refuse(
-                        Refusal(
-                            response: table.handler.reject(request, because: rejection), request: request,
-                            rejection: rejection))
+                    refuseForWantOfMemory()
                     return false
                 }
-                if !isChunked {
-                    // No body, or a Content-Length body evhttp reads whole.
-                    stage = .evhttpReading
-                    unwatchInput()
-                    let skipped = drainSkippedLines()
-                    if hasBody, let input { readRestOfBody(input, bodyStart: offset + fed - skipped) }
-                    return false
+                if isChunked {
+                    _ = life.headComplete(
+                        hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0,
+                        now: MonotonicClock.nanoseconds())
+                    continue
                 }
-            case .bodyComplete:
-                stage = .evhttpReading
+                // No body, or a Content-Length body evhttp reads whole:
+                // our callback is off while the rest of it is read at once.
                 unwatchInput()
+                let skipped = drainSkippedLines()
+                let bodyStart = offset + fed - skipped
+                if hasBody, let input { requestReceivedBytes += readRestOfBody(input, bodyStart: bodyStart) }
+                let buffered = evbuffer_get_length(bufferevent_get_input(bufferEvent)!) - bodyStart
+                perform(
+                    life.headComplete(
+                        hasBody: hasBody, isChunked: false, declaredBodyBytes: framer.head.contentLength,
+                        bodyBytesBuffered: buffered, now: hasBody ? MonotonicClock.nanoseconds() : 0))
+                if hasBody && !chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) {
+                    refuseForWantOfMemory()
+                }
+                return false
+            case .bodyComplete:
+                perform(life.chunkedBodyComplete())
                 drainSkippedLines()
                 return false
             case .refused(let rejection):
@@ -413,15 +476,15 @@ final class ConnectionRecord {
     /// body is read. Our callback is off by now, so the bytes added go to
     /// evhttp only; a failed or empty read leaves everything to libevent,
     /// which sees the same end of file or error on its next read.
-    private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) {
-        guard let declared = framer.head.contentLength else { return }
+    private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) -> Int {
+        guard let declared = framer.head.contentLength else { return 0 }
         let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)
         let descriptor = bufferevent_getfd(bufferEvent)
-        guard missing > 0, descriptor >= 0 else { return }
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { extents in
-            guard let vectors = extents.baseAddress else { return }
+        guard missing > 0, descriptor >= 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { extents -> Int in
+            guard let vectors = extents.baseAddress else { return 0 }
             let count = evbuffer_reserve_space(input, missing, vectors, 2)
-            guard count > 0 else { return }
+            guard count > 0 else { return 0 }
             // Reserved space is read into only up to `missing` bytes.
             var room = missing
             for index in 0..<Int(count) {
@@ -431,7 +494,7 @@ final class ConnectionRecord {
             let read = readv(descriptor, vectors, count)
             guard read > 0 else {
                 evbuffer_commit_space(input, vectors, 0)
-                return
+                return 0
             }
             var unfilled = read
             var used: Int32 = 0
@@ -442,31 +505,40 @@ final class ConnectionRecord {
                 used += 1
             }
             evbuffer_commit_space(input, vectors, used)
+            return read
         }
     }
 
     // MARK: Refusing
 
+    /// `503 too-many-connections`: the budget cannot take what this
+    /// connection's request holds (or it is on probation and not a probe).
+    private func refuseForWantOfMemory() {
+        let request = table.headRequest(framer.head)
+        let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
+        refuse(
+            Refusal(
+                response: table.handler.reject(request, because: rejection), request: request, rejection: rejection))
+    }
+
     /// Decides a refusal: nothing more reaches evhttp (what is buffered is
     /// discarded), and the loop takes the connection over once the current
     /// callback has returned (evhttp may still be on the stack).
     func refuse(_ refusal: Refusal) {
-        guard stage != .refusalPending && stage != .refusing else { return }
+        let action = life.refuse()
+        guard action != .none else { return }
         self.refusal = refusal
-        stage = .refusalPending
         watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))
-        table.scheduleTakeOver(self)
+        perform(action)
     }
 
     /// Takes the connection from evhttp: our callbacks on the bufferevent
     /// (evhttp's are never called again), the answer queued, reading on to
     /// discard. evhttp's connection object stays until `finishRefusal`.
     func beginRefusal(answer bytes: [UInt8], lingerNanoseconds: UInt64) {
-        stage = .refusing
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
+        life.beginRefusal(now: MonotonicClock.nanoseconds(), lingerNanoseconds: lingerNanoseconds)
         let argument = Unmanaged.passUnretained(self).toOpaque()
         bufferevent_setcb(
             bufferEvent, nil,
@@ -482,7 +554,6 @@ final class ConnectionRecord {
                     $0.table.finishRefusal($0)
                 }
             }, argument)
-        lingerDeadlineNanoseconds = MonotonicClock.nanoseconds() &+ lingerNanoseconds
         _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
     }
@@ -512,11 +583,11 @@ final class ConnectionRecord {
         guard !released else { return false }
         released = true
         unwatchInput()
+        withdrawPromise()
         table.budget.discharge(chargedBytes)
         table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
-        requestHeldBytes = 0
         bufferevent_decref(bufferEvent)
         return true
     }

@@ -3,11 +3,13 @@ import HTTPCore
 
 /// Every client connection of one event loop, from accept to close: gives
 /// each its timeouts and its framer, counts it against the server's
-/// connection limit and memory budget (at the limit, the connection that has
-/// been sending its head longest makes room), closes slow requests and heads
-/// that arrive too slowly, takes refused connections over
-/// from evhttp and closes them after a lingering close, and at a drain's
-/// deadline closes what is left. Confined to its loop's thread.
+/// connection limit and memory budget (short of either, the connection idle
+/// longest is closed, then the one sending its head or body slowest makes
+/// room; with none, a new connection is on probation, where only a probe is
+/// answered), closes slow requests and heads and bodies that arrive too
+/// slowly, takes refused connections over from evhttp and closes them after
+/// a lingering close, and at a drain's deadline closes what is left.
+/// Confined to its loop's thread.
 final class ConnectionTable {
     /// Keyed by the bufferevent's address (kept valid by the record's
     /// reference). Every request looks its record up, so the accesses are
@@ -21,6 +23,12 @@ final class ConnectionTable {
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
     private let headGraceNanoseconds: UInt64
+    /// What a connection's life is swept against.
+    private let lifeLimits: ConnectionLife.Limits
+    private var idleOrderCount: UInt64 = 0
+    /// Connections of this loop on probation now, and at most.
+    private var probationCount = 0
+    private static let maxProbationCount = 64
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
     private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
@@ -42,6 +50,8 @@ final class ConnectionTable {
     /// the allocator returns its unused memory (`FreedMemory`).
     private static let giveBackThresholdBytes = 8 << 20
     private static let giveBackQuietNanoseconds: UInt64 = 1_000_000_000
+    private var lastPressureGiveBackNanoseconds: UInt64 = 0
+    private static let pressureGiveBackNanoseconds: UInt64 = 100_000_000
     /// A charge at least this large counts as large.
     private static let largeChargeBytes = 256 << 10
     /// A discharge at least this large counts toward the threshold.
@@ -60,6 +70,10 @@ final class ConnectionTable {
         readTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.readTimeoutSeconds)
         writeTimeoutNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.writeTimeoutSeconds)
         headGraceNanoseconds = MonotonicClock.nanoseconds(fromSeconds: configuration.headGraceSeconds)
+        lifeLimits = ConnectionLife.Limits(
+            readTimeoutNanoseconds: readTimeoutNanoseconds, graceNanoseconds: headGraceNanoseconds,
+            minHeadBytesPerSecond: configuration.minHeadBytesPerSecond,
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
     }
 
     var isEmpty: Bool { records.isEmpty }
@@ -96,19 +110,114 @@ final class ConnectionTable {
     }
 
     /// Counts `record` against the connection limit and charges its own
-    /// buffers to the memory budget. At the limit, or short of memory, the
-    /// connection of this loop that has been sending its request head
-    /// longest gives up its slot to make room (a slow client holds a slot no
-    /// longer than the next client's arrival) and is answered 503; false
-    /// when there is none.
+    /// buffers to the memory budget. Short of either, the connection of this
+    /// loop idle longest is closed (a keep-alive connection may be closed
+    /// between requests), else the one that has been sending its request
+    /// head longest gives up its slot and is answered 503 (a slow client
+    /// holds a slot no longer than the next client's arrival). With neither,
+    /// the new connection is on probation (`ConnectionRecord.isOnProbation`),
+    /// so a probe still gets its answer; false when the probation is full.
     private func admit(_ record: ConnectionRecord) -> Bool {
         var counted = budget.admit()
         if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
-        guard let slowest = slowestHead(excluding: record) else { return false }
-        if slowest.leaveSlot() { budget.release() }
-        refuseForWantOfRoom(slowest)
+        if let idle = oldestIdle(excluding: record) {
+            close(idle)
+        } else if let slowest = slowestHead(excluding: record) {
+            evict(slowest)
+        }
         counted = counted || budget.count <= budget.limit
-        return counted && record.chargeBase(configuration.connectionBaseBytes)
+        if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
+        // On probation: it holds no slot and is charged nothing.
+        if record.leaveSlot() { budget.release() }
+        guard probationCount < Self.maxProbationCount else { return false }
+        probationCount += 1
+        record.beginProbation()
+        return true
+    }
+
+    /// Frees at least `bytes` of the memory budget for `requester`: closes
+    /// this loop's idle connections, idle longest first, then the slow
+    /// uploads (`slowUploadBytesPerSecond`), slowest first, until as much was
+    /// given back. Closing frees
+    /// evhttp's buffers at once, so what the budget gets back is memory
+    /// really given back (a refusal's answer and lingering close would keep
+    /// a body in evhttp's buffers meanwhile). The slowest upload is closed
+    /// without an answer, as its rate's deadline would close it.
+    func makeRoom(_ bytes: Int, for requester: ConnectionRecord) {
+        giveBackFreedMemoryUnderPressure()
+        var freedBytes = 0
+        while freedBytes < bytes, let idle = oldestIdle(excluding: requester) {
+            freedBytes += idle.chargedByteCount
+            close(idle)
+        }
+        while freedBytes < bytes, let slowest = slowestUpload(excluding: requester) {
+            freedBytes += slowest.chargedByteCount
+            close(slowest)
+        }
+    }
+
+    /// Closes slow uploads, slowest first, until `promise` succeeds; false
+    /// when none is left and it still does not.
+    func makeRoom(promising promise: () -> Bool, for requester: ConnectionRecord) -> Bool {
+        while !promise() {
+            guard let slowest = slowestUpload(excluding: requester) else { return false }
+            close(slowest)
+        }
+        return true
+    }
+
+    /// The place of a connection that goes idle now among this loop's idle
+    /// connections (`ConnectionLife.idleOrder`): replies counted.
+    func nextIdleOrder() -> UInt64 {
+        idleOrderCount &+= 1
+        return idleOrderCount
+    }
+
+    /// Closes up to `count` of this loop's idle connections, idle longest
+    /// first (the descriptor limit was met).
+    func closeIdleConnections(count: Int) {
+        for _ in 0..<count {
+            guard let idle = oldestIdle(excluding: nil) else { return }
+            close(idle)
+        }
+    }
+
+    /// Refuses `record` to make room: its slot goes at once, its charges
+    /// when it closes (after its answer and a short lingering close).
+    private func evict(_ record: ConnectionRecord) {
+        if record.leaveSlot() { budget.release() }
+        refuseForWantOfRoom(record)
+    }
+
+    /// The connection that has waited longest for its next request.
+    private func oldestIdle(excluding excluded: ConnectionRecord?) -> ConnectionRecord? {
+        var oldest: ConnectionRecord?
+        var oldestSince = UInt64.max
+        for record in records.values where record !== excluded {
+            guard let since = record.life.idleOrder, since < oldestSince, record.connection != nil,
+                !record.evhttpClosed, record.isIdle
+            else { continue }
+            oldest = record
+            oldestSince = since
+        }
+        return oldest
+    }
+
+    /// The body under way that has arrived slowest on average, if slower
+    /// than `slowUploadBytesPerSecond` once the grace has passed (a body
+    /// just begun has no rate yet).
+    private func slowestUpload(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
+        let now = MonotonicClock.nanoseconds()
+        var slowest: ConnectionRecord?
+        var slowestRate = Double(configuration.slowUploadBytesPerSecond)
+        for record in records.values where record !== excluded {
+            guard let rate = record.life.bodyBytesPerSecond(now: now, graceNanoseconds: headGraceNanoseconds),
+                rate < slowestRate
+            else { continue }
+            slowest = record
+            slowestRate = rate
+        }
+        return slowest
     }
 
     /// The connection whose unfinished head began first (a new connection's
@@ -196,6 +305,21 @@ final class ConnectionTable {
         budget.memoryGiveBacks.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// Short of budget, what large requests and closed connections gave back
+    /// goes back to the kernel at once, not after a quiet second: the budget
+    /// counts it free, and the allocator would otherwise still hold it
+    /// (at most every `pressureGiveBackNanoseconds`).
+    private func giveBackFreedMemoryUnderPressure() {
+        let now = MonotonicClock.nanoseconds()
+        guard dischargedSinceGiveBackBytes >= Self.countedDischargeBytes,
+            now &- lastPressureGiveBackNanoseconds > Self.pressureGiveBackNanoseconds
+        else { return }
+        lastPressureGiveBackNanoseconds = now
+        dischargedSinceGiveBackBytes = 0
+        FreedMemory.giveBack()
+        budget.memoryGiveBacks.wrappingAdd(1, ordering: .relaxed)
+    }
+
     /// The handler's answer to a head with a body it refuses unread, if any.
     func screen(_ head: RequestHead) -> HTTPResponse? {
         handler.screen(headRequest(head))
@@ -261,7 +385,9 @@ final class ConnectionTable {
 
     private func drop(_ record: ConnectionRecord) {
         records[UInt(bitPattern: record.bufferEvent)] = nil
-        if record.release() && record.holdsSlot { budget.release() }
+        guard record.release() else { return }
+        if record.holdsSlot { budget.release() }
+        if record.isOnProbation { probationCount -= 1 }
     }
 
     // MARK: Timeouts and draining
@@ -278,21 +404,14 @@ final class ConnectionTable {
                 drop(record)
                 continue
             }
-            switch record.stage {
-            case .refusing:
-                if now > record.lingerDeadlineNanoseconds { finishRefusal(record) }
-            case .refusalPending:
-                break
-            case .framing, .evhttpReading, .replyPending:
-                let isTooSlow =
-                    (!record.isHandlingRequest
-                        && record.requestStartNanoseconds.map { now &- $0 > readTimeoutNanoseconds } == true)
-                    || record.isHeadTooSlow(
-                        now: now, graceNanoseconds: headGraceNanoseconds,
-                        minBytesPerSecond: configuration.minHeadBytesPerSecond)
-                if isTooSlow || (isDraining && !configuration.keepsIdleConnectionsWhileDraining && record.isIdle) {
-                    close(record)
-                }
+            let action = record.life.sweep(
+                now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
+                closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
+                hasUnreadBytes: record.hasUnreadBytes)
+            switch action {
+            case .finishRefusal: finishRefusal(record)
+            case .close: close(record)
+            default: break
             }
         }
     }

@@ -41,20 +41,32 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// starts (fine where clients reconnect at once, as scrapers do).
     public var keepsIdleConnectionsWhileDraining = true
     /// The most client connections open at once, over all threads. Past it a
-    /// new connection takes the slot of the one that has been sending its
-    /// request head longest (closed), or is answered `503` with `Retry-After`.
+    /// new connection takes the place of its loop's connection idle longest
+    /// (closed), else of the one that has been sending its request head
+    /// longest (answered `503`); with neither it is on probation: a probe
+    /// (`HTTPHandler.answersBeyondCapacity`) is answered, anything else gets
+    /// `503` with `Retry-After`.
     public var maxConnections = 1_024
     /// The bytes every connection's buffers may take at once, over all
-    /// threads (docs/operations.md has the formula): each connection's own
-    /// buffers (`connectionBaseBytes`) when it is accepted, a request's body
-    /// and reply allowance when its head arrives, a reply beyond that
-    /// allowance when it is made. What does not fit is answered `503` with
-    /// `Retry-After`. nil: nothing is counted.
+    /// threads (docs/operations.md has the formula), charged for the bytes
+    /// they hold: each connection's own state (`connectionBaseBytes`) when
+    /// it is accepted, a request's head and body as they arrive, its reply
+    /// when it is made. Short of room, idle connections are closed, then the
+    /// slowest upload refused; what still does not fit is answered `503`
+    /// with `Retry-After`. nil: nothing is counted.
     public var memoryBudgetBytes: Int?
     /// A request head must arrive at `minHeadBytesPerSecond` on average, from
-    /// its first byte, once this long has passed (slow heads hold slots).
+    /// its first byte, and a body at `minBodyBytesPerSecond` from the end of
+    /// its head, once this long has passed (slow requests hold memory and
+    /// slots; Apache's mod_reqtimeout `MinRate`).
     public var headGraceSeconds = 2.0
     public var minHeadBytesPerSecond = 256
+    public var minBodyBytesPerSecond = 500
+    /// An upload arriving slower than this on average is closed, slowest
+    /// first, when another request's bytes need room in the memory budget
+    /// and no idle connection is left to close; short of room beside faster
+    /// ones, a request gets `503` instead.
+    public var slowUploadBytesPerSecond = 16_384
 
     public init() {}
 
@@ -63,27 +75,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 
-    /// What one connection's own buffers hold at most, whatever its client
-    /// does: the framer's partial line (one head), the input buffer (one
-    /// head, one libevent read of 4 KiB, and the 64 KiB of a body read at
-    /// once, ADR 0019; reading stops while a reply is pending), and 16 KiB
-    /// for libevent's and evhttp's connection state and buffer chains.
-    public var connectionBaseBytes: Int {
-        2 * maxHeaderBytes + 65_536 + 4_096 + 16_384
-    }
-
-    /// The reply a request with a body of `bodyBytes` may have without a
-    /// further charge: twice the body and 64 KiB (a `/compose` reply is up
-    /// to about 1.9 times its body).
-    public static func replyAllowanceBytes(forBody bodyBytes: Int) -> Int {
-        2 * bodyBytes + 65_536
-    }
-
-    /// One connection at its worst: its own buffers, the largest body (held
-    /// by evhttp until the reply is written) and that body's reply allowance.
-    public var connectionWorstCaseBytes: Int {
-        connectionBaseBytes + maxBodyBytes + Self.replyAllowanceBytes(forBody: maxBodyBytes)
-    }
+    /// What a connection is charged from its accept to its close, idle or
+    /// not: libevent's bufferevent and evhttp's connection with their empty
+    /// buffers, our record and framer, and one libevent read (4 KiB) of
+    /// what arrives. A request is charged on top of it as its bytes arrive.
+    public var connectionBaseBytes: Int { 8_192 }
 
     /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
     /// this size is read and then rejected by the handler in the service's

@@ -33,6 +33,9 @@ struct RequestHead {
     private(set) var requestID: [UInt8]?
     /// How many `Host` fields the head has (RFC 9112 section 3.2: exactly one).
     private var hostFieldCount = 0
+    /// An absolute-form target's authority (RFC 9112 section 3.2.2), which
+    /// the `Host` field must equal; nil for an origin-form target.
+    private var targetAuthority: [UInt8]?
     /// Header fields and trailer fields so far.
     private var fieldCount = 0
     /// At most this many fields in a head, and as many trailers: what
@@ -64,6 +67,7 @@ struct RequestHead {
         if !authorizationValues.isEmpty { authorizationValues.removeAll() }
         requestID = nil
         hostFieldCount = 0
+        targetAuthority = nil
         fieldCount = 0
         asksToClose = false
         asksToKeepAlive = false
@@ -103,8 +107,10 @@ struct RequestHead {
         }
         let methodEnd = UnsafeRawPointer(firstSpace) - UnsafeRawPointer(line)
         // The target: visible ASCII up to the second space. Origin form
-        // ("/path?query") or "*", which evhttp's URI parser takes as they
-        // are; absolute form and "//" (an authority to evhttp) are refused.
+        // ("/path?query"), "*", or absolute form ("http://host/path", which
+        // a server must accept: RFC 9112 section 3.2.2), all of which
+        // evhttp's URI parser takes as they are; "//" (an authority to
+        // evhttp) is refused.
         let targetStart = methodEnd + 1
         guard methodEnd > 0, let secondSpace = memchr(line + targetStart, 0x20, count - targetStart) else {
             return refuse(.badRequest(detail: "the request line is not method, target and version"))
@@ -116,7 +122,11 @@ struct RequestHead {
         }
         let first = line[targetStart]
         let isAsterisk = first == 0x2A && targetCount == 1
-        guard isAsterisk || (first == 0x2F && (targetCount == 1 || line[targetStart + 1] != 0x2F)) else {
+        var pathStart = targetStart
+        if first != 0x2F && !isAsterisk {
+            guard let authorityEnd = takeAbsoluteForm(line + targetStart, count: targetCount) else { return false }
+            pathStart = targetStart + authorityEnd
+        } else if !isAsterisk && targetCount > 1 && line[targetStart + 1] == 0x2F {
             return refuse(.badRequest(detail: "the request target is not a path"))
         }
         // The version: exactly "HTTP/1.1" or "HTTP/1.0".
@@ -131,11 +141,11 @@ struct RequestHead {
         minorVersion = Int(line[versionStart + 7] &- 0x30)
         if keepsScreeningValues {
             var pathEnd = targetEnd
-            for index in targetStart..<targetEnd where line[index] == 0x3F || line[index] == 0x23 {
+            for index in pathStart..<targetEnd where line[index] == 0x3F || line[index] == 0x23 {
                 pathEnd = index
                 break
             }
-            path.append(contentsOf: UnsafeBufferPointer(start: line + targetStart, count: pathEnd - targetStart))
+            path.append(contentsOf: UnsafeBufferPointer(start: line + pathStart, count: pathEnd - pathStart))
         }
         guard let known = Self.method(line, count: methodEnd) else {
             // TRACE and CONNECT (evhttp never reads their bodies) and unknown methods.
@@ -143,6 +153,93 @@ struct RequestHead {
         }
         method = known
         return true
+    }
+
+    /// An absolute-form target, `http://` or `https://` (any case), an
+    /// authority without userinfo, then a path, a query or nothing: keeps
+    /// the authority and returns where it ends in `target`; nil (refused)
+    /// for anything else.
+    private mutating func takeAbsoluteForm(_ target: UnsafePointer<UInt8>, count: Int) -> Int? {
+        var authorityStart = 0
+        if count > 7 && Self.foldedEquals(target, 7, "http://") {
+            authorityStart = 7
+        } else if count > 8 && Self.foldedEquals(target, 8, "https://") {
+            authorityStart = 8
+        } else {
+            _ = refuse(.badRequest(detail: "the request target is not a path or an http URI"))
+            return nil
+        }
+        var authorityEnd = authorityStart
+        while authorityEnd < count && target[authorityEnd] != 0x2F && target[authorityEnd] != 0x3F
+            && target[authorityEnd] != 0x23
+        {
+            authorityEnd += 1
+        }
+        let authority = UnsafeBufferPointer(start: target + authorityStart, count: authorityEnd - authorityStart)
+        guard !authority.isEmpty, Self.isValidHost(authority) else {
+            _ = refuse(.invalidHost(detail: "the request target's authority is not a host and port"))
+            return nil
+        }
+        targetAuthority = Array(authority)
+        return authorityEnd
+    }
+
+    /// `uri-host [ ":" port ]` (RFC 9112 section 3.2, RFC 3986 section
+    /// 3.2.2): a reg-name (unreserved, sub-delims, percent-encoded octets)
+    /// or a bracketed IP literal, then a colon and digits. No userinfo, no
+    /// whitespace. Empty is valid (a target without an authority).
+    static func isValidHost(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = value.count
+        if count > 0 && value[0] == 0x5B {
+            // "[" IPv6address or IPvFuture "]": hex digits, ":", "." and
+            // IPvFuture's "v", unreserved and sub-delims.
+            index = 1
+            while index < count && value[index] != 0x5D {
+                let byte = value[index]
+                guard isRegNameByte(byte) || byte == 0x3A else { return false }
+                index += 1
+            }
+            guard index < count else { return false }
+            index += 1
+        } else {
+            while index < count && value[index] != 0x3A {
+                let byte = value[index]
+                if byte == 0x25 {
+                    guard index + 2 < count, isHexDigit(value[index + 1]), isHexDigit(value[index + 2]) else {
+                        return false
+                    }
+                    index += 3
+                    continue
+                }
+                guard isRegNameByte(byte) else { return false }
+                index += 1
+            }
+        }
+        guard index < count else { return true }
+        guard value[index] == 0x3A else { return false }
+        index += 1
+        while index < count {
+            guard value[index] >= 0x30 && value[index] <= 0x39 else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    }
+
+    /// unreserved (ALPHA DIGIT "-" "." "_" "~") or sub-delims
+    /// ("!" "$" "&" "'" "(" ")" "*" "+" "," ";" "=").
+    @inline(__always)
+    private static func isRegNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x61...0x7A, 0x41...0x5A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: true
+        case 0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D: true
+        default: false
+        }
     }
 
     /// "HTTP/1." in the first 7 of 8 bytes, as a little-endian load sees them.
@@ -224,6 +321,12 @@ struct RequestHead {
             if requestID == nil { requestID = Array(value) }
         case .host:
             hostFieldCount += 1
+            guard Self.isValidHost(value) else {
+                return refuse(.invalidHost(detail: "the Host field is not a host and port"))
+            }
+            if let targetAuthority, !Self.equalIgnoringCase(value, targetAuthority) {
+                return refuse(.invalidHost(detail: "the Host field differs from the request target's authority"))
+            }
         case .connection:
             noteConnectionOptions(value)
         case .other:
@@ -400,6 +503,19 @@ struct RequestHead {
     }
 
     // MARK: Bytes
+
+    /// ASCII case folded (a host's letters), byte for byte otherwise.
+    private static func equalIgnoringCase(_ value: UnsafeBufferPointer<UInt8>, _ other: [UInt8]) -> Bool {
+        guard value.count == other.count else { return false }
+        for index in 0..<value.count {
+            let left = value[index]
+            let right = other[index]
+            guard left == right || (left | 0x20 == right | 0x20 && left | 0x20 >= 0x61 && left | 0x20 <= 0x7A) else {
+                return false
+            }
+        }
+        return true
+    }
 
     private enum FieldKind: Equatable {
         case contentLength, transferEncoding, expect, authorization, requestID, host, connection, other

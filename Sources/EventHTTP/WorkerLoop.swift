@@ -38,6 +38,8 @@ final class WorkerLoop {
     /// The handler's buffered output waits at most this long (lines written
     /// outside `answer`, such as refusals, wait for this timer).
     private static let flushIntervalNanoseconds: UInt64 = 50_000_000
+    /// Idle connections closed each time accept() fails for want of descriptors.
+    private static let idleClosedOnAcceptError = 16
     /// What a reply's head is counted as in the memory budget.
     private static let replyHeadAllowanceBytes = 1_024
 
@@ -85,8 +87,11 @@ final class WorkerLoop {
         let listener: WorkerListener
         let handler = self.handler
         do {
+            let connections = self.connections
             listener = try WorkerListener.bind(listeningDescriptor, to: http, events: events) { errorNumber in
                 handler.didFailToAccept(errorNumber: errorNumber)
+                // Out of descriptors: the connections idle longest make room.
+                connections.closeIdleConnections(count: Self.idleClosedOnAcceptError)
             }
         } catch {
             return worker.didFailToStart(error)
@@ -171,18 +176,24 @@ final class WorkerLoop {
         var response: HTTPResponse
         if let rejection {
             response = handler.reject(value, because: rejection)
+        } else if record?.isOnProbation == true && !handler.answersBeyondCapacity(value) {
+            // Past capacity only a probe is answered.
+            response = handler.reject(value, because: .tooManyConnections(limit: connections.budget.limit))
         } else {
             response = handler.handle(value)
         }
         // The reply stays in the connection's output until the client reads
         // it: charged to the memory budget (head included, roughly), and
-        // refused when the budget cannot take it.
-        if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes) {
+        // refused when the budget cannot take it, but for a probe's.
+        if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes),
+            !handler.answersBeyondCapacity(value)
+        {
             response = handler.reject(value, because: .tooManyConnections(limit: connections.budget.limit))
         }
         reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
-            closingConnection: connections.isDraining || record?.requestAsksToClose == true)
+            closingConnection: connections.isDraining || record?.requestAsksToClose == true
+                || record?.isOnProbation == true)
         record?.noteReplyQueued()
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
         requests.recycle(value)

@@ -22,6 +22,12 @@ public protocol HTTPHandler: Sendable {
     /// has the method, the path and the `authorization` and `x-request-id`
     /// fields only. The adapter reports the answer through `didRespond`.
     func screen(_ request: HTTPRequest) -> HTTPResponse?
+    /// Whether `request` (its method and path only) is answered even past
+    /// the connection limit and the memory budget: the probes, so a load
+    /// spike never makes an orchestrator restart the process. Asked only
+    /// when capacity runs short; such a request must have no body and a
+    /// small reply.
+    func answersBeyondCapacity(_ request: HTTPRequest) -> Bool
     /// Called once per refusal found before the body was read (every
     /// `TransportRejection` but those `handle`'s caller reports through
     /// `didRespond`), after `response` (the `reject` answer) was queued.
@@ -39,6 +45,7 @@ public protocol HTTPHandler: Sendable {
 extension HTTPHandler {
     public var screensRequestHeads: Bool { false }
     public func screen(_ request: HTTPRequest) -> HTTPResponse? { nil }
+    public func answersBeyondCapacity(_ request: HTTPRequest) -> Bool { false }
     public func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
     }
     public func didFailToAccept(errorNumber: Int32) {}

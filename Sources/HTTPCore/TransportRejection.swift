@@ -19,6 +19,10 @@ public enum TransportRejection: Sendable, Equatable {
     case headersTooLarge(maxBytes: Int)
     /// The head (or a chunked body's trailers) has more than `maxCount` fields.
     case tooManyHeaderFields(maxCount: Int)
+    /// The `Host` field, or an absolute-form target's authority, is not a
+    /// host and port, or the two differ (RFC 9112 section 3.2); `detail`
+    /// says which, never what the client sent.
+    case invalidHost(detail: String)
     /// The body's framing is ambiguous or malformed (RFC 9112 section 6):
     /// answering could leave bytes that a second parse would take for a request.
     case badFraming(detail: String)
@@ -34,7 +38,7 @@ public enum TransportRejection: Sendable, Equatable {
         switch self {
         case .uriTooLong: 414
         case .bodyTooLarge: 413
-        case .badRequest, .badFraming: 400
+        case .badRequest, .badFraming, .invalidHost: 400
         case .headersTooLarge, .tooManyHeaderFields: 431
         case .notImplemented: 501
         case .expectationFailed: 417

@@ -26,6 +26,14 @@ extension NotificationTextService {
         }
     }
 
+    /// `GET` or `HEAD` `/healthz` and `/readyz`: a liveness probe refused
+    /// for capacity would restart a pod that is only busy.
+    public func answersBeyondCapacity(_ request: HTTPRequest) -> Bool {
+        guard request.method == "GET" || request.method == "HEAD" else { return false }
+        let route = Route(path: request.path)
+        return route == .healthz || route == .readyz
+    }
+
     /// One `rejected` line (whether or not the access log is on) and one count.
     public func didReject(_ request: HTTPRequest, because rejection: TransportRejection, with response: HTTPResponse) {
         guard let reason = RejectionReason(rejection) else { return }

@@ -11,6 +11,8 @@ extension Problem {
             self.init(.payloadTooLarge, "the request body is larger than \(maxBytes) bytes")
         case .badRequest(let detail):
             self.init(.badRequest, detail)
+        case .invalidHost(let detail):
+            self.init(.invalidHost, detail)
         case .badFraming(let detail):
             self.init(.badFraming, detail)
         case .headersTooLarge(let maxBytes):

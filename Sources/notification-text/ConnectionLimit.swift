@@ -4,10 +4,10 @@ import NotificationService
 /// The memory budget and the default of `--max-connections`, from the
 /// memory limit (docs/adr/0028-memory-budget-and-back-pressure.md): the
 /// budget is the limit less a fixed reserve for the process and one for
-/// each thread's decoding and reply under way; the default limit is as many
-/// connections as the budget holds when every one is at its worst at once
-/// (its own buffers, the largest body and that body's reply allowance,
-/// `HTTPServerConfiguration.connectionWorstCaseBytes`).
+/// each thread's decoding and reply under way. Connections are charged for
+/// the bytes they hold, so the default limit is as many idle connections as
+/// the budget holds (`HTTPServerConfiguration.connectionBaseBytes` each),
+/// within the descriptor limit; requests are charged as their bytes arrive.
 enum ConnectionLimit {
     static let reserveBytes = 32 << 20
     static let reservePerThreadBytes = 8 << 20
@@ -17,19 +17,20 @@ enum ConnectionLimit {
     /// Assumed when no limit can be read.
     static let fallbackMemoryBytes = 1 << 30
 
-    /// The bytes the connections' buffers may take; never less than the
-    /// minimum number of connections' own buffers, so a tiny limit still serves.
+    /// The bytes the connections' buffers may take; never less than one
+    /// largest body and its reply beside the minimum number of connections,
+    /// so a tiny limit still serves.
     static func budgetBytes(memoryBytes: Int?, threadCount: Int, maxBodyBytes: Int, maxHeaderBytes: Int) -> Int {
         let available =
             (memoryBytes ?? fallbackMemoryBytes) - reserveBytes - reservePerThreadBytes * max(1, threadCount)
-        return max(
-            available, minimum * limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes)
+        let base = limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes
+        return max(available, 3 * maxBodyBytes + 2 * maxHeaderBytes + minimum * base)
     }
 
     static func derived(
         memoryBytes: Int?, descriptorLimit: Int?, threadCount: Int, maxBodyBytes: Int, maxHeaderBytes: Int
     ) -> Int {
-        let perConnection = limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionWorstCaseBytes
+        let perConnection = limits(maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes).connectionBaseBytes
         let budget = budgetBytes(
             memoryBytes: memoryBytes, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
             maxHeaderBytes: maxHeaderBytes)

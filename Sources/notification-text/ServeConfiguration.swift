@@ -113,11 +113,12 @@ struct ServeConfiguration: Equatable, CommandSettings {
         ),
         Option(
             flag: "--max-connections", environmentVariable: "NOTIFICATION_TEXT_MAX_CONNECTIONS", valueName: "N",
-            meaning: "client connections open at once; past it a new one takes the slot of the slowest head,"
-                + " or gets 503 with Retry-After",
+            meaning: "client connections open at once; past it a new one takes the place of the connection"
+                + " idle longest, else of the slowest head; with neither only probes are answered,"
+                + " anything else gets 503 with Retry-After",
             value: .integer(
                 1...1_000_000, \.maxConnections,
-                unset: "memory budget / (3 x max body + 2 x max head + 148 KiB),"
+                unset: "memory budget / 8 KiB (an idle connection's charge),"
                     + " at most the descriptor limit - 64, at least 16")
         ),
         Option(

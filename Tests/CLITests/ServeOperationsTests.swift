@@ -9,14 +9,14 @@ import Testing
 @Suite struct ServeOperationsTests {
     static let mebibyte = 1 << 20
 
-    @Test func connectionLimit_isWhatTheBudgetHoldsWithEveryConnectionAtItsLargestBodyAndReply() {
+    @Test func connectionLimit_isWhatTheBudgetHoldsOfIdleConnections() {
         // A 128 MiB pod, one thread, the default limits: the budget (128 - 32 - 8) MiB over
-        // 3 x 1 MiB (the body and its reply allowance) + 2 x 16 KiB (head) + 148 KiB.
+        // an idle connection's 8 KiB (requests are charged as their bytes arrive).
         let limit = ConnectionLimit.derived(
             memoryBytes: 128 * Self.mebibyte, descriptorLimit: nil, threadCount: 1, maxBodyBytes: Self.mebibyte,
             maxHeaderBytes: 16_384)
-        #expect(limit == 88 * Self.mebibyte / (3 * Self.mebibyte + 2 * 16_384 + 148 * 1_024))
-        #expect(limit == 27)
+        #expect(limit == 88 * Self.mebibyte / 8_192)
+        #expect(limit == 11_264)
         #expect(
             ConnectionLimit.budgetBytes(
                 memoryBytes: 128 * Self.mebibyte, threadCount: 2, maxBodyBytes: Self.mebibyte, maxHeaderBytes: 16_384)
@@ -28,7 +28,8 @@ import Testing
             arguments: ["--memory-limit-bytes", "\(256 * Self.mebibyte)", "--threads", "1"], environment: { _ in nil }
         ).get()
         #expect(loaded.server.memoryBudgetBytes == 216 * Self.mebibyte)
-        #expect(loaded.server.maxConnections == 216 * Self.mebibyte / (3 * Self.mebibyte + 2 * 16_384 + 148 * 1_024))
+        let descriptors = ConnectionLimit.descriptorLimit().map { $0 - ConnectionLimit.descriptorReserve } ?? .max
+        #expect(loaded.server.maxConnections == min(216 * Self.mebibyte / 8_192, descriptors))
         #expect(loaded.metricsServer == nil)
         let flagged = try ServeConfiguration.load(
             arguments: ["--memory-limit-bytes", "\(256 * Self.mebibyte)", "--max-connections", "500"],
@@ -40,9 +41,15 @@ import Testing
     }
 
     @Test func connectionLimit_keepsItsFloor_andStaysWithinTheDescriptors() {
+        // Past the reserves nothing is left: the budget's floor, one largest body and its
+        // reply beside 16 idle connections, holds 404 idle ones.
         #expect(
             ConnectionLimit.derived(
                 memoryBytes: 16 * Self.mebibyte, descriptorLimit: nil, threadCount: 4, maxBodyBytes: Self.mebibyte,
+                maxHeaderBytes: 16_384) == (3 * Self.mebibyte + 2 * 16_384 + 16 * 8_192) / 8_192)
+        #expect(
+            ConnectionLimit.derived(
+                memoryBytes: 16 * Self.mebibyte, descriptorLimit: 70, threadCount: 4, maxBodyBytes: Self.mebibyte,
                 maxHeaderBytes: 16_384) == ConnectionLimit.minimum)
         #expect(
             ConnectionLimit.derived(

@@ -89,6 +89,11 @@ final class EchoHandler: HTTPHandler {
         rejected.withLock { $0.append(String(name)) }
     }
 
+    /// The probes, as the service has them.
+    func answersBeyondCapacity(_ request: HTTPRequest) -> Bool {
+        request.method == "GET" && (request.path == "/healthz" || request.path == "/readyz")
+    }
+
     /// The rejection as the adapter reported it, and its status.
     func reject(_ request: HTTPRequest, because rejection: TransportRejection) -> HTTPResponse {
         HTTPResponse(

@@ -140,7 +140,18 @@ import Testing
         ("expect-other", "POST / HTTP/1.1\r\nHost: t\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n", 417),
         ("no-spaces", "GARBAGE\r\n\r\n", 400),
         ("version-2", "GET / HTTP/2.0\r\n\r\n", 400),
-        ("absolute-form", "GET http://x/ HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        // RFC 9112 section 3.2.2: absolute form is accepted, but its authority must be the Host.
+        ("absolute-form-other-host", "GET http://x/ HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("absolute-form-other-port", "GET http://x:81/ HTTP/1.1\r\nHost: x:80\r\n\r\n", 400),
+        ("absolute-form-ftp", "GET ftp://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("absolute-form-userinfo", "GET http://u@x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("absolute-form-no-authority", "GET http:///healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        // RFC 9112 section 3.2: a Host that is not uri-host [":" port].
+        ("host-with-space", "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+        ("host-with-userinfo", "GET / HTTP/1.1\r\nHost: a@b\r\n\r\n", 400),
+        ("host-port-not-digits", "GET / HTTP/1.1\r\nHost: a:8o\r\n\r\n", 400),
+        ("host-bad-escape", "GET / HTTP/1.1\r\nHost: a%zz\r\n\r\n", 400),
+        ("host-open-bracket", "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", 400),
         ("double-slash", "GET //x HTTP/1.1\r\nHost: t\r\n\r\n", 400),
         ("nul-in-target", "GET /a\u{0}b HTTP/1.1\r\nHost: t\r\n\r\n", 400),
         ("no-colon", "GET / HTTP/1.1\r\nHost: t\r\nHost\r\n\r\n", 400),
@@ -190,6 +201,40 @@ import Testing
                 + String(repeating: "a:\r\n", count: 201) + "\r\n", 431
         ),
     ]
+
+    @Test(arguments: [
+        "host-with-space", "host-with-userinfo", "host-port-not-digits", "absolute-form-other-host",
+        "absolute-form-userinfo",
+    ])
+    func badHost_isRefusedAsInvalidHost(_ id: String) {
+        let (_, request, _) = Self.refused.first { $0.id == id }!
+        guard case .refused(.invalidHost) = Self.verdict(request) else {
+            Issue.record("\(id): not refused as invalidHost")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        "example.com", "example.com:8080", "127.0.0.1:80", "[::1]:8080", "[v1.x]", "", "a-b_c~d.e", "%41b",
+        "x:", "sub!$&'()*+,;=delims",
+    ])
+    func validHost_isAccepted(_ host: String) {
+        let request = "GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n"
+        #expect(Self.verdict(request) == .headComplete(hasBody: false, isChunked: false), "Host: \(host)")
+    }
+
+    @Test func absoluteFormTarget_withTheHostsAuthority_isAccepted_andItsPathKept() {
+        for (target, host) in [
+            ("http://Example.COM:8080/healthz?x=1", "example.com:8080"), ("HTTPS://x/body", "x"),
+            ("http://x", "x"),
+        ] {
+            var framer = RequestFramer(limits: Self.limits, keepsScreeningValues: true)
+            let (verdict, _) = Self.run("GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n", framer: &framer)
+            #expect(verdict == .headComplete(hasBody: false, isChunked: false), "\(target)")
+            let expected = target.hasSuffix("/body") ? "/body" : target.contains("/healthz") ? "/healthz" : ""
+            #expect(String(decoding: framer.head.path, as: UTF8.self) == expected, "\(target)")
+        }
+    }
 
     @Test(arguments: refused.map(\.id))
     func ambiguousOrMalformedRequest_isRefused_inOnePieceAndByteByByte(_ id: String) {

@@ -1383,10 +1383,11 @@ def closed_by_peer(sock, wait_seconds=0.0):
 
 
 def scenario_max_connections(binary, report, quick):
-    """Past --max-connections, a new connection waits in the backlog (or gets 503); the others are served."""
+    """Past --max-connections, a new connection takes the place of the connection idle longest (closed,
+    as a keep-alive connection may be between requests); the others are served."""
     print("max-connections", flush=True)
     limit = 8
-    server = Server(binary, ["--threads", "2", "--access-log", "off", "--max-connections", str(limit)])
+    server = Server(binary, ["--threads", "1", "--access-log", "off", "--max-connections", str(limit)])
     held = []
     try:
         for _ in range(limit):
@@ -1395,27 +1396,19 @@ def scenario_max_connections(binary, report, quick):
             status, _ = exchange(sock, "GET", "/healthz")
             report.check(status == 200, f"max-connections: connection {len(held)} of {limit} served (got {status})")
         extra = connect(server.port)
-        extra.sendall(request_bytes("GET", "/healthz"))
-        answers, _, ending, _ = read_answers(extra, quiet_seconds=1.5, limit_seconds=3.0)
-        if answers:
-            status, headers, _ = answers[0]
-            report.figure("max-connections", "connection_past_the_limit", f"answered {status} at once, {ending}")
-            report.check(status == 503 and headers.get("content-type") == "application/problem+json"
-                         and headers.get("connection", "").lower() == "close" and ending == "closed",
-                         f"max-connections: connection {limit + 1} refused with one 503 problem answer and closed "
-                         f"(got {describe_outcome((answers, [], ending, 0))})")
-        else:
-            report.figure("max-connections", "connection_past_the_limit", f"no answer within 1.5 s, {ending}")
-            report.check(ending == "open", f"max-connections: connection {limit + 1} waits, neither answered nor closed ({ending})")
-            held.pop(0).close()
-            answers, _, _, _ = read_answers(extra, quiet_seconds=3.0, limit_seconds=3.0)
-            report.check([status for status, _, _ in answers] == [200],
-                         f"max-connections: the waiting connection is served once another closes "
-                         f"(got {[status for status, _, _ in answers]})")
+        extra.sendall(request_bytes("GET", "/body"))
+        answers, _, ending, _ = read_answers(extra, quiet_seconds=1.0, limit_seconds=3.0)
+        statuses = [status for status, _, _ in answers]
+        report.figure("max-connections", "connection_past_the_limit", f"answered {statuses}, {ending}")
+        report.check(statuses == [405] and ending == "open",
+                     f"max-connections: connection {limit + 1} served at once on a kept-alive connection "
+                     f"(got {statuses}, {ending})")
+        report.check(closed_by_peer(held[0], wait_seconds=2.0),
+                     "max-connections: the connection idle longest was closed to make room")
         extra.close()
-        statuses = [exchange(sock, "GET", "/healthz")[0] for sock in held]
+        statuses = [exchange(sock, "GET", "/healthz")[0] for sock in held[1:]]
         report.check(all(status == 200 for status in statuses),
-                     f"max-connections: the connections within the limit are still served ({statuses})")
+                     f"max-connections: the other connections within the limit are still served ({statuses})")
     finally:
         for sock in held:
             sock.close()
@@ -2012,8 +2005,9 @@ def scenario_memory_budget(binary, report, quick):
     derived_limit = derived.start_line.get("maxConnections")
     derived.stop()
     report.figure("memory-budget", "derived_max_connections_128_mib", derived_limit)
-    report.check(isinstance(derived_limit, int) and 16 <= derived_limit <= 30,
-                 f"memory-budget: the derived limit for 128 MiB counts the reply (got {derived_limit}, 81 without it)")
+    report.check(isinstance(derived_limit, int) and derived_limit >= 1000,
+                 f"memory-budget: the derived limit for 128 MiB is in the thousands, connections being charged "
+                 f"for the bytes they hold (got {derived_limit}; 27 when each reserved its largest body and reply)")
     server = Server(binary, ["--threads", "1", "--access-log", "off", "--memory-limit-bytes", str(limit_bytes),
                              "--max-connections", str(clients)], env=jemalloc_env())
     sockets = []
@@ -2366,8 +2360,15 @@ HTTP_EDGE_SCENARIOS = {
 }
 
 
+# Scenarios in files of their own under scenarios/, each `run(binary, report, quick)`.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios"))
+import capacity  # noqa: E402
+
+FILE_SCENARIOS = dict(capacity.SCENARIOS)
+
 SCENARIOS = ["slow-clients", "sigterm", "malformed", "resets", "access", "soak", "framing", "pipelining", "uploads", "max-connections", "drain", "shutdown-delay",
-             "rotation", "visibility", "reason-phrases"] + list(MEMORY_SCENARIOS) + list(HTTP_EDGE_SCENARIOS)
+             "rotation", "visibility", "reason-phrases"] + list(MEMORY_SCENARIOS) + list(HTTP_EDGE_SCENARIOS) \
+    + list(FILE_SCENARIOS)
 
 
 def main():
@@ -2390,7 +2391,9 @@ def main():
     report = Report()
     for name in arguments.only.split(","):
         try:
-            if name in MEMORY_SCENARIOS:
+            if name in FILE_SCENARIOS:
+                FILE_SCENARIOS[name](arguments.binary, report, arguments.quick)
+            elif name in MEMORY_SCENARIOS:
                 MEMORY_SCENARIOS[name](arguments.binary, report, arguments.quick)
             elif name in HTTP_EDGE_SCENARIOS:
                 HTTP_EDGE_SCENARIOS[name](arguments.binary, report, arguments.quick)

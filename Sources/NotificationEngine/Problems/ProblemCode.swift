@@ -28,6 +28,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
     // Refused in the request's head, before its body is read; the connection
     // closes after the answer (docs/adr/0016-request-framing.md).
     case badRequest = "bad-request"
+    case invalidHost = "invalid-host"
     case badFraming = "bad-framing"
     case headerFieldsTooLarge = "header-fields-too-large"
     case expectationFailed = "expectation-failed"
@@ -39,7 +40,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
         switch self {
         case .invalidUTF8, .invalidJSON, .loneSurrogate, .nestingTooDeep, .duplicateMember,
             .invalidType, .missingField, .outOfRange, .invalidValue, .invalidTimestamp, .invalidLocale, .badRequest,
-            .badFraming:
+            .invalidHost, .badFraming:
             400
         case .unauthorized: 401
         case .notFound: 404
@@ -78,6 +79,7 @@ package enum ProblemCode: String, Sendable, CaseIterable {
         case .internalError: "Internal error"
         case .notReady: "Not ready"
         case .badRequest: "The request is not valid HTTP/1.1"
+        case .invalidHost: "The Host is not valid"
         case .badFraming: "The request's framing is ambiguous"
         case .headerFieldsTooLarge: "The request head is too large"
         case .expectationFailed: "The expectation cannot be met"

@@ -16,7 +16,7 @@ enum RejectionReason: String, CaseIterable, Sendable {
     /// counted with the requests.
     init?(_ rejection: TransportRejection) {
         switch rejection {
-        case .badRequest, .expectationFailed: self = .badRequest
+        case .badRequest, .expectationFailed, .invalidHost: self = .badRequest
         case .headersTooLarge, .tooManyHeaderFields: self = .headersTooLarge
         case .bodyTooLarge: self = .bodyTooLarge
         case .badFraming: self = .badFraming

@@ -1,0 +1,231 @@
+import Testing
+
+@testable import EventHTTP
+
+/// A connection's life as a value: every event and the action it returns,
+/// without a socket (the record carries the actions out; `CapacityTests`
+/// and `HTTPServerTests` prove the wiring live).
+@Suite struct ConnectionLifeTests {
+    static let second: UInt64 = 1_000_000_000
+    static let limits = ConnectionLife.Limits(
+        readTimeoutNanoseconds: 10 * second, graceNanoseconds: 2 * second, minHeadBytesPerSecond: 256,
+        minBodyBytesPerSecond: 500)
+
+    /// A life past its first request's reply: idle, `at` in the order.
+    static func idle(at: UInt64 = 5 * second) -> ConnectionLife {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: second)
+        _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
+        _ = life.requestComplete()
+        _ = life.replyWritten(pendingBytes: 0, idleOrder: at)
+        return life
+    }
+
+    /// A `Content-Length` body of `declared` bytes, `buffered` of them in, from `start`.
+    static func uploading(declared: Int, buffered: Int, start: UInt64 = second) -> (
+        ConnectionLife, ConnectionLife.Action
+    ) {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: start)
+        let action = life.headComplete(
+            hasBody: true, isChunked: false, declaredBodyBytes: declared, bodyBytesBuffered: buffered, now: start)
+        return (life, action)
+    }
+
+    // MARK: Accept and the head
+
+    @Test func newConnection_framesWhatArrives_andCountsAsASlowHeadFromItsAccept() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 7)
+        #expect(life.stage == .framing)
+        #expect(life.bytesArrived(10) == .frame)
+        #expect(life.headStartNanoseconds(isReadingHead: true) == 7)
+        life.framingStarted(now: 9)
+        #expect(life.headStartNanoseconds(isReadingHead: true) == 9)
+        #expect(life.headStartNanoseconds(isReadingHead: false) == nil)
+    }
+
+    @Test func onProbation_isNeverTakenForASlowHead() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 7)
+        life.beginProbation()
+        #expect(life.isOnProbation)
+        #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
+    }
+
+    @Test func headWithoutBody_handsTheRestToEvhttp_withoutOurCallback() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: 1)
+        let action = life.headComplete(
+            hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
+        #expect(action == .unwatchInput)
+        #expect(life.stage == .evhttpReading)
+        #expect(life.bodyStartNanoseconds == nil)
+        #expect(life.bytesArrived(100) == .none)
+    }
+
+    @Test func bodyThatCameWithItsHead_isNotWatched() {
+        let (life, action) = Self.uploading(declared: 100, buffered: 100)
+        #expect(action == .unwatchInput)
+        #expect(life.stage == .evhttpReading)
+        #expect(life.bodyStartNanoseconds == nil)
+    }
+
+    @Test func bodyStillToCome_isWatched_untilItsLastByte() {
+        var (life, action) = Self.uploading(declared: 100, buffered: 10)
+        #expect(action == .watchInput)
+        #expect(life.bodyReceivedBytes == 10)
+        #expect(life.bytesArrived(50) == .none)
+        #expect(life.bodyReceivedBytes == 60)
+        #expect(life.bytesArrived(40) == .unwatchInput)
+    }
+
+    @Test func chunkedBody_isFramedToItsEnd_thenEvhttpReadsAlone() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: 1)
+        #expect(
+            life.headComplete(hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 1)
+                == .none)
+        #expect(life.stage == .framing)
+        #expect(life.bytesArrived(30) == .frame)
+        #expect(life.bodyReceivedBytes == 30)
+        #expect(life.chunkedBodyComplete() == .unwatchInput)
+        #expect(life.stage == .evhttpReading)
+        #expect(life.bodyStartNanoseconds == nil)
+    }
+
+    // MARK: The request and its reply
+
+    @Test func requestComplete_pendsTheReply_andStopsWatchingAWatchedBody() {
+        var (life, _) = Self.uploading(declared: 100, buffered: 10)
+        #expect(life.requestComplete() == .unwatchInput)
+        #expect(life.stage == .replyPending)
+        #expect(life.isHandlingRequest)
+        #expect(life.requestStartNanoseconds == nil)
+        #expect(life.replyQueued() == .stopReading)
+        #expect(life.bytesArrived(5) == .none)
+    }
+
+    @Test func replyWritten_withNothingBuffered_leavesTheConnectionIdleSinceThen() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
+        #expect(life.requestComplete() == .none)
+        #expect(life.replyWritten(pendingBytes: 0, idleOrder: 42) == .watchInput)
+        #expect(life.stage == .framing)
+        #expect(life.idleOrder == 42)
+        #expect(life.isIdle(hasUnreadBytes: false))
+        #expect(!life.isIdle(hasUnreadBytes: true))
+        // An idle connection is neither a slow head nor a timed-out request.
+        #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
+        #expect(
+            life.sweep(
+                now: 100 * Self.second, limits: Self.limits, headBytes: 0, closesIdle: false, hasUnreadBytes: false)
+                == .none)
+    }
+
+    @Test func replyWritten_withAPipelinedRequest_framesIt_andIsNotIdle() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
+        _ = life.requestComplete()
+        #expect(life.replyWritten(pendingBytes: 30, idleOrder: 42) == .framePending)
+        #expect(life.idleOrder == nil)
+    }
+
+    @Test func nextBytes_endTheIdleWait() {
+        var life = Self.idle(at: 5)
+        life.framingStarted(now: 6)
+        #expect(life.idleOrder == nil)
+        #expect(life.requestStartNanoseconds == 6)
+        #expect(!life.isIdle(hasUnreadBytes: false))
+    }
+
+    @Test func replyWritten_outsideReplyPending_changesNothing() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        #expect(life.replyWritten(pendingBytes: 0, idleOrder: 1) == .none)
+        #expect(life.stage == .framing)
+        #expect(life.replyQueued() == .none)
+    }
+
+    // MARK: Refusing
+
+    @Test func refuse_schedulesOneTakeOver_thenDiscardsWhatArrives_andLingersToItsDeadline() {
+        var life = Self.idle()
+        #expect(life.refuse() == .scheduleTakeOver)
+        #expect(life.stage == .refusalPending)
+        #expect(life.refuse() == .none)
+        #expect(life.bytesArrived(10) == .discard)
+        #expect(
+            life.sweep(
+                now: 100 * Self.second, limits: Self.limits, headBytes: nil, closesIdle: true, hasUnreadBytes: false)
+                == .none)
+        life.beginRefusal(now: 10, lingerNanoseconds: Self.second)
+        #expect(life.stage == .refusing)
+        #expect(life.refuse() == .none)
+        #expect(life.bytesArrived(10) == .discard)
+        #expect(
+            life.sweep(
+                now: Self.second + 10, limits: Self.limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false)
+                == .none)
+        #expect(
+            life.sweep(
+                now: Self.second + 11, limits: Self.limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false)
+                == .finishRefusal)
+    }
+
+    // MARK: The sweep
+
+    @Test func requestPastTheReadTimeout_isClosed_butNotWhileTheHandlerHasIt() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: Self.second)
+        // 3,000 bytes: the head keeps its rate, only the timeout applies.
+        #expect(
+            life.sweep(
+                now: 11 * Self.second, limits: Self.limits, headBytes: 3_000, closesIdle: false, hasUnreadBytes: false)
+                == .none)
+        #expect(
+            life.sweep(
+                now: 11 * Self.second + 1, limits: Self.limits, headBytes: 3_000, closesIdle: false,
+                hasUnreadBytes: false) == .close)
+        _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
+        _ = life.requestComplete()
+        #expect(
+            life.sweep(
+                now: 60 * Self.second, limits: Self.limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false)
+                == .none)
+    }
+
+    @Test func headUnderTheMinimumRate_isClosed_onlyOnceTheGraceHasPassed() {
+        var life = ConnectionLife(acceptedAtNanoseconds: 0)
+        life.framingStarted(now: Self.second)
+        // 3 s in: 256 B/s needs 768 bytes.
+        let now = 4 * Self.second
+        #expect(life.isHeadTooSlow(now: now, limits: Self.limits, headBytes: 767))
+        #expect(!life.isHeadTooSlow(now: now, limits: Self.limits, headBytes: 768))
+        #expect(!life.isHeadTooSlow(now: 3 * Self.second, limits: Self.limits, headBytes: 0))
+        #expect(
+            life.sweep(now: now, limits: Self.limits, headBytes: 10, closesIdle: false, hasUnreadBytes: false) == .close
+        )
+    }
+
+    @Test func bodyUnderTheMinimumRate_isClosed_onlyOnceTheGraceHasPassed() {
+        var (life, _) = Self.uploading(declared: 900_000, buffered: 8)
+        // 8 bytes every 0.2 s: 40 B/s.
+        #expect(!life.isBodyTooSlow(now: 2 * Self.second, limits: Self.limits))
+        _ = life.bytesArrived(112)
+        #expect(life.isBodyTooSlow(now: 4 * Self.second, limits: Self.limits))
+        _ = life.bytesArrived(2_000)
+        // 2,120 bytes in 3 s: over 500 B/s.
+        #expect(!life.isBodyTooSlow(now: 4 * Self.second, limits: Self.limits))
+        #expect(life.bodyBytesPerSecond(now: 4 * Self.second, graceNanoseconds: 2 * Self.second) == 2_120.0 / 3)
+        // No rate before the grace: a body just begun is not the slowest.
+        #expect(life.bodyBytesPerSecond(now: 2 * Self.second, graceNanoseconds: 2 * Self.second) == nil)
+    }
+
+    @Test func idleConnection_closesAtADrainThatKeepsNone_unlessBytesWaitInTheKernel() {
+        let life = Self.idle()
+        #expect(
+            life.sweep(now: 6 * Self.second, limits: Self.limits, headBytes: 0, closesIdle: true, hasUnreadBytes: false)
+                == .close)
+        #expect(
+            life.sweep(now: 6 * Self.second, limits: Self.limits, headBytes: 0, closesIdle: true, hasUnreadBytes: true)
+                == .none)
+    }
+}
