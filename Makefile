@@ -40,7 +40,7 @@ swift-test: deps
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -136,7 +136,7 @@ check-browser: build chromium $(VENV)/.tools-installed
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Formatting: the toolchain's swift-format with .swift-format; `make format` rewrites.
-SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz
+SWIFT_FORMAT_PATHS = Package.swift Plugins Sources Tests fuzz wasm
 .PHONY: lint format
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
@@ -161,7 +161,7 @@ check-library:
 check-fences:
 	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
 
-test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate check-wasm check-wasm-browser
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process
@@ -299,3 +299,108 @@ resilience: release python3
 resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The rules as a WebAssembly module (docs/wasm.md, ADR 0037): the engine
+# (NotificationEngine, EnginePrimitives) and the module's exports (wasm/)
+# compiled with the toolchain's Embedded Swift for wasm32-unknown-none-wasm
+# and linked by its wasm-ld with wasi-libc's malloc and mem* (Debian's
+# wasi-libc, through apt-get only when missing); nothing is fetched. The
+# module imports nothing. `make wasm` leaves the module and its two hosts,
+# notification-text.mjs (browsers, Node) and notification_text.py
+# (wasmtime), in $(WASM_DIR).
+WASM_DIR ?= .build/wasm
+WASM_TOOLCHAIN ?= $(dir $(shell command -v $(SWIFTC) 2>/dev/null || echo /opt/swift/usr/bin/swiftc))
+WASM_TARGET = wasm32-unknown-none-wasm
+WASM_SYSROOT ?= /usr/lib/wasm32-wasi
+# -O rather than -Osize: 15% faster for 8% more bytes (docs/wasm.md);
+# -msimd128: WebAssembly 2.0's 128-bit SIMD for the engine's SIMD16 scans
+# (the JSON reader's, the renderer's), which are otherwise done lane by lane.
+WASM_OPTIMIZE ?= -O
+WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded -wmo $(WASM_OPTIMIZE) -Xcc -msimd128 \
+  -parse-as-library \
+  -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
+WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
+WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
+.PHONY: wasm wasi-libc node check-wasm check-wasm-browser playground-static
+
+wasi-libc:
+	@[ -e "$(WASM_SYSROOT)/libc.a" ] || { \
+	  echo "installing wasi-libc with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wasi-libc >/dev/null; }
+
+$(WASM_DIR)/modules/EnginePrimitives.o: $(PRIMITIVES_SOURCES)
+	@mkdir -p $(WASM_DIR)/modules
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name EnginePrimitives \
+	  -emit-module -emit-module-path $(WASM_DIR)/modules/EnginePrimitives.swiftmodule -c $^ -o $@
+
+$(WASM_DIR)/modules/NotificationEngine.o: $(ENGINE_SOURCES) $(WASM_DIR)/modules/EnginePrimitives.o
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name NotificationEngine \
+	  -emit-module -emit-module-path $(WASM_DIR)/modules/NotificationEngine.swiftmodule -c $(ENGINE_SOURCES) -o $@
+
+$(WASM_DIR)/modules/NotificationWasm.o: $(WASM_SOURCES) $(WASM_DIR)/modules/NotificationEngine.o
+	$(WASM_TOOLCHAIN)swiftc $(WASM_SWIFT_FLAGS) -module-name NotificationWasm -c $(WASM_SOURCES) -o $@
+
+$(WASM_DIR)/modules/runtime.o: wasm/runtime.c
+	@mkdir -p $(WASM_DIR)/modules
+	$(WASM_TOOLCHAIN)clang --target=$(WASM_TARGET) -Os -ffreestanding -nostdlib -c $< -o $@
+
+# --gc-sections keeps what the exports reach; the memory grows from 2 pages
+# (128 KiB) of stack as malloc asks.
+$(WASM_DIR)/notification-text.wasm: $(addprefix $(WASM_DIR)/modules/,NotificationWasm.o NotificationEngine.o \
+  EnginePrimitives.o runtime.o) | wasi-libc
+	$(WASM_TOOLCHAIN)wasm-ld --no-entry --gc-sections --strip-all -z stack-size=131072 -o $@ $^ \
+	  $(WASM_UNICODE_TABLES) $(WASM_SYSROOT)/libc.a
+
+$(WASM_DIR)/%: wasm/%
+	@mkdir -p $(WASM_DIR)
+	cp $< $@
+
+wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py
+	@ls -l $(WASM_DIR)/notification-text.wasm
+
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  echo "installing nodejs with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
+
+# test-fixtures/README.md's runners with its module lines (readme_runner.py
+# --wasm), then every fixture case through the module in Node
+# (notification-text.mjs) and Python (notification_text.py on wasmtime), byte for byte the debug
+# service's answer, then random requests identical to the command line
+# (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
+WASM_BODIES ?= 5000
+WASM_COMPOSES ?= 2000
+WASM_SEED ?= 1
+check-wasm: wasm build node $(VENV)/.tools-installed
+	@for language in javascript python; do \
+	  python3 checks/fixtures/readme_runner.py --wasm --language $$language --python $(VENV)/bin/python \
+	    --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" || exit 1; done
+	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
+	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# examples/service-worker in headless Chromium (Debian's, Selenium as pinned):
+# Web Push data messages delivered through the DevTools protocol, the
+# notifications shown read back, each equal to the debug service's answer;
+# then the static playground's answers on load (checks/wasm/service_worker_test.py;
+# about 15 s). A browser check: it
+# belongs with check-browser.
+check-wasm-browser: wasm build playground-static chromium $(VENV)/.tools-installed
+	$(VENV)/bin/python checks/wasm/service_worker_test.py --wasm-dir $(WASM_DIR) --seconds $(BROWSER_SECONDS) \
+	  --playground $(PLAYGROUND_STATIC) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+
+# The playground page without a server (examples/playground-static): the
+# page's own files, the module and offline.mjs, which answers the page's
+# POST /body and POST /compose with it; playground.json is the service's
+# GET /playground.json for the default settings, from `notification-text`.
+PLAYGROUND_STATIC ?= .build/playground-static
+.PHONY: playground-static
+playground-static: wasm build
+	@mkdir -p $(PLAYGROUND_STATIC)
+	cp Sources/NotificationService/Resources/playground.js Sources/NotificationService/Resources/playground.css \
+	  Sources/NotificationService/Resources/playground.svg examples/playground-static/offline.mjs \
+	  $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.wasm $(PLAYGROUND_STATIC)/
+	sed -e 's#"/playground\.\(svg\|css\|js\)"#"playground.\1"#' \
+	  -e 's#<script src="playground.js" defer></script>#<script type="module" src="offline.mjs"></script>\n&#' \
+	  Sources/NotificationService/Resources/index.html > $(PLAYGROUND_STATIC)/index.html
+	python3 examples/playground-static/settings.py l10n > $(PLAYGROUND_STATIC)/playground.json

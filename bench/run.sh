@@ -10,6 +10,10 @@ PY=.venv/bin/python
 echo; echo "== renderer: swift run -c release notification-bench"
 ${SWIFT:-swift} run -c release notification-bench | tee bench/out/render.txt
 
+echo; echo "== the WebAssembly module in Node beside the native engine (make wasm)"
+make --no-print-directory wasm >/dev/null
+bench/wasm.sh
+
 echo; echo "== CLI: hyperfine (process start + one render)"
 hyperfine --warmup 3 --min-runs 30 --export-markdown bench/out/cli.md \
   ".build/release/notification-text render < bench/payloads/body-typical.txt" | tail -n +1
@@ -35,6 +39,9 @@ cat bench/out/soak.md
 echo
 echo "CLI --json-lines:"
 cat bench/out/cli-json-lines.md
+echo
+echo "WebAssembly module:"
+cat bench/out/wasm.md
 echo
 echo "renderer (notification-bench):"
 cat bench/out/render.txt

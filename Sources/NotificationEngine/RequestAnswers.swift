@@ -32,6 +32,20 @@ package enum RequestAnswers {
     package static func compose(
         request: [UInt8], appName: String, catalogs: CatalogSet, now: () -> Timestamp, kept: KeptShapes
     ) throws(Problem) -> [UInt8] {
+        #if hasFeature(Embedded)
+        // Embedded Swift (the WebAssembly module, docs/wasm.md) has no untyped
+        // `throws` and no `any Error` to catch: the overload below's steps,
+        // with the composer, which does not throw.
+        var composeRequest = try ComposeDecoder.decode(
+            request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
+        let response = Composer.compose(composeRequest, reusing: &kept.requestStorage)
+        let json =
+            composeRequest.push == nil
+            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
+        response.giveStorage(to: &kept.requestStorage)
+        composeRequest.giveStorage(to: &kept.requestStorage)
+        return json
+        #else
         do {
             return try compose(request: request, appName: appName, catalogs: catalogs, now: now, kept: kept) {
                 Composer.compose($0, reusing: &$1)
@@ -42,8 +56,10 @@ package enum RequestAnswers {
             // Only a bug gets here: Composer.compose does not throw.
             throw Problem(.internalError, "an unexpected error occurred")
         }
+        #endif
     }
 
+    #if !hasFeature(Embedded)
     /// `compose(request:appName:catalogs:now:kept:)` with another composer
     /// (the service's, which tests replace to reach the 500 path); its errors
     /// are thrown as they are.
@@ -62,4 +78,5 @@ package enum RequestAnswers {
         composeRequest.giveStorage(to: &kept.requestStorage)
         return json
     }
+    #endif
 }

@@ -44,6 +44,14 @@ func serviceBenchCases(payloads directory: String) -> [BenchCase] {
                     .count) ?? -1
             })
     }
+    // The engine's one call per request, as the WebAssembly module makes it
+    // (bench/wasm.sh puts the module's figure in Node beside this one).
+    if let body = ProcessIO.readFile(atPath: directory + "/body-typical.json") {
+        cases.append(
+            BenchCase(name: "engine RequestAnswers.body, body-typical.json") {
+                (try? RequestAnswers.body(request: body).count) ?? -1
+            })
+    }
     return cases
         + routes.compactMap { route in
             guard var body = ProcessIO.readFile(atPath: directory + "/" + route.file) else { return nil }

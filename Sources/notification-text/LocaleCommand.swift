@@ -19,7 +19,7 @@ enum LocaleCommand {
         CommandOption(
             flag: "--count", environmentVariable: nil, valueName: "N",
             meaning: "also print the chosen catalog's CLDR plural category of N (\"plural\")",
-            value: .integer(0...1_000_000_000, \.count, unset: "none")),
+            value: .integer(LocaleQuestion.countRange, \.count, unset: "none")),
         CommandOption(
             flag: "--format", environmentVariable: nil, valueName: "KEY",
             meaning: "also print the chosen catalog's message KEY filled in with --arguments (\"formatted\")",
@@ -85,86 +85,17 @@ enum LocaleCommand {
 
     /// The JSON line for `tag` (nil: no `locale`).
     static func answer(tag text: String?, settings: Settings) -> [UInt8] {
-        let catalogs = settings.catalogs
-        let isAbsent = text?.isEmpty ?? true
-        let tag = isAbsent ? nil : LocaleTag(text!)
-        let choice = tag.map { catalogs.choice(for: $0) }
-        let catalog = isAbsent ? catalogs.defaultCatalog : choice?.catalog
-        return JSONWriter.bytes(capacity: 256) { json in
-            json.raw(#"{"locale":"#)
-            json.string(text)
-            json.raw(isAbsent || tag != nil ? #","valid":true"# : #","valid":false"#)
-            json.raw(#","normalized":"#)
-            write(tag, to: &json)
-            json.raw(#","maximized":"#)
-            write(tag?.maximized, to: &json)
-            json.raw(#","catalog":"#)
-            json.string(catalog?.tag)
-            json.raw(#","direction":"#)
-            json.string(catalog?.direction.rawValue)
-            json.raw(#","by":"#)
-            json.string(isAbsent ? "L1" : choice.map { "rule \($0.rule)" } ?? "L2")
-            json.raw(#","parents":["#)
-            for (index, parent) in (choice?.parents ?? []).enumerated() {
-                if index > 0 { json.raw(",") }
-                json.string(parent.description)
-            }
-            json.raw(#"],"defaultLocale":"#)
-            json.string(catalogs.defaultCatalog.tag)
-            if let catalog, let count = settings.count {
-                json.raw(#","plural":{"count":"#)
-                json.integer(count)
-                json.raw(#","category":"#)
-                json.string(catalog.pluralRules.category(count).name)
-                json.raw("}")
-            }
-            if let catalog, let key = settings.key {
-                json.raw(#","formatted":"#)
-                json.string(catalog.format(key, settings.arguments))
-            }
-            json.raw("}")
-        }
-    }
-
-    /// `[language, script, region]`, null for a missing subtag; `null` for no tag.
-    private static func write(_ tag: LocaleTag?, to json: inout JSONWriter) {
-        guard let tag else { return json.null() }
-        json.raw("[")
-        json.string(tag.language)
-        json.raw(",")
-        json.string(tag.script)
-        json.raw(",")
-        json.string(tag.region)
-        json.raw("]")
+        var question = LocaleQuestion(tag: text)
+        question.catalogs = settings.catalogs
+        question.count = settings.count
+        question.key = settings.key
+        question.arguments = settings.arguments
+        return question.jsonAnswer()
     }
 
     /// `--arguments`: an object of the message arguments of compose.md section 8.
     static func messageArguments(_ raw: String) -> MessageArguments? {
-        guard let tape = try? JSONParser.tape(Array(raw.utf8)), tape.kind(JSONTape.root) == .object else { return nil }
-        var arguments = MessageArguments()
-        for (name, value) in tape.members(JSONTape.root) {
-            let key = tape.string(name)
-            switch key {
-            case "count", "others":
-                guard tape.kind(value) == .number, tape.isIntegerLexeme(value),
-                    let number = tape.integerValue(value), (0...1_000_000_000).contains(number)
-                else { return nil }
-                if key == "count" { arguments.count = number } else { arguments.others = number }
-            case "name", "text", "app", "a", "b", "c":
-                guard tape.kind(value) == .string else { return nil }
-                let string = tape.string(value)
-                switch key {
-                case "name": arguments.name = string
-                case "text": arguments.text = string
-                case "app": arguments.app = string
-                case "a": arguments.a = string
-                case "b": arguments.b = string
-                default: arguments.c = string
-                }
-            default:
-                return nil
-            }
-        }
-        return arguments
+        guard let tape = try? JSONParser.tape(Array(raw.utf8)) else { return nil }
+        return LocaleQuestion.messageArguments(tape, JSONTape.root)
     }
 }

@@ -154,7 +154,10 @@ package enum BodyRenderer {
         _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>
     ) -> Int {
         guard ByteScan.contains(input, ASCII.carriageReturn) else {
-            if let base = input.baseAddress { output.update(from: base, count: input.count) }
+            // A raw copy (memcpy): Embedded Swift copies a typed range byte by byte (docs/wasm.md).
+            if let base = input.baseAddress {
+                UnsafeMutableRawPointer(output).copyMemory(from: base, byteCount: input.count)
+            }
             return input.count
         }
         var written = 0

@@ -165,7 +165,7 @@ struct ObjectShape: ~Copyable {
         for k in 0...count {
             let length = Int(pieces[k].count)
             guard length <= Self.literalCapacity &- kept else { return }
-            (literals + kept).initialize(from: base + Int(pieces[k].start), count: length)
+            UnsafeMutableRawPointer(literals + kept).copyMemory(from: base + Int(pieces[k].start), byteCount: length)
             pieces[k].literal = UnsafePointer(literals + kept)
             pieces[k].prepare()
             kept &+= length

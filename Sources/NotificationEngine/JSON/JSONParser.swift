@@ -26,7 +26,8 @@ package struct JSONParser: ~Copyable {
     /// from the bytes.
     package static func tape(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONTape {
         // Offsets are stored in 32 bits; request bodies are limited far below.
-        guard bytes.count < Int(UInt32.max) else {
+        // (Compared as UInt64: `Int(UInt32.max)` traps where Int has 32 bits, as on wasm32.)
+        guard UInt64(bytes.count) < UInt64(UInt32.max) else {
             throw JSONParseError(.syntax, offset: 0, "a JSON text of 4 GiB or more is not accepted")
         }
         // Requests hold about one entry per 10 bytes: the tape starts with

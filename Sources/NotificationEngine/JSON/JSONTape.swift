@@ -167,18 +167,16 @@ package struct JSONTape {
     /// Calls `body` with the decoded UTF-8 of the string at `index`: the
     /// text's own bytes when it has no escapes, a decoded copy otherwise.
     /// The bytes are well-formed UTF-8 and valid only during `body`.
-    package func withStringBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
-        -> Result
-    {
+    package func withStringBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entries[index]
         precondition(entry.kind == .string, "string bytes of a non-string")
-        return try bytes.withUnsafeBufferPointer { text in
+        return bytes.withUnsafeBufferPointer { text in
             let raw = UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)])
-            guard entry.flag else { return try body(raw) }
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
+            guard entry.flag else { return body(raw) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
                 // Cannot fail: the parser decoded these escapes before.
                 let count = (try? JSONParser.unescape(raw, baseOffset: Int(entry.start), into: output)) ?? 0
-                return try body(UnsafeBufferPointer(rebasing: output[0..<count]))
+                return body(UnsafeBufferPointer(rebasing: output[0..<count]))
             }
         }
     }

@@ -219,7 +219,7 @@ package struct JSONWriter {
         case 0..<4:
             for offset in 0..<length { target[offset] = source[offset] }
         default:
-            target.initialize(from: source, count: length)
+            UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: length)  // memcpy, as BodyRenderer's
         }
     }
 

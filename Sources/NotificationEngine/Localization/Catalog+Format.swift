@@ -230,7 +230,8 @@ struct MessageWriter {
     mutating func copy(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(capacity - written >= source.count, "message bound too small")
-        (output + written).update(from: base, count: source.count)
+        // memcpy, as BodyRenderer's
+        UnsafeMutableRawPointer(output + written).copyMemory(from: base, byteCount: source.count)
         written += source.count
     }
 

@@ -36,7 +36,7 @@ package final class Catalog: Sendable {
     /// The catalogs of `l10n/`, built into the library (`BuiltInCatalogs.swift`,
     /// generated from the files).
     package static let builtIn: [Catalog] = builtInSources.map { source in
-        do {
+        do throws(LocalizationError) {
             return try Catalog(source)
         } catch {
             // CatalogFileTests checks every file, so this is unreachable.

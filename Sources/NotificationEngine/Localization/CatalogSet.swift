@@ -17,7 +17,7 @@ package struct CatalogSet: Sendable {
 
     /// The built-in catalogs (`Catalog.builtIn`) with the default `en`.
     package static let builtIn: CatalogSet = {
-        do {
+        do throws(LocalizationError) {
             return try CatalogSet(Catalog.builtIn)
         } catch {
             fatalError("built-in catalogs: \(error)")  // CatalogSetTests checks them
@@ -42,7 +42,7 @@ package struct CatalogSet: Sendable {
         }
         self.catalogs = catalogs
         self.maximizedTags = maximizedTags
-        let tags = catalogs.map(\.locale.packed)
+        let tags = catalogs.map { $0.locale.packed }
         self.tags = tags
         regionless = catalogs.map { $0.locale.regionBits == 0 }
         guard let tag = LocaleTag(defaultLocale) else { throw .malformedTag(defaultLocale) }

@@ -79,7 +79,7 @@ final class Message: Sendable {
     var plurals: [(argument: MessageArgument, selectors: [Selector])] {
         nodes.compactMap { node in
             guard case .plural(let argument, let range) = node else { return nil }
-            return (argument, branches[range].map(\.selector))
+            return (argument, branches[range].map { $0.selector })
         }
     }
 

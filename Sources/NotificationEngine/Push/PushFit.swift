@@ -126,7 +126,7 @@ package enum PushFit {
             let before = floors[..<step].reduce(0, +)
             let stepRoom = textRoom - after - before
             if stepRoom >= floors[step] {
-                rooms = Array(floors[..<step]) + [stepRoom] + order[(step + 1)...].map(\.cost)
+                rooms = Array(floors[..<step]) + [stepRoom] + order[(step + 1)...].map { $0.cost }
                 break
             }
         }

@@ -1,0 +1,239 @@
+"""examples/service-worker in headless Chromium: a Web Push data message in,
+the notification the module composed out, equal to the native service's;
+with --playground, the static playground (make playground-static) too: the
+page's Body and Compose answers on load, made by the module in the page,
+equal to the service's for the same requests.
+
+The folder is served on 127.0.0.1 with the module and its host from `make
+wasm`; Chromium (Debian's, driven by Selenium) registers sw.js with the
+notification permission granted; each message is delivered with the
+DevTools protocol's ServiceWorker.deliverPushMessage, as a push service
+would deliver it, and `registration.getNotifications()` is read back. The
+title and body must be the ones the live debug service answers for the same
+request (POST /compose: the answer's notification; POST /body: its body).
+
+Usage: service_worker_test.py --binary .build/debug/notification-text [--wasm-dir .build/wasm] [--seconds 90]
+"""
+
+import argparse
+import functools
+import http.client
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import websocket  # websocket-client, which Selenium depends on
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples/service-worker"
+
+MESSAGES = [
+    ("compose request.json", {"compose": json.loads((ROOT / "test-fixtures/request.json").read_text("utf-8"))}),
+    ("compose in Arabic", {"compose": {
+        "now": "2026-11-29T12:00:00Z", "recipient": "u1", "locale": "ar",
+        "notifications": [
+            {"id": "1", "source": "chat", "type": "message", "timestamp": "2026-11-29T11:58:00Z", "thread": "t9",
+             "threadTitle": "Team", "sender": {"id": "u2", "name": "Ana"}, "text": "**Ship** it 🎉"},
+            {"id": "2", "source": "chat", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "thread": "t9",
+             "sender": {"id": "u3", "name": "Bo"}, "text": "see `main` ~~now~~"}]}}),
+    ("body", {"title": "Ana", "body": {"text": "**Hello** _world_, see [the docs](https://x.example) 👨‍👩‍👧", "maxUnits": 256}}),
+]
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
+                      ".wasm": "application/wasm", "": "application/octet-stream"}
+
+    def log_message(self, *args):
+        pass
+
+
+def native_answers(binary):
+    """What the live service shows for each message: (title, body)."""
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = json.loads(server.stdout.readline())["port"]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        answers = []
+        for _, message in MESSAGES:
+            route, request = ("/compose", message["compose"]) if "compose" in message else ("/body", message["body"])
+            connection.request("POST", route, json.dumps(request).encode(), {"Content-Type": "application/json"})
+            reply = connection.getresponse()
+            answer = json.loads(reply.read())
+            assert reply.status == 200, (route, reply.status, answer)
+            answers.append((answer["notification"]["title"], answer["notification"]["body"]) if route == "/compose"
+                           else (message["title"], answer["body"]))
+        return answers
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+class DevTools:
+    """A raw DevTools protocol session on the page (Selenium's execute_cdp_cmd gives no events)."""
+
+    def __init__(self, address, page_url):
+        targets = json.load(urllib.request.urlopen(f"http://{address}/json/list", timeout=10))
+        page = next(t for t in targets if t["type"] == "page" and t["url"].startswith(page_url))
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=10, suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+
+    def send(self, method, params=None):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+            self.events.append(message)
+
+    def wait_event(self, method, predicate, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for event in self.events:
+                if event.get("method") == method and predicate(event["params"]):
+                    return event["params"]
+            self.events.append(json.loads(self.socket.recv()))
+        raise TimeoutError(method)
+
+
+def check_playground(driver, binary, folder):
+    """The static playground (no server): once it has answered the Body and Compose
+    panels on load, their texts are the service's for the same requests."""
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        driver.get(f"http://127.0.0.1:{site.server_address[1]}/index.html")
+        deadline = time.monotonic() + 30
+        answered = lambda panel: int(driver.find_element("id", panel).get_attribute("data-answers") or "0")
+        while (answered("body-panel") < 1 or answered("compose-panel") < 1) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        value = lambda id: driver.execute_script(f"return document.getElementById('{id}').value")
+        text = lambda id: driver.execute_script(f"return document.getElementById('{id}').textContent")
+        got = {"body": text("body"), "title": text("notification-title"), "notification": text("notification-body")}
+        composed = service_answer(binary, "/compose", value("compose-request"))["notification"]
+        native = {"body": service_answer(binary, "/body", json.dumps({"text": value("text")}))["body"],
+                  "title": composed["title"], "notification": composed["body"]}
+    finally:
+        site.shutdown()
+    if got == native and got["body"]:
+        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}"
+    return False, f"FAIL static playground\n  want {json.dumps(native, ensure_ascii=False)}\n  got  {json.dumps(got, ensure_ascii=False)}"
+
+
+def service_answer(binary, route, request):
+    """One answer of a live debug service."""
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", json.loads(server.stdout.readline())["port"], timeout=30)
+        connection.request("POST", route, request.encode(), {"Content-Type": "application/json"})
+        return json.loads(connection.getresponse().read())
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--wasm-dir", type=Path, default=ROOT / ".build/wasm")
+    parser.add_argument("--seconds", type=int, default=90)
+    parser.add_argument("--playground", type=Path, help="also check the static playground in this folder "
+                        "(make playground-static): its answers on load equal the service's")
+    args = parser.parse_args()
+    watchdog = threading.Timer(args.seconds, lambda: (print("FAIL: the check took too long"), sys.stdout.flush(),
+                                                      os._exit(1)))
+    watchdog.daemon = True
+    watchdog.start()
+    expected = native_answers(args.binary)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as site, tempfile.TemporaryDirectory() as profile:
+        for name in ("index.html", "sw.js"):
+            shutil.copy(EXAMPLE / name, site)
+        for name in ("notification-text.mjs", "notification-text.wasm"):
+            shutil.copy(args.wasm_dir / name, site)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=site))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium")
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         f"--user-data-dir={profile}", "--no-first-run", "--disable-background-networking",
+                         "--disable-component-update", "--disable-sync", "--disable-extensions",
+                         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]:
+            options.add_argument(argument)
+        driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+        try:
+            driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["notifications"]})
+            driver.get(f"{origin}/index.html")
+            devtools = DevTools(driver.capabilities["goog:chromeOptions"]["debuggerAddress"], origin)
+            devtools.send("ServiceWorker.enable")
+            registration = devtools.wait_event(
+                "ServiceWorker.workerRegistrationUpdated",
+                lambda p: any(r["scopeURL"] == f"{origin}/" and not r["isDeleted"] for r in p["registrations"]), 30)
+            registration_id = next(r["registrationId"] for r in registration["registrations"]
+                                   if r["scopeURL"] == f"{origin}/")
+            driver.set_script_timeout(30)
+            # A push delivered before the worker is activated is dropped: wait for it.
+            state = driver.execute_async_script("""
+                const done = arguments[0];
+                navigator.serviceWorker.ready.then((registration) => {
+                  const worker = registration.active;
+                  if (worker.state === "activated") return done(worker.state);
+                  worker.addEventListener("statechange", () => worker.state === "activated" && done(worker.state));
+                });""")
+            print(f"service worker {state} (registration {registration_id}) at {origin}")
+            for (label, message), (title, body) in zip(MESSAGES, expected):
+                devtools.send("ServiceWorker.deliverPushMessage",
+                              {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
+                shown = driver.execute_async_script("""
+                    const done = arguments[0];
+                    const started = Date.now();
+                    (async () => {
+                      const registration = await navigator.serviceWorker.ready;
+                      for (;;) {
+                        const list = await registration.getNotifications();
+                        if (list.length || Date.now() - started > 20000) {
+                          const shown = list.map((n) => ({title: n.title, body: n.body}));
+                          list.forEach((n) => n.close());
+                          return shown;
+                        }
+                        await new Promise((resolve) => setTimeout(resolve, 50));
+                      }
+                    })().then(done, (error) => done(String(error)));""")
+                if shown == [{"title": title, "body": body}]:
+                    passed += 1
+                    print(f"ok   {label}: {json.dumps(shown[0], ensure_ascii=False)}")
+                else:
+                    failed += 1
+                    print(f"FAIL {label}\n  want {json.dumps({'title': title, 'body': body}, ensure_ascii=False)}\n"
+                          f"  got  {json.dumps(shown, ensure_ascii=False)}")
+            if args.playground:
+                ok, report = check_playground(driver, args.binary, args.playground)
+                passed, failed = passed + ok, failed + (not ok)
+                print(report)
+        finally:
+            driver.quit()
+            server.shutdown()
+    print(f"{passed} passed, {failed} failed")
+    sys.stdout.flush()
+    os._exit(1 if failed else 0)  # Selenium leaves threads behind
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+import NotificationEngine
+
+// The WebAssembly module's exports (docs/wasm.md): the engine's three
+// answers, JSON in and JSON out, the bytes HTTP gives. This file is the
+// module's edge with its host, as EventHTTP is the service's with libevent:
+// the only code here that reads the host's pointers. Built by `make wasm`
+// with Embedded Swift for wasm32-unknown-none-wasm, never by SwiftPM.
+//
+// A call: the host takes memory with `nt_alloc`, writes the request's UTF-8
+// there, calls `nt_body`, `nt_compose`, `nt_locale` or `nt_configure`, which
+// return the HTTP status (200, or the problem's), frees its memory with
+// `nt_free`, and reads the answer at `nt_answer_pointer` for
+// `nt_answer_length` bytes: a 200's JSON, or the problem object
+// (`application/problem+json`). The answer stays until the next call.
+// A bad request is a problem, never a trap.
+
+/// The module's state: one instance is one thread, one call at a time.
+struct ModuleState {
+    /// The last call's answer.
+    var answer: [UInt8] = []
+    /// `serve --app-name`, `--default-locale`: set by `nt_configure`.
+    var appName = ComposeRequest.defaultApp
+    var catalogs = CatalogSet.builtIn
+    /// The shapes and buffers a compose leaves for the next (`RequestAnswers.compose`).
+    let kept = KeptShapes()
+}
+
+nonisolated(unsafe) var state = ModuleState()
+
+/// The version of this interface: a host checks it before the first call.
+@_expose(wasm, "nt_abi_version") @_cdecl("nt_abi_version")
+func abiVersion() -> Int32 { 1 }
+
+/// `byteCount` bytes for the host to write a request into; 0 when there is no memory left.
+@_expose(wasm, "nt_alloc") @_cdecl("nt_alloc")
+func allocate(_ byteCount: Int32) -> UnsafeMutableRawPointer? {
+    guard byteCount >= 0 else { return nil }
+    return UnsafeMutableRawPointer.allocate(byteCount: Int(max(byteCount, 1)), alignment: 8)
+}
+
+/// Gives back what `nt_alloc` gave.
+@_expose(wasm, "nt_free") @_cdecl("nt_free")
+func free(_ pointer: UnsafeMutableRawPointer?) {
+    pointer?.deallocate()
+}
+
+/// The last answer's first byte.
+@_expose(wasm, "nt_answer_pointer") @_cdecl("nt_answer_pointer")
+func answerPointer() -> UnsafeRawPointer? {
+    state.answer.withUnsafeBytes { $0.baseAddress }
+}
+
+/// The last answer's length in bytes.
+@_expose(wasm, "nt_answer_length") @_cdecl("nt_answer_length")
+func answerLength() -> Int32 { Int32(state.answer.count) }
+
+/// A `POST /body` request: `{"body","units","truncated","inputCut"}` or its problem.
+@_expose(wasm, "nt_body") @_cdecl("nt_body")
+func body(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in try RequestAnswers.body(request: bytes) }
+}
+
+/// A `POST /compose` request, with the clock the module lacks: `now`, an
+/// RFC 3339 date-time, is used when the request has no `now` (as the
+/// service reads its clock). -1 when `now` is not one (the host's mistake,
+/// no answer).
+@_expose(wasm, "nt_compose") @_cdecl("nt_compose")
+func compose(
+    _ request: UnsafePointer<UInt8>?, _ byteCount: Int32, _ now: UnsafePointer<UInt8>?, _ nowByteCount: Int32
+) -> Int32 {
+    guard let clock = Timestamp(rfc3339: String(decoding: copy(now, nowByteCount), as: UTF8.self)) else {
+        state.answer = []
+        return -1
+    }
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in
+        try RequestAnswers.compose(
+            request: bytes, appName: state.appName, catalogs: state.catalogs, now: { clock }, kept: state.kept)
+    }
+}
+
+/// How a `locale` chooses its catalog: `{"locale","defaultLocale","count","format","arguments"}`
+/// in, the `locale` command's JSON out (`LocaleQuestion`).
+@_expose(wasm, "nt_locale") @_cdecl("nt_locale")
+func locale(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in try LocaleQuestion.decode(bytes).jsonAnswer() }
+}
+
+/// The service's settings for the calls that follow: `{"appName": NAME,
+/// "defaultLocale": TAG}`, each optional (`serve --app-name`,
+/// `--default-locale`); answers both as they now are.
+@_expose(wasm, "nt_configure") @_cdecl("nt_configure")
+func configure(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in
+        let settings = try ModuleSettings.decode(bytes)
+        if let appName = settings.appName { state.appName = appName }
+        if let catalogs = settings.catalogs { state.catalogs = catalogs }
+        return ModuleSettings.json(appName: state.appName, defaultLocale: state.catalogs.defaultCatalog.tag)
+    }
+}
+
+/// The host's bytes as an array: the engine reads `[UInt8]`. Copied with
+/// memcpy: `Array(UnsafeBufferPointer)` copies byte by byte in Embedded Swift.
+private func copy(_ pointer: UnsafePointer<UInt8>?, _ byteCount: Int32) -> [UInt8] {
+    guard let pointer, byteCount > 0 else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: Int(byteCount)) { buffer, initialized in
+        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: pointer, byteCount: Int(byteCount))
+        initialized = Int(byteCount)
+    }
+}
+
+/// Keeps `compute`'s bytes, or its problem's, as the answer; returns the status.
+private func answer(_ compute: () throws(Problem) -> [UInt8]) -> Int32 {
+    do throws(Problem) {
+        state.answer = try compute()
+        return 200
+    } catch {
+        state.answer = error.jsonBody()
+        return Int32(error.status)
+    }
+}
