@@ -1,5 +1,7 @@
-# One entry point for a fresh machine: `make run` starts the main job and
-# `make test` passes the tests; each installs what it needs when it is missing.
+# One entry point for a fresh machine: `make run` starts the main job,
+# `make test` passes the tests (about 10 minutes) and `make check-all` runs the
+# thorough checks (sanitizers, fuzzing, the browser, deploy); each installs
+# what it needs when it is missing. `.ci/run` is `make test` then `make check-all`.
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
@@ -34,8 +36,14 @@ jemalloc:
 	  echo "installing libjemalloc2 with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjemalloc2 >/dev/null; }
 
+# One debug build for everything in `make test`: the tests, and the
+# executable that the CLI, oracle, fixture-runner, openapi, README and
+# resilience checks run (`build` after it compiles nothing). The Python tools
+# install meanwhile (pip waits on the network, the compiler on the cores).
 swift-test: deps
-	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	@mkdir -p .build; $(MAKE) --no-print-directory $(VENV)/.tools-installed >.build/venv.log 2>&1 & venv=$$!; \
+	  $(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS); built=$$?; \
+	  wait $$venv || { cat .build/venv.log; exit 1; }; [ $$built -eq 0 ]
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
@@ -87,6 +95,13 @@ check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# Every code block of README.md run or compiled as written
+# (checks/readme/readme_blocks.py): the commands against a service it starts,
+# the library example's main.swift against the debug build's modules.
+.PHONY: check-readme
+check-readme: build python3
+	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))"
+
 # The Python fixture runner of test-fixtures/README.md, copied out of the
 # README as written, against the debug build's service and `locale` command:
 # every case of notification-body.json, compose.json, l10n.json and
@@ -134,7 +149,9 @@ format:
 check-version: build
 	scripts/check-version.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-# The engine and the library alone: import nothing but each other, build without the C target (scripts/check-library.sh).
+# The engine and the library alone: import nothing but each other, build
+# without the C target (scripts/check-library.sh; in `make check-all`: it
+# compiles the engine once more, with swiftc alone).
 .PHONY: check-library
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
@@ -145,7 +162,15 @@ check-library:
 check-fences:
 	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
 
-test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate
+# The quick suite (README: about 10 minutes on a fresh clone here): one debug
+# build shared by the tests and every check of the binary, then the gate's
+# release build. The thorough checks, each with a build of its own
+# (sanitizers, fuzzing) or slow tools (the browser, deploy), are `check-all`;
+# CI (.ci/run) runs `make test` then `make check-all`.
+.PHONY: test check-all
+test: lint check-fences swift-test check-version check-readme check-l10n-tables check-l10n-oracle check-push-oracle check-fixture-runners check-openapi resilience-short perf-gate
+
+check-all: check-library check-browser check-deploy fuzz-short sanitize
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process
@@ -249,7 +274,7 @@ fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
-# The short pass inside `make test`.
+# The short pass inside `make check-all`.
 fuzz-short: fuzz-build
 	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SHORT_SECONDS) || exit 1; done
 
@@ -266,9 +291,10 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-# Resilience (checks/resilience/resilience.py): slow clients, SIGTERM under load,
-# malformed requests, mid-body resets and a soak against a live server on
-# 127.0.0.1. `make test` runs the short version against the debug build.
+# Resilience (checks/resilience/resilience.py, one scenario per file in
+# checks/resilience/tests/): slow clients, SIGTERM under load, malformed
+# requests, mid-body resets, framing, memory and a soak against a live server
+# on 127.0.0.1. `make test` runs the short version against the debug build.
 SOAK_SECONDS ?= 120
 
 python3:
