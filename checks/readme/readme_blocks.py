@@ -14,14 +14,15 @@ runs as written (SERVE_FLAGS='--port 0' in the environment, as the Makefile
 allows) until /readyz answers 200, and must exit 0 after SIGINT, as Ctrl-C
 does; `make test` is what runs this check, so `make -n test` must succeed.
 
-```swift blocks: one whose first line is `// Package.swift` holds a manifest's
+```swift blocks: lines from `// Package.swift` on are a manifest's
 `.package(…)` and `.product(…)` lines; they go into a manifest of an
 executable package beside a checkout of this repository under another folder
-name, which `swift package describe` must resolve. One whose first line names
-`main.swift` is an executable's main.swift: swiftc compiles it as written
+name, which `swift package describe` must resolve. Lines from one starting
+`// main.swift` on (in the same block or a block of their own) are an
+executable's main.swift: swiftc compiles it as written
 against the debug build's NotificationText (its module and objects, the
-package's own build), and runs it; each line ending in `// <output>` after a
-`print(…)` is the line it prints, compared as above.
+package's own build), and runs it; a `print(…)` line's comment (after
+`  // `) is the line it prints, compared as above.
 
     checks/readme/readme_blocks.py --build-path .build/debug
 """
@@ -216,8 +217,7 @@ def run_main_block(start, lines, build_path):
             return
         run = subprocess.run([executable], capture_output=True, text=True, timeout=60)
         check(run.returncode == 0, f"README.md:{start}: main.swift runs (exit {run.returncode})")
-    shown = [re.search(r"//\s*(.*)$", line).group(1) for line in lines
-             if line.lstrip().startswith("print(") and "//" in line]
+    shown = [line.rsplit("  // ", 1)[1] for line in lines if line.lstrip().startswith("print(") and "  // " in line]
     printed = run.stdout.rstrip("\n").split("\n")
     check(len(shown) == len(printed) and len(shown) > 0, f"README.md:{start}: {len(printed)} lines printed,"
           f" {len(shown)} shown")
@@ -242,8 +242,12 @@ def main():
             if language == "sh":
                 run_shell_block(start, lines, binary, service)
             elif language == "swift" and first.startswith("// Package.swift"):
-                run_package_block(start, lines)
-            elif language == "swift" and "main.swift" in first:
+                # The manifest's lines, then (from a line naming main.swift) an executable's main.swift.
+                main = next((i for i, line in enumerate(lines) if line.startswith("// main.swift")), len(lines))
+                run_package_block(start, lines[:main])
+                if main < len(lines):
+                    run_main_block(start + main, lines[main:], build_path)
+            elif language == "swift" and first.startswith("// main.swift"):
                 run_main_block(start, lines, build_path)
             else:
                 check(False, f"README.md:{start}: a ```{language} block this check does not run")
