@@ -1,5 +1,7 @@
-# One entry point for a fresh machine: `make run` starts the main job and
-# `make test` passes the tests; each installs what it needs when it is missing.
+# One entry point for a fresh machine: `make run` starts the main job,
+# `make test` passes the tests (about 10 minutes) and `make check-all` runs the
+# thorough checks (sanitizers, fuzzing, the browser, deploy); each installs
+# what it needs when it is missing. `.ci/run` is `make test` then `make check-all`.
 SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
@@ -34,8 +36,20 @@ jemalloc:
 	  echo "installing libjemalloc2 with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjemalloc2 >/dev/null; }
 
-swift-test: deps
-	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+# One debug build for everything in `make test`: the tests, and the
+# executable that the CLI, oracle, fixture-runner, openapi, README and
+# resilience checks run (`build` after it compiles nothing). The Python tools
+# install meanwhile (pip waits on the network, the compiler on the cores).
+# (Through SUBMAKE, not $(MAKE), so `make -n` prints this line rather than running it.)
+SUBMAKE = $(MAKE)
+.PHONY: swift-build-tests
+swift-build-tests: deps
+	@mkdir -p .build; $(SUBMAKE) --no-print-directory $(VENV)/.tools-installed >.build/venv.log 2>&1 & venv=$$!; \
+	  echo "$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)"; \
+	  $(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS); built=$$?; \
+	  wait $$venv || { cat .build/venv.log; exit 1; }; [ $$built -eq 0 ]
+
+swift-test: swift-build-tests
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
@@ -87,6 +101,13 @@ check-push-oracle: build $(VENV)/.tools-installed
 	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
+# Every code block of README.md run or compiled as written
+# (checks/readme/readme_blocks.py): the commands against a service it starts,
+# the library example's main.swift against the debug build's modules.
+.PHONY: check-readme
+check-readme: build python3
+	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))"
+
 # The Python fixture runner of test-fixtures/README.md, copied out of the
 # README as written, against the debug build's service and `locale` command:
 # every case of notification-body.json, compose.json, l10n.json and
@@ -115,7 +136,6 @@ check-relay: build python3
 	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-test: check-relay
 
 # The playground page (GET /) in headless Chromium driven by Selenium, against
 # the debug build on 127.0.0.1 (checks/browser/playground_test.py); screenshots
@@ -150,7 +170,9 @@ format:
 check-version: build
 	scripts/check-version.sh "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
-# The engine and the library alone: import nothing but each other, build without the C target (scripts/check-library.sh).
+# The engine and the library alone: import nothing but each other, build
+# without the C target (scripts/check-library.sh; in `make check-all`: it
+# compiles the engine once more, with swiftc alone).
 .PHONY: check-library
 check-library:
 	SWIFTC="$(SWIFTC)" scripts/check-library.sh
@@ -161,7 +183,15 @@ check-library:
 check-fences:
 	SWIFT="$(SWIFT)" scripts/check-memory-fences.sh
 
-test: lint check-version check-library check-fences check-l10n-tables check-l10n-oracle check-push-oracle swift-test check-fixture-runners check-openapi check-browser check-deploy fuzz-short resilience-short sanitize perf-gate check-wasm check-wasm-browser
+# The quick suite (README: about 10 minutes on a fresh clone here): one debug
+# build shared by the tests and every check of the binary, then the gate's
+# release build. The thorough checks, each with a build of its own
+# (sanitizers, fuzzing) or slow tools (the browser, deploy), are `check-all`;
+# CI (.ci/run) runs `make test` then `make check-all`.
+.PHONY: test check-all
+test: lint check-fences swift-build-tests perf-release-background swift-test check-version check-readme check-l10n-tables check-l10n-oracle check-push-oracle check-fixture-runners check-relay check-openapi perf-release resilience-short perf-gate check-wasm
+
+check-all: check-library check-browser check-wasm-browser check-deploy fuzz-short sanitize
 
 # The performance gate (bench/perf_gate.py, bench/README.md "The performance
 # gate"): instructions per operation under callgrind, in process
@@ -171,17 +201,33 @@ test: lint check-version check-library check-fences check-l10n-tables check-l10n
 # thresholds must fail. `make perf-baseline` rewrites the thresholds; a
 # commit that moves one says why. About 1.5 minutes after the build.
 # The build is the release build as deployed (deploy/Dockerfile), static
-# Swift standard library, which check-deploy builds too: a build without
-# --static-swift-stdlib in the same .build/ recompiles every module, and
-# counts other instructions.
+# Swift standard library, which check-deploy uses too, in a scratch path of
+# its own (.build-release/): a build without --static-swift-stdlib in the same
+# path recompiles every module and counts other instructions, and no SwiftPM
+# command on .build/ waits for it. In `make test` it starts in the background
+# once the debug build is done (perf-release-background) and compiles while
+# the tests and checks leave a core idle; perf-release waits for it, builds
+# whatever is left, and comes before the short resilience run, whose
+# latencies want the cores.
 .PHONY: perf-gate perf-baseline perf-release valgrind
 valgrind:
 	@command -v valgrind >/dev/null 2>&1 && command -v vgdb >/dev/null 2>&1 || { \
 	  echo "installing valgrind with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
 
-PERF_BUILD_FLAGS = -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
+RELEASE_SCRATCH_PATH = .build-release
+PERF_BUILD_FLAGS = -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
+.PHONY: perf-release-background
+perf-release-background: deps
+	@mkdir -p $(RELEASE_SCRATCH_PATH); echo "$(SWIFT) build $(PERF_BUILD_FLAGS) (in the background)"; \
+	  ( $(SWIFT) build $(PERF_BUILD_FLAGS) >$(RELEASE_SCRATCH_PATH)/background.log 2>&1; \
+	    rm -f $(RELEASE_SCRATCH_PATH)/background.pid ) & echo $$! >$(RELEASE_SCRATCH_PATH)/background.pid
+
 perf-release: deps
+	@pid=$$(cat $(RELEASE_SCRATCH_PATH)/background.pid 2>/dev/null); \
+	  if [ -n "$$pid" ] && kill -0 "$$pid" 2>/dev/null; then \
+	    echo "waiting for the background release build ($(RELEASE_SCRATCH_PATH)/background.log)"; \
+	    while kill -0 "$$pid" 2>/dev/null; do sleep 2; done; fi
 	$(SWIFT) build $(PERF_BUILD_FLAGS)
 
 PERF_GATE_FLAGS ?=
@@ -194,7 +240,7 @@ perf-baseline: perf-release valgrind jemalloc python3
 
 # deploy/: Kubernetes schemas, hadolint, systemd-analyze, the release binary's libraries.
 check-deploy: deps
-	SWIFT="$(SWIFT)" deploy/check.sh
+	SWIFT="$(SWIFT)" RELEASE_SCRATCH_PATH="$(RELEASE_SCRATCH_PATH)" deploy/check.sh
 
 # Benchmarks, separate from `make test` and bounded (about 6 minutes): the
 # renderer, the CLI, HTTP side by side with a C reference and a Python peer, a
@@ -213,59 +259,34 @@ oracle: deps
 	.venv/bin/python bench/peer/diff_oracle.py --cli .build/release/notification-text
 
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-tsan
+	rm -rf .build .build-release .build-fuzz .build-asan .build-tsan
 
 .PHONY: fuzz fuzz-build fuzz-short sanitize sanitize-address sanitize-thread resilience resilience-short python3
 
-# Fuzzing (fuzz/README.md): libFuzzer targets built by the toolchain's swiftc
-# with AddressSanitizer, cached in .build-fuzz/ and rebuilt when a source changes.
+# Fuzzing (fuzz/README.md): the libFuzzer targets fuzz/render and
+# fuzz/compose, which Package.swift declares when NOTIFICATION_TEXT_FUZZ=1,
+# built by SwiftPM with every module under -sanitize=fuzzer,address in
+# .build-fuzz/ (release, testable for the targets' @testable imports);
+# .build-fuzz/fuzz-<target> links to each.
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 12
 FUZZ_TARGETS := render compose
-# One package name for every module, so `package` declarations are seen across them.
-FUZZ_SWIFTC_FLAGS := -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -package-name notification_text
-ENGINE_SOURCES := $(shell find Sources/NotificationEngine -name '*.swift' 2>/dev/null)
-PRIMITIVES_SOURCES := $(shell find Sources/EnginePrimitives -name '*.swift' 2>/dev/null)
-FUZZ_MODULES := .build-fuzz/modules
+FUZZ_BUILD_FLAGS := -c release --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing \
+  --scratch-path .build-fuzz $(SWIFT_BUILD_FLAGS)
 
-.build-fuzz/fuzz-render: fuzz/FuzzRender.swift $(ENGINE_SOURCES) $(FUZZ_MODULES)/libEnginePrimitives.a
-	@mkdir -p .build-fuzz
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationEngine -I $(FUZZ_MODULES) $^ -o $@
-
-# The decoding target links the service sources against the modules it
-# imports (NotificationEngine, built with testing enabled so the target can
-# call the decoder's passes, and HTTPCore), built with the same flags.
-SERVICE_SOURCES := $(shell find Sources/NotificationService -name '*.swift' 2>/dev/null)
-CORE_SOURCES := $(shell find Sources/HTTPCore -name '*.swift' 2>/dev/null)
-
-$(FUZZ_MODULES)/libNotificationEngine.a: FUZZ_MODULE_FLAGS := -enable-testing
-$(FUZZ_MODULES)/libNotificationEngine.a: $(ENGINE_SOURCES) | $(FUZZ_MODULES)/libEnginePrimitives.a
-$(FUZZ_MODULES)/libEnginePrimitives.a: $(PRIMITIVES_SOURCES)
-$(FUZZ_MODULES)/libHTTPCore.a: $(CORE_SOURCES)
-$(FUZZ_MODULES)/lib%.a:
-	@mkdir -p $(FUZZ_MODULES)
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) $(FUZZ_MODULE_FLAGS) -I $(FUZZ_MODULES) -module-name $* -emit-library -static \
-	  -emit-module -emit-module-path $(FUZZ_MODULES)/$*.swiftmodule $^ -o $@
-
-# The service's embedded resources (Sources/NotificationService/Resources/),
-# as SwiftPM generates them.
-SERVICE_RESOURCES := $(wildcard Sources/NotificationService/Resources/*)
-SERVICE_RESOURCE_SOURCE := .build/debug/NotificationService.build/DerivedSources/embedded_resources.swift
-
-$(SERVICE_RESOURCE_SOURCE): $(SERVICE_RESOURCES)
-	$(SWIFT) build --target NotificationService
-
-.build-fuzz/fuzz-compose: fuzz/FuzzCompose.swift $(SERVICE_SOURCES) $(SERVICE_RESOURCE_SOURCE) \
-  $(FUZZ_MODULES)/libNotificationEngine.a $(FUZZ_MODULES)/libEnginePrimitives.a $(FUZZ_MODULES)/libHTTPCore.a
-	$(SWIFTC) $(FUZZ_SWIFTC_FLAGS) -module-name NotificationService -I $(FUZZ_MODULES) $^ -o $@
-
-fuzz-build: $(addprefix .build-fuzz/fuzz-,$(FUZZ_TARGETS))
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do \
+	  echo "NOTIFICATION_TEXT_FUZZ=1 $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product fuzz-$$target"; \
+	  NOTIFICATION_TEXT_FUZZ=1 $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product fuzz-$$target || exit 1; \
+	  ln -sf "$$(NOTIFICATION_TEXT_FUZZ=1 $(SWIFT) build $(FUZZ_BUILD_FLAGS) --show-bin-path)/fuzz-$$target" \
+	    .build-fuzz/fuzz-$$target; \
+	done
 
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
-# The short pass inside `make test`.
+# The short pass inside `make check-all`.
 fuzz-short: fuzz-build
 	@for target in $(FUZZ_TARGETS); do fuzz/run.sh $$target $(FUZZ_SHORT_SECONDS) || exit 1; done
 
@@ -282,9 +303,10 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	TSAN_OPTIONS="halt_on_error=1 $${TSAN_OPTIONS:-}" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-# Resilience (checks/resilience/resilience.py): slow clients, SIGTERM under load,
-# malformed requests, mid-body resets and a soak against a live server on
-# 127.0.0.1. `make test` runs the short version against the debug build.
+# Resilience (checks/resilience/resilience.py, one scenario per file in
+# checks/resilience/tests/): slow clients, SIGTERM under load, malformed
+# requests, mid-body resets, framing, memory and a soak against a live server
+# on 127.0.0.1. `make test` runs the short version against the debug build.
 SOAK_SECONDS ?= 120
 
 python3:
@@ -292,9 +314,10 @@ python3:
 	  echo "installing python3 with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null; }
 
-resilience: release python3
+# The long form runs the gate's release build (.build-release/, as deployed).
+resilience: perf-release python3
 	python3 checks/resilience/resilience.py --soak-seconds $(SOAK_SECONDS) \
-	  --binary "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	  --binary "$$($(SWIFT) build $(PERF_BUILD_FLAGS) --show-bin-path)/notification-text"
 
 resilience-short: build python3
 	python3 checks/resilience/resilience.py --quick \

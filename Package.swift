@@ -137,6 +137,19 @@ let package = Package(
     ]
 )
 
+// The libFuzzer targets (fuzz/README.md), declared only for `make fuzz-build`,
+// which sets NOTIFICATION_TEXT_FUZZ=1 and builds them with --sanitize=fuzzer
+// --sanitize=address in .build-fuzz/: libFuzzer supplies their `main`, so no
+// other build could link them.
+if Context.environment["NOTIFICATION_TEXT_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(name: "fuzz-render", dependencies: ["NotificationEngine"], path: "fuzz/render"),
+        .executableTarget(
+            name: "fuzz-compose", dependencies: ["NotificationService", "NotificationEngine", "HTTPCore"],
+            path: "fuzz/compose"),
+    ]
+}
+
 // Settings applied in one place for every target.
 for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =

@@ -130,8 +130,10 @@ ok "probes, drain vs grace/stop timeouts, hardening, user id and port agree acro
 
 # ---- 5. Release binary
 step "release build with --static-swift-stdlib, and what it links"
-"$SWIFT" build -c release --static-swift-stdlib --product notification-text
-binary="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/notification-text"
+# In the perf gate's scratch path (RELEASE_SCRATCH_PATH, .build-release from the Makefile): the same build.
+scratch="${RELEASE_SCRATCH_PATH:-.build}"
+"$SWIFT" build -c release --static-swift-stdlib --scratch-path "$scratch" --product notification-text
+binary="$("$SWIFT" build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/notification-text"
 [ -x "$binary" ] || fail "no release binary at $binary"
 "$PY" deploy/check_libraries.py "$binary" deploy/Dockerfile || fail "the release binary links libraries the image lacks"
 ok "$(basename "$binary") ($(du -k "$binary" | cut -f1) KiB) links only allow-listed Debian libraries the image ships"

@@ -9,6 +9,8 @@ Run: python3 scripts/gen-body-fixture.py
 """
 import json, os
 
+from readable_json import dumps as readable_dumps
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 E = "\u2026"
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"  # 8 units, one character
@@ -213,14 +215,13 @@ def main():
             "The notification body contract: every platform's tests run every case.",
             "Render `text` with `maxUnits` (256 when absent) by docs/spec/body.md;",
             "expect `body`, its length `units` in UTF-16 code units, `truncated` and `inputCut`.",
-            "Strings are JSON; invisible and astral characters are written as \\u escapes.",
+            "Strings are JSON in UTF-8; invisible characters (controls, format characters, separators) are \\u escapes.",
         ],
         "cases": cases,
     }
     out = os.path.join(ROOT, "test-fixtures", "notification-body.json")
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=True)
-        f.write("\n")
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(readable_dumps(doc, indent=1) + "\n")
     print(f"wrote {len(cases)} cases to {out}")
 
 main()

@@ -14,6 +14,8 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
+from readable_json import readable
+
 NOW = "2026-11-29T12:00:00Z"
 NOW_DT = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
 ELLIPSIS = "\u2026"
@@ -1147,12 +1149,12 @@ case("l10n-ar-bundle-body-cap-counts-isolates",
 
 def dumps(value, indent=""):
     """JSON with every value that fits in 100 characters on one line; big ones expanded."""
-    compact = json.dumps(value, ensure_ascii=True, separators=(", ", ": "))
+    compact = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     if len(compact) <= 100 or not isinstance(value, (dict, list)) or not value:
         return compact
     inner = indent + " "
     if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=True)}: {dumps(v, inner)}" for k, v in value.items()]
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, inner)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     items = [inner + dumps(v, inner) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + indent + "]"
@@ -1171,9 +1173,9 @@ def main():
         "cases": CASES,
     }
     path = os.path.join(root, "test-fixtures", "compose.json")
-    with open(path, "w", encoding="ascii") as f:
-        f.write(dumps(fixture) + "\n")
-    with open(path, encoding="ascii") as f:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(readable(dumps(fixture)) + "\n")
+    with open(path, encoding="utf-8") as f:
         assert json.load(f) == fixture
     print(f"{len(CASES)} cases -> {os.path.relpath(path, root)}")
 

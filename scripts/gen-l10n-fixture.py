@@ -11,6 +11,8 @@ the Swift tests against the engine. Run: python3 scripts/gen-l10n-fixture.py
 import json
 import os
 
+from readable_json import dumps as readable_dumps
+
 FSI, PDI = "\u2068", "\u2069"
 
 
@@ -233,14 +235,6 @@ CASES = [
 ]
 
 
-# Invisible characters are written as \\u escapes; every other one as itself.
-INVISIBLE = "\u00a0\u061c\u200e\u200f\u2068\u2069"
-
-
-def escaped(text):
-    return "".join(f"\\u{ord(c):04x}" if c in INVISIBLE else c for c in text)
-
-
 def main():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids)), "duplicate ids"
@@ -262,7 +256,7 @@ def main():
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test-fixtures", "l10n.json")
     with open(path, "w", encoding="utf-8") as out:
-        out.write(escaped(json.dumps(fixture, ensure_ascii=False, indent=1)) + "\n")
+        out.write(readable_dumps(fixture, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to test-fixtures/l10n.json")
 
 

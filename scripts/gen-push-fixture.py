@@ -16,6 +16,8 @@ import json
 import sys
 from pathlib import Path
 
+from readable_json import dumps as readable_dumps
+
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("push_oracle", REPO / "checks" / "push" / "oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
@@ -319,7 +321,7 @@ def main():
         "cases": cases,
         "invalid": invalid,
     }
-    text = json.dumps(fixture, ensure_ascii=True, indent=1) + "\n"
+    text = readable_dumps(fixture, indent=1) + "\n"
     (REPO / "test-fixtures" / "push.json").write_text(text, encoding="utf-8")
     print(f"{len(cases)} cases")
 

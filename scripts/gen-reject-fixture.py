@@ -15,6 +15,8 @@ Run: python3 scripts/gen-reject-fixture.py
 import json
 import os
 
+from readable_json import dumps as readable_dumps
+
 NOW = "2026-11-29T12:00:00Z"
 T1 = "2026-11-29T11:59:00Z"
 
@@ -335,7 +337,7 @@ def main():
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test-fixtures", "reject.json")
     with open(path, "w", encoding="utf-8") as out:
-        out.write(json.dumps(fixture, ensure_ascii=True, indent=1) + "\n")
+        out.write(readable_dumps(fixture, indent=1) + "\n")
     print(f"wrote {len(CASES)} cases to test-fixtures/reject.json")
 
 

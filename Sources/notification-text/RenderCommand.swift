@@ -1,7 +1,8 @@
 import NotificationEngine
 import NotificationService
 
-/// `render`: Markdown on stdin, the body on stdout (no newline added);
+/// `render`: Markdown on stdin, the body and a newline on stdout (the body's
+/// own line breaks stay; the last newline ends the output, as a shell expects);
 /// `--json` prints `POST /body`'s answer instead, and `--json-lines` answers
 /// one `POST /body` request per line (see `JSONLines`).
 enum RenderCommand {
@@ -35,7 +36,7 @@ enum RenderCommand {
     static var help: String {
         OptionParser.help(
             usage: "render [options] < input",
-            about: "Markdown on stdin, the notification body on stdout with no newline added (docs/spec/body.md).",
+            about: "Markdown on stdin, the notification body and a newline on stdout (docs/spec/body.md).",
             options: options,
             notes: JSONLines.helpNotes + "\n\nexit status: 0; 64 for a bad option; 65 for stdin that is not UTF-8")
     }
@@ -66,7 +67,7 @@ enum RenderCommand {
             output.append(0x0A)
             CLI.writeAll(output, to: 1)
         } else {
-            CLI.writeStdout(BodyRenderer.render(CLI.readStdinText(), maxUnits: maxUnits).body)
+            CLI.writeStdout(BodyRenderer.render(CLI.readStdinText(), maxUnits: maxUnits).body + "\n")
         }
     }
 

@@ -1,22 +1,22 @@
 import Testing
 
 /// `notification-text render`, run as the built binary: Markdown on stdin,
-/// the body on stdout with no newline added.
+/// the body and a newline on stdout.
 @Suite struct RenderCommandTests {
-    @Test func render_printsTheBodyWithoutANewline() throws {
+    @Test func render_printsTheBodyAndANewline() throws {
         let result = try BuiltExecutable.run(["render"], stdin: Array("Hello **world** and `code`".utf8))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "Hello world and code")
+        #expect(result.stdout == "Hello world and code\n")
     }
 
     @Test func render_withMaxUnits_capsAtThatLength() throws {
         let text = String(repeating: "word ", count: 300)
         let capped = try BuiltExecutable.run(["render", "--max-units", "300"], stdin: Array(text.utf8))
         #expect(capped.status == 0)
-        #expect(capped.stdout.utf16.count == 300)
-        #expect(capped.stdout.hasSuffix("…"))
+        #expect(capped.stdout.utf16.count == 300 + 1)
+        #expect(capped.stdout.hasSuffix("…\n"))
         let uncapped = try BuiltExecutable.run(["render", "--max-units=4096"], stdin: Array(text.utf8))
-        #expect(uncapped.stdout == String(text.dropLast()))
+        #expect(uncapped.stdout == String(text.dropLast()) + "\n")
     }
 
     @Test(arguments: [

@@ -87,18 +87,3 @@ import Testing
         #expect(Timestamp(rfc3339: "2026-11-29 12:00") == nil)
     }
 }
-
-/// The README's example, as written there.
-@Suite struct ReadmeExampleTests {
-    @Test func readmeExample_composesAsTheReadmeSays() {
-        let now = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
-        let message = PendingNotification(
-            id: "42", type: "message", timestamp: now, thread: "t1", sender: .init(id: "u1", name: "Ana"),
-            text: "**Ready?**")
-        let composed = Composer.compose(ComposeRequest(notifications: [message], now: now, locale: "de"))
-        #expect(composed.kind == .single)
-        #expect(composed.notification.body == "Ready?")
-        #expect(composed.displayed == [DisplayedEntry(key: "42", timestamp: now, group: "t1")])
-        #expect(composed.locale == "de")
-    }
-}

@@ -3,13 +3,15 @@
 // parser, field decoding, renderer, composer, JSON writer), and the decoders
 // (both passes) and composer called directly.
 //
-// Built by `make fuzz` into .build-fuzz/fuzz-compose, compiled in one module
-// with the NotificationService sources against a NotificationText module built
-// with the same sanitizers. A broken promise traps, and libFuzzer saves the input.
+// Built by `make fuzz-build` with SwiftPM (the `fuzz-compose` target that
+// Package.swift declares when NOTIFICATION_TEXT_FUZZ=1, with
+// --sanitize=fuzzer --sanitize=address, every module instrumented alike). A
+// broken promise traps, and libFuzzer saves the input.
 
 import HTTPCore
 
 @testable import NotificationEngine
+@testable import NotificationService
 
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
     if !condition() {

@@ -1,12 +1,15 @@
 // libFuzzer target for the body renderer (docs/spec/body.md, sections 1 to 7).
 //
-// Built by `make fuzz` with the toolchain's swiftc, compiled in one module with
-// the NotificationEngine sources (see fuzz/build.sh). Every input is decoded as
+// Built by `make fuzz-build` with SwiftPM (the `fuzz-render` target that
+// Package.swift declares when NOTIFICATION_TEXT_FUZZ=1, with
+// --sanitize=fuzzer --sanitize=address). Every input is decoded as
 // UTF-8 (invalid bytes become U+FFFD, as a JSON decoder would never let them
 // through anyway) and rendered with several caps; each rendering must keep the
 // renderer's promises, checked against small, obviously-correct references
 // built on Swift's own `Character` segmentation. A broken promise traps, which
 // libFuzzer reports as a crash with the input saved.
+
+@testable import NotificationEngine
 
 /// Stops the run with a message naming the promise that failed.
 func require(_ condition: @autoclosure () -> Bool, _ promise: @autoclosure () -> String) {
