@@ -127,10 +127,13 @@ func checkCompose(_ bytes: [UInt8]) {
         "subtitle is null or non-empty, at most 256 units")
     require(units(content.body) <= request.maxUnits, "body fits maxUnits")
     require(response.displayed.count <= ComposeRequest.maxDisplayedOutput, "displayed holds at most 1000 entries")
-    // Keys are compared by code points, not canonical equivalence (`String ==`).
+    // Keys are compared by code points, not canonical equivalence (`String ==`);
+    // an entry of a group alone (a fallback) is one per group (compose.md C10).
+    let keyed = response.displayed.compactMap { $0.key.map { Array($0.unicodeScalars.map(\.value)) } }
+    let groupsAlone = response.displayed.filter { $0.key == nil }.map { $0.group ?? "" }
     require(
-        Set(response.displayed.map { Array($0.key.unicodeScalars.map(\.value)) }).count == response.displayed.count,
-        "displayed has one entry per key")
+        Set(keyed).count == keyed.count && Set(groupsAlone).count == groupsAlone.count,
+        "displayed has one entry per key, and one per group for entries of a group alone")
     if request.fetch == .ok {
         require(
             response.shown.count + response.dropped.count == request.notifications.count,
