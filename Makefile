@@ -344,6 +344,8 @@ WASM_SWIFT_FLAGS = -target $(WASM_TARGET) -enable-experimental-feature Embedded 
   -package-name notification_text -Xfrontend -disable-stack-protector -I $(WASM_DIR)/modules
 WASM_UNICODE_TABLES = $(WASM_TOOLCHAIN)../lib/swift/embedded/$(WASM_TARGET)/libswiftUnicodeDataTables.a
 WASM_SOURCES := $(sort $(wildcard wasm/*.swift))
+ENGINE_SOURCES := $(sort $(shell find Sources/NotificationEngine -name '*.swift' 2>/dev/null))
+PRIMITIVES_SOURCES := $(sort $(shell find Sources/EnginePrimitives -name '*.swift' 2>/dev/null))
 .PHONY: wasm wasi-libc node check-wasm check-wasm-browser playground-static
 
 wasi-libc:

@@ -60,8 +60,12 @@ def fixture_cases():
             picked = {k: got[k] for k in PUSH_MEMBERS if k in got}
             if "push" in got:
                 p = got["push"]
+                w = p["withdrawal"]
                 picked["sizes"] = {"apns": payload_size(p["apns"]["payload"]), "fcm": payload_size(p["fcm"]["message"]),
-                                   "webpush": payload_size(p["webpush"]["payload"])}
+                                   "webpush": payload_size(p["webpush"]["payload"]),
+                                   "withdrawal-apns": payload_size(w["apns"]["payload"]),
+                                   "withdrawal-fcm": payload_size(w["fcm"]["message"]),
+                                   "withdrawal-webpush": payload_size(w["webpush"]["payload"])}
             return picked
         want = dict(c["response"]) | ({"sizes": c["sizes"]} if "sizes" in c else {})
         cases.append((c["id"], "/compose", text(c["request"]), expect(200, members, want)))

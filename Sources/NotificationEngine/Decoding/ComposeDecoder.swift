@@ -501,7 +501,7 @@ struct ComposeDecoder: ~Copyable {
     func unknownMember<Member: JSONMember>(_: Member.Type, in parent: String) -> JSONReader.Stop {
         stop(
             FieldDecoding.unknownMember(
-                reader.text(ofStringAt: reader.unknownNameStart), in: parent, members: Member.allCases.map(\.rawValue)))
+                reader.text(ofStringAt: reader.unknownNameStart), in: parent, members: Member.allCases.map { $0.rawValue }))
     }
 
 }

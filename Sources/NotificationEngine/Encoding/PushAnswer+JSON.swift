@@ -69,7 +69,7 @@ extension PushAnswer.PayloadFields {
             out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
             out.raw(priorityClass == .fallback ? "5" : "10")
             out.raw(#"","apns-expiration":""#)
-            out.integer(Int(max(expirationSeconds, 0)))
+            out.integer(max(expirationSeconds, 0))
             out.raw(#"","apns-collapse-id":"#)
             out.raw(strings.groupKey)
             out.raw(#"},"payload":"#)
@@ -77,7 +77,7 @@ extension PushAnswer.PayloadFields {
             out.raw(#"},"fcm":{"message":"#)
         case .webpush:
             out.raw(#"},"webpush":{"headers":{"TTL":""#)
-            out.integer(Int(ttlSeconds))
+            out.integer(ttlSeconds)
             out.raw(#"","Urgency":""#)
             switch priorityClass {
             case .direct: out.raw("high")

@@ -78,6 +78,10 @@ package struct JSONParser: ~Copyable {
     private var entries: UnsafeMutablePointer<JSONTape.Entry>
     private var capacity: Int
     private var entryCount = 0
+    /// False once the tape is handed over (`takeEntries`). A flag rather
+    /// than `discard self`, which Embedded Swift allows only in `@frozen`
+    /// types (the WebAssembly build, docs/wasm.md).
+    private var ownsEntries = true
 
     private init(bytes: UnsafeBufferPointer<UInt8>, capacity: Int, maxDepth: Int) {
         self.bytes = bytes
@@ -88,15 +92,15 @@ package struct JSONParser: ~Copyable {
 
     /// Frees the tape of a parse that did not succeed.
     deinit {
+        guard ownsEntries else { return }
         entries.deinitialize(count: entryCount)
         entries.deallocate()
     }
 
     /// The tape and its count, which the caller then owns.
     private consuming func takeEntries() -> (UnsafeMutablePointer<JSONTape.Entry>, Int) {
-        let taken = (entries, entryCount)
-        discard self
-        return taken
+        ownsEntries = false
+        return (entries, entryCount)
     }
 
     // MARK: Values

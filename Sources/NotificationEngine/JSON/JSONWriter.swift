@@ -126,7 +126,13 @@ package struct JSONWriter {
             byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
             return
         }
-        // Digits from the right into a small buffer: Int.min has 19 and a sign.
+        integer(Int64(value))
+    }
+
+    /// An integer that may not fit a 32-bit `Int` (the WebAssembly build's):
+    /// Unix seconds and milliseconds.
+    package mutating func integer(_ value: Int64) {
+        // Digits from the right into a small buffer: Int64.min has 19 and a sign.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var magnitude = value.magnitude
             var start = 20

@@ -379,7 +379,7 @@ package struct PushAnswer: Hashable, Sendable {
             out.raw(#","priority":""#)
             out.raw(priorityClass.fcmPriority)
             out.raw(#"","ttl":""#)
-            out.integer(Int(ttlSeconds))
+            out.integer(ttlSeconds)
             out.raw(#"s"}}"#)
         }
 
