@@ -499,9 +499,10 @@ struct ComposeDecoder: ~Copyable {
     /// request), whose members are `Member`'s (compose.md 2.2).
     @inline(never)
     func unknownMember<Member: JSONMember>(_: Member.Type, in parent: String) -> JSONReader.Stop {
-        stop(
-            FieldDecoding.unknownMember(
-                reader.text(ofStringAt: reader.unknownNameStart), in: parent, members: Member.allCases.map { $0.rawValue }))
+        // A closure, not a key path: Embedded Swift (the WebAssembly build) has none.
+        let members = Member.allCases.map { $0.rawValue }
+        return stop(
+            FieldDecoding.unknownMember(reader.text(ofStringAt: reader.unknownNameStart), in: parent, members: members))
     }
 
 }

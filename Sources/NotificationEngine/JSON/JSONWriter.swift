@@ -132,21 +132,28 @@ package struct JSONWriter {
     /// An integer that may not fit a 32-bit `Int` (the WebAssembly build's):
     /// Unix seconds and milliseconds.
     package mutating func integer(_ value: Int64) {
-        // Digits from the right into a small buffer: Int64.min has 19 and a sign.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var magnitude = value.magnitude
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
+            let start = Self.decimal(value, into: digits, end: 20)
             copy(UnsafeBufferPointer(rebasing: digits[start...]))
         }
+    }
+
+    /// Writes `value` in decimal (a `-` first when negative) so that it ends
+    /// at `end` of `buffer`; where it starts. At most 20 bytes: Int64.min has
+    /// 19 digits and a sign.
+    package static func decimal(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, end: Int) -> Int {
+        var magnitude = value.magnitude
+        var start = end
+        repeat {
+            start -= 1
+            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 {
+            start -= 1
+            buffer[start] = UInt8(ascii: "-")
+        }
+        return start
     }
 
     package mutating func null() {

@@ -49,9 +49,9 @@ extension PushAnswer {
     /// payloads repeat `sentAt` and the badge).
     func withNumbers<Result>(_ body: (Numbers) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
-            let sentAtStart = Self.writeDigits(sentAtMilliseconds, into: buffer, end: 21)
-            let expirationStart = Self.writeDigits(withdrawalExpirationSeconds, into: buffer, end: 42)
-            let badgeStart = badge.map { Self.writeDigits(Int64($0), into: buffer, end: 63) }
+            let sentAtStart = JSONWriter.decimal(sentAtMilliseconds, into: buffer, end: 21)
+            let expirationStart = JSONWriter.decimal(withdrawalExpirationSeconds, into: buffer, end: 42)
+            let badgeStart = badge.map { JSONWriter.decimal(Int64($0), into: buffer, end: 63) }
             let digits = UnsafeBufferPointer(buffer)
             return body(
                 Numbers(
@@ -59,23 +59,6 @@ extension PushAnswer {
                     expiration: UnsafeBufferPointer(rebasing: digits[expirationStart..<42]),
                     badge: badgeStart.map { UnsafeBufferPointer(rebasing: digits[$0..<63]) }))
         }
-    }
-
-    /// Writes `value` in decimal (with a `-` when negative) so that it ends
-    /// at `end`; where it starts. At most 20 bytes.
-    private static func writeDigits(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, end: Int) -> Int {
-        var magnitude = value.magnitude
-        var start = end
-        repeat {
-            start -= 1
-            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        if value < 0 {
-            start -= 1
-            buffer[start] = UInt8(ascii: "-")
-        }
-        return start
     }
 
     /// Writes `transport`'s withdrawal payload (P21, members in the spec's order).
