@@ -166,8 +166,13 @@ struct ObjectShape: ~Copyable {
             let length = Int(pieces[k].count)
             guard length <= Self.literalCapacity &- kept else { return }
             UnsafeMutableRawPointer(literals + kept).copyMemory(from: base + Int(pieces[k].start), byteCount: length)
-            pieces[k].literal = UnsafePointer(literals + kept)
-            pieces[k].prepare()
+            // Through a local copy: the toolchain's ThreadSanitizer build
+            // miscompiles (an invalid bitcast) the same writes made in
+            // place through `pieces[k]` in this ~Copyable type.
+            var piece = pieces[k]
+            piece.literal = UnsafePointer(literals + kept)
+            piece.prepare()
+            pieces[k] = piece
             kept &+= length
         }
         (literals + kept).initialize(repeating: 0, count: Self.padding)
