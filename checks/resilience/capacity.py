@@ -12,6 +12,8 @@ import subprocess
 import threading
 import time
 
+from defines import RSSSampler
+
 HOST = "127.0.0.1"
 MIB = 1 << 20
 POD_MEMORY_BYTES = 128 * MIB
@@ -70,27 +72,6 @@ class ServeProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
-
-
-class PeakRSS:
-    def __init__(self, server):
-        self.server = server
-        self.peak_kib = server.rss_kib()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self):
-        while not self._stop.wait(0.05):
-            try:
-                self.peak_kib = max(self.peak_kib, self.server.rss_kib())
-            except OSError:
-                return
-
-    def stop(self):
-        self._stop.set()
-        self._thread.join(5)
-        return self.peak_kib
 
 
 def connect(port, timeout=5.0):
@@ -297,7 +278,7 @@ def scenario_idle_and_slow_uploads(binary, report, quick):
     idle = []
     slow = None
     try:
-        rss = PeakRSS(server)
+        rss = RSSSampler(server)
         report.figure(name, "max_connections", server.start.get("maxConnections"))
         rest_kib = server.rss_kib()
         idle = open_idle(server.port, idle_count)
