@@ -53,8 +53,10 @@ public struct ComposeResponse: Hashable, Sendable {
         }
     }
 
-    /// The displayed texts (`notification` on the wire).
-    public struct Content: Hashable, Sendable {
+    /// The displayed texts (`notification` on the wire). Its properties
+    /// are the wire's members, so a `JSONDecoder` reads the answer's
+    /// `notification` object into it (`Codable`).
+    public struct Content: Hashable, Sendable, Codable {
         /// Plain text, at most 256 UTF-16 units; never empty.
         public var title: String
         /// Plain text, at most 256 UTF-16 units, or `nil`.
@@ -73,6 +75,13 @@ public struct ComposeResponse: Hashable, Sendable {
             self.body = body
             self.threadIdentifier = threadIdentifier
             self.url = url
+        }
+
+        /// The engine's texts, member by member (`AnswerMember`).
+        init(_ content: NotificationEngine.ComposeResponse.Content) {
+            self.init(
+                title: content.title, subtitle: content[.subtitle], body: content.body,
+                threadIdentifier: content[.threadIdentifier], url: content[.url])
         }
     }
 
@@ -120,13 +129,10 @@ public struct ComposeResponse: Hashable, Sendable {
     }
 
     init(_ response: NotificationEngine.ComposeResponse, push: NotificationEngine.PushAnswer?) {
-        let content = response.notification
         self.init(
             kind: Kind(rawValue: response.kind.rawValue)!,
             reason: response.reason.map { FallbackReason(rawValue: $0.rawValue)! },
-            notification: Content(
-                title: content.title, subtitle: content.subtitle, body: content.body,
-                threadIdentifier: content.threadIdentifier, url: content.url),
+            notification: Content(response.notification),
             shown: response.shown,
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
             displayed: response.displayed.map(DisplayedEntry.init),

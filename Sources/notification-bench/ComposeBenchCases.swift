@@ -37,7 +37,7 @@ func composeBenchCases() -> [BenchCase] {
 
 /// The UTF-8 length of `response`'s body, read where `Composer` wrote it.
 private func bodyByteCount(_ response: ComposeResponse) -> Int {
-    response.composedTexts.map { Int($0.body.count) } ?? response.notification.body.utf8.count
+    response.composedTexts.map { Int($0[.body].count) } ?? response.notification.body.utf8.count
 }
 
 enum ComposeBenchRequests {

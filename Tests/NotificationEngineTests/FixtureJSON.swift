@@ -39,10 +39,8 @@ enum FixtureJSON: Equatable, Sendable {
         self = .object([
             "kind": .string(response.kind.rawValue),
             "reason": FixtureJSON(response.reason?.rawValue),
-            "notification": .object([
-                "title": .string(n.title), "subtitle": FixtureJSON(n.subtitle), "body": .string(n.body),
-                "threadIdentifier": FixtureJSON(n.threadIdentifier), "url": FixtureJSON(n.url),
-            ]),
+            "notification": .object(
+                Dictionary(uniqueKeysWithValues: AnswerMember.allCases.map { ($0.name, FixtureJSON(n[$0])) })),
             "shown": .array(response.shown.map(FixtureJSON.string)),
             "dropped": .array(
                 response.dropped.map { .object(["key": .string($0.key), "reason": .string($0.reason.rawValue)]) }),

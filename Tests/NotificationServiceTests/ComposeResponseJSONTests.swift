@@ -17,11 +17,7 @@ import Testing
             ("reason", string(response.reason?.rawValue)),
             (
                 "notification",
-                object([
-                    ("title", .string(content.title)), ("subtitle", string(content.subtitle)),
-                    ("body", .string(content.body)), ("threadIdentifier", string(content.threadIdentifier)),
-                    ("url", string(content.url)),
-                ])
+                object(AnswerMember.allCases.map { ($0.name, string(content[$0])) })
             ),
             ("shown", .array(response.shown.map(JSONValue.string))),
             (

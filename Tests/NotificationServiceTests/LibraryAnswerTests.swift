@@ -305,10 +305,8 @@ enum LibraryRequests {
         return ComposeResponse(
             kind: ComposeResponse.Kind(rawValue: object["kind"] as! String)!,
             reason: (object["reason"] as? String).map { ComposeResponse.FallbackReason(rawValue: $0)! },
-            notification: ComposeResponse.Content(
-                title: content["title"] as! String, subtitle: content["subtitle"] as? String,
-                body: content["body"] as! String, threadIdentifier: content["threadIdentifier"] as? String,
-                url: content["url"] as? String),
+            notification: try JSONDecoder().decode(
+                ComposeResponse.Content.self, from: JSONSerialization.data(withJSONObject: content)),
             shown: object["shown"] as! [String],
             dropped: (object["dropped"] as! [[String: String]]).map {
                 ComposeResponse.Drop(key: $0["key"]!, reason: ComposeResponse.DropReason(rawValue: $0["reason"]!)!)

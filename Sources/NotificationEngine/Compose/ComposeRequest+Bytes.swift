@@ -163,18 +163,10 @@ extension ComposeRequest {
         var ranges = NotificationRanges()
         ranges[.timestamp] = append(notification.timestamp.raw)
         let moment = moment(of: notification.timestamp.instant)
-        ranges[.id] = append(notification.id)
-        ranges[.source] = append(notification.source)
-        ranges[.type] = append(notification.type)
-        ranges[.thread] = append(notification.thread)
-        ranges[.threadTitle] = append(notification.threadTitle)
-        ranges[.senderID] = append(notification.sender?.id)
-        ranges[.senderName] = append(notification.sender?.name)
-        ranges[.text] = append(notification.text)
-        ranges[.defaultText] = append(notification.defaultText)
-        ranges[.url] = append(notification.url)
-        var scalars = ScalarSlots()
-        scalars[.read] = notification.read ? 1 : 0
+        for field in NotificationRanges.Field.allCases where field != .timestamp {
+            ranges[field] = append(notification.text(field))
+        }
+        let scalars = notification.scalars
         appendNotification(&ranges, scalars, moment: moment)
     }
 
@@ -187,17 +179,10 @@ extension ComposeRequest {
     package mutating func appendNotification(
         _ ranges: inout NotificationRanges, _ scalars: ScalarSlots, moment: Moment
     ) {
-        // One test for all 12 ranges, as `fits` each: the furthest reach of any.
-        // Written out: as a loop it is not unrolled, and costs twice as much.
-        let reach = max(
-            max(
-                max(max(Self.reach(ranges[.id]), Self.reach(ranges[.source])), Self.reach(ranges[.type])),
-                max(max(Self.reach(ranges[.timestamp]), Self.reach(ranges[.thread])), Self.reach(ranges[.threadTitle]))
-            ),
-            max(
-                max(max(Self.reach(ranges[.senderID]), Self.reach(ranges[.senderName])), Self.reach(ranges[.text])),
-                max(max(Self.reach(ranges[.defaultText]), Self.reach(ranges[.url])), Self.reach(moment.extraDigits))
-            ))
+        // One test for every slot, as `fits` each: the furthest reach of
+        // any. The key is made below, whatever its slot held.
+        ranges[.key] = .absent
+        let reach = max(ranges.furthestReach, Self.reach(moment.extraDigits))
         precondition(
             bytes.count <= Int(Int32.max) && reach <= bytes.count,
             "a notification's range is outside the request's bytes"

@@ -117,21 +117,9 @@ package struct ComposeRequest: Hashable, Sendable {
         get {
             bytes.withUnsafeBufferPointer { bytes in
                 notificationRecords.map { record in
-                    let sender =
-                        record.senderID.isAbsent && record.senderName.isAbsent
-                        ? nil
-                        : PendingNotification.Sender(
-                            id: Self.string(record.senderID, in: bytes), name: Self.string(record.senderName, in: bytes)
-                        )
-                    return PendingNotification(
-                        id: Self.string(record.id, in: bytes)!, source: Self.string(record.source, in: bytes),
-                        type: Self.string(record.type, in: bytes)!,
-                        timestamp: Self.timestamp(record.timestamp, in: bytes), read: record.read,
-                        thread: Self.string(record.thread, in: bytes),
-                        threadTitle: Self.string(record.threadTitle, in: bytes), sender: sender,
-                        text: Self.string(record.text, in: bytes),
-                        defaultText: Self.string(record.defaultText, in: bytes),
-                        url: Self.string(record.url, in: bytes))
+                    PendingNotification(
+                        text: { Self.string(record.ranges[$0], in: bytes) },
+                        timestamp: Self.timestamp(record.timestamp, in: bytes), scalars: record.scalars)
                 }
             }
         }

@@ -1,33 +1,31 @@
 /// The displayed texts of a composed notification as ranges of one UTF-8
-/// buffer, as `Composer` writes them for a bundle: the reply copies them from
-/// there, so no `String` is made per text (`content` makes them when asked).
+/// buffer, one range per member of the answer's table (`AnswerMember`), as
+/// `Composer` writes them: the reply copies them from there, so no `String`
+/// is made per text (`content` makes them when asked).
 package struct ComposedTexts: Sendable {
     /// Well-formed UTF-8 that the ranges point into.
     package internal(set) var bytes: [UInt8]
-    package let title: TextRange
-    /// Absent for none.
-    package let subtitle: TextRange
-    package let body: TextRange
-    /// Absent for none.
-    package let threadIdentifier: TextRange
-    /// Absent for none.
-    package let url: TextRange
+    /// By `AnswerMember.slot`; absent for `null`.
+    private let ranges: SixteenSlots<TextRange>
+
+    /// The range of `member`'s text; absent for `null`.
+    package subscript(member: AnswerMember) -> TextRange {
+        ranges[member.slot]
+    }
 
     /// The texts as `String`s.
     var content: ComposeResponse.Content {
         bytes.withUnsafeBufferPointer { bytes in
-            func string(_ range: TextRange) -> String? {
-                bytes[range].map { String(decoding: $0, as: UTF8.self) }
-            }
-            return ComposeResponse.Content(
-                title: string(title) ?? "", subtitle: string(subtitle), body: string(body) ?? "",
-                threadIdentifier: string(threadIdentifier), url: string(url))
+            ComposeResponse.Content { member in bytes[ranges[member.slot]].map { String(decoding: $0, as: UTF8.self) } }
         }
     }
 
-    /// Appends texts to one buffer and makes the `ComposedTexts` of them.
+    /// Appends texts to one buffer and makes the `ComposedTexts` of them:
+    /// a composer appends each member's text and sets its range (`[member]`),
+    /// the copied members (`appendCopies`) once for all.
     struct Writer {
         private var bytes: [UInt8] = []
+        private var ranges = SixteenSlots<TextRange>(repeating: .absent)
 
         /// - Parameter capacity: the bytes expected (more only make the buffer grow).
         init(capacity: Int) {
@@ -40,6 +38,12 @@ package struct ComposedTexts: Sendable {
             swap(&bytes, &storage)
             bytes.removeAll(keepingCapacity: true)
             bytes.reserveCapacity(capacity)
+        }
+
+        /// The range of `member`'s text: absent (`null`) until set.
+        subscript(member: AnswerMember) -> TextRange {
+            get { ranges[member.slot] }
+            set { ranges[member.slot] = newValue }
         }
 
         /// Appends `utf8` (well-formed UTF-8) and returns its range.
@@ -59,15 +63,24 @@ package struct ComposedTexts: Sendable {
             return TextRange(start: start, count: bytes.count - start)
         }
 
-        /// The texts written, at the ranges given.
-        /// - Important: append every text first, not in this call's
-        ///   arguments: the writer is consumed before they are evaluated.
-        consuming func texts(
-            title: TextRange, subtitle: TextRange, body: TextRange, threadIdentifier: TextRange, url: TextRange
-        ) -> ComposedTexts {
-            ComposedTexts(
-                bytes: bytes, title: title, subtitle: subtitle, body: body, threadIdentifier: threadIdentifier,
-                url: url)
+        /// Appends the text of every copied member (`AnswerMember.copied`)
+        /// from `notification`, whose ranges are of `source`, and sets its range.
+        mutating func appendCopies(
+            of notification: ComposeRequest.NotificationRecord, from source: UnsafeBufferPointer<UInt8>
+        ) {
+            for (member, field) in AnswerMember.copied {
+                if let text = source[notification.ranges[field]] { self[member] = append(text) }
+            }
+        }
+
+        /// The bytes `appendCopies` appends for `notification`.
+        static func copiedByteCount(of notification: ComposeRequest.NotificationRecord) -> Int {
+            AnswerMember.copied.reduce(0) { $0 + max(0, Int(notification.ranges[$1.field].count)) }
+        }
+
+        /// The texts written.
+        consuming func texts() -> ComposedTexts {
+            ComposedTexts(bytes: bytes, ranges: ranges)
         }
     }
 }

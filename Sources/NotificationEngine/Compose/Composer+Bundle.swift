@@ -26,10 +26,9 @@ extension Composer {
     ) -> ComposedTexts {
         let newest = notifications[Int(kept[0].index)]
         let text = bytes[newest.text]
-        let url = bytes[newest.url]
         var texts = ComposedTexts.Writer(
-            capacity: 3 * PlainText.titleMaxUnits + thread.count + (url?.count ?? 0) + (text?.count ?? 0),
-            reusing: &storage)
+            capacity: 3 * PlainText.titleMaxUnits + thread.count + (text?.count ?? 0)
+                + ComposedTexts.Writer.copiedByteCount(of: newest), reusing: &storage)
         var title = TextRange.absent
         for record in kept where title.isAbsent {
             PlainText.withNormalised(bytes[notifications[Int(record.index)].threadTitle]) { threadTitle in
@@ -38,6 +37,7 @@ extension Composer {
             }
         }
         if title.isAbsent { title = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits) }
+        texts[.title] = title
 
         // Names that are not normal already are normalised into one block
         // (never longer than the names), which the name list points into.
@@ -66,7 +66,7 @@ extension Composer {
                 names.insert(name)
             }
 
-            let subtitle = appendSenderList(names.values, catalog: catalog, into: &texts)
+            texts[.subtitle] = appendSenderList(names.values, catalog: catalog, into: &texts)
             let body: TextRange
             if let text {
                 body = BodyRenderer.withRenderedBytes(utf8: text) { preview, inputCut in
@@ -79,10 +79,10 @@ extension Composer {
                     count: kept.count, name: nil, preview: MessageValues.none, inputCut: false, catalog: catalog,
                     maxUnits: maxUnits, into: &texts)
             }
-            let threadIdentifier = texts.append(thread)
-            let urlRange = url.map { texts.append($0) } ?? .absent
-            return texts.texts(
-                title: title, subtitle: subtitle, body: body, threadIdentifier: threadIdentifier, url: urlRange)
+            texts[.body] = body
+            texts[.threadIdentifier] = texts.append(thread)
+            texts.appendCopies(of: newest, from: bytes)
+            return texts.texts()
         }
     }
 

@@ -91,39 +91,36 @@ extension Composer {
         let old = response.notification
         let catalog = request.catalog
         var texts = ComposedTexts.Writer(
-            capacity: 2 * PlainText.titleMaxUnits + old.title.utf8.count + (old.subtitle?.utf8.count ?? 0)
-                + (old.threadIdentifier?.utf8.count ?? 0) + (old.url?.utf8.count ?? 0) + 64)
+            capacity: 2 * PlainText.titleMaxUnits + 64
+                + AnswerMember.allCases.reduce(0) { $0 + (old[$1]?.utf8.count ?? 0) })
         func append(_ text: String?) -> TextRange {
             guard var text else { return .absent }
             return text.withUTF8 { texts.append($0) }
         }
-        let title: TextRange
-        let subtitle: TextRange
-        if tier == .none {
-            title = appendCapped(app(of: request), into: &texts, maxUnits: PlainText.titleMaxUnits)
-            subtitle = .absent
-        } else {
-            title = append(old.title)
-            subtitle = append(old.subtitle)
+        // The tier rewrites these three; every other member is kept as composed.
+        for member in AnswerMember.allCases where member != .title && member != .subtitle && member != .body {
+            texts[member] = append(old[member])
         }
-        let body: TextRange
+        if tier == .none {
+            texts[.title] = appendCapped(app(of: request), into: &texts, maxUnits: PlainText.titleMaxUnits)
+        } else {
+            texts[.title] = append(old.title)
+            texts[.subtitle] = append(old.subtitle)
+        }
         switch response.kind {
         case .single:
             let isMessage = kept.newest.map { request.notificationRecords[$0].isMessage } ?? false
-            body = appendMessage(
+            texts[.body] = appendMessage(
                 isMessage ? .messageFallback : .notificationFallback, MessageValues(), catalog: catalog, into: &texts,
                 maxUnits: request.maxUnits)
         case .bundle:
-            body = appendMessage(
+            texts[.body] = appendMessage(
                 .bundleCount, MessageValues(count: response.shownIndices.count), catalog: catalog, into: &texts,
                 maxUnits: request.maxUnits)
         case .summary, .fallback:
-            body = append(old.body)
+            texts[.body] = append(old.body)
         }
-        let threadIdentifier = append(old.threadIdentifier)
-        let url = append(old.url)
-        response.replaceTexts(
-            texts.texts(title: title, subtitle: subtitle, body: body, threadIdentifier: threadIdentifier, url: url))
+        response.replaceTexts(texts.texts())
     }
 
     /// The app name the texts use: the request's, normalised, else the server's.

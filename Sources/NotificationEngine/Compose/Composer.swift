@@ -248,10 +248,9 @@ package enum Composer {
         let thread = notification.thread.count > 0 ? notification.thread : notification.key
         let text = isMessage ? bytes[notification.text] : nil
         let defaultText = bytes[notification.defaultText]
-        let url = bytes[notification.url]
         var texts = ComposedTexts.Writer(
-            capacity: 2 * PlainText.titleMaxUnits + Int(thread.count) + (url?.count ?? 0) + (text?.count ?? 0)
-                + (defaultText?.count ?? 0), reusing: &storage)
+            capacity: 2 * PlainText.titleMaxUnits + Int(thread.count) + (text?.count ?? 0) + (defaultText?.count ?? 0)
+                + ComposedTexts.Writer.copiedByteCount(of: notification), reusing: &storage)
         var title = TextRange.absent
         var subtitle = TextRange.absent
         if isMessage {
@@ -280,10 +279,12 @@ package enum Composer {
                 isMessage ? .messageFallback : .notificationFallback, MessageValues(), catalog: catalog, into: &texts,
                 maxUnits: nil)
         }
-        let threadIdentifier = texts.append(bytes[present: thread])
-        let urlRange = url.map { texts.append($0) } ?? .absent
-        return texts.texts(
-            title: title, subtitle: subtitle, body: body, threadIdentifier: threadIdentifier, url: urlRange)
+        texts[.title] = title
+        texts[.subtitle] = subtitle
+        texts[.body] = body
+        texts[.threadIdentifier] = texts.append(bytes[present: thread])
+        texts.appendCopies(of: notification, from: bytes)
+        return texts.texts()
     }
 
     // MARK: Steps 7 and 8: summary and fallback
@@ -298,11 +299,12 @@ package enum Composer {
         let title = app.withUTF8 {
             appendFilledInTitle(.summaryTitle, MessageValues(app: $0), catalog: catalog, into: &texts)
         }
-        let body = appendMessage(
+        texts[.title] = title
+        texts[.body] = appendMessage(
             .summaryCount, MessageValues(count: n), catalog: catalog, into: &texts, maxUnits: maxUnits)
         var identifier = summaryThreadIdentifier
-        let thread = identifier.withUTF8 { texts.append($0) }
-        return texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: thread, url: .absent)
+        texts[.threadIdentifier] = identifier.withUTF8 { texts.append($0) }
+        return texts.texts()
     }
 
     /// The fallback; `records` holds `dropCount` drops, then the next state.
@@ -314,13 +316,12 @@ package enum Composer {
         let (catalog, maxUnits) = (settings.catalog, settings.maxUnits)
         var app = app
         var texts = ComposedTexts.Writer(capacity: 2 * PlainText.titleMaxUnits, reusing: &storage)
-        let title = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits)
-        let body = app.withUTF8 {
+        texts[.title] = appendCapped(app, into: &texts, maxUnits: PlainText.titleMaxUnits)
+        texts[.body] = app.withUTF8 {
             appendMessage(.fallbackBody, MessageValues(app: $0), catalog: catalog, into: &texts, maxUnits: maxUnits)
         }
         return ComposeResponse(
-            kind: .fallback, reason: reason,
-            texts: texts.texts(title: title, subtitle: .absent, body: body, threadIdentifier: .absent, url: .absent),
+            kind: .fallback, reason: reason, texts: texts.texts(),
             locale: catalog.tag, direction: catalog.direction, bytes: settings.bytes, records: records,
             dropCount: dropCount, shownCount: 0, groupKey: fallbackGroupKey, transition: transition)
     }

@@ -4,7 +4,7 @@ extension ComposeRequest {
     /// it, and the record keeps the value as it was written.
     package struct NotificationRanges: Sendable {
         /// A slot: a notification's field, or a displayed entry's `key`.
-        package enum Field: UInt8, Sendable {
+        package enum Field: UInt8, Sendable, CaseIterable {
             case id, source, type
             /// `source:id`, or `id` when the source is absent or empty
             /// (`appendNotification` writes it); a displayed entry's key.
@@ -16,7 +16,8 @@ extension ComposeRequest {
         }
 
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by
-        /// 15 needs no bounds check.
+        /// 15 needs no bounds check (`SlotCapacityTests` fails when `Field`
+        /// has more).
         @usableFromInline
         var slots: SixteenSlots<TextRange>
 
@@ -31,6 +32,15 @@ extension ComposeRequest {
             @inline(__always) get { slots[Int(field.rawValue & 15)] }
             @inline(__always) set { slots[Int(field.rawValue & 15)] = newValue }
         }
+
+        /// The furthest byte any slot's range reaches (`ComposeRequest.reach`;
+        /// 0 when every slot is absent): every slot is read, so a field
+        /// added to `Field` is checked with the others.
+        package var furthestReach: Int {
+            var reach = 0
+            for slot in 0..<16 { reach = max(reach, ComposeRequest.reach(slots[slot])) }
+            return reach
+        }
     }
 }
 
@@ -41,11 +51,12 @@ extension ComposeRequest {
     /// says, starting from the table's defaults.
     package struct ScalarSlots: Sendable, Equatable {
         /// A slot: a field.
-        package enum Field: UInt8, Sendable {
+        package enum Field: UInt8, Sendable, CaseIterable {
             case read
         }
 
-        /// Room for 4: booleans are 0 or 1, integers as read.
+        /// Room for 4 (`SlotCapacityTests` fails when `Field` has
+        /// more): booleans are 0 or 1, integers as read.
         private var first: Int64 = 0
         private var second: Int64 = 0
         private var third: Int64 = 0

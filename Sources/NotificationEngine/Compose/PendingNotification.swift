@@ -55,6 +55,47 @@ package struct PendingNotification: Hashable, Sendable {
         self.url = url
     }
 
+    // MARK: By the request's slots
+
+    /// Its text in `field`'s slot, as the request's records hold it
+    /// (`timestamp` is `Timestamp`'s own; `key` and `group` are made, not sent).
+    func text(_ field: ComposeRequest.NotificationRanges.Field) -> String? {
+        switch field {
+        case .id: id
+        case .source: source
+        case .type: type
+        case .senderID: sender?.id
+        case .senderName: sender?.name
+        case .thread: thread
+        case .threadTitle: threadTitle
+        case .text: text
+        case .defaultText: defaultText
+        case .url: url
+        case .timestamp, .key, .group: nil
+        }
+    }
+
+    /// Its booleans and integers, as the request's records hold them.
+    var scalars: ComposeRequest.ScalarSlots {
+        var scalars = ComposeRequest.ScalarSlots()
+        scalars[.read] = read ? 1 : 0
+        return scalars
+    }
+
+    /// The notification whose texts `text` gives by slot (`id` and `type`
+    /// present), of `timestamp` and `scalars`.
+    init(
+        text: (ComposeRequest.NotificationRanges.Field) -> String?, timestamp: Timestamp,
+        scalars: ComposeRequest.ScalarSlots
+    ) {
+        let (senderID, senderName) = (text(.senderID), text(.senderName))
+        self.init(
+            id: text(.id)!, source: text(.source), type: text(.type)!, timestamp: timestamp,
+            read: scalars[.read] != 0, thread: text(.thread), threadTitle: text(.threadTitle),
+            sender: senderID == nil && senderName == nil ? nil : Sender(id: senderID, name: senderName),
+            text: text(.text), defaultText: text(.defaultText), url: text(.url))
+    }
+
     /// `source:id`, or `id` when there is no source (an empty source counts as none).
     package var key: String {
         guard let source, !source.isEmpty else { return id }

@@ -25,15 +25,13 @@ extension ComposeResponse {
     /// `estimatedJSONCount()`, with `composedTexts` read already.
     private func estimatedJSONCount(texts: ComposedTexts?) -> Int {
         // The longest fixed parts (kind, reason, member names, nulls,
-        // brackets), and room for escapes.
-        var count = 200 + 64 + 20 + locale.utf8.count
+        // brackets), the notification's member names, and room for escapes.
+        var count = 122 + AnswerMember.keysByteCount + 64 + 20 + locale.utf8.count
         if let texts {
             count += texts.bytes.count
         } else {
             let notification = notification
-            count += notification.title.utf8.count + (notification.subtitle?.utf8.count ?? 0)
-            count += notification.body.utf8.count
-            count += (notification.threadIdentifier?.utf8.count ?? 0) + (notification.url?.utf8.count ?? 0)
+            for member in AnswerMember.allCases { count += notification[member]?.utf8.count ?? 0 }
         }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…","group":"…"},` per displayed entry.
@@ -169,34 +167,23 @@ extension ComposeResponse {
     private func writeNotification(
         _ texts: ComposedTexts, from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter
     ) {
-        func string(_ range: TextRange) {
-            if let text = bytes[range] { out.string(text) } else { out.null() }
+        out.raw("{")
+        for member in AnswerMember.allCases {
+            if member.rawValue > 0 { out.raw(",") }
+            out.raw(member.key)
+            if let text = bytes[texts[member]] { out.string(text) } else { out.null() }
         }
-        out.raw(#"{"title":"#)
-        string(texts.title)
-        out.raw(#","subtitle":"#)
-        string(texts.subtitle)
-        out.raw(#","body":"#)
-        string(texts.body)
-        out.raw(#","threadIdentifier":"#)
-        string(texts.threadIdentifier)
-        out.raw(#","url":"#)
-        string(texts.url)
         out.raw("}")
     }
 
     /// The `notification` object of texts set as `String`s.
     private func writeNotification(_ notification: Content, to out: inout JSONWriter) {
-        out.raw(#"{"title":"#)
-        out.string(notification.title)
-        out.raw(#","subtitle":"#)
-        out.string(notification.subtitle)
-        out.raw(#","body":"#)
-        out.string(notification.body)
-        out.raw(#","threadIdentifier":"#)
-        out.string(notification.threadIdentifier)
-        out.raw(#","url":"#)
-        out.string(notification.url)
+        out.raw("{")
+        for member in AnswerMember.allCases {
+            if member.rawValue > 0 { out.raw(",") }
+            out.raw(member.key)
+            out.string(notification[member])
+        }
         out.raw("}")
     }
 }
