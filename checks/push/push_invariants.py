@@ -25,7 +25,7 @@ def invariants(request, answer):
                 if field not in push["cut"][name] or not value.endswith(ELLIPSIS):
                     problems.append(f"{name}.{field} changed but not named cut")
                     continue
-                prefix, g, joined = value[:-1], graphemes(uncut), ""
+                prefix, g = value[:-1], graphemes(uncut)
                 if not any("".join(g[:i]) == prefix for i in range(len(g) + 1)):
                     problems.append(f"{name}.{field} not cut on a grapheme boundary")
             if ("url" in top) != (note["url"] is not None and "url" not in push["cut"][name]):
