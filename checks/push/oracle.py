@@ -31,7 +31,11 @@ from pathlib import Path
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from push_rules import REPO, Catalogs, expected, group_key, invariants, next_state, problem, sizes  # noqa: E402
+from push_fit import group_key  # noqa: E402
+from push_invariants import invariants  # noqa: E402
+from push_problems import problem  # noqa: E402
+from push_rules import REPO, Catalogs, expected, sizes  # noqa: E402
+from push_state import next_state  # noqa: E402
 
 # MARK: running
 

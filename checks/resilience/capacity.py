@@ -1,127 +1,31 @@
 """Connection capacity (docs/adr/0036-connections-charged-for-bytes-held.md):
 idle keep-alive connections and slow uploads cannot take the slots, probes
 always answer, a connect storm leaves no refusals behind, RFC 9112's Host
-rules. Self-contained: each scenario is `run(binary, report, quick)`, where
-`report` has `check(condition, what)` and `figure(scenario, name, value)`
-(checks/resilience/resilience.py's `Report`)."""
+rules. Each scenario is `run(binary, report, quick)`, called by its file in
+tests/ (test_26 to test_29); the server, the requests and their parsing are
+the suite's own (defines.py's `Server`, client.py)."""
 
 import json
-import os
 import socket
-import subprocess
 import threading
 import time
 
-from defines import RSSSampler
+from client import HOST, closed_by_peer, connect, exchange, one_request, problem_code, request_bytes
+from defines import MIB, RSSSampler, Server, classify, jemalloc_env
 
-HOST = "127.0.0.1"
-MIB = 1 << 20
 POD_MEMORY_BYTES = 128 * MIB
-JEMALLOC = f"/usr/lib/{os.uname().machine}-linux-gnu/libjemalloc.so.2"
 
 
-class ServeProcess:
-    """One `serve` on 127.0.0.1, port 0 (and --metrics-port 0 when asked)."""
-
-    def __init__(self, binary, extra=()):
-        env = dict(os.environ)
-        if os.path.exists(JEMALLOC):
-            env["LD_PRELOAD"] = JEMALLOC
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", HOST, "--port", "0", "--access-log", "off", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self.start = None
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            if event.get("event") == "start":
-                self.start = event
-                break
-        if self.start is None:
-            self.stop()
-            raise RuntimeError("serve printed no start line")
-        threading.Thread(target=self._drain_stdout, daemon=True).start()
-        self.port = self.start["port"]
-        self.metrics_port = self.start.get("metricsPort")
-
-    def _drain_stdout(self):
-        for _ in self.process.stdout:
-            pass
-
-    def rss_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return -1
-
-    def alive(self):
-        return self.process.poll() is None
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+def serve(binary, extra):
+    """One `serve` on 127.0.0.1, port 0, access log off, with the allocator as deployed."""
+    return Server(binary, ["--access-log", "off", *extra], env=jemalloc_env())
 
 
-def connect(port, timeout=5.0):
-    sock = socket.create_connection((HOST, port), timeout=timeout)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
-
-
-def read_status(sock, timeout=5.0):
-    """The status of one response (its body read by Content-Length); None if closed first."""
-    deadline = time.monotonic() + timeout
-    buffer = b""
-    while b"\r\n\r\n" not in buffer:
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        buffer += chunk
-    head, _, rest = buffer.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    length = 0
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        if name.strip().lower() == "content-length":
-            length = int(value)
-    while len(rest) < length:
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        rest += chunk
-    return int(lines[0].split(" ")[1])
-
-
-def request(method, path, body=b"", close=True):
-    fields = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
-    if body or method == "POST":
-        fields += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-    if close:
-        fields.append("Connection: close")
-    return ("\r\n".join(fields) + "\r\n\r\n").encode() + body
-
-
-def one_request(port, method, path, body=b"", timeout=5.0):
-    """(status or None, seconds) on a new connection."""
+def timed_status(port, method, path, body=b"", timeout=5.0):
+    """(status or None, seconds) of one request on a new connection."""
     started = time.monotonic()
     try:
-        with connect(port, timeout) as sock:
-            sock.sendall(request(method, path, body))
-            status = read_status(sock, timeout)
+        status = one_request(port, method, path, body, timeout=timeout)[0]
     except OSError:
         status = None
     return status, time.monotonic() - started
@@ -141,7 +45,7 @@ class Client:
 
     def _run(self):
         while not self._stop.is_set():
-            status, seconds = one_request(*self._arguments)
+            status, seconds = timed_status(*self._arguments)
             self.statuses[status] = self.statuses.get(status, 0) + 1
             if status == 200:
                 self.latencies.append(seconds)
@@ -173,8 +77,7 @@ def open_idle(port, count):
     idle = []
     for _ in range(count):
         sock = connect(port)
-        sock.sendall(request("GET", "/healthz", close=False))
-        if read_status(sock) == 200:
+        if exchange(sock, "GET", "/healthz")[0] == 200:
             idle.append(sock)
         else:
             sock.close()
@@ -200,14 +103,9 @@ class KeptAlivePool:
             for index, sock in enumerate(self.sockets):
                 if sock is None or self._stop.is_set():
                     continue
-                try:
-                    sock.setblocking(True)
-                    sock.sendall(request("GET", "/healthz", close=False))
-                    if read_status(sock) == 200:
-                        self.answered += 1
-                        continue
-                except OSError:
-                    pass
+                if exchange(sock, "GET", "/healthz")[0] == 200:
+                    self.answered += 1
+                    continue
                 self.lost += 1
                 sock.close()
                 self.sockets[index] = None
@@ -235,8 +133,8 @@ class SlowUploaders:
     def _open(self):
         try:
             sock = connect(self.port, timeout=2.0)
-            sock.sendall(b"POST /compose HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 900000\r\n\r\n")
+            sock.sendall(request_bytes("POST", "/compose", headers={"Content-Type": "application/json",
+                                                                    "Content-Length": "900000"}))
             sock.setblocking(False)
             return sock
         except OSError:
@@ -274,12 +172,12 @@ def scenario_idle_and_slow_uploads(binary, report, quick):
     name = "idle-and-slow-uploads"
     print(name, flush=True)
     idle_count, slow_count, seconds = (200, 30, 4.0) if quick else (1000, 100, 20.0)
-    server = ServeProcess(binary, ["--threads", "1", "--memory-limit-bytes", str(POD_MEMORY_BYTES)])
+    server = serve(binary, ["--threads", "1", "--memory-limit-bytes", str(POD_MEMORY_BYTES)])
     idle = []
     slow = None
     try:
         rss = RSSSampler(server)
-        report.figure(name, "max_connections", server.start.get("maxConnections"))
+        report.figure(name, "max_connections", server.start_line.get("maxConnections"))
         rest_kib = server.rss_kib()
         idle = open_idle(server.port, idle_count)
         idle_kib = server.rss_kib()
@@ -294,7 +192,7 @@ def scenario_idle_and_slow_uploads(binary, report, quick):
         slow.stop()
         pool.stop()
         peak_kib = rss.stop()
-        still_open = sum(1 for sock in idle if sock is not None and _still_open(sock))
+        still_open = sum(1 for sock in idle if sock is not None and not closed_by_peer(sock))
         report.figure(name, "normal_requests_refused_p99_ms", [normal.count, normal.refused, normal.p99_ms()])
         report.figure(name, "healthz_statuses", probe.statuses)
         report.figure(name, "slow_uploads_closed", slow.closed)
@@ -321,23 +219,13 @@ def scenario_idle_and_slow_uploads(binary, report, quick):
         server.stop()
 
 
-def _still_open(sock):
-    sock.setblocking(False)
-    try:
-        return sock.recv(1) != b""
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-
-
 def scenario_connect_storm(binary, report, quick):
     """20,000 connect-and-close cycles from one client as fast as it can: a normal client beside it is
     never refused (a closed connection leaves the count at once)."""
     name = "connect-storm"
     print(name, flush=True)
     cycles = 20000
-    server = ServeProcess(binary, ["--threads", "1", "--memory-limit-bytes", str(POD_MEMORY_BYTES)])
+    server = serve(binary, ["--threads", "1", "--memory-limit-bytes", str(POD_MEMORY_BYTES)])
     try:
         normal = Client(server.port, "POST", "/body", BODY)
         started = time.monotonic()
@@ -356,7 +244,7 @@ def scenario_connect_storm(binary, report, quick):
                      f"{name}: a normal client never refused during {cycles} cycles "
                      f"({normal.count} requests, {normal.refused} refused: {normal.statuses})")
         report.check(failed_connects == 0, f"{name}: every storm connect accepted ({failed_connects} failed)")
-        status, _ = one_request(server.port, "GET", "/healthz")
+        status, _ = timed_status(server.port, "GET", "/healthz")
         report.check(status == 200 and server.alive(), f"{name}: serving afterwards ({status})")
     finally:
         server.stop()
@@ -369,20 +257,21 @@ def scenario_probes_at_capacity(binary, report, quick):
     name = "probes-at-capacity"
     print(name, flush=True)
     slots = 20
-    server = ServeProcess(binary, ["--threads", "1", "--max-connections", str(slots), "--metrics-port", "0"])
+    server = serve(binary, ["--threads", "1", "--max-connections", str(slots), "--metrics-port", "0"])
     holders = None
     idle_scrapers = []
     try:
         # 2 KB every 0.2 s: above the minimum rate, so nothing makes room.
         holders = SlowUploaders(server.port, slots, piece=b" " * 2048, interval=0.2)
         time.sleep(0.5)
-        probes = [one_request(server.port, "GET", path)[0] for path in ["/healthz", "/readyz"] * 10]
-        others = [one_request(server.port, "POST", "/body", BODY)[0] for _ in range(5)]
+        probes = [timed_status(server.port, "GET", path)[0] for path in ["/healthz", "/readyz"] * 10]
+        others = [timed_status(server.port, "POST", "/body", BODY)[0] for _ in range(5)]
         report.figure(name, "main_port_probes_others", [probes, others])
         report.check(probes == [200] * 20, f"{name}: probes past the limit answered 200 (got {probes})")
         report.check(others == [503] * 5, f"{name}: other requests past the limit get 503 (got {others})")
-        idle_scrapers = open_idle(server.metrics_port, 70)
-        scrape = [one_request(server.metrics_port, "GET", path)[0] for path in ["/metrics", "/healthz"] * 5]
+        metrics_port = server.start_line.get("metricsPort")
+        idle_scrapers = open_idle(metrics_port, 70)
+        scrape = [timed_status(metrics_port, "GET", path)[0] for path in ["/metrics", "/healthz"] * 5]
         report.figure(name, "metrics_port_idle_then_scrapes", [len(idle_scrapers), scrape])
         report.check(scrape == [200] * 10,
                      f"{name}: 70 idle connections on --metrics-port leave room for the scraper (got {scrape})")
@@ -406,28 +295,13 @@ def scenario_rfc9112_hosts(binary, report, quick):
         ("absolute form, Host differs", b"GET http://x/healthz HTTP/1.1\r\nHost: y\r\n\r\n", 400),
         ("Host: [::1]:8080", b"GET /healthz HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", 200),
     ]
-    server = ServeProcess(binary, ["--threads", "1"])
+    server = serve(binary, ["--threads", "1"])
     try:
         met = 0
         for label, raw, expected in cases:
-            with connect(server.port) as sock:
-                sock.sendall(raw)
-                deadline = time.monotonic() + 3
-                data = b""
-                while time.monotonic() < deadline:
-                    sock.settimeout(max(0.05, deadline - time.monotonic()))
-                    try:
-                        chunk = sock.recv(65536)
-                    except socket.timeout:
-                        break
-                    if not chunk:
-                        break
-                    data += chunk
-                    if expected == 200 and b"\r\n\r\n" in data:
-                        break
-            status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.1 ") else None
-            code_ok = expected == 200 or b'"code":"invalid-host"' in data
-            ok = status == expected and code_ok
+            kind, *answer = classify(server.port, raw, timeout=3.0)
+            status = answer[0] if kind == "status" else None
+            ok = status == expected and (expected == 200 or problem_code(answer) == "invalid-host")
             met += ok
             report.check(ok, f"{name}: {label}: {expected}{'' if expected == 200 else ' invalid-host'} "
                              f"(got {status})")

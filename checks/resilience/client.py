@@ -12,11 +12,12 @@ import time
 HOST = "127.0.0.1"
 
 
-def read_response(sock, deadline):
-    """One response on `sock`, read with `parse_response`: (status, headers,
-    body). Raises ConnectionError when the server closes before the response is
-    whole, socket.timeout when `deadline` passes first."""
-    buffer = bytearray()
+def read_response(sock, deadline, received=b""):
+    """One response on `sock`, read with `parse_response` after the bytes
+    already `received` of it: (status, headers, body). Raises ConnectionError
+    when the server closes before the response is whole, socket.timeout when
+    `deadline` passes first."""
+    buffer = bytearray(received)
     at_end = False
     while True:
         parsed = parse_response(buffer, False, at_end)

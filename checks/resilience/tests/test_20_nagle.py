@@ -6,11 +6,10 @@ last, so the cost of composing it (large in a debug build) does not count.
 Run by resilience.py (--only nagle).
 """
 
-import re
 import socket
 import time
 
-from client import request_bytes, connect
+from client import connect, read_response, request_bytes
 from defines import Server, large_compose_body
 
 
@@ -35,13 +34,7 @@ def run(binary, report, options):
             sock.sendall(request_bytes("POST", "/compose", body, {"Content-Type": "application/json"}))
             received = sock.recv(65536)
             first_byte = time.monotonic()
-            head, _, content = received.partition(b"\r\n\r\n")
-            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
-            while len(content) < length:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                content += chunk
+            _, _, content = read_response(sock, first_byte + 10.0, received)
             transfers.append((time.monotonic() - first_byte) * 1000)
             size = len(content)
         sock.close()

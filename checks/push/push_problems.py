@@ -1,0 +1,58 @@
+"""The problems docs/spec/compose.md 2.2 gives a compose request's `preview`, `push` and
+displayed `key` and `group` members (C11, C13, C14), as the push oracle reads them."""
+from push_terms import is_group_key
+
+# MARK: compose.md 2.2 for preview and push (C11, C13)
+
+def displayed_problem(request):
+    """The problem code compose.md 2.2 gives the request's displayed entries' `key` and `group`, or None."""
+    groups = []
+    for entry in request.get("displayed") or []:
+        for name, value in entry.items():  # document order
+            if name == "group" and value is not None:
+                if not isinstance(value, str):
+                    return "invalid-type"
+                if not is_group_key(value):
+                    return "invalid-value"
+                if value not in groups:
+                    if len(groups) == 16:
+                        return "out-of-range"
+                    groups.append(value)
+        if entry.get("key") is None and entry.get("group") is None:
+            return "missing-field"
+    return None
+
+
+def problem(request):
+    """The problem code compose.md gives the request's `preview`, `push` and displayed `group` members, or None."""
+    def integer(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+    found = displayed_problem(request)
+    if found is not None:
+        return found
+    preview = request.get("preview")
+    if preview is not None:
+        if not isinstance(preview, str):
+            return "invalid-type"
+        if preview not in ("full", "sender", "none"):
+            return "invalid-value"
+    push = request.get("push")
+    if push is None:
+        return None
+    if not isinstance(push, dict):
+        return "invalid-type"
+    for name, value in push.items():  # document order
+        if value is None:
+            continue
+        if name in ("badge", "reserveBytes"):
+            if not integer(value):
+                return "invalid-type"
+            if not 0 <= value <= (2147483647 if name == "badge" else 2048):
+                return "out-of-range"
+        elif name == "androidChannel":
+            if not isinstance(value, str):
+                return "invalid-type"
+            if not 1 <= len(value.encode("utf-8")) <= 128 or any(
+                    ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
+                return "invalid-value"
+    return None
