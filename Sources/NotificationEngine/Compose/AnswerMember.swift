@@ -53,19 +53,27 @@ package enum AnswerMember: UInt8, CaseIterable, Sendable {
         return String(decoding: name, as: UTF8.self)
     }
 
-    /// The members written by the composers' rules, in table order.
-    package static let composed = allCases.filter { if case .composed = $0.source { true } else { false } }
-
-    /// The copied members with the request slot each copies, in table order.
-    package static let copied: [(member: AnswerMember, field: ComposeRequest.NotificationRanges.Field)] =
-        allCases.compactMap { if case .copied(let field) = $0.source { ($0, field) } else { nil } }
+    /// Calls `body` with every member, in table order. Unlike `allCases`,
+    /// it allocates no array: the reply's writer calls it per answer.
+    @inline(__always)
+    static func forEach(_ body: (AnswerMember) -> Void) {
+        var raw: UInt8 = 0
+        while let member = AnswerMember(rawValue: raw) {
+            body(member)
+            raw += 1
+        }
+    }
 
     /// The bytes of every `key`, with a separator and `null` each: what the
     /// members' names add to the reply, beside their values.
-    static let keysByteCount = allCases.reduce(2) { $0 + $1.key.utf8CodeUnitCount + 5 }
+    static var keysByteCount: Int {
+        var count = 2
+        forEach { count += $0.key.utf8CodeUnitCount + 5 }
+        return count
+    }
 
-    /// Where the member's value is held (`SixteenSlots`): its raw value,
-    /// which `SlotCapacityTests` checks is below 16 for every member.
+    /// Where the member's value is held (`EightSlots`): its raw value,
+    /// which `SlotCapacityTests` checks is below 8 for every member.
     @inline(__always)
-    var slot: Int { Int(rawValue & 15) }
+    var slot: Int { Int(rawValue & 7) }
 }

@@ -6,7 +6,7 @@ package struct ComposedTexts: Sendable {
     /// Well-formed UTF-8 that the ranges point into.
     package internal(set) var bytes: [UInt8]
     /// By `AnswerMember.slot`; absent for `null`.
-    private let ranges: SixteenSlots<TextRange>
+    private let ranges: EightSlots<TextRange>
 
     /// The range of `member`'s text; absent for `null`.
     package subscript(member: AnswerMember) -> TextRange {
@@ -25,7 +25,7 @@ package struct ComposedTexts: Sendable {
     /// the copied members (`appendCopies`) once for all.
     struct Writer {
         private var bytes: [UInt8] = []
-        private var ranges = SixteenSlots<TextRange>(repeating: .absent)
+        private var ranges = EightSlots<TextRange>(repeating: .absent)
 
         /// - Parameter capacity: the bytes expected (more only make the buffer grow).
         init(capacity: Int) {
@@ -63,19 +63,26 @@ package struct ComposedTexts: Sendable {
             return TextRange(start: start, count: bytes.count - start)
         }
 
-        /// Appends the text of every copied member (`AnswerMember.copied`)
+        /// Appends the text of every copied member (`AnswerMember.Source.copied`)
         /// from `notification`, whose ranges are of `source`, and sets its range.
         mutating func appendCopies(
             of notification: ComposeRequest.NotificationRecord, from source: UnsafeBufferPointer<UInt8>
         ) {
-            for (member, field) in AnswerMember.copied {
-                if let text = source[notification.ranges[field]] { self[member] = append(text) }
+            AnswerMember.forEach { member in
+                guard case .copied(let field) = member.source, let text = source[notification.ranges[field]] else {
+                    return
+                }
+                self[member] = append(text)
             }
         }
 
         /// The bytes `appendCopies` appends for `notification`.
         static func copiedByteCount(of notification: ComposeRequest.NotificationRecord) -> Int {
-            AnswerMember.copied.reduce(0) { $0 + max(0, Int(notification.ranges[$1.field].count)) }
+            var count = 0
+            AnswerMember.forEach { member in
+                if case .copied(let field) = member.source { count += max(0, Int(notification.ranges[field].count)) }
+            }
+            return count
         }
 
         /// The texts written.

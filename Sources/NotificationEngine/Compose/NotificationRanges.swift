@@ -35,11 +35,19 @@ extension ComposeRequest {
 
         /// The furthest byte any slot's range reaches (`ComposeRequest.reach`;
         /// 0 when every slot is absent): every slot is read, so a field
-        /// added to `Field` is checked with the others.
+        /// added to `Field` is checked with the others. The slots are read
+        /// as the tuple's bytes, each loaded in place: a loop of
+        /// `slots[index]` copies the tuple at every step (about 240
+        /// instructions a notification in the gate's compose of 20).
         package var furthestReach: Int {
-            var reach = 0
-            for slot in 0..<16 { reach = max(reach, ComposeRequest.reach(slots[slot])) }
-            return reach
+            withUnsafeBytes(of: slots.storage) { raw in
+                var reach = 0
+                let stride = MemoryLayout<TextRange>.stride
+                for offset in Swift.stride(from: 0, to: 16 * stride, by: stride) {
+                    reach = max(reach, ComposeRequest.reach(raw.load(fromByteOffset: offset, as: TextRange.self)))
+                }
+                return reach
+            }
         }
     }
 }

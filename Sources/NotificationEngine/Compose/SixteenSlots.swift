@@ -41,3 +41,35 @@ package struct SixteenSlots<Element> {
 }
 
 extension SixteenSlots: Sendable where Element: Sendable {}
+
+/// Eight values stored in place, as `SixteenSlots` stores sixteen: for a
+/// record that a response carries and copies (`ComposedTexts`), where the
+/// room of sixteen would be copied with it.
+package struct EightSlots<Element> {
+    @usableFromInline
+    var storage: (Element, Element, Element, Element, Element, Element, Element, Element)
+
+    /// Every slot holds `value`.
+    @inlinable
+    package init(repeating value: Element) {
+        storage = (value, value, value, value, value, value, value, value)
+    }
+
+    @inlinable
+    package subscript(index: Int) -> Element {
+        @inline(__always) get {
+            precondition(index & ~7 == 0, "slot index out of 0..<8")
+            return withUnsafePointer(to: storage) { tuple in
+                UnsafeRawPointer(tuple).assumingMemoryBound(to: Element.self)[index]
+            }
+        }
+        @inline(__always) set {
+            precondition(index & ~7 == 0, "slot index out of 0..<8")
+            withUnsafeMutablePointer(to: &storage) { tuple in
+                UnsafeMutableRawPointer(tuple).assumingMemoryBound(to: Element.self)[index] = newValue
+            }
+        }
+    }
+}
+
+extension EightSlots: Sendable where Element: Sendable {}

@@ -31,7 +31,7 @@ extension ComposeResponse {
             count += texts.bytes.count
         } else {
             let notification = notification
-            for member in AnswerMember.allCases { count += notification[member]?.utf8.count ?? 0 }
+            AnswerMember.forEach { count += notification[$0]?.utf8.count ?? 0 }
         }
         // `"key",` per shown key; `{"key":"…","reason":"duplicate"},` per drop;
         // `{"key":"…","timestamp":"…","group":"…"},` per displayed entry.
@@ -168,7 +168,7 @@ extension ComposeResponse {
         _ texts: ComposedTexts, from bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONWriter
     ) {
         out.raw("{")
-        for member in AnswerMember.allCases {
+        AnswerMember.forEach { member in
             if member.rawValue > 0 { out.raw(",") }
             out.raw(member.key)
             if let text = bytes[texts[member]] { out.string(text) } else { out.null() }
@@ -179,7 +179,7 @@ extension ComposeResponse {
     /// The `notification` object of texts set as `String`s.
     private func writeNotification(_ notification: Content, to out: inout JSONWriter) {
         out.raw("{")
-        for member in AnswerMember.allCases {
+        AnswerMember.forEach { member in
             if member.rawValue > 0 { out.raw(",") }
             out.raw(member.key)
             out.string(notification[member])
