@@ -98,21 +98,15 @@ enum ComposeFixture {
         }
         var notifications: [PendingNotification] = []
         for n in object["notifications"] as? [[String: Any]] ?? [] {
-            var notification = PendingNotification(
-                id: try cast(n["id"] as Any, "id"), type: try cast(n["type"] as Any, "type"),
-                timestamp: try timestamp(n["timestamp"], "timestamp")
-            )
-            notification.source = n["source"] as? String
-            notification.read = n["read"] as? Bool ?? false
-            notification.thread = n["thread"] as? String
-            notification.threadTitle = n["threadTitle"] as? String
-            notification.text = n["text"] as? String
-            notification.defaultText = n["defaultText"] as? String
-            notification.url = n["url"] as? String
+            var texts: [ComposeRequest.NotificationRanges.Field: String] = [:]
+            var scalars = ComposeDecoder.NotificationMember.defaultScalars
+            try fill(&texts, &scalars, from: n, by: ComposeDecoder.NotificationMember.self)
             if let sender = n["sender"] as? [String: Any] {
-                notification.sender = .init(id: sender["id"] as? String, name: sender["name"] as? String)
+                try fill(&texts, &scalars, from: sender, by: ComposeDecoder.SenderMember.self)
             }
-            notifications.append(notification)
+            notifications.append(
+                PendingNotification(
+                    text: { texts[$0] }, timestamp: try timestamp(n["timestamp"], "timestamp"), scalars: scalars))
         }
         var request = ComposeRequest(
             notifications: notifications, displayed: displayed, now: try timestamp(object["now"], "now"))
@@ -145,6 +139,30 @@ enum ComposeFixture {
                 reserveBytes: push["reserveBytes"] as? Int ?? 0)
         }
         return request
+    }
+
+    /// Puts each member of `object` in its slot by the wire table's row
+    /// (`WireTable.swift`), as the service's decoder does, so a member added
+    /// to the table is read here without a line of its own.
+    static func fill<Member: WireMember>(
+        _ texts: inout [ComposeRequest.NotificationRanges.Field: String], _ scalars: inout ComposeRequest.ScalarSlots,
+        from object: [String: Any], by _: Member.Type
+    ) throws {
+        for (member, _) in Member.requiredTexts where object[member.rawValue] == nil {
+            throw DecodeError(description: "\(member.rawValue) is missing")
+        }
+        for member in Member.allCases {
+            guard let value = object[member.rawValue], !(value is NSNull) else { continue }
+            switch member.field.slot {
+            case .text(let slot): texts[slot] = try cast(value, member.rawValue) as String
+            case .scalar(let slot, _):
+                scalars[slot] =
+                    member.field.kind == .boolean
+                    ? (try cast(value, member.rawValue) as Bool ? 1 : 0)
+                    : Int64(try cast(value, member.rawValue) as Int)
+            case .request, .members: continue
+            }
+        }
     }
 
     static func cast<T>(_ value: Any, _ field: String) throws -> T {
