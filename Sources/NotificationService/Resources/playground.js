@@ -1,11 +1,12 @@
 // The playground page's script: calls POST /body and POST /compose on the
 // server that served the page and shows the answers as they are, drawn as a
 // phone in the answer's language does: the chrome in the compose answer's
-// `direction`, each line in its own (playground.css), with its `locale`'s date. GET /playground.json gives the server's app name
-// and default catalog, for what the page draws before any answer. Everything
-// is written with textContent, never as HTML. A bearer token, when the server
-// asks for one, lives in the variable below only: never in storage, cookies
-// or the address.
+// `direction`, each line in its own (playground.css), with its `locale`'s
+// date. GET /playground.json gives the server's app name and default
+// catalog, for what the page draws before any answer. Everything is written
+// with textContent, never as HTML. A bearer token, when the server asks for
+// one, lives in the variable below only: never in storage, cookies or the
+// address.
 "use strict";
 
 (() => {
@@ -19,12 +20,6 @@
 
   const element = (id) => document.getElementById(id);
 
-  /** Counts the answers a panel has shown (`data-answers`), so a reader or a test can tell a new one arrived. */
-  function countAnswer(panelID) {
-    const panel = element(panelID);
-    panel.dataset.answers = String(Number(panel.dataset.answers || "0") + 1);
-  }
-
   function debounce(action) {
     let timer = 0;
     return () => {
@@ -33,14 +28,19 @@
     };
   }
 
-  // ---- HTTP
-
-  /** POSTs `bodyText` as JSON; resolves to {value} or {problem: {title, detail, code}}. */
-  function post(path, bodyText) {
-    return call(path, "POST", bodyText);
+  /** `text` parsed, when it is a JSON object; else null. */
+  function jsonObject(text) {
+    try {
+      const value = JSON.parse(text);
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+    } catch (_) {
+      return null;
+    }
   }
 
-  /** One request to this server, with the token when there is one; {value} or {problem}. */
+  // ---- HTTP
+
+  /** One request to this server, with the token when there is one; {value} or {problem: {title, detail, code}}. */
   async function call(path, method, bodyText) {
     const headers = method === "POST" ? { "Content-Type": "application/json" } : {};
     if (token !== null) headers.Authorization = "Bearer " + token;
@@ -53,15 +53,11 @@
     } catch (error) {
       return { problem: { title: "No answer from the server", detail: String(error && error.message || error) } };
     }
-    let json = null;
-    try {
-      json = await response.json();
-    } catch (_) {
-      json = null;
-    }
+    const json = await response.json().catch(() => null);
+    const isObject = json !== null && typeof json === "object";
     if (response.status === 401) showTokenPanel(json);
-    if (response.ok && json !== null && typeof json === "object") return { value: json };
-    if (json !== null && typeof json === "object" && typeof json.title === "string") return { problem: json };
+    if (response.ok && isObject) return { value: json };
+    if (isObject && typeof json.title === "string") return { problem: json };
     return {
       problem: {
         title: "HTTP " + response.status + (response.statusText ? " " + response.statusText : ""),
@@ -70,11 +66,20 @@
     };
   }
 
-  function showProblem(box, problem) {
-    box.querySelector(".problem-title").textContent = problem.title;
-    box.querySelector(".problem-detail").textContent = typeof problem.detail === "string" ? problem.detail : "";
-    box.querySelector(".problem-code").textContent = typeof problem.code === "string" ? problem.code : "";
-    box.hidden = false;
+  /** Shows a panel's result or, in its place, the problem; then the preview. */
+  function showOutcome(name, problem) {
+    const box = element(name + "-problem");
+    element(name + "-result").hidden = problem !== null;
+    box.hidden = problem === null;
+    if (problem !== null) {
+      box.querySelector(".problem-title").textContent = problem.title;
+      box.querySelector(".problem-detail").textContent = typeof problem.detail === "string" ? problem.detail : "";
+      box.querySelector(".problem-code").textContent = typeof problem.code === "string" ? problem.code : "";
+    }
+    updatePreview();
+    // Counted (`data-answers`) so that a reader or a test can tell a new answer arrived.
+    const panel = element(name + "-panel");
+    panel.dataset.answers = String(Number(panel.dataset.answers || "0") + 1);
   }
 
   // ---- The server's settings (GET /playground.json)
@@ -91,13 +96,11 @@
   }
 
   /**
-   * The direction of the catalog with this tag, as the server has it; null
-   * when unknown. Only for the Body preview before any compose answer: an
-   * answer's own `direction` is the one a card takes.
+   * The direction of the catalog with this tag as the server has it, or null.
+   * Only for the preview before any compose answer, whose own `direction` wins.
    */
   function catalogDirection(locale) {
-    const catalogs = settings ? settings.catalogs : [];
-    const catalog = catalogs.find((entry) => entry.locale === locale);
+    const catalog = settings && settings.catalogs.find((entry) => entry.locale === locale);
     return catalog ? catalog.direction : null;
   }
 
@@ -105,10 +108,19 @@
 
   function showTokenPanel(problem) {
     element("token-panel").hidden = false;
-    const state = element("token-state");
     if (token !== null && problem && problem.code === "unauthorized") {
-      state.textContent = "The server refused this token: " + (problem.detail || "") + ".";
+      element("token-state").textContent = "The server refused this token: " + (problem.detail || "") + ".";
     }
+  }
+
+  /** Uses `value` as the token (null: none), says so, and asks both panels again with it. */
+  function setToken(value, state) {
+    token = value;
+    element("forget-token").hidden = value === null;
+    element("token-state").textContent = state;
+    if (value !== null && settings === null) loadSettings();
+    renderBody();
+    renderCompose();
   }
 
   function useToken(event) {
@@ -117,21 +129,7 @@
     const value = field.value.trim();
     field.value = "";
     if (value === "") return;
-    token = value;
-    element("forget-token").hidden = false;
-    element("token-state").textContent =
-      "A token is in use. It is kept in this page's memory only and is gone when the page reloads.";
-    if (settings === null) loadSettings();
-    renderBody();
-    renderCompose();
-  }
-
-  function forgetToken() {
-    token = null;
-    element("forget-token").hidden = true;
-    element("token-state").textContent = "No token is in use.";
-    renderBody();
-    renderCompose();
+    setToken(value, "A token is in use. It is kept in this page's memory only and is gone when the page reloads.");
   }
 
   // ---- Body panel
@@ -145,51 +143,32 @@
     const text = JSON.stringify(element("text").value);
     const field = element("max-units");
     const raw = field.value.trim();
-    if (raw === "") {
-      if (field.validity.badInput) {
-        return { problem: { title: "maxUnits is not a number", detail: "enter an integer in 256…4096, or nothing" } };
-      }
-      return '{"text":' + text + "}";
-    }
+    if (raw === "" && !field.validity.badInput) return '{"text":' + text + "}";
     if (!JSON_NUMBER.test(raw)) {
       return { problem: { title: "maxUnits is not a number", detail: "enter an integer in 256…4096, or nothing" } };
     }
     return '{"text":' + text + ',"maxUnits":' + raw + "}";
   }
 
-  function currentCap() {
-    const raw = element("max-units").value.trim();
-    return raw === "" ? DEFAULT_MAX_UNITS : raw;
-  }
-
   async function renderBody() {
     const sequence = ++bodySequence;
     const request = bodyRequest();
-    const cap = currentCap();
-    const answer = typeof request === "string" ? await post("/body", request) : request;
+    const cap = element("max-units").value.trim() || DEFAULT_MAX_UNITS;
+    const answer = typeof request === "string" ? await call("/body", "POST", request) : request;
     if (sequence !== bodySequence) return;
-    const result = element("body-result");
-    const problemBox = element("body-problem");
+    bodyFailed = !answer.value;
     if (answer.value) {
-      const value = answer.value;
-      element("body").textContent = value.body;
-      element("units").textContent = value.units + " / " + cap;
-      setFlag(element("truncated"), value.truncated);
-      setFlag(element("input-cut"), value.inputCut);
-      lastBody = value;
-      bodyFailed = false;
-      problemBox.hidden = true;
-      result.hidden = false;
-    } else {
-      bodyFailed = true;
-      result.hidden = true;
-      showProblem(problemBox, answer.problem);
+      lastBody = answer.value;
+      element("body").textContent = lastBody.body;
+      element("units").textContent = lastBody.units + " / " + cap;
+      setFlag("truncated", lastBody.truncated);
+      setFlag("input-cut", lastBody.inputCut);
     }
-    updatePreview();
-    countAnswer("body-panel");
+    showOutcome("body", bodyFailed ? answer.problem : null);
   }
 
-  function setFlag(field, on) {
+  function setFlag(id, on) {
+    const field = element(id);
     field.textContent = on ? "yes" : "no";
     field.classList.toggle("on", on === true);
   }
@@ -200,6 +179,9 @@
   let lastCompose = null;
   let composeFailed = false;
 
+  /** The compose request as typed, when it is a JSON object; else null. */
+  const typedRequest = () => jsonObject(element("compose-request").value);
+
   /**
    * The request as typed; with a locale chosen, the same text with `locale`
    * set. A request that is not a JSON object goes as typed: the server's
@@ -208,14 +190,8 @@
   function composeRequest() {
     const raw = element("compose-request").value;
     const locale = element("locale").value;
-    if (locale === "") return raw;
-    let parsed;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (_) {
-      return raw;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return raw;
+    const parsed = locale === "" ? null : jsonObject(raw);
+    if (parsed === null) return raw;
     if (Object.prototype.hasOwnProperty.call(parsed, "locale")) {
       parsed.locale = locale;
       return JSON.stringify(parsed, null, 2);
@@ -227,43 +203,30 @@
 
   async function renderCompose() {
     const sequence = ++composeSequence;
-    const answer = await post("/compose", composeRequest());
+    const answer = await call("/compose", "POST", composeRequest());
     if (sequence !== composeSequence) return;
-    const result = element("compose-result");
-    const problemBox = element("compose-problem");
-    if (answer.value && answer.value.notification) {
+    composeFailed = !(answer.value && answer.value.notification);
+    if (!composeFailed) {
       showCompose(answer.value);
       lastCompose = answer.value;
-      composeFailed = false;
-      problemBox.hidden = true;
-      result.hidden = false;
-    } else {
-      composeFailed = true;
-      result.hidden = true;
-      showProblem(problemBox, answer.problem || { title: "Unexpected answer", detail: "no notification in it" });
     }
-    updatePreview();
-    countAnswer("compose-panel");
+    const unexpected = { title: "Unexpected answer", detail: "no notification in it" };
+    showOutcome("compose", composeFailed ? answer.problem || unexpected : null);
   }
 
   function showCompose(value) {
-    const notification = value.notification;
-    setText(element("notification-title"), notification.title);
-    setText(element("notification-subtitle"), notification.subtitle);
-    setText(element("notification-body"), notification.body);
-    for (const id of ["notification-title", "notification-subtitle", "notification-body"]) {
-      element(id).dir = answerDirection(value) || "auto";
+    const direction = answerDirection(value) || "auto";
+    for (const line of ["title", "subtitle", "body"]) {
+      setText("notification-" + line, value.notification[line]);
+      element("notification-" + line).dir = direction;
     }
-    setText(element("kind"), value.kind);
-    setText(element("reason"), value.reason);
+    setText("kind", value.kind);
+    setText("reason", value.reason);
     const hasLocale = Object.prototype.hasOwnProperty.call(value, "locale");
     element("response-locale-row").hidden = !hasLocale;
-    setText(element("response-locale"), hasLocale ? value.locale : null);
-    const shown = Array.isArray(value.shown) ? value.shown : [];
-    element("shown").textContent = shown.length > 0 ? shown.join(", ") : "none";
-    const dropped = Array.isArray(value.dropped) ? value.dropped : [];
-    element("dropped").textContent =
-      dropped.length > 0 ? dropped.map((entry) => entry.key + " (" + entry.reason + ")").join(", ") : "none";
+    setText("response-locale", hasLocale ? value.locale : null);
+    element("shown").textContent = listText(value.shown);
+    element("dropped").textContent = listText(value.dropped, (entry) => entry.key + " (" + entry.reason + ")");
     showPush(value.push);
   }
 
@@ -289,8 +252,7 @@
     const request = typedRequest();
     const reserve =
       request && request.push && Number.isInteger(request.push.reserveBytes) ? request.push.reserveBytes : 0;
-    const withdraw = Array.isArray(push.withdraw) && push.withdraw.length > 0 ? push.withdraw.join(", ") : "none";
-    element("push-send").textContent = "send: " + push.send + " · withdraw: " + withdraw;
+    element("push-send").textContent = "send: " + push.send + " · withdraw: " + listText(push.withdraw);
     const encoder = new TextEncoder();
     for (const [name, payloadOf, limit] of PAYLOADS) {
       const figure = element("payload-" + name);
@@ -305,43 +267,34 @@
   }
 
   /** A string as it is; null (or anything absent) as a muted `null`. */
-  function setText(field, value) {
+  function setText(id, value) {
+    const field = element(id);
     const isString = typeof value === "string";
     field.textContent = isString ? value : "null";
     field.classList.toggle("null", !isString);
   }
 
+  /** A list's entries joined with ", ", or "none" when it is empty or no list. */
+  function listText(list, entryText = (entry) => entry) {
+    return Array.isArray(list) && list.length > 0 ? list.map(entryText).join(", ") : "none";
+  }
+
   // ---- Lock-screen preview
 
   /**
-   * The direction of the language a compose answer is in: its `direction`
-   * member, the chosen catalog's (docs/spec/compose.md, section 6.5); null
-   * without an answer. A card's chrome takes it, as a phone set to that
-   * language lays out its notifications; each line of the title, subtitle
-   * and body then takes its own from its first strong character outside
-   * isolates (playground.css), so a line that starts with an isolated Latin
-   * name (U+2068 Cleo U+2069 و...) is right to left, and "U+2068 Cleo U+2069:
-   * Ship it" left to right, in an Arabic notification.
+   * A compose answer's `direction`, its catalog's (docs/spec/compose.md, section 6.5); else null.
+   * A card's chrome takes it, as a phone set to that language lays out its notifications; each line
+   * then takes its own from its first strong character outside isolates (playground.css): in an Arabic
+   * notification, "U+2068 Cleo U+2069 و..." is right to left and "U+2068 Cleo U+2069: Ship it" left to right.
    */
   function answerDirection(answer) {
-    if (!answer) return null;
-    return answer.direction === "rtl" || answer.direction === "ltr" ? answer.direction : null;
+    return answer && (answer.direction === "rtl" || answer.direction === "ltr") ? answer.direction : null;
   }
 
   /** The phone's language: the last compose answer's catalog, else the server's default one. */
   function phoneLocale() {
     if (lastCompose && typeof lastCompose.locale === "string") return lastCompose.locale;
     return settings ? settings.defaultLocale : "en";
-  }
-
-  /** The compose request as typed, when it is a JSON object; else null. */
-  function typedRequest() {
-    try {
-      const request = JSON.parse(element("compose-request").value);
-      return request !== null && typeof request === "object" && !Array.isArray(request) ? request : null;
-    } catch (_) {
-      return null;
-    }
   }
 
   /** The request's `app` when it names one, else the server's (`serve --app-name`); "" until it is known. */
@@ -402,10 +355,9 @@
         : "The Compose result: title, subtitle and body as the phone shows them.";
     }
     const locale = phoneLocale();
-    // The phone's language sets the direction of the screen and of each card's
-    // chrome and, on iOS, the lines' alignment: the last compose answer's
-    // `direction` (the Body alone has no language of its own); before any
-    // answer, the server's default catalog's.
+    // The phone's language sets the direction of the screen, of each card's chrome and, on iOS, of the
+    // lines' alignment: the last compose answer's `direction` (the Body alone has no language of its
+    // own); before any answer, the server's default catalog's.
     const direction = answerDirection(lastCompose) || catalogDirection(locale) || "ltr";
     const request = typedRequest();
     const app = appName(request);
@@ -417,8 +369,8 @@
     for (const phone of document.querySelectorAll(".phone")) {
       const platform = phone.classList.contains("ios") ? "ios" : "android";
       phone.lang = locale;
-      // The whole screen, as the phone's language lays it out (the expanded
-      // views' status line mirrors); the figure's English caption keeps its own.
+      // The whole screen mirrors (the expanded views' status line too); the
+      // figure's English caption keeps its own direction.
       phone.querySelector(".screen").dir = direction;
       for (const clock of phone.querySelectorAll(".clock")) clock.textContent = clockText(locale);
       for (const day of phone.querySelectorAll(".date")) day.textContent = dates[platform];
@@ -443,54 +395,41 @@
 
   /** The body's text; when it was capped, its final "…" marked as where the cap fell. */
   function fillBody(field, body, capped, oneLine) {
-    field.replaceChildren();
     const text = oneLine ? body.replace(/\n/g, " ") : body;
-    if (capped && text.endsWith("…")) {
-      field.append(text.slice(0, -1));
-      const mark = document.createElement("mark");
-      mark.className = "cap";
-      mark.title = "maxUnits reached: the body ends here";
-      mark.textContent = "…";
-      field.append(mark);
-    } else {
-      field.append(text);
+    if (!capped || !text.endsWith("…")) {
+      field.replaceChildren(text);
+      return;
     }
+    const mark = document.createElement("mark");
+    mark.className = "cap";
+    mark.title = "maxUnits reached: the body ends here";
+    mark.textContent = "…";
+    field.replaceChildren(text.slice(0, -1), mark);
   }
 
   // ---- Wiring
 
-  function choosePreview(id) {
-    element(id).checked = true;
-    updatePreview();
+  /** An edit in a panel previews that panel's answer and asks for a new one. */
+  function onEdit(id, type, previewID, render) {
+    element(id).addEventListener(type, () => {
+      element(previewID).checked = true;
+      updatePreview();
+      render();
+    });
   }
 
   const renderBodySoon = debounce(renderBody);
   const renderComposeSoon = debounce(renderCompose);
-  element("text").addEventListener("input", () => {
-    choosePreview("preview-body");
-    renderBodySoon();
-  });
-  element("max-units").addEventListener("input", () => {
-    choosePreview("preview-body");
-    renderBodySoon();
-  });
-  element("compose-request").addEventListener("input", () => {
-    choosePreview("preview-compose");
-    renderComposeSoon();
-  });
-  element("locale").addEventListener("change", () => {
-    choosePreview("preview-compose");
-    renderCompose();
-  });
-  element("compose-button").addEventListener("click", () => {
-    choosePreview("preview-compose");
-    renderCompose();
-  });
+  onEdit("text", "input", "preview-body", renderBodySoon);
+  onEdit("max-units", "input", "preview-body", renderBodySoon);
+  onEdit("compose-request", "input", "preview-compose", renderComposeSoon);
+  onEdit("locale", "change", "preview-compose", renderCompose);
+  onEdit("compose-button", "click", "preview-compose", renderCompose);
   for (const radio of document.querySelectorAll('input[name="preview-source"]')) {
     radio.addEventListener("change", updatePreview);
   }
   element("token-form").addEventListener("submit", useToken);
-  element("forget-token").addEventListener("click", forgetToken);
+  element("forget-token").addEventListener("click", () => setToken(null, "No token is in use."));
 
   updatePreview();
   loadSettings();
