@@ -111,6 +111,25 @@ class DevTools:
         raise TimeoutError(method)
 
 
+def shown_notifications(driver, seconds):
+    """The notifications the worker has shown once there are any, or after `seconds`; closed once read."""
+    return driver.execute_async_script("""
+        const [seconds, done] = arguments;
+        const started = Date.now();
+        (async () => {
+          const registration = await navigator.serviceWorker.ready;
+          for (;;) {
+            const list = await registration.getNotifications();
+            if (list.length || Date.now() - started > seconds * 1000) {
+              const shown = list.map((n) => ({title: n.title, body: n.body}));
+              list.forEach((n) => n.close());
+              return shown;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        })().then(done, (error) => done(String(error)));""", seconds)
+
+
 def check_playground(driver, binary, folder):
     """The static playground (no server): once it has answered the Body and Compose
     panels on load, their texts are the service's for the same requests."""
@@ -197,25 +216,25 @@ def main():
                   if (worker.state === "activated") return done(worker.state);
                   worker.addEventListener("statechange", () => worker.state === "activated" && done(worker.state));
                 });""")
+            # DevTools delivers a push to the version it knows as active and
+            # running: wait until it says so as well as the page.
+            devtools.wait_event(
+                "ServiceWorker.workerVersionUpdated",
+                lambda p: any(v["registrationId"] == registration_id and v["status"] == "activated"
+                              and v["runningStatus"] == "running" for v in p["versions"]), 30)
             print(f"service worker {state} (registration {registration_id}) at {origin}")
             for (label, message), (title, body) in zip(MESSAGES, expected):
-                devtools.send("ServiceWorker.deliverPushMessage",
-                              {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
-                shown = driver.execute_async_script("""
-                    const done = arguments[0];
-                    const started = Date.now();
-                    (async () => {
-                      const registration = await navigator.serviceWorker.ready;
-                      for (;;) {
-                        const list = await registration.getNotifications();
-                        if (list.length || Date.now() - started > 20000) {
-                          const shown = list.map((n) => ({title: n.title, body: n.body}));
-                          list.forEach((n) => n.close());
-                          return shown;
-                        }
-                        await new Promise((resolve) => setTimeout(resolve, 50));
-                      }
-                    })().then(done, (error) => done(String(error)));""")
+                # On a loaded machine DevTools now and then accepts a push that
+                # never reaches the worker (no event, no error, nothing shown
+                # half a minute later); a push service delivers at least once,
+                # so it is delivered once more, and the run says so.
+                for attempt, seconds in enumerate((10, 20)):
+                    devtools.send("ServiceWorker.deliverPushMessage",
+                                  {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
+                    shown = shown_notifications(driver, seconds)
+                    if shown:
+                        break
+                    print(f"note {label}: nothing shown {seconds} s after the push; delivering it again")
                 if shown == [{"title": title, "body": body}]:
                     passed += 1
                     print(f"ok   {label}: {json.dumps(shown[0], ensure_ascii=False)}")
