@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NotificationEngine
@@ -27,11 +28,15 @@ import Testing
 
     @Test func answerMembers_eachHaveTheirOwnOfEightSlots_andTheirWireName() {
         #expect(AnswerMember.allCases.allSatisfy { $0.rawValue < 8 && $0.slot == Int($0.rawValue) })
-        // The names themselves, and their order, are the contract's: every
-        // fixture case and openapi.yaml's examples compare them.
-        let names = AnswerMember.allCases.map(\.name)
-        #expect(Set(names).count == names.count && !names.contains(""))
         #expect(AnswerMember.allCases.allSatisfy { "\($0.key)" == "\"\($0.name)\":" })
+        // The names and their order are the contract's: every `notification`
+        // object of test-fixtures/compose.json, in its text (a parsed
+        // object would lose the order), has the table's members in its order.
+        let names = AnswerMember.allCases.map(\.name)
+        let objects = notificationObjectsKeys(
+            inFixtureText: (try? String(contentsOf: ComposeFixture.url, encoding: .utf8)) ?? "")
+        #expect(objects.count >= 40)
+        for keys in objects where keys != names { Issue.record("compose.json has a notification with \(keys)") }
         var content = ComposeResponse.Content { _ in nil }
         for member in AnswerMember.allCases { content[member] = member.name }
         for member in AnswerMember.allCases { #expect(content[member] == member.name) }
@@ -47,5 +52,38 @@ import Testing
             #expect(ranges.furthestReach == 120, "\(field)")
         }
         #expect(ComposeRequest.NotificationRanges().furthestReach == 0)
+    }
+
+    /// The member names of each `"notification": {` object of the fixture's
+    /// text, in the order written. Its members are strings or `null`, so the
+    /// object ends at the first `}` outside a string.
+    func notificationObjectsKeys(inFixtureText text: String) -> [[String]] {
+        let bytes = Array(text.utf8)
+        let opener = Array(#""notification": {"#.utf8)
+        var objects: [[String]] = []
+        var index = 0
+        while index + opener.count <= bytes.count {
+            guard bytes[index..<index + opener.count].elementsEqual(opener) else {
+                index += 1
+                continue
+            }
+            index += opener.count
+            var keys: [String] = []
+            var expectingKey = true
+            while index < bytes.count && bytes[index] != UInt8(ascii: "}") {
+                if bytes[index] == UInt8(ascii: "\"") {
+                    var end = index + 1
+                    while bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                    if expectingKey { keys.append(String(decoding: bytes[index + 1..<end], as: UTF8.self)) }
+                    expectingKey = false
+                    index = end
+                } else if bytes[index] == UInt8(ascii: ",") {
+                    expectingKey = true
+                }
+                index += 1
+            }
+            objects.append(keys)
+        }
+        return objects
     }
 }

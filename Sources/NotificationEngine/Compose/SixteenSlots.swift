@@ -27,15 +27,11 @@ package struct SixteenSlots<Element> {
     package subscript(index: Int) -> Element {
         @inline(__always) get {
             precondition(index & ~15 == 0, "slot index out of 0..<16")
-            return withUnsafePointer(to: storage) { tuple in
-                UnsafeRawPointer(tuple).assumingMemoryBound(to: Element.self)[index]
-            }
+            return slotValue(of: storage, at: index)
         }
         @inline(__always) set {
             precondition(index & ~15 == 0, "slot index out of 0..<16")
-            withUnsafeMutablePointer(to: &storage) { tuple in
-                UnsafeMutableRawPointer(tuple).assumingMemoryBound(to: Element.self)[index] = newValue
-            }
+            setSlotValue(newValue, of: &storage, at: index)
         }
     }
 }
@@ -59,17 +55,28 @@ package struct EightSlots<Element> {
     package subscript(index: Int) -> Element {
         @inline(__always) get {
             precondition(index & ~7 == 0, "slot index out of 0..<8")
-            return withUnsafePointer(to: storage) { tuple in
-                UnsafeRawPointer(tuple).assumingMemoryBound(to: Element.self)[index]
-            }
+            return slotValue(of: storage, at: index)
         }
         @inline(__always) set {
             precondition(index & ~7 == 0, "slot index out of 0..<8")
-            withUnsafeMutablePointer(to: &storage) { tuple in
-                UnsafeMutableRawPointer(tuple).assumingMemoryBound(to: Element.self)[index] = newValue
-            }
+            setSlotValue(newValue, of: &storage, at: index)
         }
     }
 }
 
 extension EightSlots: Sendable where Element: Sendable {}
+
+/// The element at `index` of `tuple`, a homogeneous tuple of `Element`s
+/// (laid out as an array's elements): the slot types' one load.
+@inlinable @inline(__always)
+func slotValue<Tuple, Element>(of tuple: Tuple, at index: Int) -> Element {
+    withUnsafePointer(to: tuple) { UnsafeRawPointer($0).assumingMemoryBound(to: Element.self)[index] }
+}
+
+/// Stores `value` at `index` of `tuple`, as `slotValue` reads it.
+@inlinable @inline(__always)
+func setSlotValue<Tuple, Element>(_ value: Element, of tuple: inout Tuple, at index: Int) {
+    withUnsafeMutablePointer(to: &tuple) {
+        UnsafeMutableRawPointer($0).assumingMemoryBound(to: Element.self)[index] = value
+    }
+}
