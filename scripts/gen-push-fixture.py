@@ -233,16 +233,27 @@ case("legacy-entries-without-group", "entries stored without group: never withdr
      {"notifications": [msg("1", thread="t1")], "displayed": [{"key": "1", "timestamp": T}, {"key": "x", "timestamp": T}],
       "push": {}})
 GROUPS_16 = [f"{i:02d}" + "g" * 62 for i in range(16)]
-case("withdrawal-sizes-max", "16 groups of 64 bytes withdrawn, the largest badge and sentAt, reserveBytes 2048: the "
+case("withdrawal-sizes-max", "16 groups of 64 bytes withdrawn, the largest badge and stamp, reserveBytes 2048: the "
      "withdrawal payloads at their bound (1,160, 1,158 and 1,133 bytes)",
      {"now": "9999-12-31T23:59:60.999Z",
       "notifications": [msg(f"k{i}", ts="9999-12-31T23:59:00Z", read=True) for i in range(16)],
       "displayed": [shown(f"k{i}", "9999-12-31T23:59:00Z", group) for i, group in enumerate(GROUPS_16)],
-      "push": {"badge": 2147483647, "reserveBytes": 2048}})
-case("withdrawal-before-1970", "now before 1970: sentAt is negative (floored), the withdrawal's expiration a day "
-     "after the floored now",
+      "push": {"badge": 2147483647, "reserveBytes": 2048, "stamp": 9007199254740991}})
+case("withdrawal-before-1970", "now before 1970 and no stamp given: the stamp is ⌊now⌋ in milliseconds, negative "
+     "(floored), the withdrawal's expiration a day after the floored now",
      {"now": "1969-12-31T23:59:59.5Z", "notifications": [msg("1", ts="1969-12-31T23:59:00Z", read=True)],
       "displayed": [shown("1", "1969-12-31T23:59:00Z", "t1")], "push": {}})
+
+# P22: the stamp orders a recipient's payloads on the device.
+case("stamp-given", "the relay's stamp in every payload, alert and withdrawal (FCM data as a string)",
+     {"notifications": [SINGLE], "displayed": [shown("9", T, "summary")], "push": {"stamp": 1795953600001, "badge": 1}})
+case("stamp-zero", "a stamp of 0 is a stamp, not an absent one",
+     {"notifications": [msg(text="zero")], "push": {"stamp": 0}})
+case("stamp-max-cjk-4096", "the largest stamp (2^53 - 1) with the largest texts: the payloads still fit",
+     {"maxUnits": 4096, "notifications": [msg(sender={"name": "Ana"}, text=CJK * 700)],
+      "push": {"stamp": 9007199254740991, "badge": 2147483647}})
+case("stamp-null", "a null stamp is an absent one: ⌊now⌋ in milliseconds",
+     {"notifications": [msg(text="null")], "push": {"stamp": None}})
 
 # Freshness: expiration and TTL.
 case("ttl-window-0", "maxAgeSeconds 0 and a notification at now: TTL 0",
@@ -274,6 +285,12 @@ INVALID = [
     ("badge-string", "badge as a string", {"push": {"badge": "3"}}, "invalid-type"),
     ("reserve-negative", "reserveBytes below 0", {"push": {"reserveBytes": -1}}, "out-of-range"),
     ("reserve-2049", "reserveBytes above 2048", {"push": {"reserveBytes": 2049}}, "out-of-range"),
+    ("stamp-negative", "a stamp below 0", {"push": {"stamp": -1}}, "out-of-range"),
+    ("stamp-2-53", "a stamp above 2^53 - 1 (a JavaScript number would not hold it exactly)",
+     {"push": {"stamp": 9007199254740992}}, "out-of-range"),
+    ("stamp-beyond-64-bits", "a stamp past 64 bits", {"push": {"stamp": 99999999999999999999}}, "out-of-range"),
+    ("stamp-fraction", "a stamp written with a fraction", {"push": {"stamp": 1000.0}}, "invalid-type"),
+    ("stamp-string", "a stamp as a string", {"push": {"stamp": "1"}}, "invalid-type"),
     ("channel-empty", "an empty channel", {"push": {"androidChannel": ""}}, "invalid-value"),
     ("channel-129-bytes", "a channel over 128 bytes", {"push": {"androidChannel": "c" * 129}}, "invalid-value"),
     ("channel-130-bytes-65-letters", "65 two-byte letters are 130 bytes",

@@ -26,6 +26,8 @@ public struct PushOptions: Hashable, Sendable {
     public static let badgeRange = NotificationEngine.PushOptions.badgeRange
     /// Allowed `reserveBytes`.
     public static let reserveBytesRange = NotificationEngine.PushOptions.reserveBytesRange
+    /// Allowed `stamp`: 0 to 2^53 − 1.
+    public static let stampRange = NotificationEngine.PushOptions.stampRange
 
     /// The app icon's badge (APNs `badge`, FCM data `badge`, Web Push
     /// `appBadge`); clamped into `badgeRange`.
@@ -37,12 +39,17 @@ public struct PushOptions: Hashable, Sendable {
     /// Bytes each payload leaves free for the relay's own members; clamped
     /// into `reserveBytesRange`.
     public var reserveBytes: Int
+    /// The order of the answer's payloads among the recipient's (push.md
+    /// P22): the relay's stored stamp, newer than every one it sent before;
+    /// nil: ⌊now⌋ in milliseconds. Clamped into `stampRange`.
+    public var stamp: Int64?
 
     /// Options with these values.
-    public init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0) {
+    public init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil) {
         self.badge = badge
         self.androidChannel = androidChannel
         self.reserveBytes = reserveBytes
+        self.stamp = stamp
     }
 
     var engineValue: NotificationEngine.PushOptions {
@@ -53,6 +60,7 @@ public struct PushOptions: Hashable, Sendable {
         return NotificationEngine.PushOptions(
             badge: badge.map { min(max($0, Self.badgeRange.lowerBound), Self.badgeRange.upperBound) },
             androidChannel: channel,
-            reserveBytes: min(max(reserveBytes, Self.reserveBytesRange.lowerBound), Self.reserveBytesRange.upperBound))
+            reserveBytes: min(max(reserveBytes, Self.reserveBytesRange.lowerBound), Self.reserveBytesRange.upperBound),
+            stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) })
     }
 }

@@ -136,7 +136,7 @@ enum ComposeFixture {
         if let push = object["push"] as? [String: Any] {
             request.push = PushOptions(
                 badge: push["badge"] as? Int, androidChannel: push["androidChannel"] as? String,
-                reserveBytes: push["reserveBytes"] as? Int ?? 0)
+                reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value)
         }
         return request
     }

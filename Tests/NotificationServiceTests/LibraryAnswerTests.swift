@@ -242,7 +242,9 @@ enum LibraryRequests {
                     ? PushOptions(
                         badge: maybe(50, using: &random) ? Int.random(in: 0...99, using: &random) : nil,
                         androidChannel: maybe(50, using: &random) ? pick(["chat", "é\"\\"], using: &random) : nil,
-                        reserveBytes: Int.random(in: 0...2048, using: &random)) : nil),
+                        reserveBytes: Int.random(in: 0...2048, using: &random),
+                        stamp: maybe(50, using: &random) ? Int64.random(in: PushOptions.stampRange, using: &random) : nil)
+                    : nil),
             wireNow: wireNow)
     }
 
@@ -279,6 +281,7 @@ enum LibraryRequests {
             var value: [String: Any] = ["reserveBytes": push.reserveBytes]
             value["badge"] = push.badge
             value["androidChannel"] = push.androidChannel
+            value["stamp"] = push.stamp
             object["push"] = value
         }
         return Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))

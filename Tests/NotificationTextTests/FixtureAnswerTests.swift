@@ -123,7 +123,7 @@ import Testing
         let push = (object["push"] as? [String: Any]).map {
             PushOptions(
                 badge: $0["badge"] as? Int, androidChannel: $0["androidChannel"] as? String,
-                reserveBytes: $0["reserveBytes"] as? Int ?? 0)
+                reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value)
         }
         return ComposeRequest(
             notifications: notifications, displayed: displayed,

@@ -106,7 +106,8 @@ def random_requests(cli, catalogs, count, seed):
                    "locale": rng.choice(locales), "preview": rng.choice(["full", "sender", "none"]),
                    "app": hostile_text(rng, rng.randint(0, 300)),
                    "push": {"reserveBytes": rng.choice([0, 1, 500, 2048]), "badge": rng.choice([None, 0, 2147483647]),
-                            "androidChannel": rng.choice([None, "m", "\"\\" * 64])}}
+                            "androidChannel": rng.choice([None, "m", "\"\\" * 64]),
+                            "stamp": rng.choice([None, 0, 1795953600001, 2**53 - 1])}}
         request["notifications"] = [{k: v for k, v in n.items() if v is not None} for n in notes]
         request["push"] = {k: v for k, v in request["push"].items() if v is not None}
         answer = expected(request, base_answer(cli, request), catalogs)

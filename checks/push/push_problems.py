@@ -44,10 +44,10 @@ def problem(request):
     for name, value in push.items():  # document order
         if value is None:
             continue
-        if name in ("badge", "reserveBytes"):
+        if name in ("badge", "reserveBytes", "stamp"):
             if not integer(value):
                 return "invalid-type"
-            if not 0 <= value <= (2147483647 if name == "badge" else 2048):
+            if not 0 <= value <= {"badge": 2147483647, "reserveBytes": 2048, "stamp": 2**53 - 1}[name]:
                 return "out-of-range"
         elif name == "androidChannel":
             if not isinstance(value, str):

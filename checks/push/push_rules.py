@@ -58,14 +58,20 @@ def tiered(request, base, catalogs):
 
 # MARK: push.md: the push object
 
+def stamp_of(request):
+    """P22: the request's push.stamp, or ⌊now⌋ in milliseconds."""
+    stamp = request["push"].get("stamp")
+    return (unix(request["now"]) * 1000).__floor__() if stamp is None else stamp
+
+
 def withdrawal_of(request, withdraw, badge):
     """P21: the withdrawal payloads."""
     now = unix(request["now"])
-    sent_at = (now * 1000).__floor__()
+    stamp = stamp_of(request)
     expiration = max(now.__floor__() + 86400, 0)
-    apns = {"aps": {"content-available": 1}, "withdraw": withdraw, "sentAt": sent_at}
-    data = {"withdraw": " ".join(withdraw), "sentAt": str(sent_at)}
-    web = {"withdraw": withdraw, "sentAt": sent_at}
+    apns = {"aps": {"content-available": 1}, "withdraw": withdraw, "stamp": stamp}
+    data = {"withdraw": " ".join(withdraw), "stamp": str(stamp)}
+    web = {"withdraw": withdraw, "stamp": stamp}
     if badge is not None:
         apns["badge"] = badge
         data["badge"] = str(badge)
@@ -86,6 +92,7 @@ def push_of(request, base, note, direction):
     badge = spec.get("badge")
     channel = spec.get("androidChannel")
     reserve = spec.get("reserveBytes") or 0
+    stamp = stamp_of(request)
     locale = base["locale"]
     by_key = {}
     for n in request.get("notifications") or []:
@@ -131,18 +138,19 @@ def push_of(request, base, note, direction):
     def apns(t):
         alert = present(title=t["title"], subtitle=t["subtitle"], body=t["body"])
         aps = {"alert": alert, "thread-id": group, "interruption-level": level, "relevance-score": relevance}
-        return {"aps": aps | present(badge=badge)} | present(url=t["url"])
+        return {"aps": aps | present(badge=badge), "stamp": stamp} | present(url=t["url"])
 
     def fcm(t):
         data = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
                        channel=channel, badge=None if badge is None else str(badge))
-        data |= {"kind": kind, "lang": locale, "dir": direction, "alert": "true" if alert else "false"}
+        data |= {"kind": kind, "lang": locale, "dir": direction, "alert": "true" if alert else "false",
+                 "stamp": str(stamp)}
         return {"data": data, "android": {"collapse_key": group, "priority": fcm_priority, "ttl": f"{ttl}s"}}
 
     def webpush(t):
         payload = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
                           appBadge=badge)
-        return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert}
+        return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert, "stamp": stamp}
 
     apns_payload, apns_cut = fit(apns, texts, LIMITS["apns"] - reserve)
     fcm_message, fcm_cut = fit(fcm, texts, LIMITS["fcm"] - reserve)

@@ -19,6 +19,11 @@ extension ComposeDecoder {
                 case .reserveBytes: options.reserveBytes = try integer(.reserveBytes)
                 case .androidChannel:
                     options.androidChannel = try androidChannel()
+                case .stamp:
+                    guard case .integer64(let bounds) = member.field.kind else {
+                        preconditionFailure("push.stamp is not a 64-bit integer in the wire table")
+                    }
+                    options.stamp = try reader.integer64(in: bounds, at: "push.stamp")
                 }
             } while try reader.nextMember()
         }

@@ -26,10 +26,10 @@ enum FieldDecoding {
 
     /// A JSON number as an integer field: written as an integer (`-?digits`),
     /// with a `value` that fits in `Int` (nil when it does not) within `range`.
-    static func integer(
-        _ value: Int?, isIntegerLexeme: Bool, lexeme: @autoclosure () -> String, in range: ClosedRange<Int>,
+    static func integer<Value: FixedWidthInteger>(
+        _ value: Value?, isIntegerLexeme: Bool, lexeme: @autoclosure () -> String, in range: ClosedRange<Value>,
         at path: @autoclosure () -> String
-    ) throws(Problem) -> Int {
+    ) throws(Problem) -> Value {
         guard isIntegerLexeme else {
             let path = path()
             throw Problem(

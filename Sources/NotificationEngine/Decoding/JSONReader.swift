@@ -250,6 +250,32 @@ struct JSONReader {
         }
     }
 
+    /// `integer(in:at:)` of 64 bits on every platform: the lexeme is read
+    /// as `number()` reads it, its value accumulated in `Int64`.
+    mutating func integer64(in range: ClosedRange<Int64>, at path: @autoclosure () -> String) throws(Stop) -> Int64 {
+        guard let byte = peek(), byte == UInt8(ascii: "-") || Self.isDigit(byte) else {
+            throw stop(FieldDecoding.typeMismatch(path(), expected: "an integer", got: typeName()))
+        }
+        guard let number = Self.number(at: index, in: bytes) else { throw Stop() }
+        let lexeme = UnsafeBufferPointer(rebasing: bytes[index..<number.end])
+        index = number.end
+        var value: Int64? = 0
+        for byte in lexeme where byte != UInt8(ascii: "-") {
+            guard let current = value else { break }
+            let (times10, overflow) = current.multipliedReportingOverflow(by: 10)
+            let (next, carry) = times10.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
+            value = overflow || carry ? nil : next
+        }
+        if lexeme.first == UInt8(ascii: "-") { value = value.map { -$0 } }
+        do throws(Problem) {
+            return try FieldDecoding.integer(
+                value, isIntegerLexeme: number.isInteger, lexeme: String(decoding: lexeme, as: UTF8.self),
+                in: range, at: path())
+        } catch {
+            throw stop(error)
+        }
+    }
+
     /// Skips `null` (true) when it is the next value.
     @inline(__always)
     mutating func skipNull() throws(Stop) -> Bool {

@@ -24,6 +24,8 @@ struct WireField: Sendable {
         case boolean
         /// An integer written as one (`256`, not `256.0`), within the range.
         case integer(ClosedRange<Int>)
+        /// An integer as `integer`, of 64 bits on every platform (`Int` has 32 on wasm32).
+        case integer64(ClosedRange<Int64>)
         /// An object with a table of its own.
         case object
         /// An array of objects with a table of their own.
@@ -106,13 +108,14 @@ extension ComposeDecoder {
 
     /// The request's `push` object (compose.md 6.6), whose members fill `PushOptions`.
     enum PushMember: String, WireMember {
-        case badge, androidChannel, reserveBytes
+        case badge, androidChannel, reserveBytes, stamp
 
         var field: WireField {
             switch self {
             case .badge: WireField(.integer(PushOptions.badgeRange), .request)
             case .androidChannel: WireField(.string, .request)
             case .reserveBytes: WireField(.integer(PushOptions.reserveBytesRange), .request)
+            case .stamp: WireField(.integer64(PushOptions.stampRange), .request)
             }
         }
     }

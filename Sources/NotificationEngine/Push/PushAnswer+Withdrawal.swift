@@ -37,25 +37,25 @@ extension PushAnswer {
         return count
     }
 
-    /// The decimal digits the withdrawal payloads write: `sentAt`, the APNs
+    /// The decimal digits the withdrawal payloads write: `stamp`, the APNs
     /// expiration and the badge (nil when absent). Valid only inside `withNumbers`.
     struct Numbers {
-        var sentAt: UnsafeBufferPointer<UInt8>
+        var stamp: UnsafeBufferPointer<UInt8>
         var expiration: UnsafeBufferPointer<UInt8>
         var badge: UnsafeBufferPointer<UInt8>?
     }
 
     /// Calls `body` with the numbers' digits, each written once (the three
-    /// payloads repeat `sentAt` and the badge).
+    /// payloads repeat `stamp` and the badge).
     func withNumbers<Result>(_ body: (Numbers) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
-            let sentAtStart = JSONWriter.decimal(sentAtMilliseconds, into: buffer, end: 21)
+            let stampStart = JSONWriter.decimal(stamp, into: buffer, end: 21)
             let expirationStart = JSONWriter.decimal(withdrawalExpirationSeconds, into: buffer, end: 42)
             let badgeStart = badge.map { JSONWriter.decimal(Int64($0), into: buffer, end: 63) }
             let digits = UnsafeBufferPointer(buffer)
             return body(
                 Numbers(
-                    sentAt: UnsafeBufferPointer(rebasing: digits[sentAtStart..<21]),
+                    stamp: UnsafeBufferPointer(rebasing: digits[stampStart..<21]),
                     expiration: UnsafeBufferPointer(rebasing: digits[expirationStart..<42]),
                     badge: badgeStart.map { UnsafeBufferPointer(rebasing: digits[$0..<63]) }))
         }
@@ -63,18 +63,18 @@ extension PushAnswer {
 
     /// Writes `transport`'s withdrawal payload (P21, members in the spec's order).
     func writeWithdrawalPayload(_ transport: Transport, _ numbers: Numbers, to out: inout JSONWriter) {
-        // Nearly always nothing is withdrawn: then the literal before `sentAt` is one piece.
+        // Nearly always nothing is withdrawn: then the literal before `stamp` is one piece.
         let empty = withdraw.isEmpty
         switch transport {
         case .apns:
             if empty {
-                out.raw(#"{"aps":{"content-available":1},"withdraw":[],"sentAt":"#)
+                out.raw(#"{"aps":{"content-available":1},"withdraw":[],"stamp":"#)
             } else {
                 out.raw(#"{"aps":{"content-available":1},"withdraw":"#)
                 writeGroupArray(to: &out)
-                out.raw(#","sentAt":"#)
+                out.raw(#","stamp":"#)
             }
-            out.raw(numbers.sentAt)
+            out.raw(numbers.stamp)
             if let badge = numbers.badge {
                 out.raw(#","badge":"#)
                 out.raw(badge)
@@ -82,7 +82,7 @@ extension PushAnswer {
             out.raw("}")
         case .fcm:
             if empty {
-                out.raw(#"{"data":{"withdraw":"","sentAt":""#)
+                out.raw(#"{"data":{"withdraw":"","stamp":""#)
             } else {
                 out.raw(#"{"data":{"withdraw":""#)
                 for (index, group) in withdraw.enumerated() {
@@ -90,9 +90,9 @@ extension PushAnswer {
                     var group = group
                     group.withUTF8 { out.escaped($0) }
                 }
-                out.raw(#"","sentAt":""#)
+                out.raw(#"","stamp":""#)
             }
-            out.raw(numbers.sentAt)
+            out.raw(numbers.stamp)
             if let badge = numbers.badge {
                 out.raw(#"","badge":""#)
                 out.raw(badge)
@@ -100,13 +100,13 @@ extension PushAnswer {
             out.raw(#""},"android":{"priority":"normal","ttl":"86400s"}}"#)
         case .webpush:
             if empty {
-                out.raw(#"{"withdraw":[],"sentAt":"#)
+                out.raw(#"{"withdraw":[],"stamp":"#)
             } else {
                 out.raw(#"{"withdraw":"#)
                 writeGroupArray(to: &out)
-                out.raw(#","sentAt":"#)
+                out.raw(#","stamp":"#)
             }
-            out.raw(numbers.sentAt)
+            out.raw(numbers.stamp)
             if let badge = numbers.badge {
                 out.raw(#","appBadge":"#)
                 out.raw(badge)

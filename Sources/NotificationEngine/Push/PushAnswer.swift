@@ -83,8 +83,10 @@ package struct PushAnswer: Hashable, Sendable {
     package var alert: Bool
     /// compose.md S1 (P2): the group keys to withdraw.
     package var withdraw: [String]
-    /// ⌊now⌋ in milliseconds since the epoch: the withdrawal's `sentAt` (P21).
-    package var sentAtMilliseconds: Int64
+    /// P22: the request's `push.stamp`, or ⌊now⌋ in milliseconds since the
+    /// epoch; every payload carries it, and a device applies a payload of a
+    /// group only when its stamp is newer than what that group last applied.
+    package var stamp: Int64
     /// ⌊now⌋ in seconds since the epoch (the withdrawal's expiration is a day later).
     package var nowSeconds: Int64
     /// G of P4: `thread-id`, `apns-collapse-id`, `collapse_key`, the `tag`s.
@@ -179,7 +181,7 @@ package struct PushAnswer: Hashable, Sendable {
     var payloadFields: PayloadFields {
         PayloadFields(
             priorityClass: priorityClass, expirationSeconds: expirationSeconds, ttlSeconds: ttlSeconds, badge: badge,
-            kind: kind, direction: direction, alert: alert)
+            kind: kind, direction: direction, alert: alert, stamp: stamp)
     }
 
     /// The strings the payloads write, each already a JSON string (quoted,
@@ -311,6 +313,8 @@ package struct PushAnswer: Hashable, Sendable {
         let direction: TextDirection
         /// compose.md S3: false makes the APNs alert passive and tells the app so.
         let alert: Bool
+        /// P22.
+        let stamp: Int64
 
         /// The bytes `transport`'s payload takes with `strings`.
         func byteCount(_ transport: Transport, _ strings: JSONStrings) -> Int {
@@ -347,7 +351,8 @@ package struct PushAnswer: Hashable, Sendable {
                 out.raw(#","badge":"#)
                 out.integer(badge)
             }
-            out.raw("}")
+            out.raw(#"},"stamp":"#)
+            out.integer(stamp)
             if let url = strings.url {
                 out.raw(#","url":"#)
                 out.raw(url)
@@ -370,11 +375,13 @@ package struct PushAnswer: Hashable, Sendable {
             writeKindLang(strings, to: &out)
             // `dir`, then `alert` as a string (data values are strings).
             switch (direction, alert) {
-            case (.ltr, true): out.raw(#","dir":"ltr","alert":"true"},"android":{"collapse_key":"#)
-            case (.ltr, false): out.raw(#","dir":"ltr","alert":"false"},"android":{"collapse_key":"#)
-            case (.rtl, true): out.raw(#","dir":"rtl","alert":"true"},"android":{"collapse_key":"#)
-            case (.rtl, false): out.raw(#","dir":"rtl","alert":"false"},"android":{"collapse_key":"#)
+            case (.ltr, true): out.raw(#","dir":"ltr","alert":"true","stamp":""#)
+            case (.ltr, false): out.raw(#","dir":"ltr","alert":"false","stamp":""#)
+            case (.rtl, true): out.raw(#","dir":"rtl","alert":"true","stamp":""#)
+            case (.rtl, false): out.raw(#","dir":"rtl","alert":"false","stamp":""#)
             }
+            out.integer(stamp)
+            out.raw(#""},"android":{"collapse_key":"#)
             out.raw(strings.groupKey)
             out.raw(#","priority":""#)
             out.raw(priorityClass.fcmPriority)
@@ -392,11 +399,13 @@ package struct PushAnswer: Hashable, Sendable {
             }
             writeKindLang(strings, to: &out)
             switch (direction, alert) {
-            case (.ltr, true): out.raw(#","dir":"ltr","alert":true}"#)
-            case (.ltr, false): out.raw(#","dir":"ltr","alert":false}"#)
-            case (.rtl, true): out.raw(#","dir":"rtl","alert":true}"#)
-            case (.rtl, false): out.raw(#","dir":"rtl","alert":false}"#)
+            case (.ltr, true): out.raw(#","dir":"ltr","alert":true,"stamp":"#)
+            case (.ltr, false): out.raw(#","dir":"ltr","alert":false,"stamp":"#)
+            case (.rtl, true): out.raw(#","dir":"rtl","alert":true,"stamp":"#)
+            case (.rtl, false): out.raw(#","dir":"rtl","alert":false,"stamp":"#)
             }
+            out.integer(stamp)
+            out.raw("}")
         }
 
         /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
@@ -432,7 +441,7 @@ package struct PushAnswer: Hashable, Sendable {
 
     package static func == (a: PushAnswer, b: PushAnswer) -> Bool {
         a.send == b.send && a.alert == b.alert && a.withdraw.elementsEqual(b.withdraw, by: CodePoints.equal)
-            && a.sentAtMilliseconds == b.sentAtMilliseconds && a.nowSeconds == b.nowSeconds
+            && a.stamp == b.stamp && a.nowSeconds == b.nowSeconds
             && a.groupKey == b.groupKey
             && a.topic == b.topic && a.priorityClass == b.priorityClass
             && a.expirationSeconds == b.expirationSeconds && a.ttlSeconds == b.ttlSeconds && a.badge == b.badge

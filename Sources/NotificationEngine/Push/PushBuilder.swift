@@ -23,13 +23,16 @@ package enum PushBuilder {
         // S1 to S3, which the composer worked out beside the answer (for every request with `push`).
         let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
         let ttlSeconds = max(expiration - nowSeconds, 0)
+        // P22: the relay's stamp, or ⌊now⌋ in milliseconds.
+        let now = request.nowMoment
+        let stamp = options.stamp ?? now.epochSeconds * 1000 + Int64(now.nanoseconds / 1_000_000)
         // P17: each payload is its fixed part and the texts' costs; one past
         // its limit is cut once the answer is made.
         let fixed = PushAnswer.fixedByteCounts(
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
                 badge: options.badge, kind: response.kind, direction: response.direction,
-                alert: transition.alert),
+                alert: transition.alert, stamp: stamp),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
             androidChannel: options.androidChannel)
         let costs = PushFit.Costs(texts)
@@ -37,10 +40,9 @@ package enum PushBuilder {
         func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
             PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: fixedBytes + textBytes)
         }
-        let now = request.nowMoment
         var answer = PushAnswer(
             texts: texts, send: transition.send, alert: transition.alert, withdraw: transition.withdraw,
-            sentAtMilliseconds: now.epochSeconds * 1000 + Int64(now.nanoseconds / 1_000_000), nowSeconds: nowSeconds,
+            stamp: stamp, nowSeconds: nowSeconds,
             groupKey: groupKey, topic: topic, priorityClass: priorityClass,
             expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,

@@ -5,6 +5,9 @@ package struct PushOptions: Hashable, Sendable {
     package static let badgeRange = 0...2_147_483_647
     /// Allowed `reserveBytes`.
     package static let reserveBytesRange = 0...2048
+    /// Allowed `stamp`: up to 2^53 − 1, the largest integer every JSON reader
+    /// (a JavaScript number among them) holds exactly.
+    package static let stampRange: ClosedRange<Int64> = 0...9_007_199_254_740_991
     /// Allowed length of `androidChannel`, in UTF-8 bytes.
     package static let androidChannelByteRange = 1...128
 
@@ -14,11 +17,15 @@ package struct PushOptions: Hashable, Sendable {
     package var androidChannel: String?
     /// Bytes each payload leaves free for the relay's own members, in `reserveBytesRange`.
     package var reserveBytes: Int
+    /// The order of this answer's payloads among the recipient's (push.md
+    /// P22), in `stampRange`; nil: ⌊now⌋ in milliseconds.
+    package var stamp: Int64?
 
-    package init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0) {
+    package init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil) {
         self.badge = badge
         self.androidChannel = androidChannel
         self.reserveBytes = reserveBytes
+        self.stamp = stamp
     }
 
     /// Whether `channel` is a valid `androidChannel`: 1…128 bytes of UTF-8
