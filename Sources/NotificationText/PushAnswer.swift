@@ -76,6 +76,11 @@ public struct PushAnswer: Hashable, Sendable {
     public var send: Bool
     /// Whether they alert (compose.md S3); false replaces the notification quietly.
     public var alert: Bool
+    /// The group key the alert payloads replace by (push.md P4): what a
+    /// relay's outbox supersedes by.
+    public var group: String
+    /// The answer's stamp (push.md P22), which every payload carries.
+    public var stamp: Int64
     /// The group keys to take off the device (compose.md S1), never the answer's own.
     public var withdraw: [String]
     /// The APNs request.
@@ -89,11 +94,13 @@ public struct PushAnswer: Hashable, Sendable {
 
     /// An answer with these values.
     public init(
-        send: Bool, alert: Bool, withdraw: [String], apns: Payload, fcm: Payload, webpush: Payload,
-        withdrawal: Withdrawal
+        send: Bool, alert: Bool, group: String, stamp: Int64, withdraw: [String], apns: Payload, fcm: Payload,
+        webpush: Payload, withdrawal: Withdrawal
     ) {
         self.send = send
         self.alert = alert
+        self.group = group
+        self.stamp = stamp
         self.withdraw = withdraw
         self.apns = apns
         self.fcm = fcm
@@ -118,7 +125,8 @@ public struct PushAnswer: Hashable, Sendable {
                 json: String(decoding: answer.withdrawalJSON(transport), as: UTF8.self), cut: [])
         }
         self.init(
-            send: answer.send, alert: answer.alert, withdraw: answer.withdraw,
+            send: answer.send, alert: answer.alert, group: answer.groupKey, stamp: answer.stamp,
+            withdraw: answer.withdraw,
             apns: payload(.apns, headers: answer.apnsHeaders), fcm: payload(.fcm, headers: []),
             webpush: payload(.webpush, headers: answer.webPushHeaders),
             withdrawal: Withdrawal(

@@ -158,6 +158,8 @@ def push_of(request, base, note, direction):
     return {
         "send": send,
         "alert": alert,
+        "group": group,
+        "stamp": stamp,
         "withdraw": withdraw,
         "apns": {"headers": {"apns-push-type": "alert", "apns-priority": apns_priority,
                              "apns-expiration": str(max(expiration, 0)), "apns-collapse-id": group},

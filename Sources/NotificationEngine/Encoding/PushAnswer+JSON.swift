@@ -1,12 +1,16 @@
 extension PushAnswer {
     /// The `push` object of push.md section 2, compact, members in the spec's
-    /// order: `send`, `alert`, `withdraw`, `apns`, `fcm`, `webpush`, `withdrawal`, `cut`.
+    /// order: `send`, `alert`, `group`, `stamp`, `withdraw`, `apns`, `fcm`, `webpush`, `withdrawal`, `cut`.
     func write(to out: inout JSONWriter) {
         switch (send, alert) {
-        case (true, true): out.raw(#"{"send":true,"alert":true,"withdraw":["#)
-        case (true, false): out.raw(#"{"send":true,"alert":false,"withdraw":["#)
-        case (false, _): out.raw(#"{"send":false,"alert":false,"withdraw":["#)
+        case (true, true): out.raw(#"{"send":true,"alert":true,"group":"#)
+        case (true, false): out.raw(#"{"send":true,"alert":false,"group":"#)
+        case (false, _): out.raw(#"{"send":false,"alert":false,"group":"#)
         }
+        out.string(groupKey)
+        out.raw(#","stamp":"#)
+        out.integer(stamp)
+        out.raw(#","withdraw":["#)
         for (index, key) in withdraw.enumerated() {
             if index > 0 { out.raw(",") }
             out.string(key)
@@ -37,7 +41,7 @@ extension PushAnswer {
     /// The bytes `write(to:)` takes when no header or key needs an escape
     /// (the headers are ASCII without escapes, the keys nearly always).
     var estimatedJSONCount: Int {
-        var count = 420 + apns.byteCount + fcm.byteCount + webpush.byteCount + 2 * groupKey.utf8.count
+        var count = 460 + apns.byteCount + fcm.byteCount + webpush.byteCount + 3 * groupKey.utf8.count
         count += 220 + 3 * withdrawalEstimate
         for key in withdraw { count += 3 + key.utf8.count }
         return count
