@@ -114,9 +114,10 @@ check-readme: build python3
 # reject.json must pass (checks/fixtures/readme_runner.py; `--language
 # javascript` runs the Node one the same way).
 .PHONY: check-fixture-runners
-check-fixture-runners: build python3
+check-fixture-runners: build python3 node
 	python3 checks/fixtures/readme_runner.py \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	node checks/fixtures/device_screen_test.mjs
 
 # Validates openapi.yaml and checks a live server (127.0.0.1) against it.
 check-openapi: build $(VENV)/.tools-installed

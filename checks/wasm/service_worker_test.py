@@ -50,6 +50,21 @@ MESSAGES = [
 ]
 
 
+# A relay's Web Push payloads delivered out of order (docs/spec/screen.md
+# section 2): message 1's single (stamp 5) arrives after the summary (stamp 6)
+# of the answer that replaced it. The worker must ignore it.
+RELAY_T = "2026-11-29T11:59:00Z"
+RELAY_ONE = {"id": "1", "type": "message", "timestamp": RELAY_T, "thread": "t1", "sender": {"name": "Ana"},
+             "text": "first"}
+RELAY_TWO = {"id": "2", "type": "message", "timestamp": RELAY_T, "thread": "t2", "sender": {"name": "Ben"},
+             "text": "second"}
+RELAY_REQUESTS = [
+    {"now": "2026-11-29T12:00:00Z", "notifications": [RELAY_ONE], "push": {"stamp": 5}},
+    {"now": "2026-11-29T12:00:01Z", "notifications": [RELAY_TWO, RELAY_ONE],
+     "displayed": [{"key": "1", "timestamp": RELAY_T, "group": "t1"}], "push": {"stamp": 6}},
+]
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
                       ".wasm": "application/wasm", "": "application/octet-stream"}
@@ -74,10 +89,45 @@ def native_answers(binary):
             assert reply.status == 200, (route, reply.status, answer)
             answers.append((answer["notification"]["title"], answer["notification"]["body"]) if route == "/compose"
                            else (message["title"], answer["body"]))
+        for request in RELAY_REQUESTS:
+            connection.request("POST", "/compose", json.dumps(request).encode(), {"Content-Type": "application/json"})
+            answers.append(json.loads(connection.getresponse().read())["push"]["webpush"]["payload"])
         return answers
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def check_relay_order(driver, devtools, origin, registration_id, single, summary):
+    """The summary (6), then the single it replaced (5): the worker acknowledges
+    both, posts the first and ignores the second, and only the summary shows."""
+    driver.execute_script("""
+        window.acks = [];
+        navigator.serviceWorker.addEventListener("message", (event) => window.acks.push(event.data));
+        navigator.serviceWorker.startMessages();""")
+    acks = []
+    for payload in (summary, single):
+        for seconds in (10, 20):
+            devtools.send("ServiceWorker.deliverPushMessage",
+                          {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)})
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline and len(driver.execute_script("return window.acks")) <= len(acks):
+                time.sleep(0.05)
+            got = driver.execute_script("return window.acks")
+            if len(got) > len(acks):
+                acks = got
+                break
+            print(f"note relay stamp {payload['stamp']}: no answer {seconds} s after the push; delivering it again")
+    shown = driver.execute_async_script("""
+        const done = arguments[0];
+        navigator.serviceWorker.ready.then((r) => r.getNotifications()).then(
+          (list) => done(list.map((n) => ({tag: n.tag, title: n.title, stamp: n.data.stamp}))), (e) => done(String(e)));""")
+    want_acks = [{"stamp": 6, "posted": True}, {"stamp": 5, "posted": False}]
+    want_shown = [{"tag": summary["tag"], "title": summary["title"], "stamp": 6}]
+    if acks == want_acks and shown == want_shown:
+        return True, f"ok   relay payloads out of order: {json.dumps(shown, ensure_ascii=False)}"
+    return False, (f"FAIL relay payloads out of order\n  want {want_acks} {want_shown}\n"
+                   f"  got  {acks} {json.dumps(shown, ensure_ascii=False)}")
 
 
 class DevTools:
@@ -182,7 +232,7 @@ def main():
     expected = native_answers(args.binary)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as site, tempfile.TemporaryDirectory() as profile:
-        for name in ("index.html", "sw.js"):
+        for name in ("index.html", "sw.js", "device-screen.mjs"):
             shutil.copy(EXAMPLE / name, site)
         for name in ("notification-text.mjs", "notification-text.wasm"):
             shutil.copy(args.wasm_dir / name, site)
@@ -223,6 +273,7 @@ def main():
                 lambda p: any(v["registrationId"] == registration_id and v["status"] == "activated"
                               and v["runningStatus"] == "running" for v in p["versions"]), 30)
             print(f"service worker {state} (registration {registration_id}) at {origin}")
+            relay_single, relay_summary = expected[len(MESSAGES):]
             for (label, message), (title, body) in zip(MESSAGES, expected):
                 # On a loaded machine DevTools now and then accepts a push that
                 # never reaches the worker (no event, no error, nothing shown
@@ -242,6 +293,9 @@ def main():
                     failed += 1
                     print(f"FAIL {label}\n  want {json.dumps({'title': title, 'body': body}, ensure_ascii=False)}\n"
                           f"  got  {json.dumps(shown, ensure_ascii=False)}")
+            ok, report = check_relay_order(driver, devtools, origin, registration_id, relay_single, relay_summary)
+            passed, failed = passed + ok, failed + (not ok)
+            print(report)
             if args.playground:
                 ok, report = check_playground(driver, args.binary, args.playground)
                 passed, failed = passed + ok, failed + (not ok)

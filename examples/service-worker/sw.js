@@ -5,9 +5,12 @@
 // docs/wasm.md says how this is tested (checks/wasm/service_worker_test.py).
 //
 // The message's data is JSON, one of:
+//   a relay's Web Push payload (push.webpush.payload of a compose answer, with
+//   `tag` and `stamp`), applied by the stamp rule (device-screen.mjs);
 //   {"compose": <a POST /compose request>}: the recipient's pending notifications;
 //   {"title": "Ana", "body": <a POST /body request>}: one message's Markdown.
 import { init, answerBody, answerCompose } from "./notification-text.mjs";
+import { DeviceScreen } from "./device-screen.mjs";
 
 // A module service worker cannot await at its top level: start loading now,
 // wait in the handler.
@@ -16,12 +19,19 @@ const ready = init();
 self.addEventListener("install", (event) => event.waitUntil(ready.then(() => self.skipWaiting())));
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
+// One push at a time: each reads and writes the stored stamps.
+let queue = Promise.resolve();
+
 self.addEventListener("push", (event) => {
-  event.waitUntil(ready.then(() => show(event.data ? event.data.json() : {})));
+  const message = event.data ? event.data.json() : {};
+  queue = queue.then(() => ready).then(() => show(message)).catch(() => {});
+  event.waitUntil(queue);
 });
 
 async function show(message) {
-  if (message.compose) {
+  if (message.stamp !== undefined) {
+    await applyRelayPayload(message);
+  } else if (message.compose) {
     // The clock is the device's: the module has none.
     const { status, body } = answerCompose(message.compose, { now: new Date() });
     const answer = JSON.parse(body);
@@ -38,8 +48,69 @@ async function show(message) {
   }
 }
 
+// A relay's payload, in whatever order the push service delivers it: the
+// stamps decide (docs/spec/screen.md section 2), kept in IndexedDB.
+async function applyRelayPayload(payload) {
+  const screen = new DeviceScreen(await stored());
+  const change = payload.withdraw
+    ? screen.withdrawal(payload.withdraw, payload.stamp, payload.appBadge)
+    : screen.alert(payload.tag, payload.stamp, payload.kind === "fallback", payload.appBadge);
+  await store(screen.state);
+  for (const tag of change.remove) {
+    for (const notification of await self.registration.getNotifications({ tag })) notification.close();
+  }
+  if (change.post) {
+    // The Notification API has no subtitle: it leads the body.
+    const body = payload.subtitle ? `${payload.subtitle}\n${payload.body}` : payload.body;
+    await self.registration.showNotification(payload.title, {
+      body, tag: payload.tag, lang: payload.lang, dir: payload.dir, renotify: payload.alert,
+      silent: !payload.alert, data: { url: payload.url, stamp: payload.stamp },
+    });
+  }
+  if (change.badge !== null && self.navigator.setAppBadge) await self.navigator.setAppBadge(change.badge);
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true })) client.postMessage({ stamp: payload.stamp, posted: change.post });
+}
+
+function database() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("notification-text", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("screen");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function stored() {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const request = db.transaction("screen").objectStore("screen").get("state");
+    request.onsuccess = () => resolve(request.result ?? {});
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function store(state) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const transaction = db.transaction("screen", "readwrite");
+    transaction.objectStore("screen").put(state, "state");
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+  });
+}
+
+async function opened(tag) {
+  const screen = new DeviceScreen(await stored());
+  screen.opened(tag);
+  await store(screen.state);
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = event.notification.data?.url;
-  if (url) event.waitUntil(self.clients.openWindow(url));
+  const work = [opened(event.notification.tag)];
+  if (url) work.push(self.clients.openWindow(url));
+  event.waitUntil(Promise.all(work));
 });
+
+self.addEventListener("notificationclose", (event) => event.waitUntil(opened(event.notification.tag)));
