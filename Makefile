@@ -330,7 +330,7 @@ resilience-short: build python3
 # wasi-libc, through apt-get only when missing); nothing is fetched. The
 # module imports nothing. `make wasm` leaves the module and its two hosts,
 # notification-text.mjs (browsers, Node) and notification_text.py
-# (wasmtime), in $(WASM_DIR).
+# (wasmtime), in $(WASM_DIR), and the module in the hosts' packages.
 WASM_DIR ?= .build/wasm
 WASM_TOOLCHAIN ?= $(dir $(shell command -v $(SWIFTC) 2>/dev/null || echo /opt/swift/usr/bin/swiftc))
 WASM_TARGET = wasm32-unknown-none-wasm
@@ -376,11 +376,24 @@ $(WASM_DIR)/notification-text.wasm: $(addprefix $(WASM_DIR)/modules/,Notificatio
 	$(WASM_TOOLCHAIN)wasm-ld --no-entry --gc-sections --strip-all -z stack-size=131072 -o $@ $^ \
 	  $(WASM_UNICODE_TABLES) $(WASM_SYSROOT)/libc.a
 
-$(WASM_DIR)/%: wasm/%
+# The hosts: beside the module in $(WASM_DIR) (the fixture runners, the
+# example worker and the static playground load them from there), and the
+# module inside the two host packages, wasm/python (pip) and wasm/js (npm),
+# which install from the repository once it is there (docs/adr/0040).
+$(WASM_DIR)/notification-text.mjs: $(WASM_DIR)/%: wasm/js/%
 	@mkdir -p $(WASM_DIR)
 	cp $< $@
 
-wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py
+$(WASM_DIR)/notification_text.py: wasm/python/notification_text/__init__.py
+	@mkdir -p $(WASM_DIR)
+	cp $< $@
+
+WASM_PACKAGED = wasm/python/notification_text/notification-text.wasm wasm/js/notification-text.wasm
+$(WASM_PACKAGED): $(WASM_DIR)/notification-text.wasm
+	cp $< $@
+
+wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py \
+  $(WASM_PACKAGED)
 	@ls -l $(WASM_DIR)/notification-text.wasm
 
 node:
@@ -390,8 +403,9 @@ node:
 
 # test-fixtures/README.md's runners with its module lines (readme_runner.py
 # --wasm), then every fixture case through the module in Node
-# (notification-text.mjs) and Python (notification_text.py on wasmtime), byte for byte the debug
-# service's answer, then random requests identical to the command line
+# (notification-text.mjs) and Python (the wasm/python package on wasmtime),
+# byte for byte the debug service's answer, the Python package's cache, then
+# random requests through both, identical to the command line
 # (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
 WASM_BODIES ?= 5000
 WASM_COMPOSES ?= 2000

@@ -2,15 +2,17 @@
 
 Every case of the fixture files the service answers (notification-body.json,
 compose.json, push.json with its `invalid` requests, l10n.json, reject.json)
-goes through the module in both hosts `make wasm` leaves in .build/wasm (the
-Node one, notification-text.mjs, through checks/wasm/host.mjs; the Python
-one, notification_text.py on wasmtime) and to the native debug build: the
+goes through the module in both hosts (the Node one, notification-text.mjs
+in .build/wasm, through checks/wasm/host.mjs; the Python package in
+wasm/python on wasmtime, through wasmtime's C API as it calls by default and
+through wasmtime-py's public API) and to the native debug build: the
 route of a live `serve` on 127.0.0.1, or for l10n.json the `locale` command.
 A case passes in a host when the module's status and bytes are the native
-ones, and its answer is what the fixture says. Then the differential run:
+ones, and its answer is what the fixture says. The Python host's cache: a
+second process compiles nothing, a damaged file is compiled again. Then the differential run:
 random `POST /body` and `POST /compose` requests (fixture requests mutated,
-hostile texts) through the Node host and the command line's `--json-lines`,
-every answer identical. One line per failure, a closing `N passed, M failed`.
+hostile texts) through the Node and the Python host and the command line's
+`--json-lines`, every answer identical. One line per failure, a closing `N passed, M failed`.
 
 Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
                 [--bodies 5000] [--composes 2000] [--seed 1]
@@ -19,9 +21,11 @@ Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
 import argparse
 import http.client
 import json
+import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -150,11 +154,18 @@ def node_answers(wasm_dir, calls):
     return [(a["status"], a["body"]) for a in answers], json.loads(run.stderr.decode().splitlines()[-1])
 
 
-def python_answers(wasm_dir, calls):
-    sys.path.insert(0, str(wasm_dir))
-    from notification_text import NotificationText
+def python_answers(calls, c_api=True):
+    """(status, body) of each call through the notification_text package
+    (wasm/python, with the module `make wasm` put in it): through wasmtime's
+    C API as it calls by default, or through wasmtime-py's public API."""
+    sys.path.insert(0, str(ROOT / "wasm/python"))
+    import notification_text
 
-    rules = NotificationText()
+    notification_text.USE_C_API = c_api
+    rules = notification_text.NotificationText()
+    edge = type(rules._edge).__name__
+    if edge != ("_CEdge" if c_api else "_Edge"):
+        raise SystemExit(f"FAIL the Python host called through {edge} where it was asked for c_api={c_api}")
     route = {"/body": rules.answer_body, "/locale": rules.answer_locale,
              "/compose": lambda request: rules.answer_compose(request, now=NOW)}
     return [tuple(route[call["route"]](call["request"])) for call in calls]
@@ -168,7 +179,8 @@ def run_fixtures(args, tally):
         native = [service.answer(call["route"], call["request"]) for call in calls]
     finally:
         service.close()
-    hosts = {"node": node_answers(args.wasm_dir, calls)[0], "python": python_answers(args.wasm_dir, calls)}
+    hosts = {"node": node_answers(args.wasm_dir, calls)[0], "python": python_answers(calls),
+             "python (wasmtime-py's API)": python_answers(calls, c_api=False)}
     for host, answers in hosts.items():
         passed = 0
         for (case_id, _, _, judge), (status, body), (native_status, native_body) in zip(cases, answers, native):
@@ -182,6 +194,41 @@ def run_fixtures(args, tally):
             passed += problem is None
         tally.add(passed, len(cases) - passed)
         print(f"fixtures through the {host} host: {passed} of {len(cases)} cases identical to the service and as expected")
+
+
+# The Python host compiles the module once per process and keeps the compiled
+# code on disk: a new process with a cache that has it compiles nothing.
+CACHE_PROBE = """
+import sys, wasmtime
+compiled = []
+compile_module = wasmtime.Module.__init__
+wasmtime.Module.__init__ = lambda self, *a, **k: compiled.append(1) or compile_module(self, *a, **k)
+sys.path.insert(0, sys.argv[1])
+from notification_text import NotificationText
+first, second = NotificationText(), NotificationText()
+assert first.answer_body('{"text":"**a**"}') == second.answer_body('{"text":"**a**"}') == (200, '{"body":"a","units":1,"truncated":false,"inputCut":false}')
+print(len(compiled))
+"""
+
+
+def run_python_cache(tally):
+    with tempfile.TemporaryDirectory() as cache:
+        def compiles():
+            run = subprocess.run([sys.executable, "-c", CACHE_PROBE, str(ROOT / "wasm/python")], capture_output=True,
+                                 text=True, env=dict(os.environ, NOTIFICATION_TEXT_CACHE=cache))
+            return int(run.stdout) if run.returncode == 0 else f"failed: {run.stderr.strip()[-300:]}"
+        kept = lambda: sorted(path.name for path in Path(cache).iterdir())
+        steps = [("a new cache: one compile for two instances", compiles(), 1),
+                 ("one compiled module kept", len(kept()), 1),
+                 ("a new process: no compile", compiles(), 0)]
+        for path in Path(cache).iterdir():
+            path.write_bytes(b"not a compiled module")
+        steps += [("a damaged cache: compiled again", compiles(), 1), ("and replaced", compiles(), 0)]
+    failed = [f"{name}: {got}, want {want}" for name, got, want in steps if got != want]
+    for problem in failed:
+        print(f"FAIL python cache: {problem}")
+    tally.add(len(steps) - len(failed), len(failed))
+    print(f"python cache: {len(steps) - len(failed)} of {len(steps)} steps as expected")
 
 
 # The differential run's requests.
@@ -268,28 +315,30 @@ def run_differential(args, tally):
     calls = [{"route": "/body", "request": line} for line in bodies] + \
             [{"route": "/compose", "request": line, "now": NOW} for line in composes]
     answers, memory = node_answers(args.wasm_dir, calls)
-    module = [body for _, body in answers]
+    hosts = {"node": [body for _, body in answers], "python": [body for _, body in python_answers(calls)]}
     statuses = {}
     failed = 0
-    for kind, lines, wanted, got in (("body", bodies, native["render"], module[: len(bodies)]),
-                                     ("compose", composes, native["compose"], module[len(bodies):])):
-        for index, (line, want, answer) in enumerate(zip(lines, wanted, got)):
-            status = json.loads(answer).get("status", 200) if answer.startswith('{"type"') else 200
-            statuses[(kind, status)] = statuses.get((kind, status), 0) + 1
-            if want != answer:
+    for host, module in hosts.items():
+        for kind, lines, wanted, got in (("body", bodies, native["render"], module[: len(bodies)]),
+                                         ("compose", composes, native["compose"], module[len(bodies):])):
+            for index, (line, want, answer) in enumerate(zip(lines, wanted, got)):
+                status = json.loads(answer).get("status", 200) if answer.startswith('{"type"') else 200
+                if host == "node":
+                    statuses[(kind, status)] = statuses.get((kind, status), 0) + 1
+                if want != answer:
+                    failed += 1
+                    if failed <= 10:
+                        print(f"FAIL differential {host} {kind} {index}\n  request {line[:300]}\n  cli    {want[:300]}\n"
+                              f"  module {answer[:300]}")
+            if len(wanted) != len(lines):
                 failed += 1
-                if failed <= 10:
-                    print(f"FAIL differential {kind} {index}\n  request {line[:300]}\n  cli    {want[:300]}\n"
-                          f"  module {answer[:300]}")
-        if len(wanted) != len(lines):
-            failed += 1
-            print(f"FAIL differential {kind}: the CLI answered {len(wanted)} of {len(lines)} lines")
-    total = len(bodies) + len(composes)
+                print(f"FAIL differential {kind}: the CLI answered {len(wanted)} of {len(lines)} lines")
+    total = (len(bodies) + len(composes)) * len(hosts)
     tally.add(total - failed, failed)
     summary = ", ".join(f"{kind} {status}: {count}" for (kind, status), count in sorted(statuses.items()))
-    print(f"differential (seed {args.seed}): {total - failed} of {total} random requests identical to the CLI "
-          f"({len(bodies)} bodies, {len(composes)} composes; {summary}); module memory {memory['memoryBytes']} bytes; "
-          f"{time.monotonic() - started:.1f} s")
+    print(f"differential (seed {args.seed}): {total - failed} of {total} random answers identical to the CLI "
+          f"({len(bodies)} bodies, {len(composes)} composes through the Node and the Python host; {summary}); "
+          f"module memory in Node {memory['memoryBytes']} bytes; {time.monotonic() - started:.1f} s")
 
 
 class Tally:
@@ -313,6 +362,7 @@ def main():
     tally = Tally()
     if not args.skip_fixtures:
         run_fixtures(args, tally)
+        run_python_cache(tally)
     if args.bodies or args.composes:
         run_differential(args, tally)
     print(f"{tally.passed} passed, {tally.failed} failed")

@@ -15,7 +15,7 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** The version of the module's interface this file speaks (`nt_abi_version`). */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 let exports = null;
 
 /**
