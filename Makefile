@@ -380,7 +380,7 @@ $(WASM_DIR)/notification-text.wasm: $(addprefix $(WASM_DIR)/modules/,Notificatio
 # example worker and the static playground load them from there), and the
 # module inside the two host packages, wasm/python (pip) and wasm/js (npm),
 # which install from the repository once it is there (docs/adr/0040).
-$(WASM_DIR)/notification-text.mjs: $(WASM_DIR)/%: wasm/js/%
+$(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.d.ts: $(WASM_DIR)/%: wasm/js/%
 	@mkdir -p $(WASM_DIR)
 	cp $< $@
 
@@ -392,8 +392,8 @@ WASM_PACKAGED = wasm/python/notification_text/notification-text.wasm wasm/js/not
 $(WASM_PACKAGED): $(WASM_DIR)/notification-text.wasm
 	cp $< $@
 
-wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py \
-  $(WASM_PACKAGED)
+wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.d.ts \
+  $(WASM_DIR)/notification_text.py $(WASM_PACKAGED)
 	@ls -l $(WASM_DIR)/notification-text.wasm
 
 node:

@@ -9,16 +9,20 @@ through wasmtime-py's public API) and to the native debug build: the
 route of a live `serve` on 127.0.0.1, or for l10n.json the `locale` command.
 A case passes in a host when the module's status and bytes are the native
 ones, and its answer is what the fixture says. The Python host's cache: a
-second process compiles nothing, a damaged file is compiled again. Then the differential run:
+second process compiles nothing, a damaged file is compiled again. Then
+requests that are not UTF-8 (1,000: ill-formed sequences inserted into
+fixture-like requests), given to both hosts as bytes and answered as bytes,
+each the service's bytes. Then the differential run:
 random `POST /body` and `POST /compose` requests (fixture requests mutated,
 hostile texts) through the Node and the Python host and the command line's
 `--json-lines`, every answer identical. One line per failure, a closing `N passed, M failed`.
 
 Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
-                [--bodies 5000] [--composes 2000] [--seed 1]
+                [--bodies 5000] [--composes 2000] [--invalid-utf8 1000] [--seed 1]
 """
 
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -125,9 +129,13 @@ class Service:
     def answer(self, route, request):
         if route == "/locale":
             return self.locale(json.loads(request))
-        self.connection.request("POST", route, request.encode(), {"Content-Type": "application/json"})
+        status, body = self.answer_bytes(route, request.encode())
+        return status, body.decode()
+
+    def answer_bytes(self, route, request):
+        self.connection.request("POST", route, request, {"Content-Type": "application/json"})
         reply = self.connection.getresponse()
-        return reply.status, reply.read().decode()
+        return reply.status, reply.read()
 
     def locale(self, question):
         arguments = [] if question.get("locale") is None else ["--", question["locale"]]
@@ -151,7 +159,8 @@ def node_answers(wasm_dir, calls):
     run = subprocess.run(["node", str(ROOT / "checks/wasm/host.mjs"), str(wasm_dir)], input=lines.encode(),
                          capture_output=True, check=True)
     answers = [json.loads(line) for line in run.stdout.decode().split("\n")[:-1]]  # not splitlines: U+2028
-    return [(a["status"], a["body"]) for a in answers], json.loads(run.stderr.decode().splitlines()[-1])
+    return ([(a["status"], a["body"] if "body" in a else base64.b64decode(a["bodyBase64"])) for a in answers],
+            json.loads(run.stderr.decode().splitlines()[-1]))
 
 
 def python_answers(calls, c_api=True):
@@ -341,6 +350,73 @@ def run_differential(args, tally):
           f"module memory in Node {memory['memoryBytes']} bytes; {time.monotonic() - started:.1f} s")
 
 
+# Requests that are not UTF-8: a host given bytes must pass them on as they
+# are (a host that decodes them first answers 200 where the service refuses).
+
+BAD_UTF8 = [b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xed\xbf\xbf",
+            b"\xf0\x80\x80\x80", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xf8\x88\x80\x80\x80", b"\xfe",
+            b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98", b"\xe2\x28\xa1", b"\xc3\x28"]
+
+
+def invalid_utf8_request(rng, compose_requests):
+    """A fixture-like request's UTF-8 with one to three ill-formed sequences,
+    mostly inside its strings, or a well-formed character cut short."""
+    route = rng.choice(["/body", "/body", "/compose"])
+    text_value = random_body(rng) if route == "/body" else random_compose(rng, compose_requests)
+    data = bytearray(text_value.encode("utf-8", "surrogatepass"))
+    quotes = [index for index, byte in enumerate(data) if byte == 0x22]
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        roll = rng.random()
+        if roll < 0.1:
+            starts = [index for index, byte in enumerate(data) if byte >= 0xC2]
+            if starts:
+                del data[rng.choice(starts) + 1]  # a lead byte without its last continuation
+                continue
+        at = rng.randrange(len(data) + 1) if roll < 0.25 or len(quotes) < 2 else rng.choice(quotes) + 1
+        data[at:at] = rng.choice(BAD_UTF8)
+    return route, bytes(data)
+
+
+def run_invalid_utf8(args, tally):
+    rng = random.Random(args.seed)
+    compose_requests = [c["request"] for name in ("compose.json", "push.json")
+                        for c in json.loads((FIXTURES / name).read_text("utf-8"))["cases"]]
+    requests = [invalid_utf8_request(rng, compose_requests) for _ in range(args.invalid_utf8)]
+    service = Service(args.binary)
+    try:
+        native = [service.answer_bytes(route, data) for route, data in requests]
+    finally:
+        service.close()
+    calls = [{"route": route, "requestBase64": base64.b64encode(data).decode(),
+              **({"now": NOW} if route == "/compose" else {})} for route, data in requests]
+    hosts = {"node": node_answers(args.wasm_dir, calls)[0],
+             "python": [(status, body.encode()) for status, body in python_answers(
+                 [{"route": route, "request": data} for route, data in requests])]}
+    codes = {}
+    for status, body in native:
+        code = json.loads(body).get("code", "200") if status != 200 else "200"
+        codes[code] = codes.get(code, 0) + 1
+    refused = codes.get("invalid-utf8", 0)
+    for host, answers in hosts.items():
+        failed = 0
+        for index, ((route, data), want, got) in enumerate(zip(requests, native, answers)):
+            if want != got:
+                failed += 1
+                if failed <= 5:
+                    print(f"FAIL invalid-utf8 {host} {index} {route}\n  request {data[:200]!r}\n"
+                          f"  service {want[0]} {want[1][:200]!r}\n  module  {got[0]} {got[1][:200]!r}")
+        tally.add(len(requests) - failed, failed)
+        given = "bytes in and out" if host == "node" else "bytes in"
+        print(f"invalid UTF-8 through the {host} host, {given}: {len(requests) - failed} of {len(requests)} "
+              f"answers the service's bytes")
+    # The requests must mostly be refused for their bytes, or they test nothing.
+    enough = refused >= len(requests) * 0.8
+    tally.add(int(enough), int(not enough))
+    print(f"{'' if enough else 'FAIL '}invalid UTF-8: the service answered "
+          + ", ".join(f"{code} {count}" for code, count in sorted(codes.items()))
+          + f" ({refused} invalid-utf8, at least 80% wanted)")
+
+
 class Tally:
     passed = failed = 0
 
@@ -356,6 +432,7 @@ def main():
     parser.add_argument("--bodies", type=int, default=5000)
     parser.add_argument("--composes", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--invalid-utf8", type=int, default=1000, help="requests that are not UTF-8, as bytes")
     parser.add_argument("--skip-fixtures", action="store_true")
     args = parser.parse_args()
     args.wasm_dir = args.wasm_dir.resolve()
@@ -363,6 +440,8 @@ def main():
     if not args.skip_fixtures:
         run_fixtures(args, tally)
         run_python_cache(tally)
+    if args.invalid_utf8:
+        run_invalid_utf8(args, tally)
     if args.bodies or args.composes:
         run_differential(args, tally)
     print(f"{tally.passed} passed, {tally.failed} failed")
