@@ -401,21 +401,40 @@ node:
 	  echo "installing nodejs with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
+# npm installs the JS package in docs/wasm.md's lines, tsc checks its types
+# (Debian's npm and node-typescript: no registry but Debian's is reached).
+.PHONY: node-tools
+node-tools: node
+	@{ command -v npm && command -v tsc; } >/dev/null 2>&1 || { \
+	  echo "installing npm node-typescript with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm node-typescript >/dev/null; }
+
+# The module's size targets first (checks/wasm/size.py: at most 1 MB raw and
+# 350 KB after gzip -9), then every code line of docs/wasm.md as written, in a
+# fresh folder with a fresh venv and npm install, and the JS package's types
+# under tsc (checks/wasm/doc_blocks.py), then
 # test-fixtures/README.md's runners with its module lines (readme_runner.py
 # --wasm), then every fixture case through the module in Node
 # (notification-text.mjs) and Python (the wasm/python package on wasmtime),
 # byte for byte the debug service's answer, the Python package's cache, then
 # random requests through both, identical to the command line
-# (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
+# (checks/wasm/check.py), 1,000 requests that are not UTF-8 among them.
+# WASM_BODIES and WASM_COMPOSES set the random run.
 WASM_BODIES ?= 5000
 WASM_COMPOSES ?= 2000
+WASM_INVALID_UTF8 ?= 1000
 WASM_SEED ?= 1
-check-wasm: wasm build node $(VENV)/.tools-installed
+WASM_MAX_RAW_BYTES ?= 1000000
+WASM_MAX_GZIP_BYTES ?= 350000
+check-wasm: wasm build node-tools $(VENV)/.tools-installed
+	python3 checks/wasm/size.py $(WASM_DIR)/notification-text.wasm \
+	  --max-raw-bytes $(WASM_MAX_RAW_BYTES) --max-gzip-bytes $(WASM_MAX_GZIP_BYTES)
+	python3 checks/wasm/doc_blocks.py
 	@for language in javascript python; do \
 	  python3 checks/fixtures/readme_runner.py --wasm --language $$language --python $(VENV)/bin/python \
 	    --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" || exit 1; done
 	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
-	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	  --invalid-utf8 $(WASM_INVALID_UTF8) --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # examples/service-worker in headless Chromium (Debian's, Selenium as pinned):
 # Web Push data messages delivered through the DevTools protocol, the
