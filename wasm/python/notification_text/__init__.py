@@ -59,7 +59,7 @@ class NotificationText:
         if version != ABI_VERSION:
             raise RuntimeError(f"notification-text.wasm speaks ABI {version}, not {ABI_VERSION}")
         self._edge = _CEdge(self._store, exports) if USE_C_API and _CEdge.available() else _Edge(self._store, exports)
-        self._slot = exports["nt_answer_slot"](self._store) & 0xFFFFFFFF
+        self._edge.answer_slot(exports["nt_answer_slot"](self._store) & 0xFFFFFFFF)
         self._buffers: List[List[int]] = [[0, 0], [0, 0]]  # [pointer, capacity]: the request's, `now`'s
 
     def answer_body(self, request: Request) -> Answer:
@@ -92,6 +92,16 @@ class NotificationText:
     # the module allocated for an earlier one, and the answer's place is read
     # from `nt_answer_slot`'s two integers.
     def _answer(self, name: str, *values: Request) -> Answer:
+        if len(values) == 1:  # the common case, without the loops
+            data, buffer = _utf8(values[0]), self._buffers[0]
+            if buffer[1] < len(data):
+                self._grow(buffer, len(data))
+            try:
+                status, body = self._edge.exchange(name, ((buffer[0], data),))
+            finally:
+                if buffer[1] > _KEPT_BYTES:
+                    self._release(buffer)
+            return Answer(status, body.decode())
         writes = []
         try:
             for value, buffer in zip(values, self._buffers):
@@ -99,7 +109,7 @@ class NotificationText:
                 if buffer[1] < len(data):
                     self._grow(buffer, len(data))
                 writes.append((buffer[0], data))
-            status, body = self._edge.exchange(name, writes, self._slot)
+            status, body = self._edge.exchange(name, writes)
             if status < 0:
                 raise ValueError(f"notification-text: {name} refused its arguments")
             return Answer(status, body.decode())
@@ -206,10 +216,14 @@ class _Edge:
     def size(self) -> int:
         return self._memory.data_len(self._store)
 
-    def exchange(self, name: str, writes: List[Tuple[int, bytes]], slot: int) -> Tuple[int, bytes]:
+    def answer_slot(self, slot: int) -> None:
+        """Where `exchange` reads the answer's place (`nt_answer_slot`), for the instance's life."""
+        self._slot = slot
+
+    def exchange(self, name: str, writes: List[Tuple[int, bytes]]) -> Tuple[int, bytes]:
         """Writes each (pointer, bytes), calls `name` with each pointer and
-        length, and answers its status and the bytes `slot` points to."""
-        store, memory, arguments = self._store, self._memory, []
+        length, and answers its status and the bytes the answer slot points to."""
+        store, memory, arguments, slot = self._store, self._memory, [], self._slot
         for pointer, data in writes:
             _check_range(pointer, len(data), self.size())
             memory.write(store, data, pointer)
@@ -258,7 +272,12 @@ class _CEdge(_Edge):
         address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.POINTER(_ffi.wasmtime_context_t),
                                    ctypes.POINTER(_ffi.wasmtime_memory_t))
         self._data = address(("wasmtime_memory_data", _ffi.dll))
-        self._base, self._size = 0, -1
+        # The values' i32 members as one array of integers: a union's members
+        # all start at its first byte, so no object is made per argument.
+        stride = ctypes.sizeof(_ffi.wasmtime_val_raw_t) // 4
+        self._integers = (ctypes.c_int32 * (4 * stride)).from_buffer(self._values)
+        self._at = [index * stride for index in range(4)]
+        self._base, self._size, self._slot, self._place = 0, -1, None, None
         self._view()
 
     # The memory's address and size as the last call left them: only a call
@@ -267,6 +286,15 @@ class _CEdge(_Edge):
         size = self._data_size(self._context, self._memory_reference)
         if size != self._size:
             self._base, self._size = self._data(self._context, self._memory_reference), size
+            if self._slot is not None:
+                self._place = _Place.from_address(self._base + self._slot)
+
+    def answer_slot(self, slot: int) -> None:
+        """Where `exchange` reads the answer's place (`nt_answer_slot`), for the instance's life."""
+        self._view()  # the call that answered `slot` may have grown the memory
+        if not 0 <= slot <= self._size - 8:
+            raise RuntimeError("notification-text: the answer slot is outside the memory")
+        self._slot, self._place = slot, _Place.from_address(self._base + slot)
 
     def call(self, name: str, *arguments: int) -> int:
         values = self._values
@@ -293,31 +321,29 @@ class _CEdge(_Edge):
     def size(self) -> int:
         return self._size
 
-    def exchange(self, name: str, writes: List[Tuple[int, bytes]], slot: int) -> Tuple[int, bytes]:
+    def exchange(self, name: str, writes: List[Tuple[int, bytes]]) -> Tuple[int, bytes]:
         # The hot path of every answer, written out: a Python call costs as
         # much as the module's work on a typical body.
-        values, index, base, size = self._values, 0, self._base, self._size
+        integers, at, base, size = self._integers, self._at, self._base, self._size
+        index = 0
         for pointer, data in writes:
             if not 0 <= pointer <= size - len(data):
                 raise RuntimeError(f"notification-text: {len(data)} bytes at {pointer} are outside the memory")
             ctypes.memmove(base + pointer, data, len(data))
-            values[index].i32 = pointer
-            values[index + 1].i32 = len(data)
+            integers[at[index]] = pointer
+            integers[at[index + 1]] = len(data)
             index += 2
-        error = self._call_unchecked(self._context, self._references[name], values, 4, self._trap_reference)
+        error = self._call_unchecked(self._context, self._references[name], self._values, 4, self._trap_reference)
         if error or self._trap:
             self._invoke_failed(error)
         size = self._data_size(self._context, self._memory_reference)
         if size != self._size:
             self._view()
-        base = self._base
-        if not 0 <= slot <= size - 8:
-            raise RuntimeError("notification-text: the answer slot is outside the memory")
-        place = _Place.from_address(base + slot)
+        place = self._place
         start, length = place.start, place.length
         if not 0 <= start <= size - length:
             raise RuntimeError(f"notification-text: the answer's {length} bytes at {start} are outside the memory")
-        return values[0].i32, ctypes.string_at(base + start, length)
+        return integers[0], ctypes.string_at(self._base + start, length)
 
 
 class _Place(ctypes.LittleEndianStructure):
