@@ -10,7 +10,9 @@ notification permission granted; each message is delivered with the
 DevTools protocol's ServiceWorker.deliverPushMessage, as a push service
 would deliver it, and `registration.getNotifications()` is read back. The
 title and body must be the ones the live debug service answers for the same
-request (POST /compose: the answer's notification; POST /body: its body).
+request (POST /compose: the answer's notification; POST /body: its body),
+and its `lang` and `dir` the answer's `locale` and `direction` (a body's:
+no language, direction "auto").
 
 Usage: service_worker_test.py --binary .build/debug/notification-text [--wasm-dir .build/wasm] [--seconds 90]
 """
@@ -59,7 +61,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 
 def native_answers(binary):
-    """What the live service shows for each message: (title, body)."""
+    """What the live service shows for each message: {title, body, lang, dir}."""
     server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
@@ -72,8 +74,11 @@ def native_answers(binary):
             reply = connection.getresponse()
             answer = json.loads(reply.read())
             assert reply.status == 200, (route, reply.status, answer)
-            answers.append((answer["notification"]["title"], answer["notification"]["body"]) if route == "/compose"
-                           else (message["title"], answer["body"]))
+            if route == "/compose":
+                answers.append({"title": answer["notification"]["title"], "body": answer["notification"]["body"],
+                                "lang": answer["locale"], "dir": answer["direction"]})
+            else:
+                answers.append({"title": message["title"], "body": answer["body"], "lang": "", "dir": "auto"})
         return answers
     finally:
         server.terminate()
@@ -121,7 +126,7 @@ def shown_notifications(driver, seconds):
           for (;;) {
             const list = await registration.getNotifications();
             if (list.length || Date.now() - started > seconds * 1000) {
-              const shown = list.map((n) => ({title: n.title, body: n.body}));
+              const shown = list.map((n) => ({title: n.title, body: n.body, lang: n.lang, dir: n.dir}));
               list.forEach((n) => n.close());
               return shown;
             }
@@ -223,7 +228,7 @@ def main():
                 lambda p: any(v["registrationId"] == registration_id and v["status"] == "activated"
                               and v["runningStatus"] == "running" for v in p["versions"]), 30)
             print(f"service worker {state} (registration {registration_id}) at {origin}")
-            for (label, message), (title, body) in zip(MESSAGES, expected):
+            for (label, message), want in zip(MESSAGES, expected):
                 # On a loaded machine DevTools now and then accepts a push that
                 # never reaches the worker (no event, no error, nothing shown
                 # half a minute later); a push service delivers at least once,
@@ -235,12 +240,12 @@ def main():
                     if shown:
                         break
                     print(f"note {label}: nothing shown {seconds} s after the push; delivering it again")
-                if shown == [{"title": title, "body": body}]:
+                if shown == [want]:
                     passed += 1
                     print(f"ok   {label}: {json.dumps(shown[0], ensure_ascii=False)}")
                 else:
                     failed += 1
-                    print(f"FAIL {label}\n  want {json.dumps({'title': title, 'body': body}, ensure_ascii=False)}\n"
+                    print(f"FAIL {label}\n  want {json.dumps(want, ensure_ascii=False)}\n"
                           f"  got  {json.dumps(shown, ensure_ascii=False)}")
             if args.playground:
                 ok, report = check_playground(driver, args.binary, args.playground)
