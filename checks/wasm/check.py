@@ -9,7 +9,10 @@ through wasmtime-py's public API) and to the native debug build: the
 route of a live `serve` on 127.0.0.1, or for l10n.json the `locale` command.
 A case passes in a host when the module's status and bytes are the native
 ones, and its answer is what the fixture says. The Python host's cache: a
-second process compiles nothing, a damaged file is compiled again. Then
+second process compiles nothing, a damaged file is compiled again.
+`configure` against the CLI: app names and default locales, each accepted
+by the module exactly when `compose --app-name` or `--default-locale`
+accepts it, and then composing as that command does. Then
 requests that are not UTF-8 (1,000: ill-formed sequences inserted into
 fixture-like requests), given to both hosts as bytes and answered as bytes,
 each the service's bytes. Then the differential run:
@@ -203,6 +206,66 @@ def run_fixtures(args, tally):
             passed += problem is None
         tally.add(passed, len(cases) - passed)
         print(f"fixtures through the {host} host: {passed} of {len(cases)} cases identical to the service and as expected")
+
+
+# nt_configure against the CLI's options: each value (one list, given to
+# both) is accepted by the module exactly when `compose --app-name` or
+# `--default-locale` accepts it, and then composes as that command does.
+
+APP_NAMES = ["Zed", "A", "x" * 100, "x" * 101, "", "Bienen 🐝 Ünïcødé", "e\u0301" * 100, "e\u0301" * 101,
+             "tab\there", "line\nbreak", "next\u0085line", "zero\u200bwidth", "  ", "\u05d1\u05d6"]
+DEFAULT_LOCALES = ["en", "ar", "de-AT", "pt-BR", "zh-TW", "sr-Latn-RS", "EN-gb", "tlh", "x--", "", "en_US", "und",
+                   "i-klingon", "zh-Hant-HK", "he-IL-u-nu-latn"]
+CONFIGURE_REQUESTS = [
+    {"now": NOW, "fetch": "failed"},
+    {"now": NOW, "notifications": [
+        {"id": "1", "type": "message", "timestamp": "2026-11-29T11:58:00Z", "thread": "t", "text": "**Hi**"},
+        {"id": "2", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "thread": "t", "text": "there"}]},
+]
+
+
+def run_configure(args, tally):
+    sys.path.insert(0, str(ROOT / "wasm/python"))
+    from notification_text import NotificationText
+
+    lines = "".join(text(request) + "\n" for request in CONFIGURE_REQUESTS)
+    settings = [("appName", "--app-name", value) for value in APP_NAMES] + \
+               [("defaultLocale", "--default-locale", value) for value in DEFAULT_LOCALES]
+    failed = accepted = 0
+    for member, flag, value in settings:
+        cli = subprocess.run([args.binary, "compose", "--json-lines", flag, value], input=lines.encode(),
+                             capture_output=True)
+        rules = NotificationText()
+        status, answer = rules.configure({member: value})
+        problem = None
+        if (cli.returncode == 0) != (status == 200):
+            problem = (f"the CLI {'accepts' if cli.returncode == 0 else 'refuses'} it "
+                       f"({cli.stderr.decode().strip()}), the module answers {status} {answer}")
+        elif status == 200:
+            accepted += 1
+            module = "".join(rules.answer_compose(request, now=NOW).body + "\n" for request in CONFIGURE_REQUESTS)
+            if module != cli.stdout.decode():
+                problem = f"composes otherwise\n  cli    {cli.stdout.decode()[:400]}\n  module {module[:400]}"
+        elif json.loads(answer).get("pointer") != f"/{member}":
+            problem = f"refused without the member's pointer: {answer}"
+        if problem:
+            failed += 1
+            print(f"FAIL configure {member}={value!r}: {problem}")
+    # null is absent (as in every request), and only the two members exist.
+    rules = NotificationText()
+    kept = '{"appName":"Zed","defaultLocale":"de"}'
+    steps = [({"appName": "Zed", "defaultLocale": "de"}, 200, kept), ({"appName": None, "defaultLocale": None}, 200, kept),
+             ({}, 200, kept), ({"app": "Zed"}, 400, "unknown-member"), ({"appName": 7}, 400, "invalid-type")]
+    for request, want_status, want in steps:
+        status, answer = rules.configure(request)
+        got = answer if status == 200 else json.loads(answer).get("code")
+        if (status, got) != (want_status, want):
+            failed += 1
+            print(f"FAIL configure {text(request)}: want {want_status} {want}, got {status} {answer}")
+    total = len(settings) + len(steps)
+    tally.add(total - failed, failed)
+    print(f"configure against the CLI's --app-name and --default-locale: {total - failed} of {total} as expected "
+          f"({accepted} of {len(settings)} values accepted by both, the rest refused by both)")
 
 
 # The Python host compiles the module once per process and keeps the compiled
@@ -440,6 +503,7 @@ def main():
     if not args.skip_fixtures:
         run_fixtures(args, tally)
         run_python_cache(tally)
+        run_configure(args, tally)
     if args.invalid_utf8:
         run_invalid_utf8(args, tally)
     if args.bodies or args.composes:
