@@ -269,7 +269,8 @@ def run_configure(args, tally):
 
 
 # The Python host compiles the module once per process and keeps the compiled
-# code on disk: a new process with a cache that has it compiles nothing.
+# code on disk: a new process with a cache that has it compiles nothing, and
+# the cache keeps the 8 most recently used.
 CACHE_PROBE = """
 import sys, wasmtime
 compiled = []
@@ -289,11 +290,16 @@ def run_python_cache(tally):
             run = subprocess.run([sys.executable, "-c", CACHE_PROBE, str(ROOT / "wasm/python")], capture_output=True,
                                  text=True, env=dict(os.environ, NOTIFICATION_TEXT_CACHE=cache))
             return int(run.stdout) if run.returncode == 0 else f"failed: {run.stderr.strip()[-300:]}"
+        for index in range(10):  # an older engine's modules, which the new one's write prunes to 8 in all
+            old = Path(cache) / f"old-{index}.cwasm"
+            old.write_bytes(b"")
+            os.utime(old, (1e9 + index, 1e9 + index))
         kept = lambda: sorted(path.name for path in Path(cache).iterdir())
         steps = [("a new cache: one compile for two instances", compiles(), 1),
-                 ("one compiled module kept", len(kept()), 1),
+                 ("8 compiled modules kept, the new one and the 7 newest old", kept(),
+                  sorted([f"old-{index}.cwasm" for index in range(3, 10)] + [n for n in kept() if "wasmtime" in n])),
                  ("a new process: no compile", compiles(), 0)]
-        for path in Path(cache).iterdir():
+        for path in Path(cache).glob("*wasmtime*"):
             path.write_bytes(b"not a compiled module")
         steps += [("a damaged cache: compiled again", compiles(), 1), ("and replaced", compiles(), 0)]
     failed = [f"{name}: {got}, want {want}" for name, got, want in steps if got != want]

@@ -12,7 +12,8 @@ One instance is one module: use it from one thread at a time.
 
 The module is compiled once per process, and the compiled code is kept in
 ``$NOTIFICATION_TEXT_CACHE`` (default ``$XDG_CACHE_HOME/notification-text``
-or ``~/.cache/notification-text``; an empty value keeps nothing on disk), so
+or ``~/.cache/notification-text``; an empty value keeps nothing on disk; the
+8 most recently used are kept), so
 a ``NotificationText()`` after the first takes milliseconds, not a second.
 wasmtime runs what it finds there without checking it: the folder is the
 user's own (mode 0700), as wasmtime's own cache is.
@@ -26,6 +27,7 @@ import json
 import os
 import platform
 import tempfile
+import threading
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
@@ -145,13 +147,16 @@ def _utf8(value: Request) -> bytes:
 
 _ENGINE: Optional[wasmtime.Engine] = None
 _MODULES: Dict[Tuple[str, int, int], wasmtime.Module] = {}
+_LOCK = threading.Lock()  # one engine and one compile, whichever thread comes first
+_KEPT_FILES = 8  # the compiled modules kept on disk: the most recently used
 
 
 def _engine() -> wasmtime.Engine:
     global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = wasmtime.Engine()
-    return _ENGINE
+    with _LOCK:
+        if _ENGINE is None:
+            _ENGINE = wasmtime.Engine()
+        return _ENGINE
 
 
 def cache_folder() -> Optional[Path]:
@@ -168,31 +173,42 @@ def compiled_module(path: Path) -> wasmtime.Module:
     path = path.resolve()
     status = path.stat()
     key = (str(path), status.st_size, status.st_mtime_ns)
-    module = _MODULES.get(key)
-    if module is None:
-        module = _MODULES[key] = _compile(path.read_bytes())
-    return module
+    engine = _engine()
+    with _LOCK:
+        module = _MODULES.get(key)
+        if module is None:
+            module = _MODULES[key] = _compile(engine, path.read_bytes())
+        return module
 
 
-def _compile(wasm: bytes) -> wasmtime.Module:
+def _compile(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
     folder = cache_folder()
     if folder is None:
-        return wasmtime.Module(_engine(), wasm)
+        return wasmtime.Module(engine, wasm)
     kept = folder / "{}-wasmtime-{}-{}.cwasm".format(
         hashlib.sha256(wasm).hexdigest()[:32], importlib.metadata.version("wasmtime"), platform.machine())
     if kept.is_file():
         try:
-            return wasmtime.Module.deserialize_file(_engine(), str(kept))
+            module = wasmtime.Module.deserialize_file(engine, str(kept))
+            os.utime(kept)  # used: the pruning below keeps the recently used
+            return module
         except wasmtime.WasmtimeError:
             pass  # written with other settings: compiled again and replaced
-    module = wasmtime.Module(_engine(), wasm)
+        except OSError:
+            return module
+    module = wasmtime.Module(engine, wasm)
+    partial = None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".partial", delete=False) as file:
+            partial = file.name
             file.write(module.serialize())
-        os.replace(file.name, kept)  # whole or absent, for a process reading it meanwhile
-    except OSError:
-        pass  # a cache that cannot be written only costs the next process the compile
+        os.replace(partial, kept)  # whole or absent, for a process reading it meanwhile
+        for stale in sorted(folder.glob("*.cwasm"), key=lambda path: path.stat().st_mtime)[:-_KEPT_FILES]:
+            stale.unlink()  # an engine change leaves its predecessor's code behind
+    except OSError:  # a cache that cannot be written only costs the next process the compile
+        if partial:
+            Path(partial).unlink(missing_ok=True)
     return module
 
 
