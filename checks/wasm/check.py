@@ -26,6 +26,7 @@ Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
 
 import argparse
 import base64
+import concurrent.futures
 import http.client
 import json
 import os
@@ -385,15 +386,23 @@ def run_differential(args, tally):
     bodies = [random_body(rng) for _ in range(args.bodies)]
     composes = [random_compose(rng, compose_requests) for _ in range(args.composes)]
     started = time.monotonic()
-    native = {}
-    for command, lines in (("render", bodies), ("compose", composes)):
-        run = subprocess.run([args.binary, command, "--json-lines"], input="".join(line + "\n" for line in lines).encode(),
-                             capture_output=True, check=True)
-        native[command] = run.stdout.decode().split("\n")[:-1]
     calls = [{"route": "/body", "request": line} for line in bodies] + \
             [{"route": "/compose", "request": line, "now": NOW} for line in composes]
-    answers, memory = node_answers(args.wasm_dir, calls)
-    hosts = {"node": [body for _, body in answers], "python": [body for _, body in python_answers(calls)]}
+
+    def cli(command, lines):
+        run = subprocess.run([args.binary, command, "--json-lines"], input="".join(line + "\n" for line in lines).encode(),
+                             capture_output=True, check=True)
+        return run.stdout.decode().split("\n")[:-1]
+
+    # The command line, Node and Python side by side: each is a process of
+    # its own or (Python) wasm and ctypes calls, which release the GIL.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        render, compose = pool.submit(cli, "render", bodies), pool.submit(cli, "compose", composes)
+        node = pool.submit(node_answers, args.wasm_dir, calls)
+        python = [body for _, body in python_answers(calls)]
+        native = {"render": render.result(), "compose": compose.result()}
+        answers, memory = node.result()
+    hosts = {"node": [body for _, body in answers], "python": python}
     statuses = {}
     failed = 0
     for host, module in hosts.items():
