@@ -450,10 +450,12 @@ check-wasm-browser: wasm build playground-static chromium $(VENV)/.tools-install
 # The playground page without a server (examples/playground-static): the
 # page's own files, the module and offline.mjs, which answers the page's
 # POST /body and POST /compose with it; playground.json is the service's
-# GET /playground.json for the default settings, from `notification-text`.
+# GET /playground.json for the default settings, written from l10n/ by
+# settings.py (check-wasm-browser compares it with the service's): no build
+# of the service is needed.
 PLAYGROUND_STATIC ?= .build/playground-static
 .PHONY: playground-static
-playground-static: wasm build
+playground-static: wasm
 	@mkdir -p $(PLAYGROUND_STATIC)
 	cp Sources/NotificationService/Resources/playground.js Sources/NotificationService/Resources/playground.css \
 	  Sources/NotificationService/Resources/playground.svg examples/playground-static/offline.mjs \

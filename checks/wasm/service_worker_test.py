@@ -154,9 +154,26 @@ def check_playground(driver, binary, folder):
                   "title": composed["title"], "notification": composed["body"]}
     finally:
         site.shutdown()
+    served = json.loads((folder / "playground.json").read_text("utf-8"))
+    settings = service_get(binary, "/playground.json")
+    if served != settings:
+        return False, f"FAIL static playground's playground.json\n  want {settings}\n  got  {served}"
     if got == native and got["body"]:
-        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}"
+        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}, playground.json the service's"
     return False, f"FAIL static playground\n  want {json.dumps(native, ensure_ascii=False)}\n  got  {json.dumps(got, ensure_ascii=False)}"
+
+
+def service_get(binary, path):
+    """A live debug service's JSON at GET `path`."""
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", json.loads(server.stdout.readline())["port"], timeout=30)
+        connection.request("GET", path)
+        return json.loads(connection.getresponse().read())
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
 
 
 def service_answer(binary, route, request):
