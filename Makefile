@@ -416,9 +416,10 @@ node-tools: node
 # test-fixtures/README.md's runners with its module lines (readme_runner.py
 # --wasm), then every fixture case through the module in Node
 # (notification-text.mjs) and Python (the wasm/python package on wasmtime),
-# byte for byte the debug service's answer, the Python package's cache, then
-# random requests through both, identical to the command line
-# (checks/wasm/check.py), 1,000 requests that are not UTF-8 among them.
+# byte for byte the debug service's answer, the Python package's cache,
+# nt_configure against the CLI's --app-name and --default-locale, 1,000
+# requests that are not UTF-8, then random requests through both, identical
+# to the command line (checks/wasm/check.py and the parts beside it).
 # WASM_BODIES and WASM_COMPOSES set the random run.
 WASM_BODIES ?= 5000
 WASM_COMPOSES ?= 2000
