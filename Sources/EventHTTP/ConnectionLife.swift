@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// One connection's life from accept to close, as a value: each event the
 /// libevent callbacks see goes in, and what the connection must do comes
 /// out as an `Action` the record carries out (`ConnectionRecord`). It knows
@@ -72,8 +74,10 @@ struct ConnectionLife {
     private(set) var bodyStartNanoseconds: UInt64?
     private(set) var bodyReceivedBytes = 0
     private(set) var bodyDeclaredBytes = 0
-    /// Admitted past capacity: only a probe is answered, then it closes.
-    private(set) var isOnProbation = false
+    /// Admitted past capacity: only a probe is answered, then it closes;
+    /// anything else gets this refusal, which names the limit held.
+    private(set) var probation: TransportRejection?
+    var isOnProbation: Bool { probation != nil }
     /// When the lingering close of a refusal ends at the latest.
     private(set) var lingerDeadlineNanoseconds: UInt64 = 0
 
@@ -81,8 +85,8 @@ struct ConnectionLife {
         self.acceptedAtNanoseconds = acceptedAtNanoseconds
     }
 
-    mutating func beginProbation() {
-        isOnProbation = true
+    mutating func beginProbation(because held: TransportRejection) {
+        probation = held
     }
 
     // MARK: Events

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The connection's part of the server's memory budget (`ConnectionBudget`):
 /// its own buffers, charged once it is admitted; the request under way,
 /// charged in steps as its bytes arrive, and its reply once made; the room a
@@ -115,9 +117,10 @@ extension ConnectionRecord {
         requestChargedBytes = 0
     }
 
-    /// Admits the connection past capacity, charging nothing (`isOnProbation`).
-    func beginProbation() {
-        life.beginProbation()
+    /// Admits the connection past capacity, charging nothing
+    /// (`isOnProbation`); `held` names the limit that kept it out.
+    func beginProbation(because held: TransportRejection) {
+        life.beginProbation(because: held)
     }
 
     /// What the budget holds for this connection now.

@@ -1,3 +1,4 @@
+import HTTPCore
 import Testing
 
 @testable import EventHTTP
@@ -46,8 +47,9 @@ import Testing
 
     @Test func onProbation_isNeverTakenForASlowHead() {
         var life = ConnectionLife(acceptedAtNanoseconds: 7)
-        life.beginProbation()
+        life.beginProbation(because: .memoryBudgetSpent(budgetBytes: 8_192))
         #expect(life.isOnProbation)
+        #expect(life.probation == .memoryBudgetSpent(budgetBytes: 8_192))
         #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
     }
 
