@@ -28,7 +28,7 @@ final class ConnectionTable {
     private var idleOrderCount: UInt64 = 0
     /// Connections of this loop on probation now, and at most.
     private var probationCount = 0
-    private static let maxProbationCount = 64
+    private static let maxProbationCount = HTTPServerConfiguration.probationPlacesPerThread
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
     private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
