@@ -1,5 +1,3 @@
-import HTTPCore
-
 /// One connection's life from accept to close, as a value: each event the
 /// libevent callbacks see goes in, and what the connection must do comes
 /// out as an `Action` the record carries out (`ConnectionRecord`). It knows
@@ -53,6 +51,14 @@ struct ConnectionLife {
         var minBodyBytesPerSecond: Int
     }
 
+    /// Which of the server's limits kept a connection out.
+    enum HeldLimit: Equatable {
+        /// Every slot (`maxConnections`).
+        case connections
+        /// The memory budget.
+        case memoryBudget
+    }
+
     private(set) var stage = Stage.framing
     let acceptedAtNanoseconds: UInt64
     /// A request of this connection has reached the handler.
@@ -75,8 +81,8 @@ struct ConnectionLife {
     private(set) var bodyReceivedBytes = 0
     private(set) var bodyDeclaredBytes = 0
     /// Admitted past capacity: only a probe is answered, then it closes;
-    /// anything else gets this refusal, which names the limit held.
-    private(set) var probation: TransportRejection?
+    /// anything else is refused naming the limit that was held.
+    private(set) var probation: HeldLimit?
     var isOnProbation: Bool { probation != nil }
     /// When the lingering close of a refusal ends at the latest.
     private(set) var lingerDeadlineNanoseconds: UInt64 = 0
@@ -85,7 +91,7 @@ struct ConnectionLife {
         self.acceptedAtNanoseconds = acceptedAtNanoseconds
     }
 
-    mutating func beginProbation(because held: TransportRejection) {
+    mutating func beginProbation(because held: HeldLimit) {
         probation = held
     }
 

@@ -1,5 +1,3 @@
-import HTTPCore
-
 /// The connection's part of the server's memory budget (`ConnectionBudget`):
 /// its own buffers, charged once it is admitted; the request under way,
 /// charged in steps as its bytes arrive, and its reply once made; the room a
@@ -119,7 +117,7 @@ extension ConnectionRecord {
 
     /// Admits the connection past capacity, charging nothing
     /// (`isOnProbation`); `held` names the limit that kept it out.
-    func beginProbation(because held: TransportRejection) {
+    func beginProbation(because held: ConnectionLife.HeldLimit) {
         life.beginProbation(because: held)
     }
 

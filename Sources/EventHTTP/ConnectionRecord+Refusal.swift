@@ -15,7 +15,7 @@ extension ConnectionRecord {
     /// then the words name the limit that put it there).
     func refuseForWantOfMemory() {
         let request = table.headRequest(framer.head)
-        let rejection = life.probation ?? table.memoryBudgetRejection
+        let rejection = table.rejection(holding: life.probation ?? .memoryBudget)
         refuse(
             Refusal(
                 response: table.handler.reject(request, because: rejection), request: request, rejection: rejection))

@@ -17,11 +17,14 @@ extension ConnectionTable {
             method: head.methodName, path: String(decoding: head.path, as: UTF8.self), headers: headers)
     }
 
-    /// The refusal when every connection slot is held (`maxConnections`).
-    var connectionLimitRejection: TransportRejection { .tooManyConnections(limit: budget.limit) }
-
-    /// The refusal when the memory budget cannot take what is asked.
-    var memoryBudgetRejection: TransportRejection { .memoryBudgetSpent(budgetBytes: budget.memoryBytes ?? 0) }
+    /// The refusal when `held` kept a connection or its bytes out: every
+    /// slot (`maxConnections`), or the memory budget.
+    func rejection(holding held: ConnectionLife.HeldLimit) -> TransportRejection {
+        switch held {
+        case .connections: .tooManyConnections(limit: budget.limit)
+        case .memoryBudget: .memoryBudgetSpent(budgetBytes: budget.memoryBytes ?? 0)
+        }
+    }
 
     /// `503 too-many-connections` with `Retry-After`, naming the limit
     /// `held`, then a short lingering close.

@@ -124,14 +124,14 @@ final class ConnectionTable {
         if let idle = oldestIdle(excluding: record) {
             close(idle)
         } else if let slowest = slowestHead(excluding: record) {
-            evict(slowest, because: counted ? memoryBudgetRejection : connectionLimitRejection)
+            evict(slowest, because: rejection(holding: counted ? .memoryBudget : .connections))
         }
         counted = counted || budget.count <= budget.limit
         if counted && record.chargeBase(configuration.connectionBaseBytes) { return nil }
-        let held = counted ? memoryBudgetRejection : connectionLimitRejection
+        let held: ConnectionLife.HeldLimit = counted ? .memoryBudget : .connections
         // On probation: it holds no slot and is charged nothing.
         if record.leaveSlot() { budget.release() }
-        guard probationCount < Self.maxProbationCount else { return held }
+        guard probationCount < Self.maxProbationCount else { return rejection(holding: held) }
         probationCount += 1
         record.beginProbation(because: held)
         return nil

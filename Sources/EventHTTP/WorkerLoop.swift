@@ -178,7 +178,7 @@ final class WorkerLoop {
             response = handler.reject(value, because: rejection)
         } else if let probation = record?.life.probation, !handler.answersBeyondCapacity(value) {
             // Past capacity only a probe is answered.
-            response = handler.reject(value, because: probation)
+            response = handler.reject(value, because: connections.rejection(holding: probation))
         } else {
             response = handler.handle(value)
         }
@@ -188,7 +188,7 @@ final class WorkerLoop {
         if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes),
             !handler.answersBeyondCapacity(value)
         {
-            response = handler.reject(value, because: connections.memoryBudgetRejection)
+            response = handler.reject(value, because: connections.rejection(holding: .memoryBudget))
         }
         reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,

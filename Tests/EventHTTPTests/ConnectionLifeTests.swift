@@ -1,4 +1,3 @@
-import HTTPCore
 import Testing
 
 @testable import EventHTTP
@@ -47,9 +46,9 @@ import Testing
 
     @Test func onProbation_isNeverTakenForASlowHead() {
         var life = ConnectionLife(acceptedAtNanoseconds: 7)
-        life.beginProbation(because: .memoryBudgetSpent(budgetBytes: 8_192))
+        life.beginProbation(because: .memoryBudget)
         #expect(life.isOnProbation)
-        #expect(life.probation == .memoryBudgetSpent(budgetBytes: 8_192))
+        #expect(life.probation == .memoryBudget)
         #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
     }
 
