@@ -118,7 +118,8 @@ def run(binary, report, options):
         report.figure(NAME, "rss_rise_mib_charged_mib", [round(rise_bytes / MIB, 1), charged and round(charged / MIB, 1)])
         report.figure(NAME, "rss_mib_peak", round(peak_kib / 1024, 1))
         report.figure(NAME, "normal_ok_failed", [normal.ok, len(normal.failed)])
-        report.check(charged is not None and charged >= 0.75 * rise_bytes,
+        # 4 MiB of slack: the allocator's own share of the rise, and the normal client's.
+        report.check(charged is not None and charged >= 0.75 * rise_bytes - 4 * MIB,
                      f"tiny-chunks: the memory charge covers what {clients} uploads in 1-byte chunks hold "
                      f"(charged {charged and round(charged / MIB, 1)} MiB, resident memory rose "
                      f"{round(rise_bytes / MIB, 1)} MiB)")
