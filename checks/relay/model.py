@@ -187,8 +187,10 @@ class Device:
         """Whether every problem is what an alert that expired at the push
         service (the device offline past its lifetime, or a latency past its
         end) left: the badge it carried, or an older notification it would
-        have replaced in the new tier or language; its messages are stale by
-        then, or within the second its end was rounded down by (I1)."""
+        have replaced in the new tier or language, or that covers messages
+        read since (I3: the alert that replaced it quietly expired); its own
+        messages are stale by then, or within the second its end was rounded
+        down by (I1)."""
         for rule, _, group in problems:
             if rule == "I1":  # an alert's end is its newest message's staleness rounded down to a second:
                 # delivered after it, its messages are fresh for less than a second more
@@ -197,7 +199,7 @@ class Device:
             elif rule == "BADGE":
                 if not any(p["badge"] is not None and p["stamp"] > self.badge_stamp for p in self.expired):
                     return False
-            elif rule in ("TIER", "LANG"):
+            elif rule in ("TIER", "LANG", "I3"):
                 note = self.shown.get(group)
                 if note is None or not any(p["stamp"] > note["stamp"] and (p["group"] == group or p["kind"] != "fallback")
                                            for p in self.expired):
@@ -785,7 +787,7 @@ def check_screen(device, backend, now_ms, max_age_seconds, fetched_ok, last_fetc
         if kind in ("bundle", "summary") and count_of(note) != len(keys) or kind in ("bundle", "summary") and len(keys) < 2:
             problems.append(("I2", f"{device.id}: a {kind} says {note['body']!r} and covers {len(keys)} keys", None))
         if keys and all(backend.notifications[k].get("read") for k in keys):  # I3
-            problems.append(("I3", f"{device.id}: {note['group']} covers only read messages {keys}", None))
+            problems.append(("I3", f"{device.id}: {note['group']} covers only read messages {keys}", note["group"]))
         if kind == "fallback" and last_fetch_ok:  # I5
             problems.append(("I5", f"{device.id}: a fallback while the last fetch succeeded", None))
     for key, count in covered.items():  # I4

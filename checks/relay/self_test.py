@@ -8,7 +8,7 @@ import json
 import re
 
 from model import key_of
-from random_runs import LATE, PROFILE, RESTARTS, STALE_BADGE, profile, run_random
+from random_runs import LATE, PROFILE, REALISTIC, RESTARTS, STALE_BADGE, profile, run_random
 from relay import ComposeClient, Relay, classify, new_device
 from world import ROOT
 
@@ -122,10 +122,13 @@ class DefaultSeparatorsRelay(Relay):
 
 
 ALL = {"apns": None, "fcm": None, "webpush": None}
+BURST = profile(0.95, create=80, read=15, time=1)  # messages faster than Android's 5 updates a second
+FAST = dict(REALISTIC, latency=[0, 0.3])
 CRASHES = profile(0.5, crash=20, **{"device-fails": 10})
 SETTINGS = profile(0.3, preview=15, locale=15, **{"fetch-fails": 15, "compose-unavailable": 8})
 
-BROKEN = [  # (name, compose class, relay class, the device platform per transport, at most this many sequences, events)
+BROKEN = [  # (name, compose class, relay class, the device platform per transport, at most this many sequences,
+    # events[, the network])
     ("1: a device comparing its posting time with the withdrawal's instant (sentAt)", ComposeClient, Relay,
      {"apns": "old-sentAt", "fcm": "old-sentAt", "webpush": "old-sentAt"}, 300, LATE),
     ("2: a device without the stamp check of a group's alerts", ComposeClient, Relay,
@@ -135,7 +138,8 @@ BROKEN = [  # (name, compose class, relay class, the device platform per transpo
     ("5: a relay whose outbox ignores stamps and takes the accepted badge", ComposeClient, OldOutboxRelay, None, 600,
      STALE_BADGE),
     ("an Android app that does not coalesce its posts", ComposeClient, Relay,
-     {"fcm": "android-uncoalesced", "apns": "android-uncoalesced", "webpush": "android-uncoalesced"}, 300, PROFILE),
+     {"fcm": "android-uncoalesced", "apns": "android-uncoalesced", "webpush": "android-uncoalesced"}, 300, BURST,
+     FAST),
     ("a withdrawal that removes every older notification, whatever its group", ComposeClient, Relay,
      {"apns": "withdraw-all", "fcm": "withdraw-all", "webpush": "withdraw-all"}, 300, PROFILE),
     ("ignores withdraw", NoWithdrawCompose, Relay, None, 200, PROFILE),
@@ -164,9 +168,10 @@ def relay_follows_the_doc():
 
 def self_test(host, port, seed):
     ok = relay_follows_the_doc()
-    for name, compose_class, relay_class, platforms, count, events in BROKEN:
+    for name, compose_class, relay_class, platforms, count, events, *realistic in BROKEN:
         compose = compose_class(host, port, None, None)
-        totals = run_random(host, port, count, seed, 1, compose, relay_class, platforms, True, events)
+        totals = run_random(host, port, count, seed, 1, compose, relay_class, platforms, True, events,
+                            *(realistic or [REALISTIC]))
         compose.close()
         caught = totals["violations"] > 0
         ok &= caught
