@@ -5,9 +5,9 @@ push service's store-and-forward), the devices of each platform applying
 docs/spec/screen.md section 2's stamp rule, and the checks of section 4.
 
 The device rule (screen.md section 2): a device keeps `seen[G]` (the newest
-stamp it applied for group G), a `floor` (the newest stamp of a payload
-from a successful fetch: any withdrawal, or an alert whose kind is not
-`fallback`) and `badge_stamp`.
+stamp it applied for group G), a `floor` (the newest stamp of an alert
+whose kind is not `fallback`: a successful fetch's answer covers everything
+unread and withdraws every other group, compose.md S1) and `badge_stamp`.
 - An alert of group G with stamp s and kind k is ignored when s <= seen[G]
   or s < floor. Otherwise it replaces or creates G's notification,
   seen[G] = s, and when k is not `fallback` every other notification older

@@ -146,7 +146,8 @@ def run_sequence(compose, seed, index, relay_class=Relay, platforms=None, profil
             break
     platforms_used = sorted({d.platform for d in world.devices.values()})
     return {"steps": len(history), "checked": checked, "violations": world.violations, "history": history,
-            "limits": dict(world.limits), "silent": world.silent_pushes(), "crashes": world.crashes,
+            "limits": dict(world.limits), "silent": world.silent_pushes(),
+            "silent-withdrawals": world.silent_pushes("withdrawal"), "crashes": world.crashes,
             "platforms": platforms_used,
             "accepted": sum(e.accepted_count for e in world.endpoints.values())}
 
@@ -164,12 +165,12 @@ def _run_chunk(job):
 
 def new_totals():
     return {"sequences": 0, "steps": 0, "checked": 0, "violations": 0, "rules": {}, "first": [], "limits": {},
-            "silent": 0, "crashes": 0, "accepted": 0, "devices": {}}
+            "silent": 0, "silent-withdrawals": 0, "crashes": 0, "accepted": 0, "devices": {}}
 
 
 def add(totals, index, result):
     totals["sequences"] += 1
-    for name in ("steps", "checked", "silent", "crashes", "accepted"):
+    for name in ("steps", "checked", "silent", "silent-withdrawals", "crashes", "accepted"):
         totals[name] += result[name]
     totals["violations"] += len(result["violations"])
     for rule, _ in result["violations"]:
@@ -213,5 +214,6 @@ def print_limits(totals):
     seen = ", ".join(f"{p} {n}" for p, n in sorted(totals["devices"].items()))
     print(f"random: measured platform limits (devices left wrong, their shadow right): {limits}")
     print(f"random: Web pushes that left the origin showing nothing (Safari's user-visible rule,"
-          f" Chrome's generic notification): {totals['silent']}; relay crashes {totals['crashes']};"
+          f" Chrome's generic notification): {totals['silent']}, {totals['silent-withdrawals']} of them withdrawals;"
+          f" relay crashes {totals['crashes']};"
           f" payloads accepted {totals['accepted']}; sequences with each platform: {seen}")

@@ -1,6 +1,8 @@
 """The reference relay: docs/relay.md, step by step, in Python's standard library.
 
-Every step of docs/relay.md is marked here by its name ("step 4"). The relay
+Every step of docs/relay.md is marked here by its number ("step 4": 1 the
+lock, 2 reading the record and the clock, 3 the fetch, 4 the compose, 5 the
+plan into each device's outbox, 6 the store, 7 the sends). The relay
 talks to four things it is given: a store (its database), a backend (the
 app's notifications), the compose service (HTTP), and one client per push
 transport. In checks/relay/model.py they are a model's fakes with a clock the
@@ -35,7 +37,7 @@ WITHDRAWAL_SECONDS = 86_400  # push.md P21: a withdrawal lives a day
 
 
 def write_json(value) -> bytes:
-    """push.md P19/P20: compact, raw UTF-8, only JSON's own escapes (relay.md step 6)."""
+    """push.md P19/P20: compact, raw UTF-8, only JSON's own escapes (relay.md step 7)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 

@@ -97,6 +97,24 @@ class OldOutboxRelay(Relay):
             device["badge"] = entry["badge"]
 
 
+class DropOlderRelay(Relay):
+    """An outbox where every payload of a successful fetch (a withdrawal, or
+    an alert that is not a fallback) drops every older queued payload: a
+    badge-only withdrawal drops the alert of the group its answer keeps, and
+    an alert drops a withdrawal that a later withdrawal of its own group
+    would then not replace."""
+
+    def _enqueue(self, device, entry):
+        outbox = device["outbox"]
+        if entry["message"] == "alert":
+            outbox[:] = [e for e in outbox if e["message"] != "alert" or e["group"] != entry["group"]]
+        if entry["fetchOk"] and (entry["message"] == "withdrawal" or entry["kind"] != "fallback"):
+            outbox[:] = [e for e in outbox if e["stamp"] >= entry["stamp"]]
+        outbox.append(entry)
+        if entry["badge"] is not None:
+            device["badge"] = entry["badge"]
+
+
 class SameTtlRelay(Relay):
     """Retries with the lifetime the answer gave, not what is left of it."""
 
@@ -142,6 +160,8 @@ BROKEN = [  # (name, compose class, relay class, the device platform per transpo
      FAST),
     ("a withdrawal that removes every older notification, whatever its group", ComposeClient, Relay,
      {"apns": "withdraw-all", "fcm": "withdraw-all", "webpush": "withdraw-all"}, 300, PROFILE),
+    ("an outbox where a successful fetch's payload drops every older one", ComposeClient, DropOlderRelay, None, 600,
+     STALE_BADGE),
     ("ignores withdraw", NoWithdrawCompose, Relay, None, 200, PROFILE),
     ("drops displayed keys (the old C2)", DropDisplayedCompose, Relay, None, 200, PROFILE),
     ("keeps its outboxes in memory", ComposeClient, MemoryOutboxRelay, None, 400, RESTARTS),

@@ -214,9 +214,10 @@ class World:
                 self.limits[f"{label} ({self.devices[device_id].platform})"] = \
                     self.limits.get(f"{label} ({self.devices[device_id].platform})", 0) + 1
 
-    def silent_pushes(self):
-        """The Web devices' pushes that left the origin showing nothing."""
-        return sum(sum(d.silent.values()) for d in self.devices.values() if hasattr(d, "silent"))
+    def silent_pushes(self, kind=None):
+        """The Web devices' pushes that left the origin showing nothing (of one kind: withdrawal or alert)."""
+        return sum(n for d in self.devices.values() if hasattr(d, "silent")
+                   for k, n in d.silent.items() if kind in (None, k))
 
     def log_problems(self):
         problems = [("R", f"relay error {entry}") for entry in self.log]
