@@ -361,8 +361,8 @@ case("crash-between-send-and-store",
      "issue 41, 3: the relay stores the answer and the outboxes before it sends. It dies once after storing"
      " (nothing sent yet: the restart sends the stored outboxes), then, with the fetch failing, after APNs accepted"
      " the phone's fallback but before recording it: the restarted relay sends the stored outboxes again (the phone"
-     " ignores the copy by its stamp; the tablet's waits for its timer), and since `displayed` records the fallback, the answer after both messages"
-     " are read withdraws it with t1",
+     " ignores the copy by its stamp; the tablet's waits for its timer), and since `displayed` records the"
+     " fallback, the answer after both messages are read withdraws it with t1",
      [PHONE, TABLET], [
          step(crash("after-store")),
          step(create("1", text="Hello **world**"), screen=[single1], badge=1),

@@ -201,7 +201,8 @@ class Device:
                     return False
             elif rule in ("TIER", "LANG", "I3"):
                 note = self.shown.get(group)
-                if note is None or not any(p["stamp"] > note["stamp"] and (p["group"] == group or p["kind"] != "fallback")
+                if note is None or not any(p["stamp"] > note["stamp"]
+                                           and (p["group"] == group or p["kind"] != "fallback")
                                            for p in self.expired):
                     return False
             else:
