@@ -71,7 +71,7 @@ def random_event(rng, world, case, profile=PROFILE):
                 n["text"] = "\u4e2d\u6587" * rng.randint(500, 2100) + " *end*"
             else:
                 n["text"] = rng.choice(["Hello **world**", "see `code` 42", "ok", "3 of 4 done", ""])
-        return {"do": "create", "notification": n, "ago": rng.choice([0, 0, 0, 1, 30])}
+        return {"do": "create", "notification": n, "ago": rng.choice(profile.get("ago", [0, 0, 0, 1, 30]))}
     if kind == "read":
         return {"do": "read", "keys": rng.sample(unread, rng.randint(1, len(unread)))}
     if kind == "read-here":
@@ -112,13 +112,15 @@ def random_event(rng, world, case, profile=PROFILE):
     return {"do": "device-gone", "device": device_id}
 
 
-def profile(unsettled=PROFILE["unsettled"], **weights):
-    return {"weights": dict(PROFILE["weights"], **weights), "unsettled": unsettled}
+def profile(unsettled=PROFILE["unsettled"], ago=None, **weights):
+    return {"weights": dict(PROFILE["weights"], **weights), "unsettled": unsettled,
+            **({"ago": ago} if ago else {})}
 
 
 RESTARTS = profile(0.6, restart=10, crash=15, **{"device-fails": 20})  # crashes while retries are pending
 LATE = profile(0.6, offline=25, time=5)  # offline periods: payloads held and delivered late
-STALE_BADGE = profile(0.5, **{"device-fails": 25, "read": 30})  # badge-only withdrawals waiting in outboxes
+STALE_BADGE = profile(0.5, ago=[0, 0, 1, 30, 700], **{"device-fails": 25, "read": 30})  # badge-only withdrawals
+# waiting in outboxes, and messages that arrive stale (they count in the badge, show nothing)
 
 
 def profile_for(index):
