@@ -186,7 +186,8 @@ case("transient-failure-one-of-two-devices",
          step(create("2", sender=("ben", "Ben"), text="Lunch?"), settle=False,
               screens={"phone": [bundle2], "laptop": [single1]}, badges={"phone": 2, "laptop": 1}),
          step(time(60), screen=[bundle2], badge=2),
-         step(read("chat:1", "chat:2"), screen=[], badge=0),
+         step(read("chat:1", "chat:2"), screens={"phone": [], "laptop": [bundle2]}, badges={"phone": 0, "laptop": 2},
+              limits={"laptop": ["web-no-withdrawal"]}),
      ])
 
 summary2 = note("summary", "summary", "New activity on Buzz", "2 new notifications", ["chat:2", "chat:1"])
@@ -450,17 +451,17 @@ case("apns-offline-keeps-the-last",
      ])
 case("ios-force-quit",
      "iOS does not launch a force-quit app for a background push: the withdrawal of message 1 (read elsewhere)"
-     " never runs and the phone keeps it (a measured limit); the next alert's extension removes it",
+     " never runs and the phone keeps it (a measured limit; the laptop gets no withdrawal either); the next"
+     " alert's extension removes it",
      [PHONE, LAPTOP], [
          step(create("1", text="one"), badge=1),
          step(time(1)),
          step({"do": "force-quit", "device": "phone"}),
-         step(read("chat:1"), screens={"phone": [note("t1", "single", "Ana", "one", ["chat:1"], subtitle="Design")],
-                                       "laptop": []},
-              badges={"phone": 1, "laptop": 0}, limits={"phone": ["force-quit"]}),
-         step({"do": "open-app", "device": "phone"}, limits={"phone": ["force-quit"]}),
+         step(read("chat:1"), screen=[note("t1", "single", "Ana", "one", ["chat:1"], subtitle="Design")], badge=1,
+              limits={"phone": ["force-quit"], "laptop": ["web-no-withdrawal"]}),
+         step({"do": "open-app", "device": "phone"}, limits={"phone": ["force-quit"], "laptop": ["web-no-withdrawal"]}),
          step(create("2", thread="t2", threadTitle="Lunch", sender=("ben", "Ben"), text="Pizza?"),
-              screen=[single2_t2], badge=1, limits={"phone": ["force-quit"]}),
+              screen=[single2_t2], badge=1, limits={"phone": ["force-quit"], "laptop": ["web-no-withdrawal"]}),
      ])
 case("accepted-but-timed-out",
      "the push services accept message 1's single but the relay's requests time out: it retries, each device gets"
@@ -482,12 +483,15 @@ case("fcm-collapse-while-offline",
          step(create("2", sender=("ben", "Ben"), text="Lunch?"), settle=False, screens={"tablet": []}),
          step(time(31), screen=[bundle2_t1], badge=2),
      ])
-case("web-withdrawal-shows-nothing",
-     "the laptop's service worker handles the withdrawal of the only notification: the push leaves the origin"
-     " showing nothing (Safari may revoke such a subscription, Chrome shows a generic notification): counted",
+case("web-gets-no-withdrawal",
+     "a push must show a notification on the Web (Safari ends a subscription after pushes that show none, Chrome"
+     " shows a generic one), so the relay sends the laptop no withdrawal: when message 1 is read elsewhere the"
+     " laptop keeps its single and its badge (a measured limit) until message 2's alert, newer, removes it",
      [LAPTOP], [
          step(create("1", text="Hello **world**"), screen=[single1], badge=1, silent=0),
-         step(read("chat:1"), screen=[], badge=0, silent=1),
+         step(read("chat:1"), screen=[single1], badge=1, silent=0, limits={"laptop": ["web-no-withdrawal"]}),
+         step(create("2", thread="t2", threadTitle="Lunch", sender=("ben", "Ben"), text="Pizza?"),
+              screen=[single2_t2], badge=1, silent=0, limits={"laptop": ["web-no-withdrawal"]}),
      ])
 case("ios-plain-stale-alert-shows",
      "without the filtering entitlement the extension cannot suppress a stale alert: message 1's single, 3 s late,"
@@ -510,6 +514,44 @@ case("device-registered-gets-what-shows",
      [PHONE], [
          step(create("1", text="Hello **world**"), screen=[single1], badge=1),
          step({"do": "register", "device": LAPTOP}, screen=[dict(single1, alert=False)], badge=1),
+     ])
+
+# 15. A withdrawal takes back only the groups it names: an answer that keeps its group without
+# sending it (`send` false) still shows that group's older alert.
+stale2 = {"event": {"do": "create", "notification": {"id": "2", "source": "chat", "type": "message", "thread": "t1",
+                                                     "threadTitle": "Design", "sender": {"id": "ben", "name": "Ben"},
+                                                     "text": "old"}, "ago": 700}}
+case("fallback-withdrawn-while-the-group-stays",
+     "message 1's single shows; a fetch fails and message 2 brings a fallback; message 2 is read and the next fetch"
+     " succeeds: the answer keeps message 1 under t1 without sending it (send false) and withdraws the fallback. The"
+     " withdrawal removes the fallback only: the single of t1, older than it, stays",
+     [PHONE, TABLET], [
+         step(create("1", text="Hello **world**"), screen=[single1], badge=1),
+         step(time(1)),
+         step({"do": "fetch-fails", "count": 1}),
+         step(create("2", sender=("ben", "Ben"), text="Lunch?"), settle=False,
+              screens={"phone": [fallback_apns, single1], "tablet": [fallback_other, single1]}),
+         step(read("chat:2"), screen=[single1], badge=1),
+     ])
+case("late-alert-after-a-badge-only-withdrawal",
+     "message 1's single is delayed 2 s; a message already stale arrives meanwhile: its answer keeps message 1"
+     " under t1 without sending it and sends a badge-only withdrawal (badge 2), which arrives first. The single,"
+     " older than the withdrawal, still shows (a withdrawal raises no floor), and its badge (1), older, is not"
+     " applied",
+     [PHONE, TABLET], [
+         step(delay("phone", 2, "alert")), step(delay("tablet", 2, "alert")),
+         step(create("1", text="Hello **world**"), settle=False, screen=[]),
+         dict(stale2, settle=False, screen=[], badge=2),
+         step(time(5), screen=[single1], badge=2),
+     ])
+case("badge-only-withdrawal-keeps-a-queued-alert",
+     "the phone's push service fails once, so message 1's single waits in its outbox; a stale message's answer"
+     " queues a badge-only withdrawal behind it, which drops no alert of a group it does not name: the phone gets"
+     " the single, then the badge 2",
+     [PHONE, TABLET], [
+         step({"do": "device-fails", "device": "phone", "count": 1}),
+         step(create("1", text="Hello **world**"), settle=False, screens={"phone": [], "tablet": [single1]}),
+         dict(stale2, screen=[single1], badge=2),
      ])
 
 document = {

@@ -29,7 +29,9 @@ Who applies it (one device class each):
   app coalesces (at most one post every 200 ms, the newest per group wins).
 - `WebDevice` (service worker): the rule; a push after which the origin
   shows nothing is counted (Safari revokes such subscriptions, Chrome shows
-  a generic notification): a measured limit, not a violation.
+  a generic notification). So the relay sends it no withdrawal (screen.md
+  section 6): what one would have taken back stays until the next alert
+  (measured: its shadow gets the withdrawals).
 - `IosDevice` (APNs): the system posts alerts; the relay's
   `mutable-content` runs the notification service extension, which applies
   the rule. A stale alert is suppressed with the filtering entitlement
@@ -61,7 +63,7 @@ import re
 START_MS = 1_795_953_600_000  # 2026-11-29T12:00:00Z
 
 # The platform limits counted as measured limits (screen.md section 2), not violations.
-MEASURED = ("ios-plain", "force-quit", "ios-throttled", "apns-keep-last", "expired")
+MEASURED = ("ios-plain", "force-quit", "ios-throttled", "apns-keep-last", "web-no-withdrawal", "expired")
 
 
 class Crash(Exception):
@@ -721,6 +723,15 @@ class Network:
             device.receive(push)
         if "shadow" in targets and device.shadow is not None:
             device.shadow.receive(push)
+
+    def shadow_only(self, device, push):
+        """A payload only the shadow gets (a withdrawal the relay does not send to a Web Push device)."""
+        now = self.world.clock.now()
+        if device.offline_until is not None and device.offline_until > now:
+            device.shadow_pending.append(push)
+            return
+        lo, hi = self.latency_ms
+        self.send(device, push, self.world.net_rng.randint(lo, hi) if hi > lo else lo, ("shadow",))
 
     def offline(self, device, seconds):
         now = self.world.clock.now()

@@ -148,7 +148,7 @@ def run_sequence(compose, seed, index, relay_class=Relay, platforms=None, profil
             break
     platforms_used = sorted({d.platform for d in world.devices.values()})
     return {"steps": len(history), "checked": checked, "violations": world.violations, "history": history,
-            "limits": dict(world.limits), "silent": world.silent_pushes(),
+            "limits": dict(world.limits), "limit-rules": world.limit_rules, "silent": world.silent_pushes(),
             "silent-withdrawals": world.silent_pushes("withdrawal"), "crashes": world.crashes,
             "platforms": platforms_used,
             "accepted": sum(e.accepted_count for e in world.endpoints.values())}
@@ -167,6 +167,7 @@ def _run_chunk(job):
 
 def new_totals():
     return {"sequences": 0, "steps": 0, "checked": 0, "violations": 0, "rules": {}, "first": [], "limits": {},
+            "limit-rules": {},
             "silent": 0, "silent-withdrawals": 0, "crashes": 0, "accepted": 0, "devices": {}}
 
 
@@ -179,6 +180,9 @@ def add(totals, index, result):
         totals["rules"][rule] = totals["rules"].get(rule, 0) + 1
     for label, count in result["limits"].items():
         totals["limits"][label] = totals["limits"].get(label, 0) + count
+    for label, rules in result["limit-rules"].items():
+        for rule, count in rules.items():
+            totals["limit-rules"].setdefault(label, {})[rule] = totals["limit-rules"].get(label, {}).get(rule, 0) + count
     for platform in result["platforms"]:
         totals["devices"][platform] = totals["devices"].get(platform, 0) + 1
     if result["violations"] and len(totals["first"]) < 3:
@@ -215,6 +219,9 @@ def print_limits(totals):
     limits = ", ".join(f"{label} {n}" for label, n in sorted(totals["limits"].items())) or "none"
     seen = ", ".join(f"{p} {n}" for p, n in sorted(totals["devices"].items()))
     print(f"random: measured platform limits (devices left wrong, their shadow right): {limits}")
+    rules = "; ".join(f"{label}: " + ", ".join(f"{rule} {n}" for rule, n in sorted(r.items()))
+                      for label, r in sorted(totals["limit-rules"].items()))
+    print(f"random: the invariants they broke (settled checks): {rules or 'none'}")
     print(f"random: Web pushes that left the origin showing nothing (Safari's user-visible rule,"
           f" Chrome's generic notification): {totals['silent']}, {totals['silent-withdrawals']} of them withdrawals;"
           f" relay crashes {totals['crashes']};"

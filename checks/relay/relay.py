@@ -2,7 +2,8 @@
 
 Every step of docs/relay.md is marked here by its number ("step 4": 1 the
 lock, 2 reading the record and the clock, 3 the fetch, 4 the compose, 5 the
-plan into each device's outbox, 6 the store, 7 the sends). The relay
+plan into each device's outbox, 6 the store, 7 the sends; then the lock is
+released). The relay
 talks to four things it is given: a store (its database), a backend (the
 app's notifications), the compose service (HTTP), and one client per push
 transport. In checks/relay/model.py they are a model's fakes with a clock the
@@ -84,15 +85,19 @@ class ComposeClient:
         self.host, self.port, self.clock, self.log = host, port, clock, log
         self.connection = None  # kept alive across requests
         self.unavailable = 0  # the model's fault: answer this many calls 503 without asking the service
+        self.refused = False
 
     def post(self, request: dict):
-        """The answer, or None when this round is given up (step 4)."""
+        """The answer, or None when this round is given up (step 4), or refused
+        (a 400: `refused` is then true)."""
+        self.refused = False
         for attempt in (1, 2):
             status, retry_after, answer = self._post_once(request)
             if status == 200:
                 return answer
             if status is not None and 400 <= status < 500:  # a bug in what the relay sent: log its code only
                 self.log.append(("compose", status, answer.get("code")))
+                self.refused = True
                 return None
             if attempt == 1:  # 503 too-many-connections, a 500, a timeout: once more, on a new connection,
                 self.close()  # after Retry-After or 200 ms
@@ -188,15 +193,16 @@ class Relay:
     def _arm_device(self, recipient, device_id, at):
         self.scheduler.call_at(at, "relay", lambda: self.retry(recipient, device_id))
 
-    # Events: a notification created or read, a setting changed, a device
-    # registered. Each first records in one write that the loop is due (with
-    # a refresh for a setting or a device), so a crash anywhere later leaves
-    # the loop to run at start-up; then runs it.
+    # relay.md "Events": a notification created or read, a setting changed, a
+    # device registered. Each first records in one write that the loop is due
+    # (with a refresh for a setting or a device), so a crash anywhere later
+    # leaves the loop to run at start-up; then runs it.
     def event(self, recipient, refresh=False, settings=None, device=None):
         while True:
             version, record = self.store.read(recipient)
             due = record["due"]
-            record["due"] = {"at": self.clock.now(), "attempt": due["attempt"] if due else 0}
+            if due is None or due["at"] > self.clock.now():  # now, or stays when it is earlier
+                record["due"] = {"at": self.clock.now(), "attempt": due["attempt"] if due else 0}
             record["refresh"] = record["refresh"] or refresh
             if settings:
                 record["settings"].update(settings)
@@ -237,11 +243,13 @@ class Relay:
             request["fetch"] = fetch
         answer = self.compose.post(request)
         self.crash("after-compose")
-        if answer is None:  # step 4: given up this round; the loop runs again after the backoff
-            record["due"] = self._next_due(record)
+        if answer is None:  # step 4: given up this round; the loop runs again after the backoff;
+            # refused (a 400, logged): not again
+            record["due"] = None if self.compose.refused else self._next_due(record)
             if not self.store.write(recipient, version, record):
                 return "again"
-            self._arm_loop(recipient, record["due"]["at"])
+            if record["due"] is not None:
+                self._arm_loop(recipient, record["due"]["at"])
             return "stored"
         self._plan(record, request, answer, stamp, refresh or record["refresh"], now)  # step 5
         self._store_displayed(record, answer["displayed"])  # step 6: one write
@@ -253,6 +261,8 @@ class Relay:
         if not self._commit(recipient, version, record):
             return "again"  # compare-and-set failed: start over at step 2
         self.on_answer(recipient, request, answer)
+        for device_id, entry in self._unsent:
+            self.not_sent(device_id, entry)
         self.crash("after-store")
         if record["due"] is not None:
             self._arm_loop(recipient, record["due"]["at"])
@@ -267,6 +277,10 @@ class Relay:
     def on_answer(self, recipient, request, answer):
         """A hook for the model (it records what each stored answer fetched); the relay needs nothing here."""
 
+    def not_sent(self, device_id, entry):
+        """A hook for the model: a withdrawal a Web Push device is not sent (its
+        shadow gets it, and every badge-only one); the relay needs nothing here."""
+
     def _reserve(self, record):
         """step 4: FCM's `,"token":"…"` and APNs' `,"mutable-content":1` are the
         members this relay adds to a measured payload."""
@@ -278,11 +292,15 @@ class Relay:
     # step 5: each device's payloads, into its outbox
     def _plan(self, record, request, answer, stamp, refresh, now):
         push, fetch_ok = answer["push"], "notifications" in request
+        self._unsent = []
         sends_alert = push["send"] or (refresh and answer["shown"] != [])
         badge = request["push"].get("badge")
-        for device in record["devices"].values():
+        for device_id, device in record["devices"].items():
             entries = []
-            if push["withdraw"] or (badge is not None and badge != device["badge"] and not sends_alert):
+            if device["transport"] == "webpush":  # a push must show a notification there: no withdrawal
+                if push["withdraw"] or (badge is not None and not sends_alert):
+                    self._unsent.append((device_id, self._withdrawal(device, push, stamp, now)))
+            elif push["withdraw"] or (badge is not None and badge != device["badge"] and not sends_alert):
                 entries.append(self._withdrawal(device, push, stamp, now))
             if sends_alert:
                 entries.append(self._alert(device, answer, request, stamp, now))
@@ -336,7 +354,7 @@ class Relay:
         else:
             expires = now // 1000 + int(payload["headers"]["TTL"])
         return {"id": f"{stamp}:a", "message": "alert", "stamp": stamp, "kind": answer["kind"],
-                "group": push["apns"]["headers"]["apns-collapse-id"],  # the group key G
+                "group": push["group"],  # the group key G
                 "payload": payload, "expires": expires, "badge": self._payload_badge(transport, payload),
                 "note": {"kind": answer["kind"], "shown": answer["shown"], "locale": answer["locale"],
                          "preview": request["preview"], "requested": request["locale"],
@@ -411,11 +429,15 @@ class Relay:
             if device is None or not device["outbox"] or (device["next"] is not None and device["next"] > now):
                 return  # delivered, or waiting for its retry timer
             entry = device["outbox"][0]
-            if entry["expires"] - now // 1000 <= 0:  # relay.md "Retries": nothing is left of it
+            left = entry["expires"] - now // 1000
+            if left < 0 or left == 0 and entry.get("tried"):  # relay.md "Retries": nothing is left of it (a TTL
+                # of 0 in the answer is sent as it is, once)
                 _, at = self._update(recipient, lambda r: self._expired(r, device_id, entry))
                 if at is not None:
                     self._arm_loop(recipient, at)
                 continue
+            if not entry.get("tried"):
+                self._update(recipient, lambda r: self._tried(r, device_id, entry))
             status, headers, body = self._send(device, entry)
             self.crash("after-send")
             outcome, wait = classify(device["transport"], status, headers, body)
@@ -427,6 +449,12 @@ class Relay:
                 if device is not None and device["outbox"]:
                     self._arm_device(recipient, device_id, device["next"])
                 return
+
+    @staticmethod
+    def _tried(record, device_id, entry):
+        for e in record["devices"].get(device_id, {"outbox": []})["outbox"]:
+            if e["id"] == entry["id"]:
+                e["tried"] = True
 
     def _expired(self, record, device_id, entry):
         device = record["devices"].get(device_id)

@@ -50,6 +50,7 @@ class World:
         self.store.create(RECIPIENT, settings, case["devices"])
         self.log, self.violations = [], []
         self.limits, self.limited = {}, set()  # measured limits: label → devices it left wrong
+        self.limit_rules = {}  # label → rule → settled checks it broke
         self.crash_next, self.crashes = {}, 0
         self.compose = compose
         compose.clock, compose.log, compose.unavailable = self.clock, self.log, 0
@@ -71,6 +72,7 @@ class World:
         relay = self.relay_class(self.store, self.backend, self.compose, self.endpoints, self.clock,
                                  self.scheduler, self.rng, self.config, self.log)
         relay.on_answer = self.on_answer
+        relay.not_sent = self.not_sent
         relay.crash = self.crash_point
         return relay
 
@@ -100,6 +102,17 @@ class World:
             self.fetched_ok.update(key_of(n) for n in request["notifications"])
             self.badge = request["push"]["badge"]
         self.last_fetch_ok = "notifications" in request
+
+    def not_sent(self, device_id, entry):
+        """The relay sends a Web Push device no withdrawal: its shadow gets it."""
+        device = self.devices.get(device_id)
+        if device is None:
+            return
+        payload = entry["payload"]["payload"]
+        device.event("web-no-withdrawal")
+        self.network.shadow_only(device, {"message": "withdrawal", "groups": list(payload["withdraw"]),
+                                          "stamp": int(payload["stamp"]), "badge": payload.get("appBadge"),
+                                          "expires": self.clock.now() + 86_400_000})
 
     def violation(self, rule, text):
         self.violations.append((rule, text))
@@ -200,15 +213,18 @@ class World:
             acted = [label for label in MEASURED if label in device.events]
             shadow = self.problems(device.shadow) if acted else None
             if acted and (not shadow or device.shadow.explained_by_expiry(shadow)):
-                self.limit(device_id, acted + (["expired"] if shadow else []))
+                self.limit(device_id, acted + (["expired"] if shadow else []), real)
             elif device.explained_by_expiry(real):
-                self.limit(device_id, ["expired"])
+                self.limit(device_id, ["expired"], real)
             else:
                 for rule, text, _ in real:
                     self.violation(rule, f"{text} [{device.platform}]")
 
-    def limit(self, device_id, labels):
+    def limit(self, device_id, labels, problems):
         for label in labels:
+            rules = self.limit_rules.setdefault(label, {})
+            for rule in {rule for rule, _, _ in problems}:
+                rules[rule] = rules.get(rule, 0) + 1
             if (device_id, label) not in self.limited:
                 self.limited.add((device_id, label))
                 self.limits[f"{label} ({self.devices[device_id].platform})"] = \
