@@ -47,6 +47,24 @@ class MemoryOutboxRelay(Relay):
         super().start()
 
 
+class StoreWhenDeliveredRelay(Relay):
+    """Keeps the old `displayed` until every device accepted the answer's
+    payloads (ADR 0035): the next answer starts from a state that one device
+    no longer shows."""
+
+    def _store_displayed(self, record, displayed):
+        if any(d["outbox"] for d in record["devices"].values()):
+            record["pending"] = displayed
+        else:
+            record["displayed"] = displayed
+            record.pop("pending", None)
+
+    def _answered(self, record, device_id, entry, outcome, wait):
+        super()._answered(record, device_id, entry, outcome, wait)
+        if "pending" in record and not any(d["outbox"] for d in record["devices"].values()):
+            record["displayed"] = record.pop("pending")
+
+
 class SendBeforeStoreRelay(Relay):
     """Issue 41, 3: sends what it planned from memory, then stores (the old
     steps 6 to 8): a crash between the send and the store leaves the devices
@@ -165,6 +183,7 @@ BROKEN = [  # (name, compose class, relay class, the device platform per transpo
     ("ignores withdraw", NoWithdrawCompose, Relay, None, 200, PROFILE),
     ("drops displayed keys (the old C2)", DropDisplayedCompose, Relay, None, 200, PROFILE),
     ("keeps its outboxes in memory", ComposeClient, MemoryOutboxRelay, None, 400, RESTARTS),
+    ("stores displayed only once every device accepted", ComposeClient, StoreWhenDeliveredRelay, None, 400, RESTARTS),
     ("retries with the whole TTL", ComposeClient, SameTtlRelay, None, 200, PROFILE),
     ("writes Python's default separators", ComposeClient, DefaultSeparatorsRelay, None, 400, PROFILE),
     ("reserves no bytes for the FCM token", ComposeClient, NoTokenReserveRelay, None, 400, PROFILE),
