@@ -58,6 +58,15 @@ export function answerCompose(request, { now = new Date() } = {}) {
 }
 
 /**
+ * A `POST /relay` request (a JSON string or an object): `{status, body}`.
+ * The relay's core (docs/relay.md): an `event`, `loop`, `gave-up`, `answer`
+ * or `wake` with the stored record in, the next record and the sends out.
+ */
+export function answerRelay(request) {
+  return call("nt_relay", request);
+}
+
+/**
  * How a `locale` chooses its catalog: `{locale, defaultLocale, count, format,
  * arguments}`, each optional; the answer is the `locale` command's JSON.
  */

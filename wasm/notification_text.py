@@ -52,6 +52,11 @@ class NotificationText:
             now = now.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
         return self._call("nt_compose", request, now)
 
+    def answer_relay(self, request: Request) -> Answer:
+        """A ``POST /relay`` request: the relay's core (docs/relay.md), the
+        stored record and what happened in, the next record and the sends out."""
+        return self._call("nt_relay", request)
+
     def answer_locale(self, question: Request) -> Answer:
         """How a ``locale`` chooses its catalog: ``{locale, defaultLocale, count,
         format, arguments}``, each optional; the ``locale`` command's JSON."""
