@@ -130,11 +130,15 @@ check-openapi: build $(VENV)/.tools-installed
 # sequences of events with the invariant I1-I5 checked after every settled
 # step, in two processes (5,000 sequences, about 45,000 steps: about 65 s of
 # CPU for the relay and the service together).
+# Then examples/relay/relay.py, the relay built on POST /relay, through a few
+# sequences against fake push services and the device rule (about 3 s).
 RELAY_RANDOM_COUNT ?= 5000
 RELAY_RANDOM_SEED ?= 1
 .PHONY: check-relay
 check-relay: build python3
 	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	python3 examples/relay/relay_test.py \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 
