@@ -243,7 +243,8 @@ enum LibraryRequests {
                         badge: maybe(50, using: &random) ? Int.random(in: 0...99, using: &random) : nil,
                         androidChannel: maybe(50, using: &random) ? pick(["chat", "é\"\\"], using: &random) : nil,
                         reserveBytes: Int.random(in: 0...2048, using: &random),
-                        stamp: maybe(50, using: &random) ? Int64.random(in: PushOptions.stampRange, using: &random) : nil)
+                        stamp: maybe(50, using: &random)
+                            ? Int64.random(in: PushOptions.stampRange, using: &random) : nil)
                     : nil),
             wireNow: wireNow)
     }

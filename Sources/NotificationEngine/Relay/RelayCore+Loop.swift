@@ -90,7 +90,8 @@ extension RelayCore {
         reserveBytes = min(reserveBytes, PushOptions.reserveBytesRange.upperBound)
         let notifications = fields.value("notifications")
         let tape = fields.tape
-        return JSONWriter.bytes(capacity: (notifications == nil ? 0 : tape.bytes.count) + record.displayed.count + 512) {
+        return JSONWriter.bytes(capacity: (notifications == nil ? 0 : tape.bytes.count) + record.displayed.count + 512)
+        {
             json in
             json.raw("{")
             if let notifications {

@@ -43,7 +43,8 @@ package enum RelayCore {
         let name = tape.string(operation)
         switch name {
         case "event":
-            return try event(RelayFields(tape, root, at: "", members: ["do", "record", "now", "event", "settings", "recipient"]))
+            return try event(
+                RelayFields(tape, root, at: "", members: ["do", "record", "now", "event", "settings", "recipient"]))
         case "loop":
             let fields = try RelayFields(
                 tape, root, at: "", members: ["do", "record", "now", "fetch", "notifications", "unread", "jitter"])
@@ -54,7 +55,8 @@ package enum RelayCore {
             let fields = try RelayFields(
                 tape, root, at: "",
                 members: [
-                    "do", "record", "now", "device", "stamp", "status", "reason", "retryAfter", "tokenInvalid", "jitter",
+                    "do", "record", "now", "device", "stamp", "status", "reason", "retryAfter", "tokenInvalid",
+                    "jitter",
                 ])
             return try pushAnswer(fields)
         case "wake":
@@ -87,7 +89,8 @@ package enum RelayCore {
         }
         let seconds = timestamp.instant.epochSeconds
         return Clock(
-            timestamp: timestamp, seconds: seconds, milliseconds: seconds * 1000 + Int64(timestamp.instant.nanoseconds / 1_000_000))
+            timestamp: timestamp, seconds: seconds,
+            milliseconds: seconds * 1000 + Int64(timestamp.instant.nanoseconds / 1_000_000))
     }
 
     static func record(_ fields: RelayFields) throws(Problem) -> RelayRecord {
@@ -119,7 +122,8 @@ package enum RelayCore {
             let settingsIndex = try fields.required("settings")
             record = RelayRecord(
                 recipient: try fields.requiredString("recipient"),
-                settings: try RelayRecord.Settings(fields.tape, settingsIndex, at: "settings"), displayed: Array("[]".utf8),
+                settings: try RelayRecord.Settings(fields.tape, settingsIndex, at: "settings"),
+                displayed: Array("[]".utf8),
                 stamp: nil, refresh: false, due: nil, devices: [])
         }
         let event = try RelayFields(fields.tape, fields.required("event"), at: "event", members: eventMembers)

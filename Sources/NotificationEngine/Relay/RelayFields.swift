@@ -223,7 +223,9 @@ extension JSONTape {
         case .false: json.raw("false")
         case .number:
             let entry = entries[index]
-            bytes.withUnsafeBufferPointer { json.raw(UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)])) }
+            bytes.withUnsafeBufferPointer {
+                json.raw(UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)]))
+            }
         case .string: withStringBytes(index) { json.string($0) }
         case .array:
             json.raw("[")

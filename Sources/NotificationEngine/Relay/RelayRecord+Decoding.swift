@@ -89,7 +89,8 @@ extension RelayRecord.Device {
             tape, index, at: path, members: registration ? Self.registrationMembers : RelayRecord.deviceMembers)
         id = try fields.requiredString("id")
         transport =
-            RelayRecord.Transport(rawValue: try fields.need(fields.word("transport", RelayRecord.Transport.names), "transport"))
+            RelayRecord.Transport(
+                rawValue: try fields.need(fields.word("transport", RelayRecord.Transport.names), "transport"))
             ?? .apns
         token = try fields.requiredString("token")
         topic = try fields.string("topic")
@@ -112,7 +113,8 @@ extension RelayRecord.OutboxEntry {
     init(_ tape: JSONTape, _ index: Int, at path: String) throws(Problem) {
         let fields = try RelayFields(tape, index, at: path, members: RelayRecord.entryMembers)
         stamp = try fields.need(fields.integer64("stamp", in: PushOptions.stampRange), "stamp")
-        kind = RelayRecord.EntryKind(rawValue: try fields.need(fields.word("kind", RelayRecord.EntryKind.names), "kind"))
+        kind =
+            RelayRecord.EntryKind(rawValue: try fields.need(fields.word("kind", RelayRecord.EntryKind.names), "kind"))
             ?? .alert
         group = try fields.requiredString("group")
         fallback = try fields.bool("fallback") ?? false
