@@ -335,7 +335,7 @@ resilience-short: build python3
 # wasi-libc, through apt-get only when missing); nothing is fetched. The
 # module imports nothing. `make wasm` leaves the module and its two hosts,
 # notification-text.mjs (browsers, Node) and notification_text.py
-# (wasmtime), in $(WASM_DIR).
+# (wasmtime), in $(WASM_DIR), and the module in the hosts' packages.
 WASM_DIR ?= .build/wasm
 WASM_TOOLCHAIN ?= $(dir $(shell command -v $(SWIFTC) 2>/dev/null || echo /opt/swift/usr/bin/swiftc))
 WASM_TARGET = wasm32-unknown-none-wasm
@@ -381,11 +381,24 @@ $(WASM_DIR)/notification-text.wasm: $(addprefix $(WASM_DIR)/modules/,Notificatio
 	$(WASM_TOOLCHAIN)wasm-ld --no-entry --gc-sections --strip-all -z stack-size=131072 -o $@ $^ \
 	  $(WASM_UNICODE_TABLES) $(WASM_SYSROOT)/libc.a
 
-$(WASM_DIR)/%: wasm/%
+# The hosts: beside the module in $(WASM_DIR) (the fixture runners, the
+# example worker and the static playground load them from there), and the
+# module inside the two host packages, wasm/python (pip) and wasm/js (npm),
+# which install from the repository once it is there (docs/adr/0040).
+$(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.d.ts: $(WASM_DIR)/%: wasm/js/%
 	@mkdir -p $(WASM_DIR)
 	cp $< $@
 
-wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification_text.py
+$(WASM_DIR)/notification_text.py: wasm/python/notification_text/__init__.py
+	@mkdir -p $(WASM_DIR)
+	cp $< $@
+
+WASM_PACKAGED = wasm/python/notification_text/notification-text.wasm wasm/js/notification-text.wasm
+$(WASM_PACKAGED): $(WASM_DIR)/notification-text.wasm
+	cp $< $@
+
+wasm: $(WASM_DIR)/notification-text.wasm $(WASM_DIR)/notification-text.mjs $(WASM_DIR)/notification-text.d.ts \
+  $(WASM_DIR)/notification_text.py $(WASM_PACKAGED)
 	@ls -l $(WASM_DIR)/notification-text.wasm
 
 node:
@@ -393,20 +406,41 @@ node:
 	  echo "installing nodejs with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
+# npm installs the JS package in docs/wasm.md's lines, tsc checks its types
+# (Debian's npm and node-typescript: no registry but Debian's is reached).
+.PHONY: node-tools
+node-tools: node
+	@{ command -v npm && command -v tsc; } >/dev/null 2>&1 || { \
+	  echo "installing npm node-typescript with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm node-typescript >/dev/null; }
+
+# The module's size targets first (checks/wasm/size.py: at most 1 MB raw and
+# 350 KB after gzip -9), then every code line of docs/wasm.md as written, in a
+# fresh folder with a fresh venv and npm install, and the JS package's types
+# under tsc (checks/wasm/doc_blocks.py), then
 # test-fixtures/README.md's runners with its module lines (readme_runner.py
 # --wasm), then every fixture case through the module in Node
-# (notification-text.mjs) and Python (notification_text.py on wasmtime), byte for byte the debug
-# service's answer, then random requests identical to the command line
-# (checks/wasm/check.py). WASM_BODIES and WASM_COMPOSES set the random run.
+# (notification-text.mjs) and Python (the wasm/python package on wasmtime),
+# byte for byte the debug service's answer, the Python package's cache,
+# nt_configure against the CLI's --app-name and --default-locale, 1,000
+# requests that are not UTF-8, then random requests through both, identical
+# to the command line (checks/wasm/check.py and the parts beside it).
+# WASM_BODIES and WASM_COMPOSES set the random run.
 WASM_BODIES ?= 5000
 WASM_COMPOSES ?= 2000
+WASM_INVALID_UTF8 ?= 1000
 WASM_SEED ?= 1
-check-wasm: wasm build node $(VENV)/.tools-installed
+WASM_MAX_RAW_BYTES ?= 1000000
+WASM_MAX_GZIP_BYTES ?= 350000
+check-wasm: wasm build node-tools $(VENV)/.tools-installed
+	python3 checks/wasm/size.py $(WASM_DIR)/notification-text.wasm \
+	  --max-raw-bytes $(WASM_MAX_RAW_BYTES) --max-gzip-bytes $(WASM_MAX_GZIP_BYTES)
+	python3 checks/wasm/doc_blocks.py
 	@for language in javascript python; do \
 	  python3 checks/fixtures/readme_runner.py --wasm --language $$language --python $(VENV)/bin/python \
 	    --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text" || exit 1; done
 	$(VENV)/bin/python checks/wasm/check.py --wasm-dir $(WASM_DIR) --bodies $(WASM_BODIES) --composes $(WASM_COMPOSES) \
-	  --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	  --invalid-utf8 $(WASM_INVALID_UTF8) --seed $(WASM_SEED) --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # examples/service-worker in headless Chromium (Debian's, Selenium as pinned):
 # Web Push data messages delivered through the DevTools protocol, the
@@ -422,10 +456,12 @@ check-wasm-browser: wasm build playground-static chromium $(VENV)/.tools-install
 # The playground page without a server (examples/playground-static): the
 # page's own files, the module and offline.mjs, which answers the page's
 # POST /body and POST /compose with it; playground.json is the service's
-# GET /playground.json for the default settings, from `notification-text`.
+# GET /playground.json for the default settings, written from l10n/ by
+# settings.py (check-wasm-browser compares it with the service's): no build
+# of the service is needed.
 PLAYGROUND_STATIC ?= .build/playground-static
 .PHONY: playground-static
-playground-static: wasm build
+playground-static: wasm
 	@mkdir -p $(PLAYGROUND_STATIC)
 	cp Sources/NotificationService/Resources/playground.js Sources/NotificationService/Resources/playground.css \
 	  Sources/NotificationService/Resources/playground.svg examples/playground-static/offline.mjs \

@@ -22,7 +22,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -c 'import regex' 2>/dev/null || .venv/bin/pip install -q -r bench/requirements.txt
+.venv/bin/python -c 'import regex, wasmtime' 2>/dev/null || .venv/bin/pip install -q -r bench/requirements.txt
 
 mkdir -p bench/out
 if [ ! -x bench/out/reference-server ] || [ bench/reference-server.c -nt bench/out/reference-server ]; then

@@ -3,7 +3,9 @@
 # median time of a typical POST /body answer (bench/payloads/body-typical.json)
 # through notification-text.mjs, and through RequestAnswers.body in the
 # release notification-bench; their ratio; the module's memory after 1 MB
-# requests. Writes bench/out/wasm.md. Usage: bench/wasm.sh [.build/wasm]
+# requests; then the Python package's NotificationText() and /body beside the
+# same native figure (bench/wasm_python.py). Writes bench/out/wasm.md.
+# Usage: bench/wasm.sh [.build/wasm]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wasm_dir="${1:-.build/wasm}"
@@ -28,3 +30,4 @@ print(f"| module in Node (answerBody) | {module:,} ns |")
 print(f"\nThe module answers at {native / module:.2f} of the native rate (target: at least 0.25).\n")
 print(next(l for l in lines if l.startswith("module memory")))
 PY
+"${PYTHON:-.venv/bin/python}" bench/wasm_python.py --bench "$native_bench" | tee -a bench/out/wasm.md

@@ -5,6 +5,7 @@
 #   - the image tag of deploy/kubernetes/kustomization.yaml,
 #   - the default of deploy/Dockerfile's `ARG VERSION` (the image's
 #     org.opencontainers.image.version label),
+#   - wasm/js/package.json's version (the Python package reads VERSION),
 #   - with BINARY given: `BINARY --version`, which must print
 #     `notification-text VERSION (REVISION)`.
 # Usage: scripts/check-version.sh [BINARY]  (make check-version, part of make test)
@@ -32,10 +33,13 @@ done
 grep -q 'org.opencontainers.image.version="${VERSION}"' deploy/Dockerfile \
   || fail "deploy/Dockerfile does not label the image with \${VERSION}"
 
+package="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' wasm/js/package.json)"
+[ "$package" = "$version" ] || fail "wasm/js/package.json version is '$package', VERSION is '$version'"
+
 if [ $# -ge 1 ]; then
   printed="$("$1" --version)"
   [[ "$printed" =~ ^notification-text\ ${version//./\\.}\ \(([0-9a-f]{12}|unknown)\)$ ]] \
     || fail "'$1 --version' printed '$printed', not 'notification-text $version (REVISION)'"
 fi
 
-echo "check-version: OK, $version in VERSION, openapi.yaml, the kustomization, the Dockerfile${1:+ and $1 --version}"
+echo "check-version: OK, $version in VERSION, openapi.yaml, the kustomization, the Dockerfile, wasm/js/package.json${1:+ and $1 --version}"

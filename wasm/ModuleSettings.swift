@@ -1,7 +1,11 @@
 import NotificationEngine
 
 /// `nt_configure`'s request: the settings `serve` takes as `--app-name`
-/// and `--default-locale`, checked as they are there.
+/// and `--default-locale`, checked as they are there (the rules are the
+/// CLI's `CommandOption.appName` and `.defaultLocale`, restated here: the
+/// module has no CLI; `make check-wasm` gives both the same values and
+/// fails where they disagree). A member that is null is absent, as
+/// everywhere in the API.
 struct ModuleSettings {
     var appName: String?
     var catalogs: CatalogSet?
@@ -19,6 +23,12 @@ struct ModuleSettings {
         var settings = ModuleSettings()
         for (name, value) in tape.members(JSONTape.root) {
             let member = tape.string(name)
+            guard member == "appName" || member == "defaultLocale" else {
+                throw Problem(
+                    .unknownMember, "the settings have no member \(member); their members are appName, defaultLocale",
+                    pointer: pointer(to: member))
+            }
+            if tape.kind(value) == .null { continue }
             guard tape.kind(value) == .string else {
                 throw Problem(.invalidType, "\(member) must be a string", at: member)
             }
@@ -39,10 +49,23 @@ struct ModuleSettings {
                     throw Problem(.invalidLocale, "defaultLocale: \(error.description)", at: member)
                 }
             default:
-                throw Problem(.invalidValue, "unknown member \(member)", at: member)
+                continue  // refused above
             }
         }
         return settings
+    }
+
+    /// RFC 6901's pointer to a member of the root: "~" and "/" escaped.
+    private static func pointer(to member: String) -> String {
+        var pointer = "/"
+        for scalar in member.unicodeScalars {
+            switch scalar {
+            case "~": pointer.append("~0")
+            case "/": pointer.append("~1")
+            default: pointer.unicodeScalars.append(scalar)
+            }
+        }
+        return pointer
     }
 
     static func json(appName: String, defaultLocale: String) -> [UInt8] {

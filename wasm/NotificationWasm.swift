@@ -13,7 +13,10 @@ import NotificationEngine
 // `nt_free`, and reads the answer at `nt_answer_pointer` for
 // `nt_answer_length` bytes: a 200's JSON, or the problem object
 // (`application/problem+json`). The answer stays until the next call.
-// A bad request is a problem, never a trap.
+// A bad request is a problem, never a trap. A host that keeps its request
+// memory from call to call reads the answer's place from `nt_answer_slot`
+// instead: one call into the module per answer, where a call across the
+// boundary is what costs (wasmtime-py converts every argument and result).
 
 /// The module's state: one instance is one thread, one call at a time.
 struct ModuleState {
@@ -24,13 +27,27 @@ struct ModuleState {
     var catalogs = CatalogSet.builtIn
     /// The shapes and buffers a compose leaves for the next (`RequestAnswers.compose`).
     let kept = KeptShapes()
+    /// `nt_answer_slot`: the answer's pointer and length, rewritten with every answer.
+    let slot: UnsafeMutablePointer<Int32> = {
+        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        slot.initialize(repeating: 0, count: 2)
+        return slot
+    }()
+
+    /// Keeps `bytes` as the answer and writes where they are into the slot.
+    mutating func keep(_ bytes: [UInt8]) {
+        answer = bytes
+        slot[0] = answer.withUnsafeBytes { Int32(truncatingIfNeeded: Int(bitPattern: $0.baseAddress)) }
+        slot[1] = Int32(answer.count)
+    }
 }
 
 nonisolated(unsafe) var state = ModuleState()
 
 /// The version of this interface: a host checks it before the first call.
+/// 2 added `nt_answer_slot` to 1.
 @_expose(wasm, "nt_abi_version") @_cdecl("nt_abi_version")
-func abiVersion() -> Int32 { 1 }
+func abiVersion() -> Int32 { 2 }
 
 /// `byteCount` bytes for the host to write a request into; 0 when there is no memory left.
 @_expose(wasm, "nt_alloc") @_cdecl("nt_alloc")
@@ -55,6 +72,12 @@ func answerPointer() -> UnsafeRawPointer? {
 @_expose(wasm, "nt_answer_length") @_cdecl("nt_answer_length")
 func answerLength() -> Int32 { Int32(state.answer.count) }
 
+/// Where two 32-bit integers (little-endian, as all of the module's memory)
+/// hold the last answer's pointer and length: the same place for the
+/// instance's life, rewritten by every call, so a host asks once.
+@_expose(wasm, "nt_answer_slot") @_cdecl("nt_answer_slot")
+func answerSlot() -> UnsafeMutablePointer<Int32> { state.slot }
+
 /// A `POST /body` request: `{"body","units","truncated","inputCut"}` or its problem.
 @_expose(wasm, "nt_body") @_cdecl("nt_body")
 func body(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
@@ -71,7 +94,7 @@ func compose(
     _ request: UnsafePointer<UInt8>?, _ byteCount: Int32, _ now: UnsafePointer<UInt8>?, _ nowByteCount: Int32
 ) -> Int32 {
     guard let clock = Timestamp(rfc3339: String(decoding: copy(now, nowByteCount), as: UTF8.self)) else {
-        state.answer = []
+        state.keep([])
         return -1
     }
     let bytes = copy(request, byteCount)
@@ -126,10 +149,10 @@ private func copy(_ pointer: UnsafePointer<UInt8>?, _ byteCount: Int32) -> [UInt
 /// Keeps `compute`'s bytes, or its problem's, as the answer; returns the status.
 private func answer(_ compute: () throws(Problem) -> [UInt8]) -> Int32 {
     do throws(Problem) {
-        state.answer = try compute()
+        state.keep(try compute())
         return 200
     } catch {
-        state.answer = error.jsonBody()
+        state.keep(error.jsonBody())
         return Int32(error.status)
     }
 }

@@ -5,12 +5,19 @@ page's Body and Compose answers on load, made by the module in the page,
 equal to the service's for the same requests.
 
 The folder is served on 127.0.0.1 with the module and its host from `make
-wasm`; Chromium (Debian's, driven by Selenium) registers sw.js with the
-notification permission granted; each message is delivered with the
-DevTools protocol's ServiceWorker.deliverPushMessage, as a push service
-would deliver it, and `registration.getNotifications()` is read back. The
+wasm`, the example's sw.js behind a test-only prefix (sw-reporting.mjs)
+that tells the page when a push reached the worker and when its
+showNotification() resolved; Chromium (Debian's, driven by Selenium)
+registers it with the notification permission granted; each message is
+delivered once with the DevTools protocol's ServiceWorker.deliverPushMessage,
+as a push service would deliver it, and once the worker has shown it,
+`registration.getNotifications()` is read back, once: a read while a
+notification is being shown makes Chromium delete it (sw-reporting.mjs
+says how). The
 title and body must be the ones the live debug service answers for the same
-request (POST /compose: the answer's notification; POST /body: its body).
+request (POST /compose: the answer's notification; POST /body: its body),
+and its `lang` and `dir` the answer's `locale` and `direction` (a body's:
+no language, direction "auto").
 
 Usage: service_worker_test.py --binary .build/debug/notification-text [--wasm-dir .build/wasm] [--seconds 90]
 """
@@ -74,7 +81,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 
 def native_answers(binary):
-    """What the live service shows for each message: (title, body)."""
+    """What the live service shows for each message: {title, body, lang, dir}."""
     server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
@@ -87,8 +94,11 @@ def native_answers(binary):
             reply = connection.getresponse()
             answer = json.loads(reply.read())
             assert reply.status == 200, (route, reply.status, answer)
-            answers.append((answer["notification"]["title"], answer["notification"]["body"]) if route == "/compose"
-                           else (message["title"], answer["body"]))
+            if route == "/compose":
+                answers.append({"title": answer["notification"]["title"], "body": answer["notification"]["body"],
+                                "lang": answer["locale"], "dir": answer["direction"]})
+            else:
+                answers.append({"title": message["title"], "body": answer["body"], "lang": "", "dir": "auto"})
         for request in RELAY_REQUESTS:
             connection.request("POST", "/compose", json.dumps(request).encode(), {"Content-Type": "application/json"})
             answers.append(json.loads(connection.getresponse().read())["push"]["webpush"]["payload"])
@@ -103,7 +113,9 @@ def check_relay_order(driver, devtools, origin, registration_id, single, summary
     both, posts the first and ignores the second, and only the summary shows."""
     driver.execute_script("""
         window.acks = [];
-        navigator.serviceWorker.addEventListener("message", (event) => window.acks.push(event.data));
+        navigator.serviceWorker.addEventListener("message", (event) => {
+          if (event.data && event.data.stamp !== undefined) window.acks.push(event.data);
+        });
         navigator.serviceWorker.startMessages();""")
     acks = []
     for payload in (summary, single):
@@ -161,23 +173,31 @@ class DevTools:
         raise TimeoutError(method)
 
 
+def listen_to_worker(driver):
+    """The page keeps what the worker reports (sw-reporting.mjs) in window.reports."""
+    driver.execute_script("""
+        window.reports = [];
+        navigator.serviceWorker.addEventListener("message", (event) => window.reports.push(event.data));
+        navigator.serviceWorker.startMessages();""")
+
+
 def shown_notifications(driver, seconds):
-    """The notifications the worker has shown once there are any, or after `seconds`; closed once read."""
+    """What the worker reported (its push event, its shown notification) and,
+    once it reported one shown or `seconds` passed, the notifications
+    getNotifications() gives, read once and closed."""
     return driver.execute_async_script("""
         const [seconds, done] = arguments;
         const started = Date.now();
         (async () => {
-          const registration = await navigator.serviceWorker.ready;
-          for (;;) {
-            const list = await registration.getNotifications();
-            if (list.length || Date.now() - started > seconds * 1000) {
-              const shown = list.map((n) => ({title: n.title, body: n.body}));
-              list.forEach((n) => n.close());
-              return shown;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 50));
+          while (!window.reports.some((r) => r.event === "shown") && Date.now() - started < seconds * 1000) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
           }
-        })().then(done, (error) => done(String(error)));""", seconds)
+          const reports = window.reports.splice(0).map((r) => r.event);
+          const list = await (await navigator.serviceWorker.ready).getNotifications();
+          const shown = list.map((n) => ({title: n.title, body: n.body, lang: n.lang, dir: n.dir}));
+          list.forEach((n) => n.close());
+          return {reports, shown};
+        })().then(done, (error) => done({reports: [String(error)], shown: []}));""", seconds)
 
 
 def check_playground(driver, binary, folder):
@@ -199,9 +219,26 @@ def check_playground(driver, binary, folder):
                   "title": composed["title"], "notification": composed["body"]}
     finally:
         site.shutdown()
+    served = json.loads((folder / "playground.json").read_text("utf-8"))
+    settings = service_get(binary, "/playground.json")
+    if served != settings:
+        return False, f"FAIL static playground's playground.json\n  want {settings}\n  got  {served}"
     if got == native and got["body"]:
-        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}"
+        return True, f"ok   static playground: {json.dumps(got, ensure_ascii=False)}, playground.json the service's"
     return False, f"FAIL static playground\n  want {json.dumps(native, ensure_ascii=False)}\n  got  {json.dumps(got, ensure_ascii=False)}"
+
+
+def service_get(binary, path):
+    """A live debug service's JSON at GET `path`."""
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", json.loads(server.stdout.readline())["port"], timeout=30)
+        connection.request("GET", path)
+        return json.loads(connection.getresponse().read())
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
 
 
 def service_answer(binary, route, request):
@@ -232,8 +269,10 @@ def main():
     expected = native_answers(args.binary)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as site, tempfile.TemporaryDirectory() as profile:
-        for name in ("index.html", "sw.js", "device-screen.mjs"):
-            shutil.copy(EXAMPLE / name, site)
+        shutil.copy(EXAMPLE / "index.html", site)
+        shutil.copy(EXAMPLE / "sw.js", Path(site) / "sw-example.js")
+        shutil.copy(EXAMPLE / "device-screen.mjs", site)
+        shutil.copy(ROOT / "checks/wasm/sw-reporting.mjs", Path(site) / "sw.js")
         for name in ("notification-text.mjs", "notification-text.wasm"):
             shutil.copy(args.wasm_dir / name, site)
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=site))
@@ -273,25 +312,23 @@ def main():
                 lambda p: any(v["registrationId"] == registration_id and v["status"] == "activated"
                               and v["runningStatus"] == "running" for v in p["versions"]), 30)
             print(f"service worker {state} (registration {registration_id}) at {origin}")
+            listen_to_worker(driver)
+            driver.set_script_timeout(45)  # shown_notifications waits up to 30 s
             relay_single, relay_summary = expected[len(MESSAGES):]
-            for (label, message), (title, body) in zip(MESSAGES, expected):
-                # On a loaded machine DevTools now and then accepts a push that
-                # never reaches the worker (no event, no error, nothing shown
-                # half a minute later); a push service delivers at least once,
-                # so it is delivered once more, and the run says so.
-                for attempt, seconds in enumerate((10, 20)):
-                    devtools.send("ServiceWorker.deliverPushMessage",
-                                  {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
-                    shown = shown_notifications(driver, seconds)
-                    if shown:
-                        break
-                    print(f"note {label}: nothing shown {seconds} s after the push; delivering it again")
-                if shown == [{"title": title, "body": body}]:
+            for (label, message), want in zip(MESSAGES, expected):
+                devtools.send("ServiceWorker.deliverPushMessage",
+                              {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
+                seen = shown_notifications(driver, 30)
+                shown = seen["shown"]
+                if sorted(seen["reports"]) != ["push", "shown"]:
+                    failed += 1
+                    print(f"FAIL {label}: the worker reported {seen['reports']}, not a push and a notification shown")
+                elif shown == [want]:
                     passed += 1
                     print(f"ok   {label}: {json.dumps(shown[0], ensure_ascii=False)}")
                 else:
                     failed += 1
-                    print(f"FAIL {label}\n  want {json.dumps({'title': title, 'body': body}, ensure_ascii=False)}\n"
+                    print(f"FAIL {label}\n  want {json.dumps(want, ensure_ascii=False)}\n"
                           f"  got  {json.dumps(shown, ensure_ascii=False)}")
             ok, report = check_relay_order(driver, devtools, origin, registration_id, relay_single, relay_summary)
             passed, failed = passed + ok, failed + (not ok)

@@ -37,14 +37,18 @@ async function show(message) {
     const answer = JSON.parse(body);
     if (status !== 200 || !answer.notification) return; // a problem, or nothing to show
     const { title, body: text, threadIdentifier, url } = answer.notification;
-    // One notification per thread: a newer one replaces it (the tag).
+    // One notification per thread: a newer one replaces it (the tag). The
+    // texts are in the answer's locale and direction ("rtl" for Arabic):
+    // the platform lays out and voices them by `lang` and `dir`.
     await self.registration.showNotification(title, {
-      body: text, tag: threadIdentifier ?? "notification-text", data: { url, shown: answer.shown },
+      body: text, lang: answer.locale, dir: answer.direction,
+      tag: threadIdentifier ?? "notification-text", data: { url, shown: answer.shown },
     });
   } else if (message.body) {
+    // A body's answer has no locale: its direction is the text's own ("auto").
     const { status, body } = answerBody(message.body);
     if (status !== 200) return;
-    await self.registration.showNotification(message.title ?? "", { body: JSON.parse(body).body, tag: "message" });
+    await self.registration.showNotification(message.title ?? "", { body: JSON.parse(body).body, dir: "auto", tag: "message" });
   }
 }
 

@@ -62,6 +62,14 @@ case("displayed-thousand-entries-capped-at-1000",
      req(displayed=THOUSAND, fetch="failed"),
      fallback("failed", displayed=[(None, NOW, "fallback")] + THOUSAND[:999]))
 
+# A thousand entries dated after now: d{i} at now + 1000 - i seconds.
+FUTURE_THOUSAND = [(f"f{i:04d}", at(1000 - i), "t1") for i in range(1000)]
+case("displayed-fallback-never-cut-at-the-cap",
+     "1000 entries dated after now carried over by a failed fetch: the fallback entry at now sorts after all of "
+     "them and still stays, in the place of the 1000th, so the next successful fetch withdraws the fallback",
+     req(displayed=FUTURE_THOUSAND, fetch="failed"),
+     fallback("failed", displayed=FUTURE_THOUSAND[:999] + [(None, NOW, "fallback")]))
+
 # 60 entries, the oldest 20 stale.
 SIXTY = [(f"e{i:02d}", at(-1 - i), "t1") for i in range(60)]
 case("displayed-keeps-stale-entries-when-the-fetch-fails",

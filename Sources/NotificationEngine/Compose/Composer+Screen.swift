@@ -159,7 +159,19 @@ extension Composer {
                 let (x, y) = (item(a), item(b))
                 return precedes(x.0, x.1, x.2, y.0, y.1, y.2, in: bytes)
             }
-            for index in order.prefix(ComposeRequest.maxDisplayedOutput) {
+            // C10 step 4: the fallback entry is never cut; past the cap it
+            // takes the place of the last entry kept.
+            var kept = order.prefix(ComposeRequest.maxDisplayedOutput)
+            if order.count > kept.count,
+                let position = order.firstIndex(where: { index in
+                    index < 0
+                        || (bytes[entries[index].key] == nil
+                            && CodePoints.equalBytes(bytes[present: entries[index].group], fallback))
+                }), position >= kept.count
+            {
+                kept = order.prefix(kept.count - 1) + [order[position]]
+            }
+            for index in kept {
                 if index < 0 {
                     records.append(.init(key: .absent, timestamp: now, answerGroup: true))
                 } else {

@@ -167,11 +167,11 @@ package struct PushAnswer: Hashable, Sendable {
     /// (a subtitle when `hasSubtitle`) and no url.
     static func fixedByteCounts(
         _ fields: PayloadFields, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?
+        androidChannel: String?, stamp: Int64
     ) -> (apns: Int, fcm: Int, webpush: Int) {
         withJSONStrings(
             of: nil, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel
+            androidChannel: androidChannel, stamp: stamp
         ) { strings in
             (fields.byteCount(.apns, strings), fields.byteCount(.fcm, strings), fields.byteCount(.webpush, strings))
         }
@@ -181,13 +181,14 @@ package struct PushAnswer: Hashable, Sendable {
     var payloadFields: PayloadFields {
         PayloadFields(
             priorityClass: priorityClass, expirationSeconds: expirationSeconds, ttlSeconds: ttlSeconds, badge: badge,
-            kind: kind, direction: direction, alert: alert, stamp: stamp)
+            kind: kind, direction: direction, alert: alert)
     }
 
     /// The strings the payloads write, each already a JSON string (quoted,
     /// escaped): written once and copied into each payload, rather than
     /// escaped once per payload (a bundle's body has a line feed) and read
-    /// out of its `String` each time. Valid only inside `withJSONStrings`.
+    /// out of its `String` each time; and the stamp's digits, which every
+    /// payload repeats. Valid only inside `withJSONStrings`.
     struct JSONStrings {
         var title: UnsafeBufferPointer<UInt8>
         var subtitle: UnsafeBufferPointer<UInt8>?
@@ -197,15 +198,17 @@ package struct PushAnswer: Hashable, Sendable {
         var topic: UnsafeBufferPointer<UInt8>
         var locale: UnsafeBufferPointer<UInt8>
         var androidChannel: UnsafeBufferPointer<UInt8>?
+        /// P22's stamp in decimal digits (unquoted).
+        var stamp: UnsafeBufferPointer<UInt8>
     }
 
-    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:_:)`
+    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:stamp:_:)`
     /// with the answer's strings.
     @inline(__always)
     func withJSONStrings<Result>(of texts: Texts?, _ body: (JSONStrings) -> Result) -> Result {
         Self.withJSONStrings(
             of: texts, hasSubtitle: self.texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, body)
+            androidChannel: androidChannel, stamp: stamp, body)
     }
 
     /// Calls `body` with the JSON strings of `texts`, or of empty texts (a
@@ -220,12 +223,12 @@ package struct PushAnswer: Hashable, Sendable {
     @inline(__always)
     static func withJSONStrings<Result>(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, _ body: (JSONStrings) -> Result
+        androidChannel: String?, stamp: Int64, _ body: (JSONStrings) -> Result
     ) -> Result {
         func write(to out: inout JSONWriter, ends: inout JSONStringEnds) {
             writeJSONStrings(
                 of: texts, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-                androidChannel: androidChannel, to: &out, ends: &ends)
+                androidChannel: androidChannel, stamp: stamp, to: &out, ends: &ends)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1_024) { buffer in
             var ends = JSONStringEnds()
@@ -241,6 +244,7 @@ package struct PushAnswer: Hashable, Sendable {
     /// Where each of `JSONStrings` ends in the bytes written; -1 for none.
     private struct JSONStringEnds {
         var title = 0, subtitle = -1, body = 0, url = -1, groupKey = 0, topic = 0, locale = 0, androidChannel = -1
+        var stamp = 0
 
         /// The strings, written one after another from the start of `bytes`.
         func strings(in bytes: UnsafeBufferPointer<UInt8>) -> JSONStrings {
@@ -257,15 +261,16 @@ package struct PushAnswer: Hashable, Sendable {
             let groupKey = next(groupKey).unsafelyUnwrapped
             let topic = next(topic).unsafelyUnwrapped
             let locale = next(locale).unsafelyUnwrapped
+            let androidChannel = next(androidChannel)
             return JSONStrings(
                 title: title, subtitle: subtitle, body: body, url: url, groupKey: groupKey, topic: topic,
-                locale: locale, androidChannel: next(androidChannel))
+                locale: locale, androidChannel: androidChannel, stamp: next(stamp).unsafelyUnwrapped)
         }
     }
 
     private static func writeJSONStrings(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, to out: inout JSONWriter, ends: inout JSONStringEnds
+        androidChannel: String?, stamp: Int64, to out: inout JSONWriter, ends: inout JSONStringEnds
     ) {
         if let texts {
             out.string(texts.title)
@@ -300,6 +305,8 @@ package struct PushAnswer: Hashable, Sendable {
             out.string(androidChannel)
             ends.androidChannel = out.count
         }
+        out.integer(stamp)
+        ends.stamp = out.count
     }
 
     /// What the payloads and their headers write besides `JSONStrings`: no
@@ -313,8 +320,6 @@ package struct PushAnswer: Hashable, Sendable {
         let direction: TextDirection
         /// compose.md S3: false makes the APNs alert passive and tells the app so.
         let alert: Bool
-        /// P22.
-        let stamp: Int64
 
         /// The bytes `transport`'s payload takes with `strings`.
         func byteCount(_ transport: Transport, _ strings: JSONStrings) -> Int {
@@ -352,7 +357,7 @@ package struct PushAnswer: Hashable, Sendable {
                 out.integer(badge)
             }
             out.raw(#"},"stamp":"#)
-            out.integer(stamp)
+            out.raw(strings.stamp)
             if let url = strings.url {
                 out.raw(#","url":"#)
                 out.raw(url)
@@ -380,7 +385,7 @@ package struct PushAnswer: Hashable, Sendable {
             case (.rtl, true): out.raw(#","dir":"rtl","alert":"true","stamp":""#)
             case (.rtl, false): out.raw(#","dir":"rtl","alert":"false","stamp":""#)
             }
-            out.integer(stamp)
+            out.raw(strings.stamp)
             out.raw(#""},"android":{"collapse_key":"#)
             out.raw(strings.groupKey)
             out.raw(#","priority":""#)
@@ -404,7 +409,7 @@ package struct PushAnswer: Hashable, Sendable {
             case (.rtl, true): out.raw(#","dir":"rtl","alert":true,"stamp":"#)
             case (.rtl, false): out.raw(#","dir":"rtl","alert":false,"stamp":"#)
             }
-            out.integer(stamp)
+            out.raw(strings.stamp)
             out.raw("}")
         }
 

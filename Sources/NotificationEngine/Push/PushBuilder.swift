@@ -32,9 +32,9 @@ package enum PushBuilder {
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
                 badge: options.badge, kind: response.kind, direction: response.direction,
-                alert: transition.alert, stamp: stamp),
+                alert: transition.alert),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
-            androidChannel: options.androidChannel)
+            androidChannel: options.androidChannel, stamp: stamp)
         let costs = PushFit.Costs(texts)
         let textBytes = costs.title + costs.subtitle + costs.body + costs.url
         func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
