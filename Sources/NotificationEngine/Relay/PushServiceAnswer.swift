@@ -1,6 +1,6 @@
 /// What a push service answered one send, classified by docs/relay.md's
 /// tables ("What each push service answers"), and when to try again.
-package struct PushServiceAnswer: Sendable, Equatable {
+package struct PushServiceAnswer: Sendable {
     /// The HTTP status; 0 for a timeout or a connection closed without one.
     package var status: Int
     /// APNs' `reason`; FCM's `error.status` or its details' `errorCode`.

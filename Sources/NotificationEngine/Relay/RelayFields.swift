@@ -32,21 +32,26 @@ struct RelayFields {
     }
 
     /// The path of the member `name`.
+    @inline(never)
     func path(_ name: String) -> String { FieldDecoding.path(path, name) }
 
     /// The value entry of `name`; nil when absent or null.
+    @inline(never)
     func value(_ name: String) -> Int? {
         guard let position = names.firstIndex(of: name) else { return nil }
         return values[position]
     }
 
+    @inline(never)
     func has(_ name: String) -> Bool { value(name) != nil }
 
+    @inline(never)
     func required(_ name: String) throws(Problem) -> Int {
         guard let value = value(name) else { throw FieldDecoding.missing(path(name)) }
         return value
     }
 
+    @inline(never)
     func string(_ name: String) throws(Problem) -> String? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .string else {
@@ -56,17 +61,20 @@ struct RelayFields {
     }
 
     /// `value`, or `missing-field` for the member `name` (`??` rethrows untyped errors).
+    @inline(never)
     func need<Value>(_ value: Value?, _ name: String) throws(Problem) -> Value {
         guard let value else { throw FieldDecoding.missing(path(name)) }
         return value
     }
 
+    @inline(never)
     func requiredString(_ name: String) throws(Problem) -> String {
         guard let string = try string(name) else { throw FieldDecoding.missing(path(name)) }
         return string
     }
 
     /// A string that must be one of `words`.
+    @inline(never)
     func word(_ name: String, _ words: [String]) throws(Problem) -> String? {
         guard let string = try string(name) else { return nil }
         guard words.contains(string) else {
@@ -78,6 +86,7 @@ struct RelayFields {
         return string
     }
 
+    @inline(never)
     func bool(_ name: String) throws(Problem) -> Bool? {
         guard let value = value(name) else { return nil }
         switch tape.kind(value) {
@@ -87,12 +96,14 @@ struct RelayFields {
         }
     }
 
+    @inline(never)
     func integer(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
         guard let value = value(name) else { return nil }
         return try FieldDecoding.integer(tape, value, in: range, at: path(name))
     }
 
     /// An integer that may not fit a 32-bit `Int`: milliseconds, seconds, stamps.
+    @inline(never)
     func integer64(_ name: String, in range: ClosedRange<Int64>) throws(Problem) -> Int64? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .number else {
@@ -104,6 +115,7 @@ struct RelayFields {
     }
 
     /// A number in 0…1 (`jitter`), exact to a millionth.
+    @inline(never)
     func unitFraction(_ name: String) throws(Problem) -> Double? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .number else {
@@ -158,6 +170,7 @@ struct RelayFields {
     }
 
     /// The array at `name` as its element entries (nil when absent).
+    @inline(never)
     func array(_ name: String) throws(Problem) -> [Int]? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .array else {
@@ -167,6 +180,7 @@ struct RelayFields {
     }
 
     /// The object at `name` as JSON text (nil when absent).
+    @inline(never)
     func objectText(_ name: String) throws(Problem) -> [UInt8]? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .object else {

@@ -2,7 +2,7 @@
 /// its JSON, the relay keeps it opaquely, written with compare-and-set, and
 /// passes it back with every call. Times are Unix milliseconds, a payload's
 /// end Unix seconds, both `Int64` (`Int` has 32 bits in the WebAssembly build).
-package struct RelayRecord: Sendable, Equatable {
+package struct RelayRecord: Sendable {
     package var recipient: String
     package var settings: Settings
     /// The last answer's `displayed`, as compact JSON exactly as returned.
@@ -16,7 +16,7 @@ package struct RelayRecord: Sendable, Equatable {
     package var devices: [Device]
 
     /// What the relay sends along with every compose.
-    package struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable {
         package var locale: String
         package var preview: String
         package var androidChannel: String?
@@ -29,7 +29,7 @@ package struct RelayRecord: Sendable, Equatable {
         package static let previews = ["full", "sender", "none"]
     }
 
-    package struct Due: Sendable, Equatable {
+    package struct Due: Sendable {
         package var atMilliseconds: Int64
         package var attempt: Int
     }
@@ -39,7 +39,7 @@ package struct RelayRecord: Sendable, Equatable {
         package static let names = ["apns", "fcm", "webpush"]
     }
 
-    package struct Device: Sendable, Equatable {
+    package struct Device: Sendable {
         package var id: String
         package var transport: Transport
         /// The APNs or FCM token, or the Web Push subscription as the relay keeps it.
@@ -68,7 +68,7 @@ package struct RelayRecord: Sendable, Equatable {
     }
 
     /// One payload as the answer gave it, for one device's transport.
-    package struct OutboxEntry: Sendable, Equatable {
+    package struct OutboxEntry: Sendable {
         package var stamp: Int64
         package var kind: EntryKind
         /// The answer's group key (`push.group`).

@@ -2,7 +2,7 @@
 /// its transport needs (docs/relay.md step 7), the body's exact bytes
 /// written by push.md P19 and P20. The relay adds only its authorization
 /// (APNs JWT, FCM OAuth token, VAPID) and, for Web Push, the encryption.
-package struct RelaySend: Sendable, Equatable {
+package struct RelaySend: Sendable {
     package var device: String
     package var transport: RelayRecord.Transport
     package var stamp: Int64
