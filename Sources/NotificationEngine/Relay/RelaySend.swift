@@ -29,66 +29,80 @@ package struct RelaySend: Sendable {
         // The core wrote these texts, or checked them as objects: they parse.
         let headerTape = try? JSONParser.tape(entry.headers)
         let payloadTape = try? JSONParser.tape(entry.payload)
-        let topic = device.topic ?? ""
+        let root = JSONTape.root
         switch device.transport {
         case .apns:
-            headers = JSONWriter.bytes(capacity: 256) { json in
-                headerTape?.writeObject(
-                    JSONTape.root, into: &json,
-                    appending: { json in
-                        json.raw(#""apns-topic":"#)
-                        json.string(topic)
-                    })
-            }
-            let isAlert = entry.kind == .alert
-            body = JSONWriter.bytes(capacity: entry.payload.count + 32) { json in
-                payloadTape?.writeObject(
-                    JSONTape.root, into: &json,
-                    replacing: { tape, name, value, json in
-                        guard isAlert, tape.isName(name, "aps"), tape.kind(value) == .object else { return false }
-                        tape.writeObject(value, into: &json, appending: { $0.raw(#""mutable-content":1"#) })
-                        return true
-                    })
+            headers = Self.edited(headerTape, root, appending: Self.member("apns-topic", device.topic ?? ""))
+            body = payloadTape?.jsonText(root) ?? entry.payload
+            if entry.kind == .alert, let tape = payloadTape, let aps = tape.member(root, "aps"),
+                tape.kind(aps) == .object
+            {
+                let alertAps = Self.edited(tape, aps, appending: Array(#""mutable-content":1"#.utf8))
+                body = Self.edited(tape, root, replacing: "aps", with: alertAps)
             }
         case .fcm:
             headers = Array("{}".utf8)
-            let token = device.token
-            body = JSONWriter.bytes(capacity: entry.payload.count + token.utf8.count + 32) { json in
-                json.raw(#"{"message":"#)
-                payloadTape?.writeObject(
-                    JSONTape.root, into: &json,
-                    replacing: { tape, name, value, json in
-                        guard tape.isName(name, "android"), tape.kind(value) == .object else { return false }
-                        tape.writeObject(
-                            value, into: &json,
-                            replacing: { tape, name, _, json in
-                                guard tape.isName(name, "ttl") else { return false }
-                                json.raw(#"""#)
-                                json.integer(left)
-                                json.raw(#"s""#)
-                                return true
-                            })
-                        return true
-                    },
-                    appending: { json in
-                        json.raw(#""token":"#)
-                        json.string(token)
-                    })
-                json.raw("}")
+            var android: [UInt8]? = nil
+            if let tape = payloadTape, let value = tape.member(root, "android"), tape.kind(value) == .object {
+                android = Self.edited(tape, value, replacing: "ttl", with: Self.quoted(left, suffix: "s"))
             }
+            let message = Self.edited(
+                payloadTape, root, replacing: "android", with: android, appending: Self.member("token", device.token))
+            body = Array(#"{"message":"#.utf8) + message + Array("}".utf8)
         case .webpush:
-            headers = JSONWriter.bytes(capacity: 128) { json in
-                headerTape?.writeObject(
-                    JSONTape.root, into: &json,
-                    replacing: { tape, name, _, json in
-                        guard tape.isName(name, "TTL") else { return false }
-                        json.raw(#"""#)
-                        json.integer(left)
-                        json.raw(#"""#)
-                        return true
-                    })
+            headers = Self.edited(headerTape, root, replacing: "TTL", with: Self.quoted(left, suffix: ""))
+            body = payloadTape?.jsonText(root) ?? entry.payload
+        }
+    }
+
+    /// The object at `index` of `tape` (`{}` without one) as compact JSON,
+    /// the member `name`'s value replaced by the JSON `replacement` when
+    /// there is one, and the member `appending` (`"name":value`) added last.
+    @inline(never)
+    static func edited(
+        _ tape: JSONTape?, _ index: Int, replacing name: StaticString = "", with replacement: [UInt8]? = nil,
+        appending: [UInt8]? = nil
+    ) -> [UInt8] {
+        JSONWriter.bytes(capacity: (tape?.bytes.count ?? 0) + (appending?.count ?? 0) + 16) { json in
+            json.raw("{")
+            var first = true
+            if let tape {
+                for (member, value) in tape.members(index) {
+                    if !first { json.raw(",") }
+                    first = false
+                    tape.withStringBytes(member) { json.string($0) }
+                    json.raw(":")
+                    if let replacement, tape.isName(member, name) {
+                        replacement.withUnsafeBufferPointer { json.raw($0) }
+                    } else {
+                        tape.writeValue(value, into: &json)
+                    }
+                }
             }
-            body = payloadTape?.jsonText(JSONTape.root) ?? entry.payload
+            if let appending {
+                if !first { json.raw(",") }
+                appending.withUnsafeBufferPointer { json.raw($0) }
+            }
+            json.raw("}")
+        }
+    }
+
+    /// `"name":"value"`.
+    static func member(_ name: String, _ value: String) -> [UInt8] {
+        JSONWriter.bytes(capacity: name.utf8.count + value.utf8.count + 8) { json in
+            json.string(name)
+            json.raw(":")
+            json.string(value)
+        }
+    }
+
+    /// `seconds` in decimal digits, then `suffix`, quoted: a lifetime as FCM and Web Push write it.
+    static func quoted(_ seconds: Int64, suffix: StaticString) -> [UInt8] {
+        JSONWriter.bytes(capacity: 24) { json in
+            json.raw(#"""#)
+            json.integer(seconds)
+            json.raw(suffix)
+            json.raw(#"""#)
         }
     }
 
@@ -105,32 +119,6 @@ package struct RelaySend: Sendable {
         headers.withUnsafeBufferPointer { json.raw($0) }
         json.raw(#","body":"#)
         body.withUnsafeBufferPointer { json.string($0) }
-        json.raw("}")
-    }
-}
-
-extension JSONTape {
-    /// Writes the object at `index` as `writeValue` does, except the members
-    /// whose value `replacing` writes itself (it returns true), then the
-    /// members `appending` writes, if any, last.
-    func writeObject(
-        _ index: Int, into json: inout JSONWriter,
-        replacing: (JSONTape, _ name: Int, _ value: Int, inout JSONWriter) -> Bool = { _, _, _, _ in false },
-        appending: ((inout JSONWriter) -> Void)? = nil
-    ) {
-        json.raw("{")
-        var first = true
-        for (name, value) in members(index) {
-            if !first { json.raw(",") }
-            first = false
-            withStringBytes(name) { json.string($0) }
-            json.raw(":")
-            if !replacing(self, name, value, &json) { writeValue(value, into: &json) }
-        }
-        if let appending {
-            if !first { json.raw(",") }
-            appending(&json)
-        }
         json.raw("}")
     }
 }
