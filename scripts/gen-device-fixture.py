@@ -81,10 +81,18 @@ case("fallback-beside-the-notification", "a fallback (a failed fetch) keeps what
 case("late-fallback", "a fallback (6) delivered after the recovery's bundle (7): ignored",
      [step(alert("t1", 7, "bundle"), [("t1", 7)]),
       step(alert("fallback", 6, "fallback"), [("t1", 7)], posted=False)])
-case("withdrawal-removes-everything-older", "a withdrawal removes every older notification, named or not: its answer "
-     "withdrew every group the device shows",
-     [step(alert("fallback", 3, "fallback"), [("fallback", 3)]),
-      step(withdrawal(["t1"], 4), [])])
+case("withdrawal-removes-only-its-groups", "a withdrawal of the fallback alone (its answer keeps t1 without sending it "
+     "again) leaves t1's notification, older than it",
+     [step(alert("t1", 5), [("t1", 5)]),
+      step(alert("fallback", 6, "fallback"), [("fallback", 6), ("t1", 5)]),
+      step(withdrawal(["fallback"], 7), [("t1", 5)])])
+case("badge-only-withdrawal-leaves-the-floor", "a badge-only withdrawal (7) arrives before the alert of t1 (6) still "
+     "on its way: the alert is still posted, and sets no older badge",
+     [step(withdrawal([], 7, badge=0), [], badge=0),
+      step(alert("t1", 6, badge=1), [("t1", 6)], badge=0)])
+case("late-alert-of-a-withdrawn-group", "the withdrawal of t1 (6) arrives before an older alert of t1 (5): ignored",
+     [step(withdrawal(["t1"], 6), []),
+      step(alert("t1", 5), [], posted=False)])
 case("badge-in-stamp-order", "a badge-0 withdrawal (6) retried after a newer alert's badge 2 (7) does not set the "
      "badge back; a payload without badge leaves it",
      [step(alert("t1", 7, badge=2), [("t1", 7)], badge=2),

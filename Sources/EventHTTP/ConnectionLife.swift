@@ -51,6 +51,14 @@ struct ConnectionLife {
         var minBodyBytesPerSecond: Int
     }
 
+    /// Which of the server's limits kept a connection out.
+    enum HeldLimit: Equatable {
+        /// Every slot (`maxConnections`).
+        case connections
+        /// The memory budget.
+        case memoryBudget
+    }
+
     private(set) var stage = Stage.framing
     let acceptedAtNanoseconds: UInt64
     /// A request of this connection has reached the handler.
@@ -72,8 +80,10 @@ struct ConnectionLife {
     private(set) var bodyStartNanoseconds: UInt64?
     private(set) var bodyReceivedBytes = 0
     private(set) var bodyDeclaredBytes = 0
-    /// Admitted past capacity: only a probe is answered, then it closes.
-    private(set) var isOnProbation = false
+    /// Admitted past capacity: only a probe is answered, then it closes;
+    /// anything else is refused naming the limit that was held.
+    private(set) var probation: HeldLimit?
+    var isOnProbation: Bool { probation != nil }
     /// When the lingering close of a refusal ends at the latest.
     private(set) var lingerDeadlineNanoseconds: UInt64 = 0
 
@@ -81,8 +91,8 @@ struct ConnectionLife {
         self.acceptedAtNanoseconds = acceptedAtNanoseconds
     }
 
-    mutating func beginProbation() {
-        isOnProbation = true
+    mutating func beginProbation(because held: HeldLimit) {
+        probation = held
     }
 
     // MARK: Events

@@ -11,10 +11,11 @@ import Glibc
 /// discarded until the connection closes.
 extension ConnectionRecord {
     /// `503 too-many-connections`: the budget cannot take what this
-    /// connection's request holds (or it is on probation and not a probe).
+    /// connection's request holds (or it is on probation and not a probe:
+    /// then the words name the limit that put it there).
     func refuseForWantOfMemory() {
         let request = table.headRequest(framer.head)
-        let rejection = TransportRejection.tooManyConnections(limit: table.budget.limit)
+        let rejection = table.rejection(holding: life.probation ?? .memoryBudget)
         refuse(
             Refusal(
                 response: table.handler.reject(request, because: rejection), request: request, rejection: rejection))

@@ -28,7 +28,7 @@ final class ConnectionTable {
     private var idleOrderCount: UInt64 = 0
     /// Connections of this loop on probation now, and at most.
     private var probationCount = 0
-    private static let maxProbationCount = 64
+    private static let maxProbationCount = HTTPServerConfiguration.probationPlacesPerThread
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
     private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
@@ -103,7 +103,7 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        if !admit(record) { refuseForWantOfRoom(record) }
+        if let held = admit(record) { refuseForWantOfRoom(record, because: held) }
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent
@@ -116,23 +116,25 @@ final class ConnectionTable {
     /// head longest gives up its slot and is answered 503 (a slow client
     /// holds a slot no longer than the next client's arrival). With neither,
     /// the new connection is on probation (`ConnectionRecord.isOnProbation`),
-    /// so a probe still gets its answer; false when the probation is full.
-    private func admit(_ record: ConnectionRecord) -> Bool {
+    /// so a probe still gets its answer. nil when admitted or on probation;
+    /// when the probation is full, the refusal naming the limit held.
+    private func admit(_ record: ConnectionRecord) -> TransportRejection? {
         var counted = budget.admit()
-        if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
+        if counted && record.chargeBase(configuration.connectionBaseBytes) { return nil }
         if let idle = oldestIdle(excluding: record) {
             close(idle)
         } else if let slowest = slowestHead(excluding: record) {
-            evict(slowest)
+            evict(slowest, because: rejection(holding: counted ? .memoryBudget : .connections))
         }
         counted = counted || budget.count <= budget.limit
-        if counted && record.chargeBase(configuration.connectionBaseBytes) { return true }
+        if counted && record.chargeBase(configuration.connectionBaseBytes) { return nil }
+        let held: ConnectionLife.HeldLimit = counted ? .memoryBudget : .connections
         // On probation: it holds no slot and is charged nothing.
         if record.leaveSlot() { budget.release() }
-        guard probationCount < Self.maxProbationCount else { return false }
+        guard probationCount < Self.maxProbationCount else { return rejection(holding: held) }
         probationCount += 1
-        record.beginProbation()
-        return true
+        record.beginProbation(because: held)
+        return nil
     }
 
     /// Frees at least `bytes` of the memory budget for `requester`: closes
@@ -184,9 +186,9 @@ final class ConnectionTable {
 
     /// Refuses `record` to make room: its slot goes at once, its charges
     /// when it closes (after its answer and a short lingering close).
-    private func evict(_ record: ConnectionRecord) {
+    private func evict(_ record: ConnectionRecord, because held: TransportRejection) {
         if record.leaveSlot() { budget.release() }
-        refuseForWantOfRoom(record)
+        refuseForWantOfRoom(record, because: held)
     }
 
     /// The connection that has waited longest for its next request.
@@ -233,15 +235,6 @@ final class ConnectionTable {
         return slowest
     }
 
-    /// `503 too-many-connections` with `Retry-After`, then a short lingering close.
-    private func refuseForWantOfRoom(_ record: ConnectionRecord) {
-        let request = HTTPRequest(method: "GET", path: "")
-        let rejection = TransportRejection.tooManyConnections(limit: budget.limit)
-        record.refuse(
-            ConnectionRecord.Refusal(
-                response: handler.reject(request, because: rejection), request: request, rejection: rejection))
-    }
-
     /// A request on one of our connections is complete: its connection is
     /// busy until the reply has been written out. Returns its record.
     @discardableResult
@@ -264,21 +257,6 @@ final class ConnectionTable {
             let bufferEvent = evhttp_connection_get_bufferevent(connection)
         else { return nil }
         return records[UInt(bitPattern: bufferEvent)]
-    }
-
-    // MARK: Screening and refusing
-
-    /// The head as the handler sees it before the body (see `HTTPHandler.screen`).
-    func headRequest(_ head: RequestHead) -> HTTPRequest {
-        var headers: [(name: String, value: String)] = []
-        for value in head.authorizationValues {
-            headers.append((name: "authorization", value: String(decoding: value, as: UTF8.self)))
-        }
-        if let requestID = head.requestID {
-            headers.append((name: "x-request-id", value: String(decoding: requestID, as: UTF8.self)))
-        }
-        return HTTPRequest(
-            method: head.methodName, path: String(decoding: head.path, as: UTF8.self), headers: headers)
     }
 
     // MARK: Memory
@@ -359,7 +337,10 @@ final class ConnectionTable {
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
         }
         var linger = readTimeoutNanoseconds
-        if case .tooManyConnections = refusal.rejection { linger = min(linger, Self.busyLingerNanoseconds) }
+        switch refusal.rejection {
+        case .tooManyConnections, .memoryBudgetSpent: linger = min(linger, Self.busyLingerNanoseconds)
+        default: break
+        }
         record.beginRefusal(answer: bytes, lingerNanoseconds: linger)
         if let rejection = refusal.rejection {
             handler.didReject(refusal.request, because: rejection, with: refusal.response)

@@ -22,6 +22,8 @@ public final class HTTPServer: Sendable {
     private let handler: any HTTPHandler
     private let stateDidChange: @Sendable (ServerState) -> Void
     private let stateValue = Atomic<UInt8>(ServerState.starting.rawValue)
+    /// The connection limit and memory budget the event loops share.
+    private let budget: ConnectionBudget
     /// The control loop's stop event while `run` is inside its loop.
     private let stopEvent = Locked<EventPointer?>(nil)
     private let stopRequested = Atomic<Bool>(false)
@@ -53,11 +55,17 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.stateDidChange = stateDidChange
+        budget = ConnectionBudget(limit: configuration.maxConnections, memoryBytes: configuration.memoryBudgetBytes)
     }
 
     public var state: ServerState {
         ServerState(rawValue: stateValue.load(ordering: .acquiring)) ?? .stopped
     }
+
+    /// The bytes charged to the memory budget now: what the connections'
+    /// buffers hold by the budget's count (`memoryBudgetBytes` bounds it);
+    /// 0 without a budget. Readable from any thread.
+    public var chargedMemoryBytes: Int { budget.chargedByteCount }
 
     /// Starts draining; callable from any thread, any number of times, even
     /// before `run` has reached its loop.
@@ -105,8 +113,6 @@ public final class HTTPServer: Sendable {
         }
 
         let exitedWorkers = control.exitedWorkers
-        let budget = ConnectionBudget(
-            limit: configuration.maxConnections, memoryBytes: configuration.memoryBudgetBytes)
         let workers = descriptors.enumerated().map { index, descriptor in
             EventLoopWorker(
                 index: index, configuration: configuration, handler: handler, budget: budget,

@@ -70,6 +70,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// Connections each event loop admits past capacity, on probation (only
+    /// a probe is answered there): each holds a descriptor beside the
+    /// connection limit.
+    public static var probationPlacesPerThread: Int { 64 }
+
     /// The processors this process may run on now (at least 1).
     public static var onlineProcessorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))

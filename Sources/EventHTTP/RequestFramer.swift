@@ -73,6 +73,16 @@ struct RequestFramer {
     private var chunkSize = 0
     private var chunkRemaining = 0
     private var bodyByteCount = 0
+    /// The chunked body's chunks so far (the last, empty one not counted).
+    private(set) var chunkCount = 0
+    /// A chunked body has at most this many chunks: each whose data ends
+    /// where a read ended costs a buffer of 1 KiB or more (`chunksEndingFeeds`).
+    static var maxChunkCount: Int { 1_024 }
+    /// The chunks whose data ended at the last byte of a `feed`. evhttp moves
+    /// a chunk's bytes into the body by whole buffers when it ends where the
+    /// buffered bytes end, so each of these holds a libevent buffer of at
+    /// least 1 KiB in the body, however few bytes it carries.
+    private(set) var chunksEndingFeeds = 0
 
     /// `keepsScreeningValues`: keep the path and `Authorization` values for `HTTPHandler.screen`.
     init(limits: Limits, keepsScreeningValues: Bool = false) {
@@ -92,6 +102,8 @@ struct RequestFramer {
         chunkSize = 0
         chunkRemaining = 0
         bodyByteCount = 0
+        chunkCount = 0
+        chunksEndingFeeds = 0
     }
 
     /// True once a chunked body has ended (or a head without a chunked body).
@@ -214,7 +226,10 @@ struct RequestFramer {
                 let taken = min(chunkRemaining, bytes.count - offset)
                 offset += taken
                 chunkRemaining -= taken
-                if chunkRemaining == 0 { phase = .chunkDataCR }
+                if chunkRemaining == 0 {
+                    phase = .chunkDataCR
+                    if offset == bytes.count { chunksEndingFeeds += 1 }
+                }
                 continue
             case .chunkSize:
                 let byte = bytes[offset]
@@ -248,6 +263,13 @@ struct RequestFramer {
                 if chunkSize == 0 {
                     phase = .trailers
                     return (offset, .needMore)
+                }
+                chunkCount += 1
+                guard chunkCount <= Self.maxChunkCount else {
+                    return (
+                        offset,
+                        .refused(.badFraming(detail: "a chunked body has more than \(Self.maxChunkCount) chunks"))
+                    )
                 }
                 phase = .chunkData
                 chunkRemaining = chunkSize

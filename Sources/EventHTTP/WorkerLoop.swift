@@ -176,9 +176,9 @@ final class WorkerLoop {
         var response: HTTPResponse
         if let rejection {
             response = handler.reject(value, because: rejection)
-        } else if record?.isOnProbation == true && !handler.answersBeyondCapacity(value) {
+        } else if let probation = record?.life.probation, !handler.answersBeyondCapacity(value) {
             // Past capacity only a probe is answered.
-            response = handler.reject(value, because: .tooManyConnections(limit: connections.budget.limit))
+            response = handler.reject(value, because: connections.rejection(holding: probation))
         } else {
             response = handler.handle(value)
         }
@@ -188,7 +188,7 @@ final class WorkerLoop {
         if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes),
             !handler.answersBeyondCapacity(value)
         {
-            response = handler.reject(value, because: .tooManyConnections(limit: connections.budget.limit))
+            response = handler.reject(value, because: connections.rejection(holding: .memoryBudget))
         }
         reply.send(
             response, for: request, minorVersion: record?.requestMinorVersion ?? 1,

@@ -32,6 +32,9 @@ public enum TransportRejection: Sendable, Equatable {
     case expectationFailed
     /// The server already holds its connection limit (`serve --max-connections`).
     case tooManyConnections(limit: Int)
+    /// The server's memory budget for connections' buffers (from `serve
+    /// --memory-limit-bytes`) cannot take what this connection needs now.
+    case memoryBudgetSpent(budgetBytes: Int)
 
     /// The status every answer to this rejection has.
     public var status: Int {
@@ -42,7 +45,7 @@ public enum TransportRejection: Sendable, Equatable {
         case .headersTooLarge, .tooManyHeaderFields: 431
         case .notImplemented: 501
         case .expectationFailed: 417
-        case .tooManyConnections: 503
+        case .tooManyConnections, .memoryBudgetSpent: 503
         }
     }
 

@@ -21,6 +21,8 @@ public final class NotificationTextService: HTTPHandler {
     /// The tokens in force; nil when access control is off.
     let authTokenStore: AuthTokenStore?
     private let state = Atomic<UInt8>(ServerState.starting.rawValue)
+    /// Reads the adapter's memory charge for `/metrics` (`readMemoryCharge(from:)`).
+    private let memoryCharge = Mutex<(@Sendable () -> Int)?>(nil)
     /// The composer; replaceable only by tests (to prove the 500 path).
     /// It takes the response's buffers from the storage (`Composer.compose(_:reusing:)`).
     let compose: @Sendable (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
@@ -61,6 +63,18 @@ public final class NotificationTextService: HTTPHandler {
     /// The state `/readyz` reports.
     public var currentState: ServerState {
         ServerState(rawValue: state.load(ordering: .acquiring)) ?? .stopped
+    }
+
+    /// Where `/metrics` reads the bytes charged to the server's memory
+    /// budget (`notification_text_memory_charged_bytes`, beside the resident
+    /// memory); called once, as the server is made. Without it the gauge is left out.
+    public func readMemoryCharge(from read: @escaping @Sendable () -> Int) {
+        memoryCharge.withLock { $0 = read }
+    }
+
+    /// The bytes charged now, when a server told where to read them.
+    var chargedMemoryBytes: Int? {
+        memoryCharge.withLock { $0 }?()
     }
 
     // MARK: HTTPHandler
@@ -204,6 +218,7 @@ public final class NotificationTextService: HTTPHandler {
                 startNanosecondsSinceEpoch: startNanosecondsSinceEpoch,
                 nowNanosecondsSinceEpoch: clock.nanosecondsSinceEpoch(),
                 residentMemoryBytes: ProcessStats.residentMemoryBytes(),
+                chargedMemoryBytes: chargedMemoryBytes,
                 cpuNanoseconds: ProcessStats.cpuNanoseconds(),
                 openDescriptorCount: ProcessStats.openDescriptorCount(),
                 maxDescriptorCount: ProcessStats.maxDescriptorCount(),

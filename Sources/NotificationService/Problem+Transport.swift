@@ -27,6 +27,11 @@ extension Problem {
             self.init(
                 .tooManyConnections, "the server holds its limit of \(limit) connections; retry on a new connection",
                 headers: [("Retry-After", "1")])
+        case .memoryBudgetSpent(let budgetBytes):
+            self.init(
+                .tooManyConnections,
+                "the server's memory budget of \(budgetBytes) bytes for connections is spent; retry on a new connection",
+                headers: [("Retry-After", "1")])
         }
     }
 }

@@ -32,7 +32,7 @@ public struct DeviceScreen: Hashable, Sendable, Codable {
     public private(set) var shown: [String: Shown] = [:]
     /// Per group key, the newest stamp applied (an alert posted, a withdrawal).
     public private(set) var seen: [String: Int64] = [:]
-    /// The newest stamp of a payload of a successful fetch: nothing older is applied.
+    /// The newest stamp of an alert that is not a fallback: no older alert is applied.
     public private(set) var floor: Int64?
     /// The stamp of the payload that set the badge last.
     public private(set) var badgeStamp: Int64?
@@ -58,12 +58,18 @@ public struct DeviceScreen: Hashable, Sendable, Codable {
         return Change(post: true, remove: removed, badge: takeBadge(badge, stamp: stamp))
     }
 
-    /// Applies a withdrawal payload: every notification older than `stamp`
-    /// leaves (`groups` names them for a handler that looks them up by group).
+    /// Applies a withdrawal payload: the notifications of `groups` older than
+    /// `stamp` leave. The others stay, and so does the floor: the answer may
+    /// keep its own group without sending it again.
     public mutating func withdrawal(groups: [String], stamp: Int64, badge: Int?) -> Change {
-        for group in groups where seen[group].map({ $0 < stamp }) ?? true { seen[group] = stamp }
-        let removed = removeOlder(than: stamp, keeping: nil)
-        floor = max(floor ?? stamp, stamp)
+        var removed: [String] = []
+        for group in Set(groups).sorted() {
+            if seen[group].map({ $0 < stamp }) ?? true { seen[group] = stamp }
+            if let shown = shown[group], shown.stamp < stamp {
+                self.shown[group] = nil
+                removed.append(group)
+            }
+        }
         return Change(post: false, remove: removed, badge: takeBadge(badge, stamp: stamp))
     }
 
@@ -72,7 +78,7 @@ public struct DeviceScreen: Hashable, Sendable, Codable {
         shown[group] = nil
     }
 
-    private mutating func removeOlder(than stamp: Int64, keeping kept: String?) -> [String] {
+    private mutating func removeOlder(than stamp: Int64, keeping kept: String) -> [String] {
         let older = shown.values.filter { $0.group != kept && $0.stamp < stamp }.map(\.group).sorted()
         for group in older { shown[group] = nil }
         return older

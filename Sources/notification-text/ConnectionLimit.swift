@@ -12,8 +12,19 @@ enum ConnectionLimit {
     static let reserveBytes = 32 << 20
     static let reservePerThreadBytes = 8 << 20
     static let minimum = 16
-    /// Descriptors kept for everything else (log, listeners, /proc reads).
-    static let descriptorReserve = 64
+    /// Descriptors kept beside the connection limit, for every place outside
+    /// it that can hold one: each event loop's probation places
+    /// (`HTTPServerConfiguration.probationPlacesPerThread`) and its own
+    /// (listening socket, event base, doorbell: 8 to spare); the metrics
+    /// listener's connections, probation places and loop (64 + 64 + 8); and
+    /// 64 for the rest (standard streams, the token file, /proc reads, the
+    /// control loop and its signals). Refusals for want of room linger at
+    /// most 1 s beside them; an `accept` that still finds none closes idle
+    /// connections and pauses (docs/operations.md).
+    static func descriptorReserve(threadCount: Int) -> Int {
+        let perLoop = HTTPServerConfiguration.probationPlacesPerThread + 8
+        return 64 + (64 + perLoop) + perLoop * max(1, threadCount)
+    }
     /// Assumed when no limit can be read.
     static let fallbackMemoryBytes = 1 << 30
 
@@ -35,7 +46,9 @@ enum ConnectionLimit {
             memoryBytes: memoryBytes, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
             maxHeaderBytes: maxHeaderBytes)
         var limit = max(minimum, budget / perConnection)
-        if let descriptorLimit { limit = min(limit, max(minimum, descriptorLimit - descriptorReserve)) }
+        if let descriptorLimit {
+            limit = min(limit, max(minimum, descriptorLimit - descriptorReserve(threadCount: threadCount)))
+        }
         return min(limit, 1_000_000)
     }
 

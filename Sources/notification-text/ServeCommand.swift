@@ -34,6 +34,9 @@ enum ServeCommand {
             service.setState(state)
             if state == .draining { drainingListener.withLock { $0 }?.beginDrain() }
         }
+        if configuration.server.memoryBudgetBytes != nil {
+            service.readMemoryCharge { server.chargedMemoryBytes }
+        }
         do {
             // Bound first, so a taken metrics port stops the start before the main port is open.
             let metricsListener = try configuration.metricsServer.map { metrics throws(HTTPServerError) in

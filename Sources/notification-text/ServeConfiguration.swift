@@ -119,7 +119,7 @@ struct ServeConfiguration: Equatable, CommandSettings {
             value: .integer(
                 1...1_000_000, \.maxConnections,
                 unset: "memory budget / 8 KiB (an idle connection's charge),"
-                    + " at most the descriptor limit - 64, at least 16")
+                    + " at most the descriptor limit less 200 and 72 a thread, at least 16")
         ),
         Option(
             flag: "--memory-limit-bytes", environmentVariable: "NOTIFICATION_TEXT_MEMORY_LIMIT_BYTES",

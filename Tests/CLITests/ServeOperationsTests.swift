@@ -1,3 +1,4 @@
+import EventHTTP
 import Foundation
 import HTTPTestSupport
 import Testing
@@ -28,7 +29,8 @@ import Testing
             arguments: ["--memory-limit-bytes", "\(256 * Self.mebibyte)", "--threads", "1"], environment: { _ in nil }
         ).get()
         #expect(loaded.server.memoryBudgetBytes == 216 * Self.mebibyte)
-        let descriptors = ConnectionLimit.descriptorLimit().map { $0 - ConnectionLimit.descriptorReserve } ?? .max
+        let descriptors =
+            ConnectionLimit.descriptorLimit().map { $0 - ConnectionLimit.descriptorReserve(threadCount: 1) } ?? .max
         #expect(loaded.server.maxConnections == min(216 * Self.mebibyte / 8_192, descriptors))
         #expect(loaded.metricsServer == nil)
         let flagged = try ServeConfiguration.load(
@@ -54,7 +56,20 @@ import Testing
         #expect(
             ConnectionLimit.derived(
                 memoryBytes: 64 << 30, descriptorLimit: 1_024, threadCount: 2, maxBodyBytes: 1_024,
-                maxHeaderBytes: 1_024) == 1_024 - ConnectionLimit.descriptorReserve)
+                maxHeaderBytes: 1_024) == 1_024 - ConnectionLimit.descriptorReserve(threadCount: 2))
+    }
+
+    @Test func descriptorReserve_exceedsEveryPlaceBesideTheLimitThatHoldsOne() {
+        // RLIMIT_NOFILE 4,096, one thread: 64 probation places, the metrics listener's 64
+        // connections and 64 probation places, and each loop's own descriptors.
+        for threads in [1, 2, 8] {
+            let places = HTTPServerConfiguration.probationPlacesPerThread * (threads + 1) + 64
+            #expect(ConnectionLimit.descriptorReserve(threadCount: threads) > places + 8 * (threads + 1), "\(threads)")
+        }
+        #expect(
+            ConnectionLimit.derived(
+                memoryBytes: 128 * Self.mebibyte, descriptorLimit: 4_096, threadCount: 1, maxBodyBytes: Self.mebibyte,
+                maxHeaderBytes: 16_384) == 4_096 - 64 - 136 - 72)
     }
 
     @Test func maxConnections_flagWinsOverTheDerivedDefault() {

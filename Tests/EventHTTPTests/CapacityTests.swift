@@ -46,7 +46,9 @@ import Testing
         }
         let other = try RawHTTPConnection(port: live.port)
         try other.send("GET /echo HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try other.readResponse().status == 503)
+        let refused = try other.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("tooManyConnections(limit: 2)"), "the limit held is the connections'")
         let otherUpload = try RawHTTPConnection(port: live.port)
         try otherUpload.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc")
         #expect(try otherUpload.readResponse().status == 503)
@@ -156,6 +158,7 @@ import Testing
         let refused = try second.readResponse()
         #expect(refused.status == 503)
         #expect(refused.header("connection") == "close")
+        #expect(refused.text.contains("memoryBudgetSpent(budgetBytes: 716800)"), "the limit held is the memory budget")
         try first.send(String(repeating: "g", count: 9_997))
         #expect(try first.readResponse().status == 200)
     }

@@ -46,8 +46,9 @@ import Testing
 
     @Test func onProbation_isNeverTakenForASlowHead() {
         var life = ConnectionLife(acceptedAtNanoseconds: 7)
-        life.beginProbation()
+        life.beginProbation(because: .memoryBudget)
         #expect(life.isOnProbation)
+        #expect(life.probation == .memoryBudget)
         #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
     }
 

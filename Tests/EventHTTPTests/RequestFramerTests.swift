@@ -114,6 +114,40 @@ import Testing
         #expect(taken + bodyTaken == request.utf8.count)
     }
 
+    @Test func chunkedBody_ofMoreThanMaxChunks_isRefusedAtTheChunkPastIt() {
+        let head = "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunks = String(repeating: "1\r\na\r\n", count: RequestFramer.maxChunkCount)
+        var framer = RequestFramer(limits: RequestFramer.Limits(maxHeaderBytes: 1_024, maxBodyBytes: 1_000_000))
+        #expect(Self.run(head, framer: &framer).0 == .headComplete(hasBody: true, isChunked: true))
+        #expect(Self.run(chunks, framer: &framer).0 == .needMore)
+        #expect(framer.chunkCount == RequestFramer.maxChunkCount)
+        var atLimit = framer
+        #expect(Self.run("0\r\n\r\n", framer: &atLimit).0 == .bodyComplete)
+        #expect(
+            Self.run("1\r\na\r\n", framer: &framer).0
+                == .refused(.badFraming(detail: "a chunked body has more than 1024 chunks")))
+    }
+
+    /// A chunk whose data ends where a read ends, `\r\n1\r\na` read by read,
+    /// is counted (evhttp moves that read's whole buffer into the body); one
+    /// whose CRLF came in the same read, `1\r\na\r\n`, is not.
+    @Test func chunksEndingFeeds_countsTheChunksWhoseDataEndsAFeed() {
+        let head = "POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+        var endingReads = RequestFramer(limits: Self.limits)
+        _ = Self.run(head, framer: &endingReads)
+        _ = Self.run("1\r\na", framer: &endingReads)
+        for _ in 0..<9 { _ = Self.run("\r\n1\r\na", framer: &endingReads) }
+        #expect(endingReads.chunkCount == 10)
+        #expect(endingReads.chunksEndingFeeds == 10)
+        var endingLines = RequestFramer(limits: Self.limits)
+        _ = Self.run(head, framer: &endingLines)
+        for _ in 0..<10 { _ = Self.run("1\r\na\r\n", framer: &endingLines) }
+        #expect(endingLines.chunkCount == 10)
+        #expect(endingLines.chunksEndingFeeds == 0)
+        endingReads.reset()
+        #expect(endingReads.chunkCount == 0 && endingReads.chunksEndingFeeds == 0)
+    }
+
     /// Each refused case and the kind of refusal (the cases of docs/adr/0016 and the head's own syntax).
     static let refused: [(id: String, request: String, status: Int)] = [
         ("two-content-lengths", "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", 400),

@@ -25,7 +25,7 @@ import Testing
         let rejections: [TransportRejection] = [
             .uriTooLong(maxBytes: 1), .bodyTooLarge(maxBytes: 1), .badRequest(detail: "x"), .badFraming(detail: "x"),
             .headersTooLarge(maxBytes: 1), .notImplemented(detail: "x"), .expectationFailed,
-            .tooManyConnections(limit: 1),
+            .tooManyConnections(limit: 1), .memoryBudgetSpent(budgetBytes: 1),
         ]
         for rejection in rejections {
             #expect(HTTPStatus.listedReasonPhrase(rejection.status) != nil, "\(rejection)")

@@ -112,6 +112,21 @@ import Testing
             harness.post("/body", #"{"text": "a", "text": "b"}"#), code: "duplicate-member", detailContains: "\"text\"")
     }
 
+    @Test func body_manyRepeatsOfAMember_isDuplicateMemberAtTheFirstRepeat() {
+        let members = Array(repeating: #""maxUnits":300"#, count: 70_000).joined(separator: ",")
+        expectProblem(
+            harness.post("/body", #"{"text":"a","# + members + "}"), code: "duplicate-member",
+            detailContains: #"at byte 27: duplicate member name "maxUnits""#)
+    }
+
+    @Test func body_duplicateAfterManyMembers_isDuplicateMember() {
+        let members = (0..<60_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+        let body = #"{"text":"a","# + members + #","maxUnits":300,"maxUnits":300}"#
+        expectProblem(
+            harness.post("/body", body), code: "duplicate-member",
+            detailContains: "at byte \(body.utf8.count - 15): duplicate member name \"maxUnits\"")
+    }
+
     @Test(arguments: [#"["text"]"#, #""text""#, "1", "null", "true"])
     func body_nonObjectBody_isInvalidType(_ json: String) {
         expectProblem(harness.post("/body", json), code: "invalid-type", detailContains: "must be a JSON object")

@@ -250,6 +250,46 @@ import Testing
         #expect(parseError("{" + members + "}") == nil)
     }
 
+    @Test func parse_duplicateAfterManyMembers_isRejectedWithItsOffset() {
+        // Past 16 members names go through the hashed set.
+        let members = (0..<100_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+        let text = "{" + members + #","k0":1}"#
+        #expect(
+            parseError(text)
+                == JSONParseError(.duplicateName, offset: text.utf8.count - 7, #"duplicate member name "k0""#))
+        #expect(parseError("{" + members + "}") == nil)
+    }
+
+    @Test func parse_manyRepeatsOfOneName_isRejectedAtTheFirstRepeat() {
+        let members = Array(repeating: #""maxUnits":300"#, count: 150_000).joined(separator: ",")
+        #expect(
+            parseError(#"{"text":"a","# + members + "}")
+                == JSONParseError(.duplicateName, offset: 27, #"duplicate member name "maxUnits""#))
+    }
+
+    @Test func parse_escapedSpellingAmongManyMembers_isADuplicate() {
+        let many = (0..<1_000).map { "\"k\($0)\":0" }
+        for pair in [[#""maxUnits":1"#, #""maxUnit\u0073":2"#], [#""max\u0055nits":1"#, #""maxUnits":2"#]] {
+            let error = parseError("{" + (many + pair).joined(separator: ",") + "}")
+            #expect(error?.kind == .duplicateName, "\(pair)")
+            #expect(error?.message == #"duplicate member name "maxUnits""#, "\(pair)")
+        }
+        #expect(
+            parseError("{" + (many + [#""maxUnits":1"#, #""maxUnit\u0053":2"#]).joined(separator: ",") + "}") == nil)
+    }
+
+    @Test func parse_manyNamesAlikeInLengthAndEnds_areNotDuplicates() {
+        // One length, first and last byte: the names the small objects' fingerprint cannot tell apart.
+        let names = (0..<20_000).map {
+            let hex = String($0, radix: 16)
+            return "a" + String(repeating: "0", count: 4 - hex.count) + hex + "z"
+        }
+        let members = names.map { "\"\($0)\":0" }
+        #expect(parseError("{" + members.joined(separator: ",") + "}") == nil)
+        let repeated = members + ["\"\(names[12_345])\":1"]
+        #expect(parseError("{" + repeated.joined(separator: ",") + "}")?.kind == .duplicateName)
+    }
+
     @Test func parse_namesDifferingOnlyByNormalization_areNotDuplicates() {
         #expect(parseError("{\"\u{E9}\": 1, \"e\u{301}\": 2}") == nil)
         let many = (0..<20).map { "\"n\($0)\": 0" }.joined(separator: ",")

@@ -152,6 +152,18 @@ import Testing
             })
     }
 
+    @Test func metrics_reportTheMemoryChargeOnlyWhereTheServerSaysWhere() {
+        let service = NotificationTextService(configuration: ServiceConfiguration(accessLogEnabled: false))
+        func gauge() -> String? {
+            String(decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body, as: UTF8.self)
+                .split(separator: "\n").first { $0.hasPrefix("notification_text_memory_charged_bytes ") }
+                .map(String.init)
+        }
+        #expect(gauge() == nil)
+        service.readMemoryCharge { 1_234_567 }
+        #expect(gauge() == "notification_text_memory_charged_bytes 1234567")
+    }
+
     @Test func buildInfo_labelsTheConfiguredVersionAndRevision_escaped() {
         var configuration = ServiceConfiguration(accessLogEnabled: false)
         configuration.build = BuildInfo(version: "1.2.3", revision: "a\"b\\c\nd")

@@ -34,6 +34,7 @@ import Glibc
         ),
         (.expectationFailed, 417, "expectation-failed", "bad_request"),
         (.tooManyConnections(limit: 8), 503, "too-many-connections", "max_connections"),
+        (.memoryBudgetSpent(budgetBytes: 92_274_688), 503, "too-many-connections", "memory_budget"),
     ]
 
     @Test(arguments: 0..<rejections.count)
@@ -49,6 +50,18 @@ import Glibc
         let metrics = metricsText()
         #expect(metrics.contains(#"notification_text_connections_rejected_total{reason="\#(reason)"} 1"#))
         #expect(!metrics.contains(#"status="\#(status)""#), "refusals are not counted as answered requests")
+    }
+
+    @Test func refusalForWantOfRoom_namesTheLimitHeld() {
+        let request = HTTPRequest(method: "GET", path: "/body")
+        let slots = service.reject(request, because: .tooManyConnections(limit: 81))
+        expectProblem(slots, status: 503, code: "too-many-connections", detailContains: "its limit of 81 connections")
+        #expect(slots.header("Retry-After") == "1")
+        let memory = service.reject(request, because: .memoryBudgetSpent(budgetBytes: 92_274_688))
+        expectProblem(
+            memory, status: 503, code: "too-many-connections", detailContains: "memory budget of 92274688 bytes")
+        #expect(memory.problem?.detail.contains("connections;") == false)
+        #expect(memory.header("Retry-After") == "1")
     }
 
     @Test func everyReason_isExposedFromTheStart() {

@@ -2,7 +2,10 @@
 """The reference relay (relay.py, docs/relay.md) and the device model
 (model.py) against the live service: the scenarios of
 test-fixtures/scenarios.json, and seeded random sequences of events with the
-invariant of docs/spec/screen.md section 4 checked after every settled step.
+invariant of docs/spec/screen.md section 4 (I1 to I5, the badge, the tier and
+the language) checked after every settled step, in the realistic model of
+model.py (latency, reordering, offline periods, crashes, duplicates, the
+platforms' limits; the limits no rule can mend are counted apart).
 
 usage: check.py (--binary PATH | --url URL) [--scenarios] [--random N] [--seed S] [--self-test]
 
@@ -27,7 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from random_runs import print_first, run_random  # noqa: E402
+from random_runs import print_first, print_limits, run_random  # noqa: E402
 from relay import ComposeClient  # noqa: E402
 from self_test import self_test  # noqa: E402
 from world import ROOT, World  # noqa: E402
@@ -54,6 +57,15 @@ def run_scenarios(compose, path):
                     problems.append(f"step {index}: {device_id} badge {device.badge}, expected {badge}")
             problems += [f"step {index}: {rule} {text}" for rule, text in world.violations]
             world.violations.clear()
+            want_limits = step.get("limits", {})
+            got_limits = {device_id: sorted(label for d, label in world.limited if d == device_id)
+                          for device_id in world.devices}
+            for device_id in world.devices:
+                if sorted(want_limits.get(device_id, [])) != got_limits[device_id]:
+                    problems.append(f"step {index}: {device_id} measured limits {got_limits[device_id]},"
+                                    f" expected {sorted(want_limits.get(device_id, []))}")
+            if "silent" in step and world.silent_pushes() != step["silent"]:
+                problems.append(f"step {index}: {world.silent_pushes()} silent Web pushes, expected {step['silent']}")
         if problems:
             failed += 1
             print(f"FAIL {case['id']}")
@@ -94,9 +106,11 @@ def main():
             began = time.monotonic()
             totals = run_random(host, port, args.random, args.seed, args.jobs, compose)
             print_first(totals)
+            rules = ", ".join(f"{rule} {n}" for rule, n in sorted(totals["rules"].items()))
             print(f"random: {totals['sequences']} sequences (seed {args.seed}), {totals['steps']} steps,"
-                  f" {totals['checked']} settled steps checked, {totals['violations']} violations,"
-                  f" {time.monotonic() - began:.1f} s")
+                  f" {totals['checked']} settled steps checked, {totals['violations']} violations"
+                  f"{' (' + rules + ')' if rules else ''}, {time.monotonic() - began:.1f} s")
+            print_limits(totals)
             ok &= totals["violations"] == 0
     finally:
         compose.close()

@@ -40,6 +40,9 @@ keeps serving and loses nothing:
   idle-and-slow-uploads, connect-storm, probes-at-capacity, rfc9112-hosts
                  capacity (capacity.py): idle keep-alive and slow uploads make room,
                  a connect storm refuses nobody, probes answer past capacity, Host rules
+  tiny-chunks    20 chunked uploads in 1-byte chunks that each end a read: the memory
+                 charge covers what they hold, RSS < 128 MiB, a normal client and the
+                 probes served; a body of 1,025 chunks gets 400 bad-framing
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).

@@ -35,13 +35,17 @@ export class DeviceScreen {
     return { post: true, remove, badge: this.#takeBadge(badge, stamp) };
   }
 
-  // A withdrawal: every notification older than `stamp` leaves.
+  // A withdrawal: the notifications of `groups` older than `stamp` leave;
+  // the others and the floor stay (its answer may keep its own group unsent).
   withdrawal(groups, stamp, badge) {
-    for (const group of groups) {
+    const remove = [];
+    for (const group of [...new Set(groups)].sort()) {
       if (this.seen[group] === undefined || this.seen[group] < stamp) this.seen[group] = stamp;
+      if (this.shown[group] !== undefined && this.shown[group] < stamp) {
+        delete this.shown[group];
+        remove.push(group);
+      }
     }
-    const remove = this.#removeOlder(stamp, null);
-    this.floor = Math.max(this.floor ?? stamp, stamp);
     return { post: false, remove, badge: this.#takeBadge(badge, stamp) };
   }
 

@@ -192,10 +192,10 @@ package struct JSONParser: ~Copyable {
         }
         var memberCount = 0
         // Small objects (every request object) check names by a linear scan
-        // of the members before; large ones switch to a set so a hostile
-        // object stays linear. Names are compared by code points: "é" and
-        // "e\u0301" are different names, "a" and "\u0061" the same.
-        var names: Set<[UInt8]>? = nil
+        // of the members before; large ones switch to a hashed set so a
+        // hostile object stays linear. Names are compared by code points: "é"
+        // and "e\u0301" are different names, "a" and "\u0061" the same.
+        var names: MemberNameSet? = nil
         // One bit per name fingerprint seen in this object: a new name whose
         // bit is clear cannot repeat one, so most names skip the scan.
         var seenFingerprints: UInt64 = 0
@@ -244,21 +244,21 @@ package struct JSONParser: ~Copyable {
 
     /// Whether the name at `nameEntry` repeats one of the object's first `memberCount` names.
     private func isDuplicateName(
-        _ nameEntry: Int, objectEntry: Int, memberCount: Int, names: inout Set<[UInt8]>?
+        _ nameEntry: Int, objectEntry: Int, memberCount: Int, names: inout MemberNameSet?
     ) -> Bool {
-        let name = entries[nameEntry]
         if memberCount >= 16 {
             if names == nil {
-                var set = Set<[UInt8]>(minimumCapacity: 2 * memberCount)
+                var set = MemberNameSet(capacity: 2 * memberCount)
                 var member = objectEntry + 1
                 for _ in 0..<memberCount {
-                    set.insert(JSONTape.decodedBytes(entries[member], in: bytes))
+                    _ = set.insert(member, of: entries, in: bytes)
                     member = Int(entries[member + 1].next)
                 }
                 names = set
             }
-            return !names!.insert(JSONTape.decodedBytes(name, in: bytes)).inserted
+            return !names!.insert(nameEntry, of: entries, in: bytes)
         }
+        let name = entries[nameEntry]
         var member = objectEntry + 1
         for _ in 0..<memberCount {
             if JSONTape.sameName(entries[member], name, in: bytes) { return true }

@@ -10,6 +10,8 @@ enum MetricsExposition {
         var startNanosecondsSinceEpoch: Int64
         var nowNanosecondsSinceEpoch: Int64
         var residentMemoryBytes: Int?
+        /// What the server's memory budget has charged the connections now.
+        var chargedMemoryBytes: Int? = nil
         /// User and system CPU time.
         var cpuNanoseconds: UInt64?
         var openDescriptorCount: Int?
@@ -87,6 +89,13 @@ enum MetricsExposition {
         if let resident = snapshot.residentMemoryBytes {
             header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
             out += "process_resident_memory_bytes \(resident)\n"
+        }
+
+        if let charged = snapshot.chargedMemoryBytes {
+            header(
+                &out, "notification_text_memory_charged_bytes", "gauge",
+                "Bytes the connections' buffers hold by the memory budget's count (at most the budget).")
+            out += "notification_text_memory_charged_bytes \(charged)\n"
         }
 
         if let cpu = snapshot.cpuNanoseconds {

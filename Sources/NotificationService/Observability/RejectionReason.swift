@@ -10,6 +10,7 @@ enum RejectionReason: String, CaseIterable, Sendable {
     case badFraming = "bad_framing"
     case notImplemented = "not_implemented"
     case maxConnections = "max_connections"
+    case memoryBudget = "memory_budget"
     case acceptError = "accept_error"
 
     /// nil for `uriTooLong`, which is answered on a usable connection and
@@ -22,6 +23,7 @@ enum RejectionReason: String, CaseIterable, Sendable {
         case .badFraming: self = .badFraming
         case .notImplemented: self = .notImplemented
         case .tooManyConnections: self = .maxConnections
+        case .memoryBudgetSpent: self = .memoryBudget
         case .uriTooLong: return nil
         }
     }

@@ -13,7 +13,7 @@ from defines import MARKER, Server, check_no_marker, classify, proc_cpu_seconds
 
 
 REJECTION_REASONS = ["bad_request", "headers_too_large", "body_too_large", "bad_framing", "not_implemented",
-                     "max_connections", "accept_error"]
+                     "max_connections", "memory_budget", "accept_error"]
 
 
 REJECTED_METRIC = "notification_text_connections_rejected_total"
