@@ -157,9 +157,10 @@ import Testing
         #expect(next.device("android")[int: "badge"] == 0)
     }
 
-    /// A successful fetch's alert drops every older queued payload; a
-    /// fallback drops only the queued alerts of its group.
-    @Test func loop_supersession_successfulAlertDropsOlder_fallbackDropsItsGroupOnly() {
+    /// A successful fetch's alert drops every older queued alert (not a
+    /// withdrawal: it is what takes its groups off); a fallback drops only
+    /// the queued alerts of its group.
+    @Test func loop_supersession_successfulAlertDropsOlderAlerts_fallbackItsGroupOnly() {
         let end = Call.noonMilliseconds / 1000 + 300
         let queued = [
             Call.entry(stamp: 10, kind: "alert", group: "fallback", fallback: true, end: end),
@@ -180,7 +181,7 @@ import Testing
 
         let ok = Self.loop(Call.record(devices: [waiting]), notifications: [Call.message("1")], unread: 1)
         let okOutbox = ok[object: "record"].device("phone")[array: "outbox"]
-        #expect(okOutbox.map { $0[int: "stamp"] } == [Call.noonMilliseconds])
+        #expect(okOutbox.map { $0[int: "stamp"] } == [11, Call.noonMilliseconds])
         #expect(ok[int: "wakeAt"] == Call.noonMilliseconds + 50_000)
     }
 
@@ -198,6 +199,29 @@ import Testing
             ])
         // The outbox's first is sent, in stamp order.
         #expect(answer[array: "sends"].map { $0[int: "stamp"] } == [11])
+    }
+
+    /// A withdrawal drops the queued alerts of the groups it names and the
+    /// queued withdrawals whose groups it names all, nothing else.
+    @Test func loop_withdrawal_dropsWhatItNames_only() {
+        let end = Call.noonMilliseconds / 1000 + 300
+        let withdraw: (String) -> [String: Any] = { ["aps": ["content-available": 1], "withdraw": [$0], "stamp": 1] }
+        let queued = [
+            Call.entry(stamp: 10, kind: "alert", group: "t1", end: end),
+            Call.entry(stamp: 11, kind: "withdrawal", group: "t5", end: end, payload: withdraw("t1")),
+            Call.entry(stamp: 12, kind: "withdrawal", group: "t5", end: end, payload: withdraw("t2")),
+            Call.entry(stamp: 13, kind: "alert", group: "t2", end: end),
+        ]
+        var device = Call.apnsDevice(badge: 0, outbox: queued)
+        device["next"] = Call.noonMilliseconds + 50_000
+        let displayed: [[String: Any]] = [["key": "chat:1", "timestamp": "2026-11-29T11:59:00Z", "group": "t1"]]
+        var read = Call.message("1")
+        read["read"] = true
+        let answer = Self.loop(Call.record(devices: [device], displayed: displayed), notifications: [read], unread: 0)
+        #expect(answer[object: "answer"][object: "push"]["withdraw"] as? [String] == ["t1"])
+        let outbox = answer[object: "record"].device("phone")[array: "outbox"]
+        #expect(outbox.map { $0[int: "stamp"] } == [12, 13, Call.noonMilliseconds])
+        #expect(outbox.last?[string: "kind"] == "withdrawal")
     }
 
     @Test func loop_failedFetch_backsOffWithFullJitter_andKeepsRefresh() {

@@ -29,7 +29,8 @@ class Crash(BaseException):
 
 
 class Screen:
-    """screen.md section 2: a map of group -> stamp, seen[G], the floor, the badge's stamp."""
+    """screen.md section 2: a map of group -> stamp, seen[G], the floor (set by an alert of a
+    successful fetch), the badge's stamp."""
     def __init__(self):
         self.shown, self.seen, self.floor, self.badge, self.badge_stamp = {}, {}, -1, None, -1
 
@@ -48,10 +49,10 @@ class Screen:
         self.take_badge(badge, stamp)
 
     def withdrawal(self, groups, stamp, badge):
-        self.shown = {g: s for g, s in self.shown.items() if s >= stamp}
+        """Removes the older notifications of its groups; leaves the others and the floor."""
+        self.shown = {g: s for g, s in self.shown.items() if g not in groups or s >= stamp}
         for group in groups:
             self.seen[group] = max(self.seen.get(group, -1), stamp)
-        self.floor = max(self.floor, stamp)
         self.take_badge(badge, stamp)
 
     def apply(self, send):
@@ -161,7 +162,8 @@ def crash_between_store_and_send(world):
 
 
 def badge(world):
-    """A badge-0 withdrawal refused (429) is superseded by a newer alert's badge 1."""
+    """A badge-0 withdrawal refused (429) waits in the outbox; a newer alert (badge 1) queues behind
+    it, so the device applies both in stamp order and ends with 1."""
     world.create("1", "t1")
     world.deliver()
     world.answers = [(429, "TooManyRequests", None, False), (429, None, None, False)]

@@ -179,13 +179,61 @@ extension RelayRecord {
                 planned.append(answer.withdrawal(for: transport))
             }
             for entry in planned {
-                devices[index].outbox.removeAll { queued in
-                    (entry.kind == .alert && queued.kind == .alert && queued.group == entry.group)
-                        || (entry.setsFloor && queued.stamp < entry.stamp)
-                }
+                supersede(in: index, by: entry)
                 devices[index].outbox.append(entry)
             }
             if !planned.isEmpty, let badge { devices[index].badge = badge }
+        }
+    }
+
+    /// What a new payload makes useless in the device's outbox, as the
+    /// device would (docs/relay.md step 5, screen.md section 2): an alert
+    /// drops the queued alerts of its group, and one whose kind is not
+    /// `fallback` every older queued alert; a withdrawal drops the queued
+    /// alerts of the groups it names and the queued withdrawals whose groups
+    /// it names all. Nothing else: a queued withdrawal is what takes its
+    /// groups off the device, and a withdrawal's answer may keep a group it
+    /// does not name without sending it again.
+    mutating func supersede(in index: Int, by entry: OutboxEntry) {
+        let transport = devices[index].transport
+        switch entry.kind {
+        case .alert:
+            devices[index].outbox.removeAll { queued in
+                queued.kind == .alert
+                    && (RelayRecord.same(queued.group, entry.group) || (!entry.fallback && queued.stamp < entry.stamp))
+            }
+        case .withdrawal:
+            let named = entry.withdrawnGroups(on: transport)
+            devices[index].outbox.removeAll { queued in
+                if queued.kind == .alert { return named.contains { RelayRecord.same($0, queued.group) } }
+                return queued.withdrawnGroups(on: transport).allSatisfy { group in
+                    named.contains { RelayRecord.same($0, group) }
+                }
+            }
+        }
+    }
+
+    /// Whether two group keys are the same bytes.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+}
+
+extension RelayRecord.OutboxEntry {
+    /// The groups a withdrawal names: APNs' `withdraw` array, FCM's data
+    /// `withdraw` (the keys joined by spaces, push.md P21); none for an alert.
+    func withdrawnGroups(on transport: RelayRecord.Transport) -> [String] {
+        guard kind == .withdrawal, let tape = try? JSONParser.tape(payload) else { return [] }
+        let root = JSONTape.root
+        switch transport {
+        case .apns:
+            guard let withdraw = tape.member(root, "withdraw"), tape.kind(withdraw) == .array else { return [] }
+            return tape.elements(withdraw).compactMap { tape.kind($0) == .string ? tape.string($0) : nil }
+        case .fcm:
+            guard let data = tape.member(root, "data"), let withdraw = tape.member(data, "withdraw"),
+                tape.kind(withdraw) == .string
+            else { return [] }
+            return tape.string(withdraw).split(separator: " ").map { String($0) }
+        case .webpush:
+            return []
         }
     }
 }

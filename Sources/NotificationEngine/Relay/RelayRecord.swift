@@ -73,7 +73,8 @@ package struct RelayRecord: Sendable {
         package var kind: EntryKind
         /// The answer's group key (`push.group`).
         package var group: String
-        /// Whether the answer was a fallback (its alert sets no floor: screen.md section 2).
+        /// Whether the answer was a fallback (its alert sets no floor and
+        /// supersedes only its group: screen.md section 2).
         package var fallback: Bool
         /// The end of its lifetime, Unix seconds.
         package var endSeconds: Int64
@@ -81,10 +82,6 @@ package struct RelayRecord: Sendable {
         package var headers: [UInt8]
         /// APNs and Web Push: the payload; FCM: the `message`.
         package var payload: [UInt8]
-
-        /// Whether the device sets its floor by it: every withdrawal, every
-        /// alert of a successful fetch's answer (screen.md section 2).
-        var setsFloor: Bool { kind == .withdrawal || !fallback }
     }
 }
 
