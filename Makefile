@@ -135,12 +135,16 @@ check-openapi: build $(VENV)/.tools-installed
 # time on an idle 2-core machine; the whole target about 80 s), the
 # platforms' measured limits counted apart. check-relay-long runs
 # RELAY_LONG_COUNT (10,000) sequences alone, about 4 minutes idle.
+# check-relay ends with examples/relay/relay.py, the relay built on POST
+# /relay, through a few sequences against fake push services (about 3 s).
 RELAY_RANDOM_COUNT ?= 2000
 RELAY_LONG_COUNT ?= 10000
 RELAY_RANDOM_SEED ?= 1
 .PHONY: check-relay check-relay-long
 check-relay: build python3
 	python3 checks/relay/check.py --self-test --scenarios --random $(RELAY_RANDOM_COUNT) --seed $(RELAY_RANDOM_SEED) \
+	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
+	python3 examples/relay/relay_test.py \
 	  --binary "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 check-relay-long: build python3

@@ -102,6 +102,10 @@ CASES = [
          method="POST", path="/body", payload="body-typical.json", count=50),
     Case("live-compose", "live", "POST /compose with payloads/compose-20.json, one request",
          method="POST", path="/compose", payload="compose-20.json", count=30),
+    Case("live-relay", "live",
+         "POST /relay with payloads/relay-loop-20.json (a loop: compose 20 pending for three devices, plan, sends),"
+         " one request",
+         method="POST", path="/relay", payload="relay-loop-20.json", count=30),
     Case("live-healthz", "live", "GET /healthz, one request", path="/healthz", count=100),
     Case("live-readyz", "live", "GET /readyz, one request", path="/readyz", count=100),
     Case("live-metrics", "live", "GET /metrics (the Prometheus text of every route), one request",

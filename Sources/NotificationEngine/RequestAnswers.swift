@@ -1,5 +1,5 @@
 /// The engine's entry points, one call per request: the bytes of a
-/// `POST /body` or `POST /compose` request body in, the bytes of the 200
+/// `POST /body`, `POST /compose` or `POST /relay` request body in, the bytes of the 200
 /// answer out, or the problem the route answers with. The service's routes
 /// and command line (`ServiceAnswers`) and the library's JSON answers
 /// (`NotificationText.answer(bodyRequest:)`, `answer(composeRequest:)`) call
@@ -79,4 +79,13 @@ package enum RequestAnswers {
         return json
     }
     #endif
+
+    /// The `POST /relay` answer for a request body (`RelayCore`): the relay's
+    /// next record and what to do, or the problem. Its `loop` composes as
+    /// `compose(request:appName:catalogs:now:kept:)` does.
+    package static func relay(request: [UInt8], appName: String, catalogs: CatalogSet, kept: KeptShapes)
+        throws(Problem) -> [UInt8]
+    {
+        try RelayCore.answer(request: request, appName: appName, catalogs: catalogs, kept: kept)
+    }
 }

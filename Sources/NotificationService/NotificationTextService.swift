@@ -188,7 +188,11 @@ public final class NotificationTextService: HTTPHandler {
                     .methodNotAllowed, "\(route.label) accepts POST only", headers: [("Allow", route.allowHeader)])
             }
             try RequestContent.check(request)
-            return route == .body ? try answerBody(request) : try answerCompose(request)
+            switch route {
+            case .body: return try answerBody(request)
+            case .relay: return try answerRelay(request)
+            default: return try answerCompose(request)
+            }
         }
         guard method == "GET" || method == "HEAD" else {
             throw Problem(
@@ -233,7 +237,7 @@ public final class NotificationTextService: HTTPHandler {
             return PlaygroundAsset.response(route: route)
         case .playgroundSettings:
             return PlaygroundAsset.settings(configuration)
-        case .body, .compose, .unmatched:
+        case .body, .compose, .relay, .unmatched:
             preconditionFailure("handled above")
         }
     }
@@ -251,6 +255,12 @@ public final class NotificationTextService: HTTPHandler {
             request: request.body, appName: configuration.appName, catalogs: configuration.catalogs,
             now: clock.timestamp, composer: compose)
         return Self.json(json, route: .compose)
+    }
+
+    private func answerRelay(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let json = try ServiceAnswers.relay(
+            request: request.body, appName: configuration.appName, catalogs: configuration.catalogs)
+        return Self.json(json, route: .relay)
     }
 
     // MARK: Responses

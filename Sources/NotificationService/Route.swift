@@ -4,7 +4,7 @@
 /// The raw values count the cases in their order, which is `allCases`'s:
 /// a new route is one case here (and its label and path).
 enum Route: Int, CaseIterable, Sendable {
-    case body, compose, healthz, readyz, metrics, openAPI
+    case body, compose, relay, healthz, readyz, metrics, openAPI
     case playgroundPage, playgroundStyle, playgroundScript, playgroundIcon, playgroundSettings
     case unmatched
 
@@ -12,6 +12,7 @@ enum Route: Int, CaseIterable, Sendable {
         switch path {
         case "/body": self = .body
         case "/compose": self = .compose
+        case "/relay": self = .relay
         case "/healthz": self = .healthz
         case "/readyz": self = .readyz
         case "/metrics": self = .metrics
@@ -30,6 +31,7 @@ enum Route: Int, CaseIterable, Sendable {
         switch self {
         case .body: "/body"
         case .compose: "/compose"
+        case .relay: "/relay"
         case .healthz: "/healthz"
         case .readyz: "/readyz"
         case .metrics: "/metrics"
@@ -52,7 +54,7 @@ enum Route: Int, CaseIterable, Sendable {
     var metricsIndex: Int { rawValue }
 
     /// Whether the route is answered with POST (the rules) or GET and HEAD (the rest).
-    var acceptsPost: Bool { self == .body || self == .compose }
+    var acceptsPost: Bool { self == .body || self == .compose || self == .relay }
 
     /// Probes stay open when a token is required: orchestrators call them
     /// without secrets, and they reveal nothing but liveness. So do the

@@ -1,7 +1,7 @@
 import HTTPCore
 import NotificationEngine
 
-/// `POST /body` and `POST /compose` without HTTP: a request body in, the
+/// `POST /body`, `POST /compose` and `POST /relay` without HTTP: a request body in, the
 /// JSON of the 200 answer out, or the problem the route answers with. The
 /// routes call these, and so does the command line (`render --json`,
 /// `render --json-lines`, `compose --json-lines`), so both give the same
@@ -48,6 +48,16 @@ package enum ServiceAnswers {
         try RequestAnswers.compose(
             request: request, appName: appName, catalogs: catalogs, now: now, kept: ThreadKeptShapes.current(),
             composer: composer)
+    }
+
+    /// The `POST /relay` answer for a request body (`RelayCore`): the relay's
+    /// next record and what to do; its `loop` composes with the calling
+    /// thread's kept shapes, as `compose` does.
+    package static func relay(request: [UInt8], appName: String, catalogs: CatalogSet = .builtIn) throws(Problem)
+        -> [UInt8]
+    {
+        try RequestAnswers.relay(
+            request: request, appName: appName, catalogs: catalogs, kept: ThreadKeptShapes.current())
     }
 
     /// The problem of a request body larger than `maxBytes` (413 `payload-too-large`).

@@ -1,6 +1,6 @@
 import NotificationEngine
 
-/// What `POST /body` or `POST /compose` answers for a request body: the
+/// What `POST /body`, `POST /compose` or `POST /relay` answers for a request body: the
 /// status, the media type and the bytes, identical to the service's for the
 /// same body (the HTTP layer alone adds its refusals: size, media type,
 /// method, access).
@@ -48,5 +48,23 @@ public func answer(
         try RequestAnswers.compose(
             request: composeRequest, appName: appName, catalogs: CatalogSet.forDefaultLocale(defaultLocale),
             now: { now.value }, kept: KeptShapes())
+    }
+}
+
+/// The `POST /relay` answer for a request body: the relay's core without IO
+/// (docs/relay.md). An `event`, `loop`, `gave-up`, `answer` or `wake` with
+/// the stored record in, the next record and what to send out: the
+/// service's bytes, so a relay in Swift does only its IO around it.
+/// - Parameters:
+///   - appName: the server's app name (`serve --app-name`), for the loop's compose.
+///   - defaultLocale: the server's default locale (`serve --default-locale`).
+public func answer(
+    relayRequest: [UInt8], appName: String = ComposeRequest.defaultApp,
+    defaultLocale: String = ComposeRequest.defaultLocale
+) -> JSONAnswer {
+    JSONAnswer { () throws(Problem) in
+        try RequestAnswers.relay(
+            request: relayRequest, appName: appName, catalogs: CatalogSet.forDefaultLocale(defaultLocale),
+            kept: KeptShapes())
     }
 }

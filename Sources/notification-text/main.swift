@@ -8,6 +8,7 @@ let usage = """
     commands:
       render    Markdown on stdin, the notification body on stdout (--json, --json-lines: POST /body's answers)
       compose   a POST /compose request on stdin, the answer on stdout (--json-lines: one per line)
+      relay     a POST /relay request on stdin, the answer on stdout: the relay's core (--json-lines)
       locale    how a request's locale TAG chooses its catalog, as JSON (the oracle of test-fixtures/l10n.json)
       serve     the HTTP service, on 127.0.0.1:8080 unless told otherwise
       help      this text; `help <command>` is `<command> --help`
@@ -24,6 +25,7 @@ let usage = """
 let commands: [String: (run: ([String]) -> Void, help: () -> String)] = [
     "render": (RenderCommand.run, { RenderCommand.help }),
     "compose": (ComposeCommand.run, { ComposeCommand.help }),
+    "relay": (RelayCommand.run, { RelayCommand.help }),
     "locale": (LocaleCommand.run, { LocaleCommand.help }),
     "serve": (
         { arguments in

@@ -184,4 +184,23 @@ import Testing
         #expect(!line.contains("secret"))
         #expect(harness.get("/healthz").status == 200, "the service keeps serving")
     }
+
+    // MARK: The relay's core
+
+    @Test func relay_answersTheCoresJSON_andItsProblems() {
+        let record = #"{"recipient":"u1","settings":{"locale":"en","preview":"full"},"devices":[]}"#
+        let response = harness.post(
+            "/relay", #"{"do":"event","record":\#(record),"now":"2026-11-29T12:00:00Z","event":{"type":"created"}}"#)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.route == "/relay")
+        #expect(
+            response.text
+                == #"{"record":{"recipient":"u1","settings":{"locale":"en","preview":"full","maxAgeSeconds":600,"#
+                + #""maxUnits":256},"displayed":[],"stamp":null,"refresh":false,"due":{"at":1795953600000,"#
+                + #""attempt":0},"devices":[]}}"#)
+        let bad = harness.post("/relay", #"{"do":"wake","record":\#(record),"now":"noon"}"#)
+        expectProblem(bad, status: 400, code: "invalid-timestamp")
+        #expect(harness.get("/relay").status == 405)
+    }
 }

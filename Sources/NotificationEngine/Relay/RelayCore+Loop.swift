@@ -1,0 +1,239 @@
+/// `loop` and `gave-up`: docs/relay.md steps 4 to 7 after the fetch of step 3.
+extension RelayCore {
+    static let fetchWords = ["ok", "failed", "timeout"]
+
+    static func loop(_ fields: RelayFields, appName: String, catalogs: CatalogSet, kept: KeptShapes) throws(Problem)
+        -> [UInt8]
+    {
+        let now = try clock(fields)
+        var record = try record(fields)
+        guard let fetch = try fields.word("fetch", fetchWords) else { throw FieldDecoding.missing("fetch") }
+        let jitter = try jitter(fields)
+        var unread: Int? = nil
+        if fetch == "ok" {
+            _ = try fields.need(fields.array("notifications"), "notifications")
+            guard let count = try fields.integer("unread", in: PushOptions.badgeRange) else {
+                throw FieldDecoding.missing("unread")
+            }
+            unread = count
+        } else if let name = ["notifications", "unread"].first(where: { fields.has($0) }) {
+            throw Problem(.invalidValue, "\(name) is only for fetch ok (the fetch's result)", at: name)
+        }
+        // P22: newer than every stamp given before, and than ⌊now⌋ in ms.
+        let stamp = min(max((record.stamp ?? -1) + 1, now.milliseconds, 0), PushOptions.stampRange.upperBound)
+        let request = composeRequest(record, fields: fields, now: now, fetch: fetch, badge: unread, stamp: stamp)
+        let answerBytes: [UInt8]
+        do throws(Problem) {
+            let timestamp = now.timestamp
+            answerBytes = try RequestAnswers.compose(
+                request: request, appName: appName, catalogs: catalogs, now: { timestamp }, kept: kept)
+        } catch {
+            throw relocated(error)
+        }
+        let composed = ComposedAnswer(answerBytes, nowSeconds: now.seconds)
+        record.plan(composed, badge: unread)
+        record.displayed = composed.displayed
+        record.stamp = stamp
+        if fetch == "ok" {
+            record.due = nil
+            record.refresh = false
+        } else {
+            record.backOff(now: now.milliseconds, jitter: jitter)
+        }
+        record.dropExpired(nowSeconds: now.seconds, before: stamp)
+        let sends = record.sends(now: now)
+        let wakeAt = record.wakeAt(now: now.milliseconds)
+        let written = record
+        return JSONWriter.bytes(capacity: 2 * answerBytes.count + 1024) { json in
+            json.raw(#"{"record":"#)
+            written.write(into: &json)
+            json.raw(#","answer":"#)
+            answerBytes.withUnsafeBufferPointer { json.raw($0) }
+            writeSends(sends, into: &json)
+            json.raw(#","wakeAt":"#)
+            json.integerOrNull(wakeAt)
+            json.raw("}")
+        }
+    }
+
+    /// The compose could not be made (step 4, both tries failed): `due` with the backoff.
+    static func gaveUp(_ fields: RelayFields) throws(Problem) -> [UInt8] {
+        let now = try clock(fields)
+        var record = try record(fields)
+        record.backOff(now: now.milliseconds, jitter: try jitter(fields))
+        let wakeAt = record.wakeAt(now: now.milliseconds)
+        let written = record
+        return JSONWriter.bytes(capacity: 1024) { json in
+            json.raw(#"{"record":"#)
+            written.write(into: &json)
+            json.raw(#","wakeAt":"#)
+            json.integerOrNull(wakeAt)
+            json.raw("}")
+        }
+    }
+
+    /// The `POST /compose` request of step 4, from the record and the fetch.
+    static func composeRequest(
+        _ record: RelayRecord, fields: RelayFields, now: Clock, fetch: String, badge: Int?, stamp: Int64
+    ) -> [UInt8] {
+        let settings = record.settings
+        var reserveBytes = 0
+        for device in record.devices {
+            switch device.transport {
+            // `,"token":"…"`: FCM tokens need no escape (relay.md step 4).
+            case .fcm: reserveBytes = max(reserveBytes, device.token.utf8.count + 11)
+            // `,"mutable-content":1`.
+            case .apns: reserveBytes = max(reserveBytes, 20)
+            case .webpush: break
+            }
+        }
+        reserveBytes = min(reserveBytes, PushOptions.reserveBytesRange.upperBound)
+        let notifications = fields.value("notifications")
+        let tape = fields.tape
+        return JSONWriter.bytes(capacity: (notifications == nil ? 0 : tape.bytes.count) + record.displayed.count + 512)
+        {
+            json in
+            json.raw("{")
+            if let notifications {
+                json.raw(#""notifications":"#)
+                tape.writeValue(notifications, into: &json)
+                json.raw(",")
+            }
+            json.raw(#""displayed":"#)
+            record.displayed.withUnsafeBufferPointer { json.raw($0) }
+            json.raw(#","now":"#)
+            json.string(now.raw)
+            json.raw(#","maxAgeSeconds":"#)
+            json.integer(settings.maxAgeSeconds)
+            json.raw(#","maxUnits":"#)
+            json.integer(settings.maxUnits)
+            if let app = settings.app {
+                json.raw(#","app":"#)
+                json.string(app)
+            }
+            json.raw(#","recipient":"#)
+            json.string(record.recipient)
+            json.raw(#","fetch":"#)
+            json.string(fetch)
+            json.raw(#","locale":"#)
+            json.string(settings.locale)
+            json.raw(#","preview":"#)
+            json.string(settings.preview)
+            json.raw(#","push":{"stamp":"#)
+            json.integer(stamp)
+            json.raw(#","reserveBytes":"#)
+            json.integer(reserveBytes)
+            if let badge {
+                json.raw(#","badge":"#)
+                json.integer(badge)
+            }
+            if let channel = settings.androidChannel {
+                json.raw(#","androidChannel":"#)
+                json.string(channel)
+            }
+            json.raw("}}")
+        }
+    }
+
+    /// A problem of the compose request, pointed at where its value came
+    /// from in the relay's request: the fetch's `notifications`, or the record.
+    static func relocated(_ problem: Problem) -> Problem {
+        guard let pointer = problem.pointer else { return problem }
+        var relocated = problem
+        let moves: [(from: String, to: String)] = [
+            ("/notifications", "/notifications"), ("/displayed", "/record/displayed"),
+            ("/recipient", "/record/recipient"), ("/push/androidChannel", "/record/settings/androidChannel"),
+            ("/locale", "/record/settings/locale"), ("/preview", "/record/settings/preview"),
+            ("/maxAgeSeconds", "/record/settings/maxAgeSeconds"), ("/maxUnits", "/record/settings/maxUnits"),
+            ("/app", "/record/settings/app"),
+        ]
+        for move in moves where pointer == move.from || pointer.hasPrefix(move.from + "/") {
+            relocated.pointer = move.to + String(pointer.dropFirst(move.from.count))
+            break
+        }
+        relocated.detail = "the compose request: " + problem.detail
+        return relocated
+    }
+}
+
+extension RelayRecord {
+    /// A failed fetch or a compose given up: the next attempt after the backoff.
+    mutating func backOff(now: Int64, jitter: Double) {
+        let attempt = (due?.attempt ?? 0) + 1
+        due = Due(atMilliseconds: now + Backoff.milliseconds(attempt: attempt, jitter: jitter), attempt: attempt)
+    }
+
+    /// Step 5: what the answer sends each device, into its outbox.
+    mutating func plan(_ answer: ComposedAnswer, badge: Int?) {
+        guard answer.hasPush else { return }
+        let alertGoes = answer.send || (refresh && answer.shownCount > 0)
+        for index in devices.indices {
+            let transport = devices[index].transport
+            var planned: [OutboxEntry] = []
+            if alertGoes { planned.append(answer.alert(for: transport)) }
+            // Not to Web Push: a push there must show a notification (screen.md
+            // section 6); the next alert's floor takes back what it would have.
+            if transport != .webpush
+                && (answer.withdrawCount > 0 || (badge != nil && badge != devices[index].badge && !alertGoes))
+            {
+                planned.append(answer.withdrawal(for: transport))
+            }
+            for entry in planned {
+                supersede(in: index, by: entry)
+                devices[index].outbox.append(entry)
+            }
+            if !planned.isEmpty, let badge { devices[index].badge = badge }
+        }
+    }
+
+    /// What a new payload makes useless in the device's outbox, as the
+    /// device would (docs/relay.md step 5, screen.md section 2): an alert
+    /// drops the queued alerts of its group, and one whose kind is not
+    /// `fallback` every older queued alert; a withdrawal drops the queued
+    /// alerts of the groups it names and the queued withdrawals whose groups
+    /// it names all. Nothing else: a queued withdrawal is what takes its
+    /// groups off the device, and a withdrawal's answer may keep a group it
+    /// does not name without sending it again.
+    mutating func supersede(in index: Int, by entry: OutboxEntry) {
+        let transport = devices[index].transport
+        switch entry.kind {
+        case .alert:
+            devices[index].outbox.removeAll { queued in
+                queued.kind == .alert
+                    && (RelayRecord.same(queued.group, entry.group) || (!entry.fallback && queued.stamp < entry.stamp))
+            }
+        case .withdrawal:
+            let named = entry.withdrawnGroups(on: transport)
+            devices[index].outbox.removeAll { queued in
+                if queued.kind == .alert { return named.contains { RelayRecord.same($0, queued.group) } }
+                return queued.withdrawnGroups(on: transport).allSatisfy { group in
+                    named.contains { RelayRecord.same($0, group) }
+                }
+            }
+        }
+    }
+
+    /// Whether two group keys are the same bytes.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+}
+
+extension RelayRecord.OutboxEntry {
+    /// The groups a withdrawal names: APNs' `withdraw` array, FCM's data
+    /// `withdraw` (the keys joined by spaces, push.md P21); none for an alert.
+    func withdrawnGroups(on transport: RelayRecord.Transport) -> [String] {
+        guard kind == .withdrawal, let tape = try? JSONParser.tape(payload) else { return [] }
+        let root = JSONTape.root
+        switch transport {
+        case .apns:
+            guard let withdraw = tape.member(root, "withdraw"), tape.kind(withdraw) == .array else { return [] }
+            return tape.elements(withdraw).compactMap { tape.kind($0) == .string ? tape.string($0) : nil }
+        case .fcm:
+            guard let data = tape.member(root, "data"), let withdraw = tape.member(data, "withdraw"),
+                tape.kind(withdraw) == .string
+            else { return [] }
+            return tape.string(withdraw).split(separator: " ").map { String($0) }
+        case .webpush:
+            return []
+        }
+    }
+}

@@ -1,0 +1,179 @@
+/// What a relay stores per recipient (docs/relay.md, "State"): the core owns
+/// its JSON, the relay keeps it opaquely, written with compare-and-set, and
+/// passes it back with every call. Times are Unix milliseconds, a payload's
+/// end Unix seconds, both `Int64` (`Int` has 32 bits in the WebAssembly build).
+package struct RelayRecord: Sendable {
+    package var recipient: String
+    package var settings: Settings
+    /// The last answer's `displayed`, as compact JSON exactly as returned.
+    package var displayed: [UInt8]
+    /// The last stamp given to a compose (push.md P22); nil before the first.
+    package var stamp: Int64?
+    /// A settings change or a registration not yet planned with a successful fetch.
+    package var refresh: Bool
+    /// When the loop must run, with the attempts so far; nil: nothing owed.
+    package var due: Due?
+    package var devices: [Device]
+
+    /// What the relay sends along with every compose.
+    package struct Settings: Sendable {
+        package var locale: String
+        package var preview: String
+        package var androidChannel: String?
+        package var maxAgeSeconds: Int
+        package var maxUnits: Int
+        package var app: String?
+
+        package static let defaultMaxAgeSeconds = 600
+        package static let defaultMaxUnits = 256
+        package static let previews = ["full", "sender", "none"]
+    }
+
+    package struct Due: Sendable {
+        package var atMilliseconds: Int64
+        package var attempt: Int
+    }
+
+    package enum Transport: String, Sendable, Equatable {
+        case apns, fcm, webpush
+        package static let names = ["apns", "fcm", "webpush"]
+    }
+
+    package struct Device: Sendable {
+        package var id: String
+        package var transport: Transport
+        /// The APNs or FCM token, or the Web Push subscription as the relay keeps it.
+        package var token: String
+        /// APNs: the bundle id (`apns-topic`).
+        package var topic: String?
+        /// The badge of the newest payload planned for it.
+        package var badge: Int?
+        /// Failed attempts of the outbox's first payload.
+        package var attempt: Int
+        /// When to try again; nil: not waiting.
+        package var nextMilliseconds: Int64?
+        /// Payloads not yet accepted, in stamp order.
+        package var outbox: [OutboxEntry]
+
+        /// Whether it may be sent to at `now` (no retry pending later).
+        func isReady(atMilliseconds now: Int64) -> Bool {
+            guard let next = nextMilliseconds else { return true }
+            return next <= now
+        }
+    }
+
+    package enum EntryKind: String, Sendable, Equatable {
+        case alert, withdrawal
+        package static let names = ["alert", "withdrawal"]
+    }
+
+    /// One payload as the answer gave it, for one device's transport.
+    package struct OutboxEntry: Sendable {
+        package var stamp: Int64
+        package var kind: EntryKind
+        /// The answer's group key (`push.group`).
+        package var group: String
+        /// Whether the answer was a fallback (its alert sets no floor and
+        /// supersedes only its group: screen.md section 2).
+        package var fallback: Bool
+        /// The end of its lifetime, Unix seconds.
+        package var endSeconds: Int64
+        /// APNs and Web Push: the headers object; FCM: `{}`.
+        package var headers: [UInt8]
+        /// APNs and Web Push: the payload; FCM: the `message`.
+        package var payload: [UInt8]
+    }
+}
+
+extension RelayRecord {
+    /// The record as the JSON the relay stores.
+    func write(into json: inout JSONWriter) {
+        json.raw(#"{"recipient":"#)
+        json.string(recipient)
+        json.raw(#","settings":{"locale":"#)
+        json.string(settings.locale)
+        json.raw(#","preview":"#)
+        json.string(settings.preview)
+        if let channel = settings.androidChannel {
+            json.raw(#","androidChannel":"#)
+            json.string(channel)
+        }
+        json.raw(#","maxAgeSeconds":"#)
+        json.integer(settings.maxAgeSeconds)
+        json.raw(#","maxUnits":"#)
+        json.integer(settings.maxUnits)
+        if let app = settings.app {
+            json.raw(#","app":"#)
+            json.string(app)
+        }
+        json.raw(#"},"displayed":"#)
+        displayed.withUnsafeBufferPointer { json.raw($0) }
+        json.raw(#","stamp":"#)
+        json.integerOrNull(stamp)
+        json.raw(refresh ? #","refresh":true,"due":"# : #","refresh":false,"due":"#)
+        if let due {
+            json.raw(#"{"at":"#)
+            json.integer(due.atMilliseconds)
+            json.raw(#","attempt":"#)
+            json.integer(due.attempt)
+            json.raw("}")
+        } else {
+            json.null()
+        }
+        json.raw(#","devices":["#)
+        for (position, device) in devices.enumerated() {
+            if position > 0 { json.raw(",") }
+            device.write(into: &json)
+        }
+        json.raw("]}")
+    }
+
+    /// The JSON of the record alone.
+    package func jsonText() -> [UInt8] {
+        JSONWriter.bytes(capacity: 1024) { write(into: &$0) }
+    }
+}
+
+extension RelayRecord.Device {
+    func write(into json: inout JSONWriter) {
+        json.raw(#"{"id":"#)
+        json.string(id)
+        json.raw(#","transport":"#)
+        json.string(transport.rawValue)
+        json.raw(#","token":"#)
+        json.string(token)
+        if let topic {
+            json.raw(#","topic":"#)
+            json.string(topic)
+        }
+        json.raw(#","badge":"#)
+        json.integerOrNull(badge.map { Int64($0) })
+        json.raw(#","attempt":"#)
+        json.integer(attempt)
+        json.raw(#","next":"#)
+        json.integerOrNull(nextMilliseconds)
+        json.raw(#","outbox":["#)
+        for (position, entry) in outbox.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw(#"{"stamp":"#)
+            json.integer(entry.stamp)
+            json.raw(entry.kind == .alert ? #","kind":"alert","group":"# : #","kind":"withdrawal","group":"#)
+            json.string(entry.group)
+            json.raw(entry.fallback ? #","fallback":true,"end":"# : #","fallback":false,"end":"#)
+            json.integer(entry.endSeconds)
+            json.raw(#","headers":"#)
+            entry.headers.withUnsafeBufferPointer { json.raw($0) }
+            json.raw(#","payload":"#)
+            entry.payload.withUnsafeBufferPointer { json.raw($0) }
+            json.raw("}")
+        }
+        json.raw("]}")
+    }
+}
+
+extension JSONWriter {
+    /// An integer, or `null` when there is none.
+    mutating func integerOrNull(_ value: Int64?) {
+        if let value { integer(value) } else { null() }
+    }
+}
