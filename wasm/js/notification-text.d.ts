@@ -44,8 +44,6 @@ export declare function answerCompose(request: Request, options: ComposeOptions 
 export declare function answerCompose(request: Request, options?: ComposeOptions & { bytes?: false }): Answer<string>;
 
 /** How a `locale` chooses its catalog: `{locale, defaultLocale, count, format, arguments}`, each optional. */
-export declare function answerRelay(request: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
-export declare function answerRelay(request: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 export declare function answerLocale(question: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function answerLocale(question: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 
