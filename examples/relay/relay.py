@@ -2,8 +2,8 @@
 
 Every decision of docs/relay.md (what to compose, what each device gets,
 supersession, badges, lifetimes, retries, what a push service's answer
-means) is the core's: `POST /relay` (or the library, the WebAssembly
-module, `notification-text relay --json-lines`). What is left here is IO:
+means) is the core's: `POST /relay` (or the library, `notification-text relay
+--json-lines`). What is left here is IO:
 the store (one record per recipient, compare-and-set), the backend fetch,
 the push clients, the scheduler. Standard library only.
 
