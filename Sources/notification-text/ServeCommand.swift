@@ -35,7 +35,8 @@ enum ServeCommand {
             if state == .draining { drainingListener.withLock { $0 }?.beginDrain() }
         }
         if configuration.server.memoryBudgetBytes != nil {
-            service.readMemoryCharge { server.chargedMemoryBytes }
+            // Weakly: the server holds the service, which would then hold the server.
+            service.readMemoryCharge { [weak server] in server?.chargedMemoryBytes ?? 0 }
         }
         do {
             // Bound first, so a taken metrics port stops the start before the main port is open.
