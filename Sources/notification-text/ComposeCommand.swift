@@ -13,15 +13,21 @@ enum ComposeCommand {
         var maxLineBytes = defaultMaxBodyBytes
     }
 
-    static let options: [CommandOption<Settings>] = [
-        .appName(\.appName),
-        .defaultLocale(\.catalogs),
-        .switch(
-            "--json-lines", meaning: "read one POST /compose request per line, print its answer or problem per line",
-            \.jsonLines),
-        .maxBodyBytes(
-            \.maxLineBytes, meaning: "with --json-lines: the longest line (a longer one gets the 413 problem)"),
-    ]
+    static let options = options(route: "/compose")
+
+    /// The options of a command that answers one route's requests (`compose`, `relay`).
+    static func options(route: String) -> [CommandOption<Settings>] {
+        [
+            .appName(\.appName),
+            .defaultLocale(\.catalogs),
+            .switch(
+                "--json-lines",
+                meaning: "read one POST \(route) request per line, print its answer or problem per line",
+                \.jsonLines),
+            .maxBodyBytes(
+                \.maxLineBytes, meaning: "with --json-lines: the longest line (a longer one gets the 413 problem)"),
+        ]
+    }
 
     static var help: String {
         OptionParser.help(
@@ -35,13 +41,25 @@ enum ComposeCommand {
 
     static func run(_ arguments: [String]) {
         let settings = OptionParser.settingsOrExit(arguments, command: "compose", options: options, help: { help })
+        answer(settings) { request, appName, catalogs throws(Problem) in
+            try ServiceAnswers.compose(
+                request: request, appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
+        }
+    }
+
+    /// Answers stdin with `answer`: one request, or one per line with
+    /// `--json-lines` (a problem is then that line's answer); a bad single
+    /// request prints its code and detail on stderr and exits 65.
+    static func answer(
+        _ settings: Settings,
+        _ answer: ([UInt8], String, CatalogSet) throws(Problem) -> [UInt8]
+    ) {
         let appName = settings.appName
         let catalogs = settings.catalogs
         if settings.jsonLines {
             JSONLines.runOnStandardStreams(maxLineBytes: settings.maxLineBytes) { line in
                 do throws(Problem) {
-                    return try ServiceAnswers.compose(
-                        request: line, appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
+                    return try answer(line, appName, catalogs)
                 } catch {
                     return error.jsonBody()
                 }
@@ -50,8 +68,7 @@ enum ComposeCommand {
         }
         var output: [UInt8]
         do {
-            output = try ServiceAnswers.compose(
-                request: CLI.readStdin(), appName: appName, catalogs: catalogs, now: WallClock.system.timestamp)
+            output = try answer(CLI.readStdin(), appName, catalogs)
         } catch {
             CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
         }

@@ -8,22 +8,7 @@ import NotificationService
 /// `--json-lines` answers one request per line (see `JSONLines`), so a
 /// relay can keep one process and feed it.
 enum RelayCommand {
-    struct Settings: CommandSettings {
-        var appName = ComposeRequest.defaultApp
-        var catalogs = CatalogSet.builtIn
-        var jsonLines = false
-        var maxLineBytes = defaultMaxBodyBytes
-    }
-
-    static let options: [CommandOption<Settings>] = [
-        .appName(\.appName),
-        .defaultLocale(\.catalogs),
-        .switch(
-            "--json-lines", meaning: "read one POST /relay request per line, print its answer or problem per line",
-            \.jsonLines),
-        .maxBodyBytes(
-            \.maxLineBytes, meaning: "with --json-lines: the longest line (a longer one gets the 413 problem)"),
-    ]
+    static let options = ComposeCommand.options(route: "/relay")
 
     static var help: String {
         OptionParser.help(
@@ -37,25 +22,8 @@ enum RelayCommand {
 
     static func run(_ arguments: [String]) {
         let settings = OptionParser.settingsOrExit(arguments, command: "relay", options: options, help: { help })
-        let appName = settings.appName
-        let catalogs = settings.catalogs
-        if settings.jsonLines {
-            JSONLines.runOnStandardStreams(maxLineBytes: settings.maxLineBytes) { line in
-                do throws(Problem) {
-                    return try ServiceAnswers.relay(request: line, appName: appName, catalogs: catalogs)
-                } catch {
-                    return error.jsonBody()
-                }
-            }
-            return
+        ComposeCommand.answer(settings) { request, appName, catalogs throws(Problem) in
+            try ServiceAnswers.relay(request: request, appName: appName, catalogs: catalogs)
         }
-        var output: [UInt8]
-        do {
-            output = try ServiceAnswers.relay(request: CLI.readStdin(), appName: appName, catalogs: catalogs)
-        } catch {
-            CLI.fail("\(error.code): \(error.detail)", status: CLI.dataError)
-        }
-        output.append(0x0A)
-        CLI.writeAll(output, to: 1)
     }
 }
