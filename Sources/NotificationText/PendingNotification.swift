@@ -87,16 +87,32 @@ public struct DisplayedEntry: Hashable, Sendable {
     /// of U+0021…U+007E other than `"` and `\`; nil for an entry stored
     /// without one, which is never withdrawn.
     public var group: String?
+    /// What the notification said when it was sent (compose.md C15): 16
+    /// characters of `0`–`9`, `a`–`f`; nil when not recorded (another
+    /// value is left out, as `POST /compose` refuses it).
+    public var digest: String?
+    /// When its group last alerted (compose.md S3): the start of its alert window.
+    public var alerted: Timestamp?
+    /// Whether the message was direct (a `mention` or a `reply`) when it was sent.
+    public var direct: Bool?
 
     /// An entry with these values.
-    public init(key: String?, timestamp: Timestamp, group: String? = nil) {
+    public init(
+        key: String?, timestamp: Timestamp, group: String? = nil, digest: String? = nil, alerted: Timestamp? = nil,
+        direct: Bool? = nil
+    ) {
         self.key = key
         self.timestamp = timestamp
         self.group = group
+        self.digest = digest
+        self.alerted = alerted
+        self.direct = direct
     }
 
     init(_ entry: NotificationEngine.DisplayedEntry) {
-        self.init(key: entry.key, timestamp: Timestamp(entry.timestamp), group: entry.group)
+        self.init(
+            key: entry.key, timestamp: Timestamp(entry.timestamp), group: entry.group, digest: entry.digest,
+            alerted: entry.alerted.map(Timestamp.init), direct: entry.direct)
     }
 }
 

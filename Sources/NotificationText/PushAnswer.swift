@@ -76,6 +76,10 @@ public struct PushAnswer: Hashable, Sendable {
     public var send: Bool
     /// Whether they alert (compose.md S3); false replaces the notification quietly.
     public var alert: Bool
+    /// When the answer is held because the recipient is active elsewhere
+    /// (compose.md S6): the request's `activeUntil`, at which the relay
+    /// composes again; nil otherwise.
+    public var heldUntil: Timestamp?
     /// The group key the alert payloads replace by (push.md P4): what a
     /// relay's outbox supersedes by.
     public var group: String
@@ -95,10 +99,11 @@ public struct PushAnswer: Hashable, Sendable {
     /// An answer with these values.
     public init(
         send: Bool, alert: Bool, group: String, stamp: Int64, withdraw: [String], apns: Payload, fcm: Payload,
-        webpush: Payload, withdrawal: Withdrawal
+        webpush: Payload, withdrawal: Withdrawal, heldUntil: Timestamp? = nil
     ) {
         self.send = send
         self.alert = alert
+        self.heldUntil = heldUntil
         self.group = group
         self.stamp = stamp
         self.withdraw = withdraw
@@ -131,6 +136,7 @@ public struct PushAnswer: Hashable, Sendable {
             webpush: payload(.webpush, headers: answer.webPushHeaders),
             withdrawal: Withdrawal(
                 apns: withdrawal(.apns, headers: answer.withdrawalAPNsHeaders), fcm: withdrawal(.fcm, headers: []),
-                webpush: withdrawal(.webpush, headers: answer.withdrawalWebPushHeaders)))
+                webpush: withdrawal(.webpush, headers: answer.withdrawalWebPushHeaders)),
+            heldUntil: answer.heldUntil.map(Timestamp.init))
     }
 }

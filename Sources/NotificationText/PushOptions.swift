@@ -28,6 +28,9 @@ public struct PushOptions: Hashable, Sendable {
     public static let reserveBytesRange = NotificationEngine.PushOptions.reserveBytesRange
     /// Allowed `stamp`: 0 to 2^53 − 1.
     public static let stampRange = NotificationEngine.PushOptions.stampRange
+    /// Allowed `alertWindowSeconds`, and its default.
+    public static let alertWindowRange = NotificationEngine.PushOptions.alertWindowRange
+    public static let defaultAlertWindowSeconds = NotificationEngine.PushOptions.defaultAlertWindowSeconds
 
     /// The app icon's badge (APNs `badge`, FCM data `badge`, Web Push
     /// `appBadge`); clamped into `badgeRange`.
@@ -43,13 +46,24 @@ public struct PushOptions: Hashable, Sendable {
     /// P22): the relay's stored stamp, newer than every one it sent before;
     /// nil: ⌊now⌋ in milliseconds. Clamped into `stampRange`.
     public var stamp: Int64?
+    /// A group that alerted less than this many seconds ago gets new
+    /// messages quietly (compose.md S3); 0 turns it off. Clamped into `alertWindowRange`.
+    public var alertWindowSeconds: Int
+    /// Until when the recipient is active on another client: an answer that
+    /// would alert before then is held (compose.md S6).
+    public var activeUntil: Timestamp?
 
     /// Options with these values.
-    public init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil) {
+    public init(
+        badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil,
+        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil
+    ) {
         self.badge = badge
         self.androidChannel = androidChannel
         self.reserveBytes = reserveBytes
         self.stamp = stamp
+        self.alertWindowSeconds = alertWindowSeconds
+        self.activeUntil = activeUntil
     }
 
     var engineValue: NotificationEngine.PushOptions {
@@ -61,6 +75,9 @@ public struct PushOptions: Hashable, Sendable {
             badge: badge.map { min(max($0, Self.badgeRange.lowerBound), Self.badgeRange.upperBound) },
             androidChannel: channel,
             reserveBytes: min(max(reserveBytes, Self.reserveBytesRange.lowerBound), Self.reserveBytesRange.upperBound),
-            stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) })
+            stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) },
+            alertWindowSeconds: min(
+                max(alertWindowSeconds, Self.alertWindowRange.lowerBound), Self.alertWindowRange.upperBound),
+            activeUntil: activeUntil?.value)
     }
 }

@@ -70,7 +70,7 @@ import Testing
         #expect(!result.stdout.contains("private words"))
         #expect(
             result.stdout.contains(
-                #""locale":"he","direction":"rtl","push":{"send":true,"alert":true,"group":"t1","stamp":1795953600000,"withdraw":[]"#
+                #""locale":"he","direction":"rtl","push":{"send":true,"alert":true,"heldUntil":null,"group":"t1","stamp":1795953600000,"withdraw":[]"#
             ))
         #expect(
             result.stdout.contains(#""thread-id":"t1","interruption-level":"active","relevance-score":0.6,"badge":3}"#))

@@ -94,7 +94,9 @@ enum ComposeFixture {
             displayed.append(
                 DisplayedEntry(
                     key: entry["key"] as? String, timestamp: try timestamp(entry["timestamp"], "displayed.timestamp"),
-                    group: entry["group"] as? String))
+                    group: entry["group"] as? String, digest: entry["digest"] as? String,
+                    alerted: try entry["alerted"].flatMap { $0 is NSNull ? nil : try timestamp($0, "alerted") },
+                    direct: entry["direct"] as? Bool))
         }
         var notifications: [PendingNotification] = []
         for n in object["notifications"] as? [[String: Any]] ?? [] {
@@ -136,7 +138,9 @@ enum ComposeFixture {
         if let push = object["push"] as? [String: Any] {
             request.push = PushOptions(
                 badge: push["badge"] as? Int, androidChannel: push["androidChannel"] as? String,
-                reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value)
+                reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value,
+                alertWindowSeconds: push["alertWindowSeconds"] as? Int ?? PushOptions.defaultAlertWindowSeconds,
+                activeUntil: try push["activeUntil"].map { try timestamp($0, "activeUntil") })
         }
         return request
     }

@@ -45,7 +45,7 @@ import Testing
 /// The push fixture, decoded once with the test-side decoder of `ComposeFixture`.
 enum PushFixture {
     /// The members of an answer push.json pins.
-    static let members: Set<String> = ["kind", "reason", "notification", "locale", "direction", "push"]
+    static let members: Set<String> = ["kind", "reason", "notification", "locale", "direction", "displayed", "push"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let id: String

@@ -57,7 +57,7 @@ import Testing
         ]
         let response = compose([message("1", -60), message("2", -30)], state)
         #expect(response.transition == .init(send: false, alert: false, withdraw: []))
-        #expect(response.displayed == state)
+        #expect(response.displayed.map(\.withoutPayloadRecord) == state)
     }
 
     @Test func groupChange_withdrawsTheOldGroup_andNeverTheNewOne() {
@@ -96,7 +96,9 @@ import Testing
         let state = [DisplayedEntry(key: "1", timestamp: at(-60), group: "t1")]
         let failed = compose([], state, fetch: .failed)
         #expect(failed.transition == .init(send: true, alert: true, withdraw: []))
-        #expect(failed.displayed == [DisplayedEntry(key: nil, timestamp: now, group: "fallback")] + state)
+        #expect(
+            failed.displayed.map(\.withoutPayloadRecord)
+                == [DisplayedEntry(key: nil, timestamp: now, group: "fallback")] + state)
         let again = compose([], failed.displayed, fetch: .timeout)
         #expect(again.transition == .init(send: false, alert: false, withdraw: []))
         #expect(again.displayed == failed.displayed)
@@ -135,7 +137,9 @@ import Testing
             let fetch: FetchOutcome = Int.random(in: 0..<6, using: &random) == 0 ? .failed : .ok
             let response = compose(notifications, displayed, fetch: fetch)
             #expect(response.transition == expected(response, displayed, fetch: fetch), "round \(round)")
-            #expect(response.displayed == expectedNext(response, displayed, fetch: fetch), "round \(round)")
+            #expect(
+                response.displayed.map(\.withoutPayloadRecord) == expectedNext(response, displayed, fetch: fetch),
+                "round \(round)")
         }
     }
 
@@ -201,4 +205,10 @@ import Testing
             return DisplayedEntry(key: key, timestamp: timestamp, group: response.groupKey)
         }
     }
+}
+
+extension DisplayedEntry {
+    /// The entry's key, timestamp and group: what C10 decides without
+    /// `push` (the digest, `alerted` and `direct` are push.json's cases).
+    var withoutPayloadRecord: DisplayedEntry { DisplayedEntry(key: key, timestamp: timestamp, group: group) }
 }

@@ -51,7 +51,10 @@ import Testing
                 now: Self.now, recipient: "me", push: PushOptions()))
         #expect(response.dropped == [.init(key: "9", reason: .own)])
         #expect(response.kind == .single && response.shown == ["1"])
-        #expect(response.displayed == [DisplayedEntry(key: "1", timestamp: seen.timestamp, group: "t1")])
+        #expect(response.displayed.map(\.key) == ["1"] && response.displayed.map(\.group) == ["t1"])
+        // With `push`, the entry records what was sent: its digest, no alert (none was sent), not direct.
+        #expect(response.displayed.first?.digest?.utf8.count == 16)
+        #expect(response.displayed.first?.alerted == nil && response.displayed.first?.direct == false)
         // The device shows exactly that already: nothing to send, nothing to withdraw.
         #expect(response.push?.send == false && response.push?.alert == false && response.push?.withdraw == [])
     }

@@ -56,7 +56,7 @@ import Testing
     @Test func pushFixtures_answerTheExpectedMembers() throws {
         let cases = Self.cases("test-fixtures/push.json")
         #expect(cases.count >= 60, "test-fixtures/push.json did not load")
-        let members = ["kind", "reason", "notification", "locale", "direction", "push"]
+        let members = ["kind", "reason", "notification", "locale", "direction", "displayed", "push"]
         for fixture in cases {
             let id = fixture["id"] as! String
             let request = try JSONSerialization.data(withJSONObject: fixture["request"]!)
@@ -82,6 +82,7 @@ import Testing
             #expect(values.webpush.json.utf8.count == sizes["webpush"], "[\(id)] webpush")
             #expect(values.send == push["send"] as? Bool && values.withdraw == push["withdraw"] as? [String])
             #expect(values.alert == push["alert"] as? Bool, "[\(id)] alert")
+            #expect(values.heldUntil?.description == push["heldUntil"] as? String, "[\(id)] heldUntil")
             // The withdrawal payloads: their sizes and their JSON.
             let withdrawal = push["withdrawal"] as! [String: [String: Any]]
             for (name, payload, member) in [
@@ -118,12 +119,15 @@ import Testing
         let displayed = (object["displayed"] as? [[String: Any]] ?? []).map {
             DisplayedEntry(
                 key: $0["key"] as? String, timestamp: Timestamp(rfc3339: $0["timestamp"] as! String)!,
-                group: $0["group"] as? String)
+                group: $0["group"] as? String, digest: $0["digest"] as? String,
+                alerted: ($0["alerted"] as? String).flatMap(Timestamp.init(rfc3339:)), direct: $0["direct"] as? Bool)
         }
         let push = (object["push"] as? [String: Any]).map {
             PushOptions(
                 badge: $0["badge"] as? Int, androidChannel: $0["androidChannel"] as? String,
-                reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value)
+                reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value,
+                alertWindowSeconds: $0["alertWindowSeconds"] as? Int ?? PushOptions.defaultAlertWindowSeconds,
+                activeUntil: ($0["activeUntil"] as? String).flatMap(Timestamp.init(rfc3339:)))
         }
         return ComposeRequest(
             notifications: notifications, displayed: displayed,

@@ -11,7 +11,7 @@ import importlib.util
 from pathlib import Path
 
 from push_fit import LIMITS, digest, fit, group_key, size
-from push_state import transition
+from push_state import next_state, next_state_with_push, transition
 from push_terms import MESSAGE_TYPES, app_of, cap, key_of, unix
 
 REPO = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def push_of(request, base, note, direction):
     topic = digest(source)
 
     # P1, P2 (compose.md S1 to S3): send, alert and withdraw
-    send, alert, withdraw = transition(request, base, group)
+    send, alert, withdraw, held_until = transition(request, base, group, note)
 
     # P9: the class
     if kind == "fallback":
@@ -158,6 +158,7 @@ def push_of(request, base, note, direction):
     return {
         "send": send,
         "alert": alert,
+        "heldUntil": held_until,
         "group": group,
         "stamp": stamp,
         "withdraw": withdraw,
@@ -178,8 +179,12 @@ def expected(request, base, catalogs):
     answer = {"kind": base["kind"], "reason": base["reason"], "notification": note,
               "locale": base["locale"], "direction": catalog["direction"]}
     push = push_of(request, base, note, catalog["direction"])
+    group = group_key(note["threadIdentifier"] if note["threadIdentifier"] is not None else "fallback")
     if push is not None:
+        answer["displayed"] = next_state_with_push(request, base, group, note, transition(request, base, group, note))
         answer["push"] = push
+    else:
+        answer["displayed"] = next_state(request, base, group)
     return answer
 
 

@@ -41,7 +41,7 @@ from invalid_utf8 import run_invalid_utf8
 from python_cache import run_python_cache
 from random_requests import compose_fixture_requests, random_body, random_compose
 
-PUSH_MEMBERS = ("kind", "reason", "notification", "locale", "direction", "push")
+PUSH_MEMBERS = ("kind", "reason", "notification", "locale", "direction", "displayed", "push")
 
 
 def payload_size(value):  # push.md P20

@@ -45,6 +45,20 @@ extension ComposeRequest {
         package let moment: Moment
         /// A valid group key (C14), or absent.
         package let group: TextRange
+        /// What the entry records of the payloads (compose.md 2.1, C10):
+        /// a text digest (C15) or absent; when its group last alerted, as
+        /// written, or absent, and that instant; `direct` as 0 (false), 1
+        /// (true) or 2 (absent).
+        package var extras = Extras()
+
+        package struct Extras: Sendable {
+            package var digest = TextRange.absent
+            package var alerted = TextRange.absent
+            package var alertedMoment = Moment(epochSeconds: 0, nanoseconds: 0, extraDigits: .absent)
+            package var direct: UInt8 = 2
+
+            package init() {}
+        }
     }
 
     /// A request whose ranges will point into `bytes` (a request body), with
@@ -266,12 +280,15 @@ extension ComposeRequest {
     ///   the ranges within `bytes` (checked); `moment` is `timestamp`'s;
     ///   `group` is a valid group key (the filler checks it).
     package mutating func appendDisplayed(
-        key: TextRange, timestamp: TextRange, moment: Moment, group: TextRange = .absent
+        key: TextRange, timestamp: TextRange, moment: Moment, group: TextRange = .absent,
+        extras: DisplayedRecord.Extras = .init()
     ) {
         precondition(
             (!key.isAbsent || !group.isAbsent) && !timestamp.isAbsent && fits(key) && fits(timestamp)
-                && fits(moment.extraDigits) && fits(group),
+                && fits(moment.extraDigits) && fits(group) && fits(extras.digest) && fits(extras.alerted)
+                && fits(extras.alertedMoment.extraDigits),
             "a displayed entry's range is outside the request's bytes")
-        displayedRecords.append(DisplayedRecord(key: key, timestamp: timestamp, moment: moment, group: group))
+        displayedRecords.append(
+            DisplayedRecord(key: key, timestamp: timestamp, moment: moment, group: group, extras: extras))
     }
 }

@@ -100,11 +100,19 @@ package struct ComposeRequest: Hashable, Sendable {
         }
         displayed.withUnsafeBufferPointer { displayed in
             for index in displayed.indices {
-                let timestamp = append(displayed[index].timestamp.raw)
-                let moment = moment(of: displayed[index].timestamp.instant)
+                let entry = displayed[index]
+                let timestamp = append(entry.timestamp.raw)
+                let moment = moment(of: entry.timestamp.instant)
+                var extras = DisplayedRecord.Extras()
+                extras.digest = append(entry.digest)
+                if let alerted = entry.alerted {
+                    extras.alerted = append(alerted.raw)
+                    extras.alertedMoment = self.moment(of: alerted.instant)
+                }
+                extras.direct = entry.direct.map { $0 ? 1 : 0 } ?? 2
                 appendDisplayed(
-                    key: append(displayed[index].key), timestamp: timestamp, moment: moment,
-                    group: append(displayed[index].group))
+                    key: append(entry.key), timestamp: timestamp, moment: moment, group: append(entry.group),
+                    extras: extras)
             }
         }
     }
@@ -133,7 +141,9 @@ package struct ComposeRequest: Hashable, Sendable {
                 displayedRecords.map {
                     DisplayedEntry(
                         key: Self.string($0.key, in: bytes), timestamp: Self.timestamp($0.timestamp, in: bytes),
-                        group: Self.string($0.group, in: bytes))
+                        group: Self.string($0.group, in: bytes), digest: Self.string($0.extras.digest, in: bytes),
+                        alerted: $0.extras.alerted.isAbsent ? nil : Self.timestamp($0.extras.alerted, in: bytes),
+                        direct: $0.extras.direct == 2 ? nil : $0.extras.direct == 1)
                 }
             }
         }

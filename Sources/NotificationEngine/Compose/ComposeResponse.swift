@@ -35,12 +35,33 @@ package struct ComposeResponse: Hashable, Sendable {
         package var alert: Bool
         /// S1: the group keys to withdraw, in the order of the request's state.
         package var withdraw: [String]
+        /// S6: the request's `push.activeUntil` when the answer is held; nil otherwise.
+        package var heldUntil: Timestamp?
+        /// What S2 compares the answer's text digest with (C15): the
+        /// `digest` of D's entries under G (absent when none has one), and
+        /// whether they differ among themselves. Ranges of the request's bytes.
+        var digestUnderG = TextRange.absent
+        var digestsDiffer = false
+        /// The latest `alerted` of D's entries under G (C10), a range of the request's bytes.
+        var latestAlerted = TextRange.absent
 
-        package init(send: Bool, alert: Bool, withdraw: [String]) {
+        package init(send: Bool, alert: Bool, withdraw: [String], heldUntil: Timestamp? = nil) {
             self.send = send
             self.alert = alert
             self.withdraw = withdraw
+            self.heldUntil = heldUntil
         }
+    }
+
+    /// What an entry of the next state records of the payloads (compose.md
+    /// C10), for a request with `push`: its `digest` (the answer's F, or a
+    /// range of `bytes`, absent for null), its `alerted` (a range of
+    /// `bytes`), its `direct` (0 false, 1 true, 2 null).
+    package struct EntryExtras: Sendable {
+        var digest = TextRange.absent
+        var isAnswerDigest = false
+        var alerted = TextRange.absent
+        var direct: UInt8 = 2
     }
 
     /// A notification compose dropped (`dropped` on the wire), in input order.
@@ -151,6 +172,28 @@ package struct ComposeResponse: Hashable, Sendable {
     package internal(set) var groupKey: String
     /// S1 to S3, for a request with `push`; nil otherwise.
     package internal(set) var transition: Transition?
+    /// Per entry of the next state (`entryIndices`, in order), with `push`;
+    /// empty otherwise.
+    package internal(set) var entryExtras: [EntryExtras] = []
+    /// F of C15, once `settleDigest` has run (with `push`).
+    package internal(set) var textDigest = TextDigest()
+
+    /// Computes F (C15) of the notification as its tier left it, and
+    /// completes S2: an answer that would not send sends when an entry of
+    /// D under G recorded another text.
+    mutating func settleDigest() {
+        textDigest = TextDigest.of(self)
+        guard var transition, !transition.send, transition.heldUntil == nil else { return }
+        if transition.digestsDiffer {
+            transition.send = true
+        } else if !transition.digestUnderG.isAbsent {
+            var hex: [UInt8] = []
+            textDigest.appendHex(to: &hex)
+            transition.send = bytes[Int(transition.digestUnderG.start)..<transition.digestUnderG.end].elementsEqual(hex)
+                == false
+        }
+        self.transition = transition
+    }
 
     /// Replaces the notification's texts with `texts` (a preview tier's).
     mutating func replaceTexts(_ texts: ComposedTexts) {
@@ -306,15 +349,25 @@ package struct ComposeResponse: Hashable, Sendable {
 
     /// The next state to persist: replaces the caller's `displayed`.
     package var displayed: [DisplayedEntry] {
-        bytes.withUnsafeBufferPointer { bytes in
+        let answerDigest = textDigest.hex
+        return bytes.withUnsafeBufferPointer { bytes in
             entryIndices.map {
                 let record = records[$0]
                 // Every timestamp here was parsed when the request was filled.
-                return DisplayedEntry(
+                var entry = DisplayedEntry(
                     key: record.key.isAbsent ? nil : Self.string(record.key, in: bytes),
                     timestamp: Timestamp(rfc3339: Self.string(record.timestamp, in: bytes))!,
                     group: record.hasAnswerGroup
                         ? groupKey : record.group.isAbsent ? nil : Self.string(record.group, in: bytes))
+                guard !entryExtras.isEmpty else { return entry }
+                let extras = entryExtras[$0 - entryIndices.lowerBound]
+                entry.digest =
+                    extras.isAnswerDigest
+                    ? answerDigest : extras.digest.isAbsent ? nil : Self.string(extras.digest, in: bytes)
+                entry.alerted =
+                    extras.alerted.isAbsent ? nil : Timestamp(rfc3339: Self.string(extras.alerted, in: bytes))!
+                entry.direct = extras.direct == 2 ? nil : extras.direct == 1
+                return entry
             }
         }
     }

@@ -93,47 +93,113 @@ extension Composer {
         return groups
     }
 
-    /// S1 to S3 for a fetch `ok` that kept `keptCount` notifications (the
-    /// drops made in `state`), shown under `groupKey`. Walks D, not the
-    /// kept keys: D's keys are distinct, so counting D's entries whose key
-    /// was kept is counting the kept keys that have an entry.
+    /// What S3 and S6 read besides D: the answer's `now` (its text and
+    /// instant), the alert window, and `push.activeUntil` when it is later
+    /// than `now` (nil otherwise).
+    struct Screen {
+        let now: TextRange
+        let nowMoment: Moment
+        let windowSeconds: Int
+        let activeUntil: Timestamp?
+        /// Whether the request has `push`: then each entry records `digest`, `alerted` and `direct`.
+        let hasPush: Bool
+    }
+
+    /// S1 to S3 and S6 for a fetch `ok` that kept the notifications at
+    /// `kept` (the drops made in `state`), shown under `groupKey`. Walks D,
+    /// not the kept keys: D's keys are distinct, so counting D's entries
+    /// whose key was kept is counting the kept keys that have an entry.
+    /// S2's comparison of digests waits for the tier (`settleDigest`).
     static func transition<Hashing: KeyHashing>(
-        _ state: DisplayedState<Hashing>, keptCount: Int, groupKey: String,
-        entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>, bytes: UnsafeBufferPointer<UInt8>
+        _ state: DisplayedState<Hashing>, kept: UnsafeBufferPointer<NewestFirst.Record>, groupKey: String,
+        screen: Screen, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, bytes: UnsafeBufferPointer<UInt8>
     ) -> ComposeResponse.Transition {
         var groupKey = groupKey
         return groupKey.withUTF8 { g in
-            // S2: the device shows exactly K under G when every entry of D
-            // under G is a kept key's, and every kept key's entry is under G.
-            var underG = 0, keptUnderG = 0, keptWithEntry = 0
-            var hasOtherGroup = false
-            state.forEachEntry { index, isKept in
+            var underG = 0, keptUnderG = 0, keptWithEntry = 0, directWithEntry = 0
+            var hasOtherGroup = false, madeDirect = false
+            var digest = TextRange.absent, digestsDiffer = false
+            // The entry under G with the latest `alerted` (ties: the first in D's order).
+            var alerted = -1
+            state.forEachEntryWithNotification { index, notification in
+                let entry = entries[index]
                 var isUnderG = false
-                if let group = bytes[entries[index].group] {
+                if let group = bytes[entry.group] {
                     isUnderG = CodePoints.equalBytes(group, g)
                     if isUnderG { underG += 1 } else { hasOtherGroup = true }
                 }
-                if isKept {
-                    keptWithEntry += 1
-                    if isUnderG { keptUnderG += 1 }
+                if isUnderG, let entryDigest = bytes[entry.extras.digest] {
+                    if let first = bytes[digest] {
+                        digestsDiffer = digestsDiffer || !CodePoints.equalBytes(first, entryDigest)
+                    } else {
+                        digest = entry.extras.digest
+                    }
+                }
+                if isUnderG, !entry.extras.alerted.isAbsent,
+                    alerted < 0 || laterAlert(index, than: alerted, entries: entries, bytes: bytes)
+                {
+                    alerted = index
+                }
+                guard notification >= 0 else { return }
+                keptWithEntry += 1
+                if isUnderG { keptUnderG += 1 }
+                if KeptFacts.isDirect(bytes[notifications[notification].type]) {
+                    directWithEntry += 1
+                    if entry.extras.direct == 0 { madeDirect = true }
                 }
             }
-            let send = !(underG == keptUnderG && keptUnderG == keptCount)
-            // S3: a new key is a kept key without an entry.
-            return ComposeResponse.Transition(
-                send: send, alert: send && keptWithEntry < keptCount,
+            var directKept = 0
+            for record in kept where KeptFacts.isDirect(bytes[notifications[Int(record.index)].type]) {
+                directKept += 1
+            }
+            // S3: a new direct key, a key made direct, or a new key outside the window.
+            let newKey = keptWithEntry < kept.count
+            let inWindow =
+                alerted >= 0 && screen.windowSeconds > 0
+                && Moment.less(
+                    screen.nowMoment.adding(seconds: -Int64(screen.windowSeconds)), entries[alerted].extras.alertedMoment,
+                    in: bytes)
+            let alert = directKept > directWithEntry || madeDirect || (newKey && !inWindow)
+            if alert, let until = screen.activeUntil {
+                return ComposeResponse.Transition(send: false, alert: false, withdraw: [], heldUntil: until)
+            }
+            // S2 (without the digests): the device shows exactly K under G,
+            // and no key of K was made direct.
+            let sameKeys = underG == keptUnderG && keptUnderG == kept.count
+            var transition = ComposeResponse.Transition(
+                send: !sameKeys || madeDirect, alert: alert,
                 withdraw: hasOtherGroup ? withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes) : [])
+            transition.digestUnderG = digest
+            transition.digestsDiffer = digestsDiffer
+            transition.latestAlerted = alerted < 0 ? .absent : entries[alerted].extras.alerted
+            return transition
         }
     }
 
-    /// C10 step 1 for a failed or timed-out fetch: D, with the entry of a
-    /// fallback notification unless D has one, in C10's order, at most its
-    /// limit, appended to `records`; and S1 to S3 (nothing withdrawn; an
-    /// alert unless a fallback is on the device already).
+    /// Whether D's entry at `a` has a later `alerted` than the one at `b`,
+    /// or the same instant and comes first in D's order (both have one).
+    private static func laterAlert(
+        _ a: Int, than b: Int, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        let (x, y) = (entries[a].extras.alertedMoment, entries[b].extras.alertedMoment)
+        if Moment.less(y, x, in: bytes) { return true }
+        if Moment.less(x, y, in: bytes) { return false }
+        return precedes(a, b, entries: entries, in: bytes)
+    }
+
+    /// C10 step 1 for a failed or timed-out fetch, or step 5 for a held
+    /// answer: D in C10's order, at most its limit, appended to `records`
+    /// (with what each entry records, to `extras`, for a request with
+    /// `push`: `screen`); for a failed fetch, the entry of a fallback
+    /// notification unless D has one, or the answer is held. And S1 to S3
+    /// and S6 for a failed fetch (nothing withdrawn; an alert unless a
+    /// fallback is on the device already, held while active elsewhere).
     static func appendCarriedOver<Hashing: KeyHashing>(
-        _ state: DisplayedState<Hashing>, now: TextRange, nowMoment: Moment,
+        _ state: DisplayedState<Hashing>, addingFallback: Bool, screen: Screen,
         entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>, bytes: UnsafeBufferPointer<UInt8>,
-        to records: inout [ComposeResponse.KeyRecord]
+        to records: inout [ComposeResponse.KeyRecord], extras: inout [ComposeResponse.EntryExtras]
     ) -> ComposeResponse.Transition {
         var fallback = fallbackGroupKey
         return fallback.withUTF8 { fallback in
@@ -148,11 +214,13 @@ extension Composer {
                     hasFallback = true
                 }
             }
+            let heldUntil = addingFallback && !hasFallback ? screen.activeUntil : nil
             // -1 stands for the fallback entry this answer records.
-            if !hasFallback { order.append(-1) }
+            if addingFallback && !hasFallback && heldUntil == nil { order.append(-1) }
+            let now = screen.nowMoment
             func item(_ index: Int) -> (Moment, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) {
                 index < 0
-                    ? (nowMoment, nil, fallback)
+                    ? (now, nil, fallback)
                     : (entries[index].moment, bytes[entries[index].key], bytes[entries[index].group])
             }
             order.sort { a, b in
@@ -173,14 +241,22 @@ extension Composer {
             }
             for index in kept {
                 if index < 0 {
-                    records.append(.init(key: .absent, timestamp: now, answerGroup: true))
+                    records.append(.init(key: .absent, timestamp: screen.now, answerGroup: true))
+                    if screen.hasPush {
+                        extras.append(.init(isAnswerDigest: true, alerted: screen.now, direct: 0))
+                    }
                 } else {
                     let entry = entries[index]
                     records.append(
                         .init(key: entry.key, timestamp: entry.timestamp, group: entry.group, answerGroup: false))
+                    if screen.hasPush {
+                        extras.append(
+                            .init(digest: entry.extras.digest, alerted: entry.extras.alerted, direct: entry.extras.direct))
+                    }
                 }
             }
-            return ComposeResponse.Transition(send: !hasFallback, alert: !hasFallback, withdraw: [])
+            let alert = addingFallback && !hasFallback && heldUntil == nil
+            return ComposeResponse.Transition(send: alert, alert: alert, withdraw: [], heldUntil: heldUntil)
         }
     }
 }

@@ -66,9 +66,11 @@ package enum Composer {
             }
         }
         // The tiers only when asked for (Composer+Preview); the push payloads are `push(for:response:)`.
-        guard request.preview != .full else { return response }
+        guard request.preview != .full || response.transition != nil else { return response }
         var tiered = response
-        applyPreview(to: &tiered, for: request)
+        if request.preview != .full { applyPreview(to: &tiered, for: request) }
+        // S2's digests compare the texts as the tier leaves them (C15).
+        if tiered.transition != nil { tiered.settleDigest() }
         return tiered
     }
 
@@ -96,20 +98,28 @@ package enum Composer {
         let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
         let futureAfter = request.nowMoment.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
+        let screen = Screen(
+            now: request.nowRange, nowMoment: request.nowMoment,
+            windowSeconds: request.push?.alertWindowSeconds ?? PushOptions.defaultAlertWindowSeconds,
+            activeUntil: request.push?.activeUntil.flatMap { $0.instant > request.now.instant ? $0 : nil },
+            hasPush: request.push != nil)
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
             var records = spare.takeRecords(capacity: min(ComposeRequest.maxDisplayedOutput, entries.count + 1))
+            var extras: [ComposeResponse.EntryExtras] = []
             let transition = DisplayedState<SipKeyHashing>.with(
                 bytes: bytes, entries: entries, notifications: UnsafeBufferPointer(start: nil, count: 0)
             ) { state in
                 appendCarriedOver(
-                    state, now: request.nowRange, nowMoment: request.nowMoment, entries: entries, bytes: bytes,
-                    to: &records)
+                    state, addingFallback: true, screen: screen, entries: entries, bytes: bytes, to: &records,
+                    extras: &extras)
             }
-            return fallback(
+            var response = fallback(
                 settings, reason: reason, app: app, records: records, dropCount: 0,
                 transition: request.push == nil ? nil : transition, texts: &spare.texts)
+            response.entryExtras = extras
+            return response
         }
         // The displayed entries decide nothing but the transition, which
         // only a request with `push` gets (C10 step 3, S1 to S3).
@@ -121,7 +131,7 @@ package enum Composer {
                 ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
                     Self.composeFetched(
                         settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
-                        state: &state, entries: request.push == nil ? nil : entries,
+                        screen: screen, state: &state, entries: request.push == nil ? nil : entries,
                         keptScratch: keptScratch, bytes: bytes, notifications: notifications, spare: &spare)
                 }
             }
@@ -137,7 +147,7 @@ package enum Composer {
     /// then it holds none); `keptScratch` has room for a record per notification.
     private static func composeFetched<Hashing: KeyHashing>(
         _ settings: Settings, app: String, recipient: UnsafeBufferPointer<UInt8>?, freshFrom: Moment,
-        futureAfter: Moment, state: inout DisplayedState<Hashing>,
+        futureAfter: Moment, screen: Screen, state: inout DisplayedState<Hashing>,
         entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>?,
         keptScratch: UnsafeMutableBufferPointer<NewestFirst.Record>, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>, spare: inout Spare
@@ -222,18 +232,37 @@ package enum Composer {
             }
         }
         for record in kept { records.append(.init(shown: notifications[Int(record.index)].key)) }
-        // C10 step 3: the kept keys, newest first (step 3's order), each under G.
-        for record in kept.prefix(ComposeRequest.maxDisplayedOutput) {
-            let notification = notifications[Int(record.index)]
-            records.append(.init(key: notification.key, timestamp: notification.timestamp, answerGroup: true))
-        }
+        var extras: [ComposeResponse.EntryExtras] = []
         let transition = entries.map { entries in
-            Self.transition(state, keptCount: kept.count, groupKey: groupKey, entries: entries, bytes: bytes)
+            Self.transition(
+                state, kept: kept, groupKey: groupKey, screen: screen, entries: entries, notifications: notifications,
+                bytes: bytes)
         }
-        return ComposeResponse(
+        if let entries, transition?.heldUntil != nil {
+            // C10 step 5: held, the device shows what it showed.
+            _ = appendCarriedOver(
+                state, addingFallback: false, screen: screen, entries: entries, bytes: bytes, to: &records,
+                extras: &extras)
+        } else {
+            // C10 step 3: the kept keys, newest first (step 3's order), each under G.
+            if transition != nil { extras.reserveCapacity(min(kept.count, ComposeRequest.maxDisplayedOutput)) }
+            for record in kept.prefix(ComposeRequest.maxDisplayedOutput) {
+                let notification = notifications[Int(record.index)]
+                records.append(.init(key: notification.key, timestamp: notification.timestamp, answerGroup: true))
+                if let transition {
+                    extras.append(
+                        .init(
+                            isAnswerDigest: true, alerted: transition.alert ? screen.now : transition.latestAlerted,
+                            direct: KeptFacts.isDirect(bytes[notification.type]) ? 1 : 0))
+                }
+            }
+        }
+        var response = ComposeResponse(
             kind: kind, reason: nil, texts: texts, locale: catalog.tag, direction: catalog.direction,
             bytes: settings.bytes,
             records: records, dropCount: dropCount, shownCount: kept.count, groupKey: groupKey, transition: transition)
+        response.entryExtras = extras
+        return response
     }
 
     // MARK: Step 5: one notification

@@ -176,13 +176,20 @@ struct DisplayedState<Hashing: KeyHashing> {
     /// made: `drop(slot:)`).
     @inline(__always)
     func forEachEntry(_ body: (_ entry: Int, _ isKept: Bool) -> Void) {
+        forEachEntryWithNotification { entry, notification in body(entry, notification >= 0) }
+    }
+
+    /// `forEachEntry`, with the position in `notifications` of the kept
+    /// notification of the entry's key, or -1 when none was kept.
+    @inline(__always)
+    func forEachEntryWithNotification(_ body: (_ entry: Int, _ notification: Int) -> Void) {
         for slot in displayedSlots {
             let record = slots[Int(slot)]
-            body(Int(record.entry) - 1, record.notification > 0)
+            body(Int(record.entry) - 1, record.notification > 0 ? Int(record.notification) - 1 : -1)
         }
         var index = 0
         while index < groupOnlyCount {
-            body(Int(groupOnly[index]), false)
+            body(Int(groupOnly[index]), -1)
             index += 1
         }
     }

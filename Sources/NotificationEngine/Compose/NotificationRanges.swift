@@ -13,6 +13,8 @@ extension ComposeRequest {
             case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
             /// A displayed entry's `group` (compose.md C14).
             case group
+            /// A displayed entry's `digest` (C15) and `alerted` (S3).
+            case digest, alerted
         }
 
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by
@@ -60,7 +62,10 @@ extension ComposeRequest {
     package struct ScalarSlots: Sendable, Equatable {
         /// A slot: a field.
         package enum Field: UInt8, Sendable, CaseIterable {
+            /// A notification's `read`.
             case read
+            /// A displayed entry's `direct`: 0 false, 1 true, 2 absent.
+            case direct
         }
 
         /// Room for 4 (`SlotCapacityTests` fails when `Field` has

@@ -71,7 +71,7 @@ package struct PendingNotification: Hashable, Sendable {
         case .text: text
         case .defaultText: defaultText
         case .url: url
-        case .timestamp, .key, .group: nil
+        case .timestamp, .key, .group, .digest, .alerted: nil
         }
     }
 

@@ -72,14 +72,26 @@ extension ComposeDecoder {
     {
         if decodeShapedDisplayedEntry() { return }
         let path = { "displayed[\(index)]" }
-        var values = ObjectValues(scalars: ComposeRequest.ScalarSlots())
+        var values = ObjectValues(scalars: tables.displayedScalars)
         _ = reader.peek()
         displayedShape.begin(at: reader.index)
         try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) {
             decoder, member, values throws(JSONReader.Stop) in
-            guard member == .group else { return }
-            let group = values.ranges[.group]
             let at = FieldDecoding.path(path(), member.rawValue)
+            switch member {
+            case .digest:
+                guard decoder.isDigest(values.ranges[.digest]) else {
+                    throw decoder.stop(
+                        Problem(.invalidValue, "\(at) must be a text digest: 16 characters of 0-9 and a-f", at: at))
+                }
+                return
+            case .alerted:
+                _ = try decoder.instant(of: values.ranges[.alerted], at: at)
+                return
+            case .group: break
+            default: return
+            }
+            let group = values.ranges[.group]
             guard decoder.isGroupKey(group) else {
                 throw decoder.stop(
                     Problem(
@@ -105,7 +117,41 @@ extension ComposeDecoder {
         displayedShape.finish(end: reader.index, in: reader.bytes)
         request.appendDisplayed(
             key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!,
-            group: values.ranges[.group])
+            group: values.ranges[.group], extras: extras(values.ranges, values.scalars)!)
+    }
+
+    /// A displayed entry's `digest`, `alerted` and `direct` (compose.md
+    /// 2.1) from its slots; nil when its `digest` is not a text digest or
+    /// its `alerted` not a timestamp (the general path's rules, for the
+    /// shaped read: the general path names the problem).
+    mutating func extras(
+        _ ranges: ComposeRequest.NotificationRanges, _ scalars: ComposeRequest.ScalarSlots
+    ) -> ComposeRequest.DisplayedRecord.Extras? {
+        var extras = ComposeRequest.DisplayedRecord.Extras()
+        extras.direct = UInt8(truncatingIfNeeded: scalars[.direct])
+        extras.digest = ranges[.digest]
+        guard extras.digest.isAbsent || isDigest(extras.digest) else { return nil }
+        extras.alerted = ranges[.alerted]
+        if !extras.alerted.isAbsent {
+            guard let moment = moment(at: extras.alerted) else { return nil }
+            extras.alertedMoment = moment
+        }
+        return extras
+    }
+
+    /// Whether the text at `range` is a text digest (compose.md C15): 16
+    /// characters of `0`–`9` and `a`–`f`.
+    func isDigest(_ range: TextRange) -> Bool {
+        guard range.count == 16 else { return false }
+        return request.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes[present: range]
+            where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                && !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            {
+                return false
+            }
+            return true
+        }
     }
 
     /// Whether the text at `range` is a valid group key (compose.md C14):

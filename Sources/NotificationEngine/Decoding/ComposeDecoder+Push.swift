@@ -24,6 +24,12 @@ extension ComposeDecoder {
                         preconditionFailure("push.stamp is not a 64-bit integer in the wire table")
                     }
                     options.stamp = try reader.integer64(in: bounds, at: "push.stamp")
+                case .alertWindowSeconds: options.alertWindowSeconds = try integer(.alertWindowSeconds)
+                case .activeUntil:
+                    let (range, _) = try timestamp(at: "push.activeUntil")
+                    options.activeUntil = request.bytes.withUnsafeBufferPointer { bytes in
+                        Timestamp(rfc3339: String(decoding: bytes[present: range], as: UTF8.self))
+                    }
                 }
             } while try reader.nextMember()
         }

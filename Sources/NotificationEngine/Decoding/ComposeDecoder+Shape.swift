@@ -31,7 +31,7 @@ extension ComposeDecoder {
     mutating func decodeShapedDisplayedEntry() -> Bool {
         let appendedCount = request.bytes.count
         var ranges = ComposeRequest.NotificationRanges()
-        var scalars = ComposeRequest.ScalarSlots()
+        var scalars = tables.displayedScalars
         guard displayedShape.isKnown,
             let end = readShaped(
                 displayedShape.pieces, displayedShape.count, into: &ranges, &scalars, appendedCount: appendedCount)
@@ -41,11 +41,11 @@ extension ComposeDecoder {
         let group = ranges[.group]
         // `timestamp` and `key` or `group` are there, as in the entry the
         // shape was noted from; the general path reports a group it refuses.
-        guard let moment = moment(at: timestamp),
+        guard let moment = moment(at: timestamp), let extras = extras(ranges, scalars),
             group.isAbsent || (isGroupKey(group) && noteGroup(group))
         else { return abandon(appendedCount) }
         reader.move(to: end)
-        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment, group: group)
+        request.appendDisplayed(key: key, timestamp: timestamp, moment: moment, group: group, extras: extras)
         shapedReads &+= 1
         return true
     }

@@ -178,6 +178,8 @@ struct ComposeDecoder: ~Copyable {
         /// The text slots of the required members, one bit each (`requiredSlots`).
         let notificationRequired = NotificationMember.requiredSlots
         let displayedRequired = DisplayedMember.requiredSlots
+        /// A displayed entry's scalars before its members are read (`direct` absent).
+        let displayedScalars = DisplayedMember.defaultScalars
     }
 
     /// Whether `ranges` holds every slot of `required` (bits by slot), tested in a few instructions a slot.

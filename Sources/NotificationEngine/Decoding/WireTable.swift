@@ -108,10 +108,12 @@ extension ComposeDecoder {
 
     /// The request's `push` object (compose.md 6.6), whose members fill `PushOptions`.
     enum PushMember: String, WireMember {
-        case badge, androidChannel, reserveBytes, stamp
+        case badge, androidChannel, reserveBytes, stamp, alertWindowSeconds, activeUntil
 
         var field: WireField {
             switch self {
+            case .alertWindowSeconds: WireField(.integer(PushOptions.alertWindowRange), .request)
+            case .activeUntil: WireField(.timestamp, .request)
             case .badge: WireField(.integer(PushOptions.badgeRange), .request)
             case .androidChannel: WireField(.string, .request)
             case .reserveBytes: WireField(.integer(PushOptions.reserveBytesRange), .request)
@@ -156,13 +158,20 @@ extension ComposeDecoder {
     /// An entry of `displayed` (compose.md 2.1). `key` is required when
     /// `group` is absent: its rule, after the members.
     enum DisplayedMember: String, WireMember {
-        case key, timestamp, group
+        /// The `direct` slot of an entry without it.
+        static let directAbsent: Int64 = 2
+
+        case key, timestamp, group, digest, alerted, direct
 
         var field: WireField {
             switch self {
             case .key: WireField(.string, .text(.key))
             case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
             case .group: WireField(.string, .text(.group))
+            case .digest: WireField(.string, .text(.digest))
+            // A second timestamp: read as a string, its instant by the entry's rule.
+            case .alerted: WireField(.string, .text(.alerted))
+            case .direct: WireField(.boolean, .scalar(.direct, default: DisplayedMember.directAbsent))
             }
         }
     }

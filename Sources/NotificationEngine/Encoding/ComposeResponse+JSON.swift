@@ -43,6 +43,8 @@ extension ComposeResponse {
             count += Int(record.key.count) + Int(record.timestamp.count)
             count += record.hasAnswerGroup ? answerGroup : 40 + Int(record.group.count)
         }
+        // `,"digest":"…","alerted":"…","direct":false` per entry, with `push`.
+        for extras in entryExtras { count += 58 + Int(extras.alerted.count) }
         return count
     }
 
@@ -122,6 +124,8 @@ extension ComposeResponse {
         }
         out.raw(#"],"displayed":["#)
         var answerGroup = groupKey
+        var answerDigest: [UInt8] = []
+        if !entryExtras.isEmpty { textDigest.appendHex(to: &answerDigest) }
         answerGroup.withUTF8 { answerGroup in
             for index in entryIndices {
                 let entry = records[index]
@@ -142,9 +146,9 @@ extension ComposeResponse {
                     if let group {
                         out.rawInRoom(#"","group":""#)
                         out.rawInRoom(group)
-                        out.rawInRoom(#""}"#)
+                        out.rawInRoom(#"""#)
                     } else {
-                        out.rawInRoom(#"","group":null}"#)
+                        out.rawInRoom(#"","group":null"#)
                     }
                 } else {
                     out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
@@ -154,12 +158,47 @@ extension ComposeResponse {
                     if let group {
                         out.raw(#"","group":""#)
                         out.raw(group)
-                        out.raw(#""}"#)
+                        out.raw(#"""#)
                     } else {
-                        out.raw(#"","group":null}"#)
+                        out.raw(#"","group":null"#)
                     }
                 }
+                if !entryExtras.isEmpty {
+                    writeExtras(entryExtras[index - entryStart], answerDigest: answerDigest, from: bytes, to: &out)
+                }
+                out.raw("}")
             }
+        }
+    }
+
+    /// An entry's `digest`, `alerted` and `direct` (compose.md C10), each
+    /// after a comma: a digest and a timestamp have nothing to escape.
+    private func writeExtras(
+        _ extras: EntryExtras, answerDigest: [UInt8], from bytes: UnsafeBufferPointer<UInt8>,
+        to out: inout JSONWriter
+    ) {
+        if extras.isAnswerDigest {
+            out.raw(#","digest":""#)
+            answerDigest.withUnsafeBufferPointer { out.raw($0) }
+            out.raw(#"""#)
+        } else if let digest = bytes[extras.digest] {
+            out.raw(#","digest":""#)
+            out.raw(digest)
+            out.raw(#"""#)
+        } else {
+            out.raw(#","digest":null"#)
+        }
+        if let alerted = bytes[extras.alerted] {
+            out.raw(#","alerted":""#)
+            out.raw(alerted)
+            out.raw(#"""#)
+        } else {
+            out.raw(#","alerted":null"#)
+        }
+        switch extras.direct {
+        case 0: out.raw(#","direct":false"#)
+        case 1: out.raw(#","direct":true"#)
+        default: out.raw(#","direct":null"#)
         }
     }
 

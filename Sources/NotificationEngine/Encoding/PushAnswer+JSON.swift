@@ -1,12 +1,15 @@
 extension PushAnswer {
     /// The `push` object of push.md section 2, compact, members in the spec's
-    /// order: `send`, `alert`, `group`, `stamp`, `withdraw`, `apns`, `fcm`, `webpush`, `withdrawal`, `cut`.
+    /// order: `send`, `alert`, `heldUntil`, `group`, `stamp`, `withdraw`, `apns`, `fcm`, `webpush`,
+    /// `withdrawal`, `cut`.
     func write(to out: inout JSONWriter) {
         switch (send, alert) {
-        case (true, true): out.raw(#"{"send":true,"alert":true,"group":"#)
-        case (true, false): out.raw(#"{"send":true,"alert":false,"group":"#)
-        case (false, _): out.raw(#"{"send":false,"alert":false,"group":"#)
+        case (true, true): out.raw(#"{"send":true,"alert":true,"heldUntil":"#)
+        case (true, false): out.raw(#"{"send":true,"alert":false,"heldUntil":"#)
+        case (false, _): out.raw(#"{"send":false,"alert":false,"heldUntil":"#)
         }
+        if let heldUntil { out.string(heldUntil.raw) } else { out.null() }
+        out.raw(#","group":"#)
         out.string(groupKey)
         out.raw(#","stamp":"#)
         out.integer(stamp)
@@ -42,6 +45,7 @@ extension PushAnswer {
     /// (the headers are ASCII without escapes, the keys nearly always).
     var estimatedJSONCount: Int {
         var count = 460 + apns.byteCount + fcm.byteCount + webpush.byteCount + 3 * groupKey.utf8.count
+        count += 16 + (heldUntil?.raw.utf8.count ?? 0)
         count += 220 + 3 * withdrawalEstimate
         for key in withdraw { count += 3 + key.utf8.count }
         return count

@@ -81,6 +81,8 @@ package struct PushAnswer: Hashable, Sendable {
     package var send: Bool
     /// compose.md S3 (P1): whether they alert; false replaces quietly.
     package var alert: Bool
+    /// compose.md S6 (P1): `push.activeUntil` when the answer is held; nil otherwise.
+    package var heldUntil: Timestamp? = nil
     /// compose.md S1 (P2): the group keys to withdraw.
     package var withdraw: [String]
     /// P22: the request's `push.stamp`, or ⌊now⌋ in milliseconds since the

@@ -48,6 +48,7 @@ package enum PushBuilder {
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, apns: uncut(fixed.apns), fcm: uncut(fixed.fcm),
             webpush: uncut(fixed.webpush))
+        answer.heldUntil = transition.heldUntil
         answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
         return answer
     }

@@ -8,6 +8,9 @@ package struct PushOptions: Hashable, Sendable {
     /// Allowed `stamp`: up to 2^53 − 1, the largest integer every JSON reader
     /// (a JavaScript number among them) holds exactly.
     package static let stampRange: ClosedRange<Int64> = 0...9_007_199_254_740_991
+    /// Allowed `alertWindowSeconds`, and its value when absent (compose.md S3).
+    package static let alertWindowRange = 0...86_400
+    package static let defaultAlertWindowSeconds = 60
     /// Allowed length of `androidChannel`, in UTF-8 bytes.
     package static let androidChannelByteRange = 1...128
 
@@ -20,12 +23,23 @@ package struct PushOptions: Hashable, Sendable {
     /// The order of this answer's payloads among the recipient's (push.md
     /// P22), in `stampRange`; nil: ⌊now⌋ in milliseconds.
     package var stamp: Int64?
+    /// A group that alerted less than this many seconds ago gets new
+    /// messages quietly (compose.md S3), in `alertWindowRange`; 0: never.
+    package var alertWindowSeconds: Int
+    /// Until when the recipient is active on another client: an answer
+    /// that would alert before then is held (compose.md S6).
+    package var activeUntil: Timestamp?
 
-    package init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil) {
+    package init(
+        badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil,
+        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil
+    ) {
         self.badge = badge
         self.androidChannel = androidChannel
         self.reserveBytes = reserveBytes
         self.stamp = stamp
+        self.alertWindowSeconds = alertWindowSeconds
+        self.activeUntil = activeUntil
     }
 
     /// Whether `channel` is a valid `androidChannel`: 1…128 bytes of UTF-8
