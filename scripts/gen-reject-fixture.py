@@ -240,6 +240,28 @@ CASES = [
             request(message(), displayed=[{"key": "chat:1", "timestamp": T1, "group": "a b"}]), "invalid-value",
             "/displayed/0/group", "a group is a group key: 1 to 64 visible ASCII characters other than quote and "
             "backslash"),
+    # The second entry has the first one's shape (the shaped read): the same rules hold there.
+    compose("compose-displayed-digest-invalid-shaped",
+            request(message(), displayed=[
+                {"key": "chat:1", "timestamp": T1, "group": "t1", "digest": "0123456789abcdef", "alerted": T1,
+                 "direct": False},
+                {"key": "chat:2", "timestamp": T1, "group": "t1", "digest": "0123456789ABCDEF", "alerted": T1,
+                 "direct": False}]), "invalid-value",
+            "/displayed/1/digest", "a digest is 16 characters of 0-9 and a-f, in a second entry of the first's shape"),
+    compose("compose-displayed-alerted-invalid-shaped",
+            request(message(), displayed=[
+                {"key": "chat:1", "timestamp": T1, "group": "t1", "digest": "0123456789abcdef", "alerted": T1},
+                {"key": "chat:2", "timestamp": T1, "group": "t1", "digest": "0123456789abcdef",
+                 "alerted": "2026-02-30T00:00:00Z"}]), "invalid-timestamp",
+            "/displayed/1/alerted", "alerted is a timestamp (February 30 is not), in a second entry of the first's shape"),
+    compose("compose-displayed-direct-string",
+            request(message(), displayed=[{"key": "chat:1", "timestamp": T1, "group": "t1", "direct": "yes"}]),
+            "invalid-type", "/displayed/0/direct", "direct is a boolean"),
+    compose("compose-push-active-until-invalid",
+            request(message(), push={"activeUntil": "2026-11-29 12:01:00Z"}), "invalid-timestamp",
+            "/push/activeUntil", "activeUntil is an RFC 3339 timestamp (a space instead of T is not)"),
+    compose("compose-push-window-out-of-range", request(message(), push={"alertWindowSeconds": 86401}),
+            "out-of-range", "/push/alertWindowSeconds", "alertWindowSeconds is at most 86400"),
     compose("compose-displayed-group-number",
             request(message(), displayed=[{"key": "chat:1", "timestamp": T1, "group": 1}]), "invalid-type",
             "/displayed/0/group", "a group must be a string"),

@@ -1,6 +1,10 @@
 """The problems docs/spec/compose.md 2.2 gives a compose request's `preview`, `push` and
 displayed `key` and `group` members (C11, C13, C14), as the push oracle reads them."""
-from push_terms import is_group_key
+import re
+
+from push_terms import is_group_key, is_timestamp
+
+DIGEST = re.compile(r"[0-9a-f]{16}")
 
 # MARK: compose.md 2.2 for preview and push (C11, C13)
 
@@ -18,6 +22,18 @@ def displayed_problem(request):
                     if len(groups) == 16:
                         return "out-of-range"
                     groups.append(value)
+            elif name == "digest" and value is not None:
+                if not isinstance(value, str):
+                    return "invalid-type"
+                if not DIGEST.fullmatch(value):
+                    return "invalid-value"
+            elif name == "alerted" and value is not None:
+                if not isinstance(value, str):
+                    return "invalid-type"
+                if not is_timestamp(value):
+                    return "invalid-timestamp"
+            elif name == "direct" and value is not None and not isinstance(value, bool):
+                return "invalid-type"
         if entry.get("key") is None and entry.get("group") is None:
             return "missing-field"
     return None
@@ -44,11 +60,17 @@ def problem(request):
     for name, value in push.items():  # document order
         if value is None:
             continue
-        if name in ("badge", "reserveBytes", "stamp"):
+        if name in ("badge", "reserveBytes", "stamp", "alertWindowSeconds"):
             if not integer(value):
                 return "invalid-type"
-            if not 0 <= value <= {"badge": 2147483647, "reserveBytes": 2048, "stamp": 2**53 - 1}[name]:
+            if not 0 <= value <= {"badge": 2147483647, "reserveBytes": 2048, "stamp": 2**53 - 1,
+                                  "alertWindowSeconds": 86400}[name]:
                 return "out-of-range"
+        elif name == "activeUntil":
+            if not isinstance(value, str):
+                return "invalid-type"
+            if not is_timestamp(value):
+                return "invalid-timestamp"
         elif name == "androidChannel":
             if not isinstance(value, str):
                 return "invalid-type"

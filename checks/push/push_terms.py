@@ -88,3 +88,15 @@ def unix(stamp):
         offset = sign * (int(m.group(8)[1:3]) * 3600 + int(m.group(8)[4:6]) * 60)
     # second 60 (a leap second) is the next second, the same instant as :00 of the next minute
     return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset + frac
+
+
+def is_timestamp(value):
+    """compose.md 2.3, as far as the push oracle's cases need it: the shape, and fields in range (a second 60
+    only where RFC 3339 places a leap second is not checked: no case has one)."""
+    m = STAMP.fullmatch(value)
+    if not m:
+        return False
+    y, mo, d, h, mi, s = (int(m.group(i)) for i in range(1, 7))
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return 1 <= mo <= 12 and 1 <= d <= days[mo - 1] and h < 24 and mi < 60 and s < 60
