@@ -240,7 +240,14 @@ CASES = [
             request(message(), displayed=[{"key": "chat:1", "timestamp": T1, "group": "a b"}]), "invalid-value",
             "/displayed/0/group", "a group is a group key: 1 to 64 visible ASCII characters other than quote and "
             "backslash"),
-    # The second entry has the first one's shape (the shaped read): the same rules hold there.
+    # A second object of the first one's shape (the shaped read): the same rules hold there.
+    compose("compose-source-colon-shaped",
+            request(message("1", source="chat"), message("2", source="a:b")), "invalid-value",
+            "/notifications/1/source", "a source must not contain ':', in a second notification of the first's shape"),
+    compose("compose-displayed-group-invalid-shaped",
+            request(message(), displayed=[{"key": "chat:1", "timestamp": T1, "group": "t1"},
+                                          {"key": "chat:2", "timestamp": T1, "group": "a b"}]), "invalid-value",
+            "/displayed/1/group", "a group is a group key, in a second entry of the first's shape"),
     compose("compose-displayed-digest-invalid-shaped",
             request(message(), displayed=[
                 {"key": "chat:1", "timestamp": T1, "group": "t1", "digest": "0123456789abcdef", "alerted": T1,

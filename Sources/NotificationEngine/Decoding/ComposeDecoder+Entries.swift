@@ -47,18 +47,10 @@ extension ComposeDecoder {
         shape.begin(at: reader.index)
         try decodeMembers(&names, at: path(), of: .notification, into: &values) {
             decoder, member, values throws(JSONReader.Stop) in
-            switch member {
-            case .sender:
-                try decoder.decodeMembers(
-                    &senderNames, at: FieldDecoding.path(path(), member.rawValue), of: .notification, into: &values
-                ) { _, _, _ throws(JSONReader.Stop) in }
-            case .source:
-                if decoder.sourceHasColon(values.ranges[.source]) {
-                    let at = FieldDecoding.path(path(), member.rawValue)
-                    throw decoder.stop(Problem(.invalidValue, "\(at) must not contain ':'", at: at))
-                }
-            default: break
-            }
+            guard member == .sender else { return }
+            try decoder.decodeMembers(
+                &senderNames, at: FieldDecoding.path(path(), member.rawValue), of: .notification, into: &values
+            ) { _, _, _ throws(JSONReader.Stop) in }
         }
         if !Self.hasRequired(tables.notificationRequired, values.ranges) {
             try requireMembers(NotificationMember.self, of: values, at: path())
@@ -77,29 +69,10 @@ extension ComposeDecoder {
         displayedShape.begin(at: reader.index)
         try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) {
             decoder, member, values throws(JSONReader.Stop) in
+            // The group key's own rule ran with the member; the count of distinct groups is the request's.
+            guard member == .group else { return }
             let at = FieldDecoding.path(path(), member.rawValue)
-            switch member {
-            case .digest:
-                guard decoder.isDigest(values.ranges[.digest]) else {
-                    throw decoder.stop(
-                        Problem(.invalidValue, "\(at) must be a text digest: 16 characters of 0-9 and a-f", at: at))
-                }
-                return
-            case .alerted:
-                _ = try decoder.instant(of: values.ranges[.alerted], at: at)
-                return
-            case .group: break
-            default: return
-            }
-            let group = values.ranges[.group]
-            guard decoder.isGroupKey(group) else {
-                throw decoder.stop(
-                    Problem(
-                        .invalidValue,
-                        "\(at) must be a group key: 1 to 64 characters of U+0021…U+007E other than '\"' and '\\'",
-                        at: at))
-            }
-            guard decoder.noteGroup(group) else {
+            guard decoder.noteGroup(values.ranges[.group]) else {
                 throw decoder.stop(
                     Problem(
                         .outOfRange,
@@ -121,16 +94,14 @@ extension ComposeDecoder {
     }
 
     /// A displayed entry's `digest`, `alerted` and `direct` (compose.md
-    /// 2.1) from its slots; nil when its `digest` is not a text digest or
-    /// its `alerted` not a timestamp (the general path's rules, for the
-    /// shaped read: the general path names the problem).
+    /// 2.1) from its slots, their rules kept (`MemberRule`); nil when
+    /// `alerted` is not a timestamp after all.
     mutating func extras(
         _ ranges: ComposeRequest.NotificationRanges, _ scalars: ComposeRequest.ScalarSlots
     ) -> ComposeRequest.DisplayedRecord.Extras? {
         var extras = ComposeRequest.DisplayedRecord.Extras()
         extras.direct = UInt8(truncatingIfNeeded: scalars[.direct])
         extras.digest = ranges[.digest]
-        guard extras.digest.isAbsent || isDigest(extras.digest) else { return nil }
         extras.alerted = ranges[.alerted]
         if !extras.alerted.isAbsent {
             guard let moment = moment(at: extras.alerted) else { return nil }
@@ -208,6 +179,11 @@ extension ComposeDecoder {
             switch (field.kind, field.slot) {
             case (.string, .text(let slot)):
                 values.ranges[slot] = try text(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
+                if field.rule != .none,
+                    let problem = problem(field.rule, values.ranges[slot], at: { FieldDecoding.path(path(), member.rawValue) })
+                {
+                    throw stop(problem)
+                }
             case (.timestamp, .text(let slot)):
                 let timestamp = try self.timestamp(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
                 values.ranges[slot] = timestamp.range

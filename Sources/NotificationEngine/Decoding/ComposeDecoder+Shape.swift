@@ -17,7 +17,7 @@ extension ComposeDecoder {
         // The checks of the fields, as the general path makes them. The
         // required members are there: a shape is noted only from an object
         // that had them, each in a slot, and each slot was filled.
-        guard let moment = moment(at: ranges[.timestamp]), !sourceHasColon(ranges[.source]) else {
+        guard let moment = moment(at: ranges[.timestamp]), passesRules(tables.notificationRules, ranges) else {
             return abandon(appendedCount)
         }
         reader.move(to: end)
@@ -41,8 +41,8 @@ extension ComposeDecoder {
         let group = ranges[.group]
         // `timestamp` and `key` or `group` are there, as in the entry the
         // shape was noted from; the general path reports a group it refuses.
-        guard let moment = moment(at: timestamp), let extras = extras(ranges, scalars),
-            group.isAbsent || (isGroupKey(group) && noteGroup(group))
+        guard let moment = moment(at: timestamp), passesRules(tables.displayedRules, ranges),
+            let extras = extras(ranges, scalars), group.isAbsent || noteGroup(group)
         else { return abandon(appendedCount) }
         reader.move(to: end)
         request.appendDisplayed(key: key, timestamp: timestamp, moment: moment, group: group, extras: extras)

@@ -8,9 +8,10 @@
 /// the defaults fill what is absent, the required rows are what a missing
 /// member is checked against, in table order. The shaped reader
 /// (`ObjectShape`) notes and matches values by the same slots and kinds.
-/// What is left to a member's own code is its rule (a source has no `:`, a
-/// `fetch` is one of three words), in the decoder's `switch` over the
-/// members that have one.
+/// A string member's rule (a source has no `:`, a group is a group key) is
+/// its row's `rule`, which both readers run (`MemberRule`); what is left to
+/// a member's own code is a request member's word (a `fetch` is one of three
+/// words) and the count of distinct groups.
 ///
 /// Adding a member: a case and its row here, the slot it fills (a case of
 /// `NotificationRanges.Field` or `ScalarSlots.Field`), the rule that reads
@@ -48,11 +49,14 @@ struct WireField: Sendable {
     let kind: Kind
     let isRequired: Bool
     let slot: Slot
+    /// The string's own rule, which both readers run (`MemberRule`).
+    let rule: MemberRule
 
-    init(_ kind: Kind, required: Bool = false, _ slot: Slot) {
+    init(_ kind: Kind, required: Bool = false, _ slot: Slot, rule: MemberRule = .none) {
         self.kind = kind
         self.isRequired = required
         self.slot = slot
+        self.rule = rule
     }
 }
 
@@ -71,6 +75,14 @@ extension WireMember {
             if case .scalar(let slot, let value) = member.field.slot { scalars[slot] = value }
         }
         return scalars
+    }
+
+    /// The text slots whose members have a rule, with it (`MemberRule`).
+    static var ruledSlots: [(slot: ObjectShape.Slot, rule: MemberRule)] {
+        allCases.compactMap { member in
+            guard case .text(let slot) = member.field.slot, member.field.rule != .none else { return nil }
+            return (slot, member.field.rule)
+        }
     }
 
     /// The text slots of the required members, one bit each by slot.
@@ -129,7 +141,7 @@ extension ComposeDecoder {
         var field: WireField {
             switch self {
             case .id: WireField(.string, required: true, .text(.id))
-            case .source: WireField(.string, .text(.source))
+            case .source: WireField(.string, .text(.source), rule: .noColon)
             case .type: WireField(.string, required: true, .text(.type))
             case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
             case .read: WireField(.boolean, .scalar(.read, default: 0))
@@ -167,10 +179,10 @@ extension ComposeDecoder {
             switch self {
             case .key: WireField(.string, .text(.key))
             case .timestamp: WireField(.timestamp, required: true, .text(.timestamp))
-            case .group: WireField(.string, .text(.group))
-            case .digest: WireField(.string, .text(.digest))
-            // A second timestamp: read as a string, its instant by the entry's rule.
-            case .alerted: WireField(.string, .text(.alerted))
+            case .group: WireField(.string, .text(.group), rule: .groupKey)
+            case .digest: WireField(.string, .text(.digest), rule: .digest)
+            // A second timestamp: read as a string, its instant by its rule.
+            case .alerted: WireField(.string, .text(.alerted), rule: .timestamp)
             case .direct: WireField(.boolean, .scalar(.direct, default: DisplayedMember.directAbsent))
             }
         }

@@ -1,0 +1,54 @@
+/// A string member's own rule beyond its kind (compose.md 2.2), declared in
+/// its row of the wire table (`WireField.rule`) and run by both readers:
+/// the general path at the member, in document order
+/// (`ComposeDecoder.decodeMembers`), and the shaped read on every slot it
+/// filled (`ComposeDecoder.passesRules`), which leaves a value that breaks
+/// one to the general path, to be named there. One rule, one place.
+enum MemberRule: Sendable, Equatable {
+    case none
+    /// A notification's `source`: no `:` (the key is `source:id`).
+    case noColon
+    /// A displayed entry's `group`: a valid group key (C14).
+    case groupKey
+    /// A displayed entry's `digest`: 16 characters of `0`–`9`, `a`–`f` (C15).
+    case digest
+    /// A timestamp read as a string, an object's second one (an entry's `alerted`).
+    case timestamp
+}
+
+extension ComposeDecoder {
+    /// The problem `rule` finds in the string at `range` (present), or nil when it holds.
+    mutating func problem(_ rule: MemberRule, _ range: TextRange, at path: () -> String) -> Problem? {
+        switch rule {
+        case .none:
+            return nil
+        case .noColon:
+            guard sourceHasColon(range) else { return nil }
+            return Problem(.invalidValue, "\(path()) must not contain ':'", at: path())
+        case .groupKey:
+            guard !isGroupKey(range) else { return nil }
+            return Problem(
+                .invalidValue,
+                "\(path()) must be a group key: 1 to 64 characters of U+0021…U+007E other than '\"' and '\\'",
+                at: path())
+        case .digest:
+            guard !isDigest(range) else { return nil }
+            return Problem(.invalidValue, "\(path()) must be a text digest: 16 characters of 0-9 and a-f", at: path())
+        case .timestamp:
+            guard moment(at: range) == nil else { return nil }
+            return invalidTimestamp(range, at: path())
+        }
+    }
+
+    /// Whether every present slot of `ranges` that `rules` names keeps its
+    /// rule: the shaped read's run of the rules the general path runs.
+    @inline(__always)
+    mutating func passesRules(_ rules: [(slot: ObjectShape.Slot, rule: MemberRule)], _ ranges: ComposeRequest.NotificationRanges)
+        -> Bool
+    {
+        for (slot, rule) in rules where !ranges[slot].isAbsent {
+            if problem(rule, ranges[slot], at: { "" }) != nil { return false }
+        }
+        return true
+    }
+}
