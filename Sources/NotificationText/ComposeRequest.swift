@@ -113,7 +113,8 @@ public struct ComposeRequest: Hashable, Sendable {
             }
             guard entry.key != nil || group != nil else { return nil }
             let digest = entry.digest.flatMap { digest in
-                digest.utf8.count == 16 && digest.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+                digest.utf8.count == 16
+                    && digest.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
                     ? digest : nil
             }
             return NotificationEngine.DisplayedEntry(

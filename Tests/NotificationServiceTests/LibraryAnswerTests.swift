@@ -319,7 +319,8 @@ enum LibraryRequests {
                 DisplayedEntry(
                     key: $0["key"] as? String, timestamp: Timestamp(rfc3339: $0["timestamp"] as! String)!,
                     group: $0["group"] as? String, digest: $0["digest"] as? String,
-                    alerted: ($0["alerted"] as? String).flatMap(Timestamp.init(rfc3339:)), direct: $0["direct"] as? Bool)
+                    alerted: ($0["alerted"] as? String).flatMap(Timestamp.init(rfc3339:)), direct: $0["direct"] as? Bool
+                )
             },
             locale: object["locale"] as! String,
             direction: ComposeResponse.TextDirection(rawValue: object["direction"] as! String)!)

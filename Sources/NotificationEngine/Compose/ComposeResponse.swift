@@ -189,7 +189,8 @@ package struct ComposeResponse: Hashable, Sendable {
         } else if !transition.digestUnderG.isAbsent {
             var hex: [UInt8] = []
             textDigest.appendHex(to: &hex)
-            transition.send = bytes[Int(transition.digestUnderG.start)..<transition.digestUnderG.end].elementsEqual(hex)
+            transition.send =
+                bytes[Int(transition.digestUnderG.start)..<transition.digestUnderG.end].elementsEqual(hex)
                 == false
         }
         self.transition = transition

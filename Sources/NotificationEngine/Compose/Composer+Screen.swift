@@ -158,7 +158,8 @@ extension Composer {
             let inWindow =
                 alerted >= 0 && screen.windowSeconds > 0
                 && Moment.less(
-                    screen.nowMoment.adding(seconds: -Int64(screen.windowSeconds)), entries[alerted].extras.alertedMoment,
+                    screen.nowMoment.adding(seconds: -Int64(screen.windowSeconds)),
+                    entries[alerted].extras.alertedMoment,
                     in: bytes)
             let alert = directKept > directWithEntry || madeDirect || (newKey && !inWindow)
             if alert, let until = screen.activeUntil {
@@ -251,7 +252,9 @@ extension Composer {
                         .init(key: entry.key, timestamp: entry.timestamp, group: entry.group, answerGroup: false))
                     if screen.hasPush {
                         extras.append(
-                            .init(digest: entry.extras.digest, alerted: entry.extras.alerted, direct: entry.extras.direct))
+                            .init(
+                                digest: entry.extras.digest, alerted: entry.extras.alerted, direct: entry.extras.direct)
+                        )
                     }
                 }
             }

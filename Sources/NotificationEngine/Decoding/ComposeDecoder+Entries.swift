@@ -180,7 +180,8 @@ extension ComposeDecoder {
             case (.string, .text(let slot)):
                 values.ranges[slot] = try text(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
                 if field.rule != .none,
-                    let problem = problem(field.rule, values.ranges[slot], at: { FieldDecoding.path(path(), member.rawValue) })
+                    let problem = problem(
+                        field.rule, values.ranges[slot], at: { FieldDecoding.path(path(), member.rawValue) })
                 {
                     throw stop(problem)
                 }

@@ -43,7 +43,9 @@ extension ComposeDecoder {
     /// Whether every present slot of `ranges` that `rules` names keeps its
     /// rule: the shaped read's run of the rules the general path runs.
     @inline(__always)
-    mutating func passesRules(_ rules: [(slot: ObjectShape.Slot, rule: MemberRule)], _ ranges: ComposeRequest.NotificationRanges)
+    mutating func passesRules(
+        _ rules: [(slot: ObjectShape.Slot, rule: MemberRule)], _ ranges: ComposeRequest.NotificationRanges
+    )
         -> Bool
     {
         for (slot, rule) in rules where !ranges[slot].isAbsent {
