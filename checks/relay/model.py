@@ -66,8 +66,10 @@ START_MS = 1_795_953_600_000  # 2026-11-29T12:00:00Z
 MEASURED = ("ios-plain", "force-quit", "ios-throttled", "apns-keep-last", "web-no-withdrawal", "expired")
 
 
-class Crash(Exception):
-    """The relay process dies here (world.py restarts it)."""
+class Crash(BaseException):
+    """The relay process dies here (world.py restarts it): a BaseException,
+    so that nothing the relay catches (a push client's error, a fetch's)
+    takes it for an answer."""
 
 
 class Clock:
