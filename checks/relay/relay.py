@@ -30,7 +30,6 @@ sends carries any of it.
 """
 from __future__ import annotations
 
-import copy
 import importlib.util
 import io
 import json
@@ -56,7 +55,7 @@ def rfc3339(ms: int) -> str:
 
 class Store:
     """One record per recipient with a version for compare-and-set; records
-    are copied in and out. `on_write(recipient, record)` runs after every
+    are copied in and out (kept as JSON text, as a database would). `on_write(recipient, record)` runs after every
     successful write (the harness's observation, and its crash after-store)."""
 
     def __init__(self):
@@ -65,14 +64,14 @@ class Store:
         self.before_write = lambda recipient, record: None
 
     def read(self, recipient):
-        version, record = self.rows.get(recipient, (0, None))
-        return version, copy.deepcopy(record)
+        version, text = self.rows.get(recipient, (0, "null"))
+        return version, json.loads(text)
 
     def write(self, recipient, version, record) -> bool:
         if self.rows.get(recipient, (0, None))[0] != version:
             return False
         self.before_write(recipient, record)
-        self.rows[recipient] = (version + 1, copy.deepcopy(record))
+        self.rows[recipient] = (version + 1, json.dumps(record, ensure_ascii=False))
         self.on_write(recipient, record)
         return True
 
