@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The reference relay (relay.py, docs/relay.md) and the device model
-(model.py) against the live service: the scenarios of
+"""The relay of examples/relay/relay.py on the core (`POST /relay` of the
+live service), given the fakes of relay.py, and the device model (model.py,
+devices.py, services.py, invariants.py): the scenarios of
 test-fixtures/scenarios.json, and seeded random sequences of events with the
 invariant of docs/spec/screen.md section 4 (I1 to I5, the badge, the tier and
-the language) checked after every settled step, in the realistic model of
-model.py (latency, reordering, offline periods, crashes, duplicates, the
-platforms' limits; the limits no rule can mend are counted apart).
+the language) checked after every settled step, in the realistic model
+(latency, reordering, offline periods, crashes, duplicates, the platforms'
+limits; the limits no rule can mend are counted apart).
 
 usage: check.py (--binary PATH | --url URL) [--scenarios] [--random N] [--seed S] [--self-test]
 

@@ -8,7 +8,7 @@ this file holds no rule of docs/relay.md, only what the relay is given:
 - `Store`: the relay's database, one record per recipient written with
   compare-and-set, records copied in and out, as a database would;
 - `FetchFake`: the backend's fetch (model.Backend);
-- `PushFake`: one push client per transport, in front of model.py's fake
+- `PushFake`: one push client per transport, in front of services.py's fake
   APNs, FCM and Web Push endpoints;
 - `CoreTap`: the core over HTTP (`http_core`) against the service the check
   started, with the model's faults (the service at its connection limit).

@@ -5,7 +5,7 @@ random sequences of the realistic model), among them one for each of issue 41's 
 
 The relay is always examples/relay/relay.py. A broken relay is a `CoreTap` that breaks what the core
 answers or what the relay stores (as a relay that made that decision itself would), or sends before
-it stores; a broken app is a device class of model.py."""
+it stores; a broken app is a device class of devices.py."""
 from __future__ import annotations
 
 import ast

@@ -1,14 +1,16 @@
 """One recipient's world for the relay check: its devices, the backend, the push services and the
 network, the clock, and the relay (examples/relay/relay.py on the core, through relay.py's fakes)
 against the live service, driven by the events of docs/spec/screen.md section 3 and
-test-fixtures/README.md, and checked by the device model (model.py) once settled."""
+test-fixtures/README.md, and checked by the device model (devices.py, invariants.py) once settled."""
 from __future__ import annotations
 
 import pathlib
 import random
 
-from model import (DEFAULT_PLATFORM, ENDPOINTS, MEASURED, PLATFORMS, Backend, Clock, Crash, Network, Scheduler,
-                   check_screen, check_settled)
+from devices import DEFAULT_PLATFORM, PLATFORMS
+from invariants import check_screen, check_settled
+from model import MEASURED, Backend, Clock, Crash, Scheduler
+from services import ENDPOINTS, Network
 from relay import CoreTap, FetchFake, PushFake, Relay, Store, loop_fetch_keys, rfc3339
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
