@@ -86,7 +86,7 @@ def main():
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--self-test", action="store_true")
-    parser.add_argument("--jobs", type=int, default=2, help="processes for --random (the service is shared)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --random and --self-test (the service is shared)")
     args = parser.parse_args()
     server = None
     if args.binary:
@@ -97,7 +97,7 @@ def main():
     core = http_core(args.url)
     try:
         if args.self_test:
-            ok &= self_test(args.url, core, args.seed)
+            ok &= self_test(args.url, args.seed, args.jobs)
         if args.scenarios:
             ok &= run_scenarios(core, ROOT / "test-fixtures" / "scenarios.json")
         if args.random:

@@ -17,6 +17,9 @@ or raises `TimeoutError` or another error; each push client takes a send
 (`{"device","transport","stamp","token","headers","body"}`) and returns
 `(status, reason, retry_after, token_invalid)`, status 0 for a timeout. The Web
 Push client encrypts `body` (RFC 8291) itself, afresh for every attempt.
+
+120 lines of code (docs/relay.md, "The core", says how they are counted);
+`make check-relay` runs this relay in the device model of checks/relay/.
 """
 import http.client
 import io
