@@ -362,7 +362,7 @@ case("crash-between-send-and-store",
      "issue 41, 3: the relay stores the answer and the outboxes before it sends. It dies once after storing"
      " (nothing sent yet: the restart sends the stored outboxes), then, with the fetch failing, after APNs accepted"
      " the phone's fallback but before recording it: the restarted relay sends the stored outboxes again (the phone"
-     " ignores the copy by its stamp; the tablet's waits for its timer), and since `displayed` records the"
+     " ignores the copy by its stamp; the tablet gets its fallback), and since `displayed` records the"
      " fallback, the answer after both messages are read withdraws it with t1",
      [PHONE, TABLET], [
          step(crash("after-store")),
@@ -371,7 +371,7 @@ case("crash-between-send-and-store",
          step({"do": "fetch-fails", "count": 1}),
          step(crash("after-send")),
          step(create("2", sender=("ben", "Ben"), text="Lunch?"), settle=False,
-              screens={"phone": [fallback_apns, single1], "tablet": [single1]}),
+              screens={"phone": [fallback_apns, single1], "tablet": [fallback_other, single1]}),
          step(read("chat:1", "chat:2"), screen=[], badge=0),
      ])
 

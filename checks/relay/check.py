@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The reference relay (relay.py, docs/relay.md) and the device model
-(model.py) against the live service: the scenarios of
+"""The relay of examples/relay/relay.py on the core (`POST /relay` of the
+live service), given the fakes of relay.py, and the device model (model.py,
+devices.py, services.py, invariants.py): the scenarios of
 test-fixtures/scenarios.json, and seeded random sequences of events with the
 invariant of docs/spec/screen.md section 4 (I1 to I5, the badge, the tier and
-the language) checked after every settled step, in the realistic model of
-model.py (latency, reordering, offline periods, crashes, duplicates, the
-platforms' limits; the limits no rule can mend are counted apart).
+the language) checked after every settled step, in the realistic model
+(latency, reordering, offline periods, crashes, duplicates, the platforms'
+limits; the limits no rule can mend are counted apart).
 
 usage: check.py (--binary PATH | --url URL) [--scenarios] [--random N] [--seed S] [--self-test]
 
@@ -31,16 +32,16 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from random_runs import print_first, print_limits, run_random  # noqa: E402
-from relay import ComposeClient  # noqa: E402
+from relay import http_core  # noqa: E402
 from self_test import self_test  # noqa: E402
 from world import ROOT, World  # noqa: E402
 
 
-def run_scenarios(compose, path):
+def run_scenarios(core, path):
     cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
     failed = 0
     for case in cases:
-        world = World(case, compose, seed=case.get("seed", 1))
+        world = World(case, core, seed=case.get("seed", 1))
         problems = []
         for index, step in enumerate(case["steps"], 1):
             world.apply(step["event"])
@@ -85,26 +86,23 @@ def main():
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--self-test", action="store_true")
-    parser.add_argument("--jobs", type=int, default=2, help="processes for --random (the service is shared)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --random and --self-test (the service is shared)")
     args = parser.parse_args()
     server = None
     if args.binary:
         server = subprocess.Popen([args.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
                                   stdout=subprocess.PIPE, text=True)
-        host, port = "127.0.0.1", json.loads(server.stdout.readline())["port"]
-    else:
-        host, port = args.url.removeprefix("http://").rstrip("/").split(":")
-        port = int(port)
+        args.url = "http://127.0.0.1:%d" % json.loads(server.stdout.readline())["port"]
     ok = True
-    compose = ComposeClient(host, port, None, None)
+    core = http_core(args.url)
     try:
         if args.self_test:
-            ok &= self_test(host, port, args.seed)
+            ok &= self_test(args.url, args.seed, args.jobs)
         if args.scenarios:
-            ok &= run_scenarios(compose, ROOT / "test-fixtures" / "scenarios.json")
+            ok &= run_scenarios(core, ROOT / "test-fixtures" / "scenarios.json")
         if args.random:
             began = time.monotonic()
-            totals = run_random(host, port, args.random, args.seed, args.jobs, compose)
+            totals = run_random(args.url, args.random, args.seed, args.jobs, core)
             print_first(totals)
             rules = ", ".join(f"{rule} {n}" for rule, n in sorted(totals["rules"].items()))
             print(f"random: {totals['sequences']} sequences (seed {args.seed}), {totals['steps']} steps,"
@@ -113,7 +111,6 @@ def main():
             print_limits(totals)
             ok &= totals["violations"] == 0
     finally:
-        compose.close()
         if server is not None:
             server.terminate()
             server.wait(timeout=15)

@@ -10,7 +10,7 @@ import json
 import multiprocessing
 import random
 
-from relay import ComposeClient, Relay
+from relay import CRASH_POINTS, CoreTap, http_core
 from world import RECIPIENT, World
 
 THREADS = ["t1", "t1", "t2", "t3", None, "caf\u00e9 chat"]
@@ -50,7 +50,6 @@ PROFILE = {"weights": {"create": 40, "read": 15, "read-here": 5, "time": 13, "fe
                        "offline": 6, "restart": 2, "crash": 2, "device-timeouts": 2, "force-quit": 1.5,
                        "compose-unavailable": 2, "locale": 2.5, "preview": 2, "register": 1, "device-gone": 0.5},
            "unsettled": 0.3}
-CRASH_POINTS = ["after-fetch", "after-compose", "after-store", "between-devices", "after-send"]
 
 
 def random_event(rng, world, case, profile=PROFILE):
@@ -128,12 +127,12 @@ def profile_for(index):
     return {7: STALE_BADGE, 8: RESTARTS, 9: LATE}.get(index % 10, PROFILE)
 
 
-def run_sequence(compose, seed, index, relay_class=Relay, platforms=None, profile=PROFILE, realistic=REALISTIC):
+def run_sequence(core, seed, index, tap=CoreTap, platforms=None, profile=PROFILE, realistic=REALISTIC):
     """One random sequence; every settled step is checked, and the end.
     Returns a dict of its figures, its violations and its events."""
     rng = random.Random(f"{seed}:{index}")
     case = random_case(rng, realistic)
-    world = World(case, compose, seed=rng.randrange(1 << 30), relay_class=relay_class, platforms=platforms)
+    world = World(case, core, seed=rng.randrange(1 << 30), tap=tap, platforms=platforms)
     history, checked, length = [], 0, rng.randint(4, 16)
     for step in range(1, length + 1):
         event = random_event(rng, world, case, profile)
@@ -158,10 +157,10 @@ _worker = {}
 
 
 def _run_chunk(job):
-    host, port, seed, indices, realistic = job
-    if "compose" not in _worker:
-        _worker["compose"] = ComposeClient(host, port, None, None)
-    return [(index, run_sequence(_worker["compose"], seed, index, profile=profile_for(index), realistic=realistic))
+    url, seed, indices, realistic = job
+    if "core" not in _worker:
+        _worker["core"] = http_core(url)
+    return [(index, run_sequence(_worker["core"], seed, index, profile=profile_for(index), realistic=realistic))
             for index in indices]
 
 
@@ -189,18 +188,18 @@ def add(totals, index, result):
         totals["first"].append((index, result["history"], result["violations"]))
 
 
-def run_random(host, port, count, seed, jobs=1, compose=None, relay_class=Relay, platforms=None,
+def run_random(url, count, seed, jobs=1, core=None, tap=CoreTap, platforms=None,
                until_caught=False, profile=None, realistic=REALISTIC):
     totals = new_totals()
     if jobs > 1:
-        chunks = [(host, port, seed, list(range(i, count, jobs * 8)), realistic) for i in range(jobs * 8)]
+        chunks = [(url, seed, list(range(i, count, jobs * 8)), realistic) for i in range(jobs * 8)]
         with multiprocessing.Pool(jobs) as pool:
             for results in pool.imap_unordered(_run_chunk, chunks):
                 for index, result in results:
                     add(totals, index, result)
         return totals
     for index in range(count):
-        add(totals, index, run_sequence(compose, seed, index, relay_class, platforms, profile or profile_for(index),
+        add(totals, index, run_sequence(core, seed, index, tap, platforms, profile or profile_for(index),
                                         realistic))
         if until_caught and totals["violations"]:
             break

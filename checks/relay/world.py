@@ -1,18 +1,30 @@
 """One recipient's world for the relay check: its devices, the backend, the push services and the
-network, the clock and a relay (relay.py) against the live service, driven by the events of
-docs/spec/screen.md section 3 and test-fixtures/README.md, and checked by the device model
-(model.py) once settled."""
+network, the clock, and the relay (examples/relay/relay.py on the core, through relay.py's fakes)
+against the live service, driven by the events of docs/spec/screen.md section 3 and
+test-fixtures/README.md, and checked by the device model (devices.py, invariants.py) once settled."""
 from __future__ import annotations
 
 import pathlib
 import random
 
-from model import (DEFAULT_PLATFORM, ENDPOINTS, MEASURED, PLATFORMS, Backend, Clock, Crash, Network, Scheduler,
-                   check_screen, check_settled, key_of)
-from relay import Relay, Store, rfc3339
+from devices import DEFAULT_PLATFORM, PLATFORMS
+from invariants import check_screen, check_settled
+from model import MEASURED, Backend, Clock, Crash, Scheduler
+from services import ENDPOINTS, Network
+from relay import CoreTap, FetchFake, PushFake, Relay, Store, loop_fetch_keys, rfc3339
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECIPIENT = "me"
+REGISTERED = ("id", "transport", "token", "topic")  # what a registration tells the relay of a device
+
+
+def note_of(request, answer):
+    """What a loop's answer composed, for the devices: its `kind`, the keys it `shown`, its `locale`, the
+    record's `locale` and `preview` it was composed for, and the end of its lifetime (Unix seconds)."""
+    composed, settings = answer["answer"], request["record"]["settings"]
+    return {"kind": composed["kind"], "shown": composed["shown"], "locale": composed["locale"],
+            "preview": settings["preview"], "requested": settings["locale"],
+            "expires": int(composed["push"]["apns"]["headers"]["apns-expiration"])}
 
 
 class World:
@@ -23,13 +35,14 @@ class World:
     after the service accepted it), `crashes` (the probability that the
     relay dies at each crash point it reaches), `throttle` [drop, delay] (iOS's
     background pushes). `platforms` maps a transport to the device class the
-    self-test puts there."""
+    self-test puts there; `tap` is the core's wrapper (relay.CoreTap, or a
+    self-test's broken one)."""
 
-    def __init__(self, case, compose, seed=0, relay_class=Relay, platforms=None):
+    def __init__(self, case, core, seed=0, tap=CoreTap, platforms=None):
         self.clock = Clock()
         self.scheduler = Scheduler(self.clock)
         self.scheduler.on_crash = self.crashed
-        self.rng = random.Random(seed)  # the relay's
+        self.rng = random.Random(seed)  # the relay's jitter
         self.net_rng = random.Random(seed * 7 + 1)  # the network's and the devices'
         self.fault_rng = random.Random(seed * 13 + 5)  # the relay's crashes
         self.config = {"maxAgeSeconds": case.get("maxAgeSeconds", 600), "maxUnits": case.get("maxUnits", 256)}
@@ -44,20 +57,36 @@ class World:
         self.devices, self.tokens = {}, {}
         for d in case["devices"]:
             self.add_device(d)
-        self.store = Store()
-        settings = {"locale": "en", "preview": "full", "androidChannel": "messages"}
-        settings.update(case.get("settings", {}))
-        self.store.create(RECIPIENT, settings, case["devices"])
         self.log, self.violations = [], []
         self.limits, self.limited = {}, set()  # measured limits: label → devices it left wrong
         self.limit_rules = {}  # label → rule → settled checks it broke
         self.crash_next, self.crashes = {}, 0
-        self.compose = compose
-        compose.clock, compose.log, compose.unavailable = self.clock, self.log, 0
-        self.relay_class = relay_class
+        self.compose_unavailable = 0
+        self.notes = {}  # stamp → what the loop's stored answer composed (relay.CoreTap.stored)
+        self.last_device = None  # the device of the relay's last send (its crash between devices)
+        self.armed = set()  # the times of the relay's timers in the scheduler
         self.fetched_ok, self.last_fetch_ok, self.badge = set(), True, None
-        self.relay = self.new_relay()
         self.sequence = 0
+        self.store = Store()
+        self.tap = tap(core, self)
+        self.store.on_write = self.tap.stored
+        self.store.before_write = self.tap.before_write
+        settings = {"locale": "en", "preview": "full", "androidChannel": "messages"}
+        settings.update(case.get("settings", {}))
+        settings.update(self.config)
+        self.create_record(core, settings, case["devices"])
+        self.relay = self.new_relay()
+
+    def create_record(self, core, settings, devices):
+        """The recipient's record with its devices, before the first event: made by the core (its
+        registrations), stored without a loop run: the first event's loop composes."""
+        now = rfc3339(self.clock.now())
+        record = core({"do": "event", "record": None, "recipient": RECIPIENT, "settings": settings, "now": now,
+                       "event": {"type": "created"}})["record"]
+        for d in devices:
+            record = core({"do": "event", "record": record, "now": now,
+                           "event": {"type": "register", "device": {k: d[k] for k in REGISTERED if k in d}}})["record"]
+        self.store.write(RECIPIENT, 0, record)
 
     def add_device(self, d):
         platform = self.platforms.get(d["transport"]) or d.get("platform") or DEFAULT_PLATFORM[d["transport"]]
@@ -69,12 +98,11 @@ class World:
         return device
 
     def new_relay(self):
-        relay = self.relay_class(self.store, self.backend, self.compose, self.endpoints, self.clock,
-                                 self.scheduler, self.rng, self.config, self.log)
-        relay.on_answer = self.on_answer
-        relay.not_sent = self.not_sent
-        relay.crash = self.crash_point
-        return relay
+        """examples/relay/relay.py's Relay, given the model's fakes and the clock the test controls."""
+        return Relay(core=self.tap, fetch=FetchFake(self), store=self.store,
+                     push={transport: PushFake(self, transport) for transport in ENDPOINTS},
+                     clock=lambda: self.clock.now() / 1000, jitter=self.rng.random,
+                     sleep=lambda seconds: self.clock.advance(seconds * 1000))
 
     def crash_point(self, point):
         if self.crash_next.get(point, 0) > 0:
@@ -85,30 +113,61 @@ class World:
         raise Crash(point)
 
     def crashed(self):
-        """The relay died: its memory and timers are lost, its store is kept; it
-        starts again at once (relay.md "Starting")."""
+        """The relay died: its memory and timers are lost, its store is kept; a
+        new one starts at once (relay.md "Starting")."""
         self.scheduler.drop("relay")
+        self.armed.clear()
+        self.tap.restarted()
         self.relay = self.new_relay()
         self.run(self.relay.start)
 
     def run(self, action):
+        """One call into the relay; a crash restarts it. Then the relay's timers (its `wake_at`)
+        become the scheduler's."""
+        self.last_device = None
         try:
             action()
         except Crash:
             self.crashed()
+        self.arm()
 
-    def on_answer(self, recipient, request, answer):
-        if "notifications" in request:
-            self.fetched_ok.update(key_of(n) for n in request["notifications"])
-            self.badge = request["push"]["badge"]
-        self.last_fetch_ok = "notifications" in request
+    def arm(self):
+        for at in set(self.relay.wake_at.values()) - self.armed - {None}:
+            self.armed.add(at)
+            self.scheduler.call_at(at, "relay", lambda at=at: self.fire(at))
 
-    def not_sent(self, device_id, entry):
+    def fire(self, at):
+        self.armed.discard(at)
+        self.run(self.relay.tick)
+
+    def event(self, event):
+        self.run(lambda: self.relay.event(RECIPIENT, event))
+
+    def observe(self, request, answer):
+        """A loop's answer, as the store wrote it: what each stamp's alert composed (the devices
+        look it up by the payload's stamp), the fetch for the checks, and the withdrawal a Web Push
+        device is not sent (its shadow gets it, and every badge-only one)."""
+        composed, before = answer["answer"], request["record"]
+        fetched = request["fetch"] == "ok"
+        if fetched:
+            self.fetched_ok.update(loop_fetch_keys(request))
+            self.badge = request["unread"]
+        self.last_fetch_ok = fetched
+        push = composed.get("push")
+        if push is None:
+            return
+        self.notes[push["stamp"]] = note_of(request, answer)
+        alert_goes = push["send"] or (before["refresh"] and composed["shown"] != [])
+        if push["withdraw"] or (fetched and not alert_goes):
+            for d in answer["record"]["devices"]:
+                if d["transport"] == "webpush":
+                    self.not_sent(d["id"], push["withdrawal"]["webpush"]["payload"])
+
+    def not_sent(self, device_id, payload):
         """The relay sends a Web Push device no withdrawal: its shadow gets it."""
         device = self.devices.get(device_id)
         if device is None:
             return
-        payload = entry["payload"]["payload"]
         device.event("web-no-withdrawal")
         self.network.shadow_only(device, {"message": "withdrawal", "groups": list(payload["withdraw"]),
                                           "stamp": int(payload["stamp"]), "badge": payload.get("appBadge"),
@@ -133,7 +192,7 @@ class World:
             n["timestamp"] = rfc3339(ms)
             self.backend.add(n, ms)
             if event.get("run", True):  # "run": false: the relay is not told (the next event's loop sees it)
-                self.run(lambda: self.relay.event(RECIPIENT))
+                self.event({"type": "created"})
         elif kind == "read":
             for key in event["keys"]:
                 self.backend.notifications[key]["read"] = True
@@ -143,7 +202,7 @@ class World:
                     if set(note["covers"]) & set(event["keys"]):
                         device.open(group)
             if event.get("run", True):
-                self.run(lambda: self.relay.event(RECIPIENT))
+                self.event({"type": "read"})
         elif kind == "time":
             self.scheduler.run_until(self.clock.now() + int(event["seconds"] * 1000))
         elif kind == "fetch-fails":
@@ -168,17 +227,16 @@ class World:
         elif kind == "open-app":
             self.devices[event["device"]].force_quit = False
         elif kind == "compose-unavailable":
-            self.compose.unavailable += event.get("count", 1)
+            self.compose_unavailable += event.get("count", 1)
         elif kind == "crash":  # the relay dies the next time it reaches that point
             self.crash_next[event["at"]] = self.crash_next.get(event["at"], 0) + event.get("count", 1)
         elif kind == "restart":  # the relay's timers and memory are lost; its store is kept
             self.crashed()
         elif kind == "settings":
-            settings = {k: v for k, v in event.items() if k != "do"}
-            self.run(lambda: self.relay.event(RECIPIENT, refresh=True, settings=settings))
+            self.event(dict({k: v for k, v in event.items() if k != "do"}, type="settings"))
         elif kind == "register":
             self.add_device(event["device"])
-            self.run(lambda: self.relay.event(RECIPIENT, refresh=True, device=event["device"]))
+            self.event({"type": "register", "device": {k: event["device"][k] for k in REGISTERED if k in event["device"]}})
         else:
             raise ValueError(f"unknown event {kind!r}")
 

@@ -17,25 +17,43 @@ or raises `TimeoutError` or another error; each push client takes a send
 (`{"device","transport","stamp","token","headers","body"}`) and returns
 `(status, reason, retry_after, token_invalid)`, status 0 for a timeout. The Web
 Push client encrypts `body` (RFC 8291) itself, afresh for every attempt.
+
+120 lines of code (docs/relay.md, "The core", says how they are counted);
+`make check-relay` runs this relay in the device model of checks/relay/.
 """
+import http.client
+import io
 import json
 import random
 import threading
 import time
-import urllib.request
+import urllib.error
 from datetime import datetime, timezone
 
 
 def http_core(base_url, token=None, timeout=2.0):
-    """The core over HTTP: a request dict in, the answer dict out (a problem raises)."""
+    """The core over HTTP, one kept-alive connection per thread: a request dict in, the answer dict
+    out. A problem raises `HTTPError`, a timeout or a lost connection an `OSError` (the call has no
+    effect but its answer, so it is tried once more first, on a new connection)."""
+    local, host = threading.local(), base_url.split("//")[-1].rstrip("/")
+    headers = {"Content-Type": "application/json", **({"Authorization": "Bearer " + token} if token else {})}
+
     def call(request):
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = "Bearer " + token
         body = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode()
-        post = urllib.request.Request(base_url.rstrip("/") + "/relay", body, headers, method="POST")
-        with urllib.request.urlopen(post, timeout=timeout) as response:
-            return json.loads(response.read())
+        for attempt in (1, 2):
+            local.connection = getattr(local, "connection", None) or http.client.HTTPConnection(host, timeout=timeout)
+            try:
+                local.connection.request("POST", "/relay", body, headers)
+                response = local.connection.getresponse()
+                data = response.read()
+                break
+            except (OSError, http.client.HTTPException) as error:
+                local.connection = local.connection.close()
+                if attempt == 2:
+                    raise OSError(error) from error
+        if response.status != 200:
+            raise urllib.error.HTTPError(base_url, response.status, response.reason, response.headers, io.BytesIO(data))
+        return json.loads(data)
     return call
 
 
@@ -48,6 +66,9 @@ class Store:
         with self.lock:
             return self.rows.get(recipient, (0, None))
 
+    def recipients(self):
+        return list(self.rows)
+
     def write(self, recipient, version, record):
         with self.lock:
             if self.rows.get(recipient, (0, None))[0] != version:
@@ -57,14 +78,14 @@ class Store:
 
 
 class Relay:
-    def __init__(self, core, fetch, push, store=None, clock=time.time, jitter=random.random):
-        self.core, self.fetch, self.push, self.clock, self.jitter = core, fetch, push, clock, jitter
+    def __init__(self, core, fetch, push, store=None, clock=time.time, jitter=random.random, sleep=time.sleep):
+        self.core, self.fetch, self.push, self.clock, self.jitter, self.sleep = core, fetch, push, clock, jitter, sleep
         self.store = store or Store()
         self.wake_at = {}  # recipient -> ms: the scheduler's timers
         self.locks, self.locks_lock = {}, threading.Lock()
 
     def now(self):
-        ms = int(self.clock() * 1000)
+        ms = round(self.clock() * 1000)
         return ms, datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds")[:-6] + "Z"
 
     def lock(self, recipient):  # step 1: one at a time per recipient
@@ -74,57 +95,47 @@ class Relay:
     def update(self, recipient, make):
         """Reads the record, asks the core, stores its record with CAS (again on a conflict)."""
         while True:
-            version, record = self.store.read(recipient)
+            version, record = self.store.read(recipient)  # step 2
             answer = make(record)
             if self.store.write(recipient, version, answer["record"]):
-                if "wakeAt" in answer:
-                    self.schedule(recipient, answer["wakeAt"])
+                if "wakeAt" in answer:  # None: no timer
+                    self.wake_at[recipient] = answer["wakeAt"]
                 return answer
-
-    def schedule(self, recipient, at):
-        if at is None:
-            self.wake_at.pop(recipient, None)
-        else:
-            self.wake_at[recipient] = at
 
     def event(self, recipient, event, settings=None):
         """An event: `due` written first, then the loop (relay.md "Events")."""
         with self.lock(recipient):
-            def make(record):
-                request = {"do": "event", "record": record, "now": self.now()[1], "event": event}
-                if record is None:
-                    request.update(recipient=recipient, settings=settings)
-                return self.core(request)
-            self.update(recipient, make)
+            new = {"recipient": recipient, "settings": settings}  # for the first event of a recipient
+            self.update(recipient, lambda record: self.core(
+                {"do": "event", "record": record, "now": self.now()[1], "event": event, **({} if record else new)}))
             self.loop(recipient)
 
     def loop(self, recipient):
         with self.lock(recipient):
-            now_ms, now = self.now()
             try:  # step 3
-                notifications, unread = self.fetch(recipient, now_ms)
+                notifications, unread = self.fetch(recipient, self.now()[0])
                 fetched = {"fetch": "ok", "notifications": notifications, "unread": unread}
-            except TimeoutError:
-                fetched = {"fetch": "timeout"}
-            except Exception:
-                fetched = {"fetch": "failed"}
-            request = {"do": "loop", "now": now, "jitter": self.jitter(), **fetched}
-            for attempt in (1, 2):  # steps 4-6: compose, plan, store
-                try:
-                    answer = self.update(recipient, lambda record: self.core({**request, "record": record}))
+            except Exception as error:
+                fetched = {"fetch": "timeout" if isinstance(error, TimeoutError) else "failed"}
+            request = {"do": "loop", "jitter": self.jitter(), **fetched}
+            for attempt in (1, 2):  # steps 4-6: compose, plan, store; `now` read again: the sends' lifetimes
+                try:  # are what is left of them after the fetch and any wait
+                    answer = self.update(recipient, lambda record: self.core(
+                        {**request, "record": record, "now": self.now()[1]}))
                     break
-                except OSError:
+                except OSError as error:  # a 503's Retry-After, else 200 ms; then once more
                     if attempt == 2:
-                        return self.give_up(recipient, now)
-                    time.sleep(0.2)
+                        return self.give_up(recipient)
+                    self.sleep(float(getattr(error, "headers", None) and error.headers.get("Retry-After") or 0.2))
             self.send_all(recipient, answer["sends"])  # step 7, from the store
+        # the lock is released here
 
-    def give_up(self, recipient, now):
+    def give_up(self, recipient):
         try:
             self.update(recipient, lambda record: self.core(
-                {"do": "gave-up", "record": record, "now": now, "jitter": self.jitter()}))
+                {"do": "gave-up", "record": record, "now": self.now()[1], "jitter": self.jitter()}))
         except OSError:
-            self.schedule(recipient, self.now()[0] + 1000)
+            self.wake_at[recipient] = self.now()[0] + 1000
 
     def send_all(self, recipient, sends):
         queue = list(sends)
@@ -150,12 +161,11 @@ class Relay:
 
     def start(self):
         """After a restart: every record's outboxes and `due` (relay.md "Starting")."""
-        for recipient in list(self.store.rows):
+        for recipient in self.store.recipients():
             self.wake(recipient)
 
     def tick(self):
-        now_ms = self.now()[0]
         for recipient, at in list(self.wake_at.items()):
-            if at <= now_ms:
+            if at is not None and at <= self.now()[0]:
                 self.wake_at.pop(recipient, None)
                 self.wake(recipient)
