@@ -45,12 +45,16 @@ extension ComposeRequest {
         package let moment: Moment
         /// A valid group key (C14), or absent.
         package let group: TextRange
-        /// What the entry records of the payloads (compose.md 2.1, C10):
-        /// a text digest (C15) or absent; when its group last alerted, as
+        /// Where in `displayedExtras` the entry's `Extras` are; -1 when it
+        /// has none of them (every entry of a request without `push`'s
+        /// state): they stay out of the record, which compose without
+        /// `push` copies and never reads them from.
+        package let extrasIndex: Int32
+
+        /// What an entry records of the payloads (compose.md 2.1, C10): a
+        /// text digest (C15) or absent; when its group last alerted, as
         /// written, or absent, and that instant; `direct` as 0 (false), 1
         /// (true) or 2 (absent).
-        package var extras = Extras()
-
         package struct Extras: Sendable {
             package var digest = TextRange.absent
             package var alerted = TextRange.absent
@@ -59,6 +63,12 @@ extension ComposeRequest {
 
             package init() {}
         }
+    }
+
+    /// The `Extras` of `record` (none recorded when it has none).
+    @inline(__always)
+    package func extras(of record: DisplayedRecord) -> DisplayedRecord.Extras {
+        record.extrasIndex < 0 ? DisplayedRecord.Extras() : displayedExtras[Int(record.extrasIndex)]
     }
 
     /// A request whose ranges will point into `bytes` (a request body), with
@@ -288,7 +298,12 @@ extension ComposeRequest {
                 && fits(moment.extraDigits) && fits(group) && fits(extras.digest) && fits(extras.alerted)
                 && fits(extras.alertedMoment.extraDigits),
             "a displayed entry's range is outside the request's bytes")
+        var extrasIndex: Int32 = -1
+        if !extras.digest.isAbsent || !extras.alerted.isAbsent || extras.direct != 2 {
+            extrasIndex = Int32(truncatingIfNeeded: displayedExtras.count)
+            displayedExtras.append(extras)
+        }
         displayedRecords.append(
-            DisplayedRecord(key: key, timestamp: timestamp, moment: moment, group: group, extras: extras))
+            DisplayedRecord(key: key, timestamp: timestamp, moment: moment, group: group, extrasIndex: extrasIndex))
     }
 }

@@ -55,6 +55,8 @@ package struct ComposeRequest: Hashable, Sendable {
     package internal(set) var bytes: [UInt8]
     package internal(set) var notificationRecords: [NotificationRecord] = []
     package internal(set) var displayedRecords: [DisplayedRecord] = []
+    /// The displayed entries' `digest`, `alerted` and `direct`, for those that have any (`DisplayedRecord.extrasIndex`).
+    package internal(set) var displayedExtras: [DisplayedRecord.Extras] = []
     /// The reference time (`setNow`).
     package internal(set) var nowMoment: Moment
     /// Where the reference time's text is; absent until `setNow`.
@@ -139,11 +141,12 @@ package struct ComposeRequest: Hashable, Sendable {
         get {
             bytes.withUnsafeBufferPointer { bytes in
                 displayedRecords.map {
-                    DisplayedEntry(
+                    let extras = self.extras(of: $0)
+                    return DisplayedEntry(
                         key: Self.string($0.key, in: bytes), timestamp: Self.timestamp($0.timestamp, in: bytes),
-                        group: Self.string($0.group, in: bytes), digest: Self.string($0.extras.digest, in: bytes),
-                        alerted: $0.extras.alerted.isAbsent ? nil : Self.timestamp($0.extras.alerted, in: bytes),
-                        direct: $0.extras.direct == 2 ? nil : $0.extras.direct == 1)
+                        group: Self.string($0.group, in: bytes), digest: Self.string(extras.digest, in: bytes),
+                        alerted: extras.alerted.isAbsent ? nil : Self.timestamp(extras.alerted, in: bytes),
+                        direct: extras.direct == 2 ? nil : extras.direct == 1)
                 }
             }
         }

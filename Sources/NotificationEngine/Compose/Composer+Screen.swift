@@ -103,6 +103,14 @@ extension Composer {
         let activeUntil: Timestamp?
         /// Whether the request has `push`: then each entry records `digest`, `alerted` and `direct`.
         let hasPush: Bool
+        /// The request's `displayedExtras`, which entries point into.
+        let extrasRows: UnsafeBufferPointer<ComposeRequest.DisplayedRecord.Extras>
+
+        /// What `entry` records of the payloads (none when it has no `Extras`).
+        @inline(__always)
+        func extras(_ entry: ComposeRequest.DisplayedRecord) -> ComposeRequest.DisplayedRecord.Extras {
+            entry.extrasIndex < 0 ? .init() : extrasRows[Int(entry.extrasIndex)]
+        }
     }
 
     /// S1 to S3 and S6 for a fetch `ok` that kept the notifications at
@@ -124,20 +132,21 @@ extension Composer {
             var alerted = -1
             state.forEachEntryWithNotification { index, notification in
                 let entry = entries[index]
+                let extras = screen.extras(entry)
                 var isUnderG = false
                 if let group = bytes[entry.group] {
                     isUnderG = CodePoints.equalBytes(group, g)
                     if isUnderG { underG += 1 } else { hasOtherGroup = true }
                 }
-                if isUnderG, let entryDigest = bytes[entry.extras.digest] {
+                if isUnderG, let entryDigest = bytes[extras.digest] {
                     if let first = bytes[digest] {
                         digestsDiffer = digestsDiffer || !CodePoints.equalBytes(first, entryDigest)
                     } else {
-                        digest = entry.extras.digest
+                        digest = extras.digest
                     }
                 }
-                if isUnderG, !entry.extras.alerted.isAbsent,
-                    alerted < 0 || laterAlert(index, than: alerted, entries: entries, bytes: bytes)
+                if isUnderG, !extras.alerted.isAbsent,
+                    alerted < 0 || laterAlert(index, than: alerted, screen: screen, entries: entries, bytes: bytes)
                 {
                     alerted = index
                 }
@@ -146,7 +155,7 @@ extension Composer {
                 if isUnderG { keptUnderG += 1 }
                 if KeptFacts.isDirect(bytes[notifications[notification].type]) {
                     directWithEntry += 1
-                    if entry.extras.direct == 0 { madeDirect = true }
+                    if extras.direct == 0 { madeDirect = true }
                 }
             }
             var directKept = 0
@@ -159,7 +168,7 @@ extension Composer {
                 alerted >= 0 && screen.windowSeconds > 0
                 && Moment.less(
                     screen.nowMoment.adding(seconds: -Int64(screen.windowSeconds)),
-                    entries[alerted].extras.alertedMoment,
+                    screen.extras(entries[alerted]).alertedMoment,
                     in: bytes)
             let alert = directKept > directWithEntry || madeDirect || (newKey && !inWindow)
             if alert, let until = screen.activeUntil {
@@ -173,7 +182,7 @@ extension Composer {
                 withdraw: hasOtherGroup ? withdrawnGroups(state, excluding: g, entries: entries, bytes: bytes) : [])
             transition.digestUnderG = digest
             transition.digestsDiffer = digestsDiffer
-            transition.latestAlerted = alerted < 0 ? .absent : entries[alerted].extras.alerted
+            transition.latestAlerted = alerted < 0 ? .absent : screen.extras(entries[alerted]).alerted
             return transition
         }
     }
@@ -181,10 +190,10 @@ extension Composer {
     /// Whether D's entry at `a` has a later `alerted` than the one at `b`,
     /// or the same instant and comes first in D's order (both have one).
     private static func laterAlert(
-        _ a: Int, than b: Int, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        _ a: Int, than b: Int, screen: Screen, entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
         bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {
-        let (x, y) = (entries[a].extras.alertedMoment, entries[b].extras.alertedMoment)
+        let (x, y) = (screen.extras(entries[a]).alertedMoment, screen.extras(entries[b]).alertedMoment)
         if Moment.less(y, x, in: bytes) { return true }
         if Moment.less(x, y, in: bytes) { return false }
         return precedes(a, b, entries: entries, in: bytes)
@@ -251,9 +260,10 @@ extension Composer {
                     records.append(
                         .init(key: entry.key, timestamp: entry.timestamp, group: entry.group, answerGroup: false))
                     if screen.hasPush {
+                        let carried = screen.extras(entry)
                         extras.append(
                             .init(
-                                digest: entry.extras.digest, alerted: entry.extras.alerted, direct: entry.extras.direct)
+                                digest: carried.digest, alerted: carried.alerted, direct: carried.direct)
                         )
                     }
                 }

@@ -61,7 +61,11 @@ package enum Composer {
         let response = request.bytes.withUnsafeBufferPointer { bytes in
             request.notificationRecords.withUnsafeBufferPointer { notifications in
                 request.displayedRecords.withUnsafeBufferPointer { displayed in
-                    compose(request, bytes: bytes, notifications: notifications, displayed: displayed, spare: &spare)
+                    request.displayedExtras.withUnsafeBufferPointer { extras in
+                        compose(
+                            request, bytes: bytes, notifications: notifications, displayed: displayed, extras: extras,
+                            spare: &spare)
+                    }
                 }
             }
         }
@@ -85,7 +89,8 @@ package enum Composer {
     private static func compose(
         _ request: ComposeRequest, bytes: UnsafeBufferPointer<UInt8>,
         notifications: UnsafeBufferPointer<ComposeRequest.NotificationRecord>,
-        displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>, spare: inout Spare
+        displayed entries: UnsafeBufferPointer<ComposeRequest.DisplayedRecord>,
+        extras extrasRows: UnsafeBufferPointer<ComposeRequest.DisplayedRecord.Extras>, spare: inout Spare
     ) -> ComposeResponse {
         let app =
             PlainText.normalisedString(bytes[request.appRange]) ?? PlainText.normalised(request.serverApp)
@@ -102,7 +107,7 @@ package enum Composer {
             now: request.nowRange, nowMoment: request.nowMoment,
             windowSeconds: request.push?.alertWindowSeconds ?? PushOptions.defaultAlertWindowSeconds,
             activeUntil: request.push?.activeUntil.flatMap { $0.instant > request.now.instant ? $0 : nil },
-            hasPush: request.push != nil)
+            hasPush: request.push != nil, extrasRows: extrasRows)
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout

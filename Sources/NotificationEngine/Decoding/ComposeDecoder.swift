@@ -181,8 +181,8 @@ struct ComposeDecoder: ~Copyable {
         /// A displayed entry's scalars before its members are read (`direct` absent).
         let displayedScalars = DisplayedMember.defaultScalars
         /// The rules the shaped read runs on the slots it filled (`MemberRule`).
-        let notificationRules = NotificationMember.ruledSlots
-        let displayedRules = DisplayedMember.ruledSlots
+        let notificationRules = SlotRules(NotificationMember.self)
+        let displayedRules = SlotRules(DisplayedMember.self)
     }
 
     /// Whether `ranges` holds every slot of `required` (bits by slot), tested in a few instructions a slot.

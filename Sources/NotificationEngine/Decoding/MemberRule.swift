@@ -4,7 +4,7 @@
 /// (`ComposeDecoder.decodeMembers`), and the shaped read on every slot it
 /// filled (`ComposeDecoder.passesRules`), which leaves a value that breaks
 /// one to the general path, to be named there. One rule, one place.
-enum MemberRule: Sendable, Equatable {
+enum MemberRule: UInt8, Sendable, Equatable {
     case none
     /// A notification's `source`: no `:` (the key is `source:id`).
     case noColon
@@ -43,14 +43,34 @@ extension ComposeDecoder {
     /// Whether every present slot of `ranges` that `rules` names keeps its
     /// rule: the shaped read's run of the rules the general path runs.
     @inline(__always)
-    mutating func passesRules(
-        _ rules: [(slot: ObjectShape.Slot, rule: MemberRule)], _ ranges: ComposeRequest.NotificationRanges
-    )
-        -> Bool
-    {
-        for (slot, rule) in rules where !ranges[slot].isAbsent {
-            if problem(rule, ranges[slot], at: { "" }) != nil { return false }
+    mutating func passesRules(_ rules: SlotRules, _ ranges: ComposeRequest.NotificationRanges) -> Bool {
+        var slots = rules.mask
+        while slots != 0 {
+            let slot = slots.trailingZeroBitCount
+            slots &= slots &- 1
+            let range = ranges[ObjectShape.Slot(rawValue: UInt8(truncatingIfNeeded: slot)).unsafelyUnwrapped]
+            if !range.isAbsent, problem(rules.rules[slot], range, at: { "" }) != nil { return false }
         }
         return true
+    }
+}
+
+/// The rules of one kind of object by slot, held in place: the shaped read
+/// visits only the slots that have one.
+struct SlotRules: Sendable {
+    /// One bit per slot with a rule.
+    let mask: UInt16
+    let rules: SixteenSlots<MemberRule>
+
+    init<Member: WireMember>(_: Member.Type) {
+        var mask: UInt16 = 0
+        var rules = SixteenSlots<MemberRule>(repeating: .none)
+        for member in Member.allCases {
+            guard case .text(let slot) = member.field.slot, member.field.rule != .none else { continue }
+            mask |= 1 << slot.rawValue
+            rules[Int(slot.rawValue)] = member.field.rule
+        }
+        self.mask = mask
+        self.rules = rules
     }
 }

@@ -77,14 +77,6 @@ extension WireMember {
         return scalars
     }
 
-    /// The text slots whose members have a rule, with it (`MemberRule`).
-    static var ruledSlots: [(slot: ObjectShape.Slot, rule: MemberRule)] {
-        allCases.compactMap { member in
-            guard case .text(let slot) = member.field.slot, member.field.rule != .none else { return nil }
-            return (slot, member.field.rule)
-        }
-    }
-
     /// The text slots of the required members, one bit each by slot.
     static var requiredSlots: UInt16 {
         requiredTexts.reduce(0) { $0 | 1 << $1.slot.rawValue }
