@@ -50,7 +50,8 @@ def check_screen(device, backend, now_ms, max_age_seconds, fetched_ok, last_fetc
             problems.append(("I2", f"{device.id}: a {kind} covers {len(keys)} keys", None))
         if kind in ("bundle", "summary") and count_of(note) != len(keys) or kind in ("bundle", "summary") and len(keys) < 2:
             problems.append(("I2", f"{device.id}: a {kind} says {note['body']!r} and covers {len(keys)} keys", None))
-        if keys and all(backend.notifications[k].get("read") for k in keys):  # I3
+        # I3 (a deleted message is one that left, as a read one)
+        if keys and all(backend.notifications.get(k, {"read": True}).get("read") for k in keys):
             problems.append(("I3", f"{device.id}: {note['group']} covers only read messages {keys}", note["group"]))
         if kind == "fallback" and last_fetch_ok:  # I5
             problems.append(("I5", f"{device.id}: a fallback while the last fetch succeeded", None))
@@ -100,4 +101,25 @@ def check_settled(device, backend, settings, badge):
         if settings["preview"] == "none" and (note["subtitle"] is not None
                                              or any(name in note["title"] for name in names)):
             problems.append(("TIER", f"{device.id}: {note['group']} shows a name: {note['title']!r}", note["group"]))
+    return problems
+
+
+def check_text(device, latest):
+    """screen.md I8: the notification under the last successful answer's group says what that answer
+    says (an edit, a renamed sender or thread reached the device). A payload cut to fit (push.md P17)
+    ends with an ellipsis and is a prefix of the answer's text. Returns (rule, text, group)."""
+    if latest is None:
+        return []
+    group, kind, notification = latest
+    note = device.shown.get(group)
+    if note is None or kind == "fallback" or note["kind"] == "fallback":
+        return []
+    problems = []
+    for member in ("title", "subtitle", "body"):
+        shown, said = note.get(member), notification[member]
+        cut = isinstance(shown, str) and shown.endswith("\u2026") and isinstance(said, str) \
+            and said.startswith(shown[:-1].rstrip())
+        if shown != said and not cut and not (member == "subtitle" and shown is None):
+            problems.append(("I8", f"{device.id}: {group}'s {member} is {str(shown)[:40]!r}, the answer says "
+                                   f"{str(said)[:40]!r}", group))
     return problems

@@ -91,6 +91,11 @@ class Backend:
         self.notifications[key], self.ms[key] = notification, ms
         return key
 
+    def remove(self, key):
+        """The message was deleted: the fetch no longer has it."""
+        self.notifications.pop(key, None)
+        self.ms.pop(key, None)
+
     def fetch(self, recipient, now_ms, max_age_seconds):
         if self.failures:
             outcome = self.failures.pop(0)

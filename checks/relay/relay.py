@@ -48,6 +48,11 @@ Relay, http_core = example.Relay, example.http_core
 CRASH_POINTS = ("after-fetch", "after-compose", "after-store", "between-devices", "after-send")
 
 
+def ms_of(text: str) -> int:
+    """The Unix milliseconds of an RFC 3339 timestamp the core wrote."""
+    return int(datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00")).timestamp() * 1000)
+
+
 def rfc3339(ms: int) -> str:
     moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"

@@ -8,10 +8,10 @@ import pathlib
 import random
 
 from devices import DEFAULT_PLATFORM, PLATFORMS
-from invariants import check_screen, check_settled
+from invariants import check_screen, check_settled, check_text
 from model import MEASURED, Backend, Clock, Crash, Scheduler
 from services import ENDPOINTS, Network
-from relay import CoreTap, FetchFake, PushFake, Relay, Store, loop_fetch_keys, rfc3339
+from relay import CoreTap, FetchFake, PushFake, Relay, Store, key_of, loop_fetch_keys, ms_of, rfc3339
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECIPIENT = "me"
@@ -66,6 +66,9 @@ class World:
         self.last_device = None  # the device of the relay's last send (its crash between devices)
         self.armed = set()  # the times of the relay's timers in the scheduler
         self.fetched_ok, self.last_fetch_ok, self.badge = set(), True, None
+        # screen.md I8 to I10: the recipient's activity elsewhere (ms), each group's last alert (ms), and the
+        # last answer of a successful fetch that was not held (its group and notification: what devices show).
+        self.active_until, self.alerted, self.latest = None, {}, None
         self.sequence = 0
         self.store = Store()
         self.tap = tap(core, self)
@@ -156,12 +159,37 @@ class World:
         push = composed.get("push")
         if push is None:
             return
+        self.check_alert(request, composed)
+        if fetched and push["heldUntil"] is None:
+            self.latest = (push["group"], composed["kind"], composed["notification"])
         self.notes[push["stamp"]] = note_of(request, answer)
         alert_goes = push["send"] or (before["refresh"] and composed["shown"] != [])
         if push["withdraw"] or (fetched and not alert_goes):
             for d in answer["record"]["devices"]:
                 if d["transport"] == "webpush":
                     self.not_sent(d["id"], push["withdrawal"]["webpush"]["payload"])
+
+    def check_alert(self, request, composed):
+        """screen.md I9 and I10 on a stored answer: a group alerts at most once per alert window (60 s)
+        unless a message is newly direct, or the answer is a fallback; nothing alerts while the
+        recipient is active elsewhere."""
+        push = composed["push"]
+        if not push["alert"]:
+            return
+        now = ms_of(request["now"])
+        if self.active_until is not None and now < self.active_until:
+            self.violation("I10", f"an alert at {request['now']} while active elsewhere until "
+                                  f"{rfc3339(self.active_until)}")
+        group = push["group"]
+        if composed["kind"] != "fallback":
+            before = {e["key"]: e for e in request["record"]["displayed"] if e.get("key") is not None}
+            types = {key_of(n): n["type"] for n in request.get("notifications", [])}
+            newly_direct = any(types.get(k) in ("mention", "reply") and before.get(k, {}).get("direct") is not True
+                               for k in composed["shown"])
+            last = self.alerted.get(group)
+            if last is not None and now - last < 60_000 and not newly_direct:
+                self.violation("I9", f"{group} alerted at {request['now']}, {now - last} ms after its last alert")
+        self.alerted[group] = now
 
     def not_sent(self, device_id, payload):
         """The relay sends a Web Push device no withdrawal: its shadow gets it."""
@@ -203,6 +231,20 @@ class World:
                         device.open(group)
             if event.get("run", True):
                 self.event({"type": "read"})
+        elif kind == "edit":  # the sender edited it: its text, type, sender's name or thread's title
+            n = self.backend.notifications[event["key"]]
+            n.update({k: event[k] for k in ("text", "type", "threadTitle") if k in event})
+            if "senderName" in event:
+                n["sender"] = dict(n.get("sender") or {}, name=event["senderName"])
+            if event.get("run", True):
+                self.event({"type": "edited"})
+        elif kind == "delete":
+            self.backend.remove(event["key"])
+            if event.get("run", True):
+                self.event({"type": "deleted"})
+        elif kind == "active":  # the recipient is active on another client for that long
+            self.active_until = self.clock.now() + int(event["seconds"] * 1000)
+            self.event({"type": "active", "until": rfc3339(self.active_until)})
         elif kind == "time":
             self.scheduler.run_until(self.clock.now() + int(event["seconds"] * 1000))
         elif kind == "fetch-fails":
@@ -251,7 +293,8 @@ class World:
         """(rule, text, group) of every broken invariant on the device."""
         return (check_screen(device, self.backend, self.clock.now(), self.config["maxAgeSeconds"], self.fetched_ok,
                              self.last_fetch_ok)
-                + check_settled(device, self.backend, self.settings(), self.badge))
+                + check_settled(device, self.backend, self.settings(), self.badge)
+                + check_text(device, self.latest))
 
     def check(self):
         """Every device once settled: a broken invariant is a violation, unless

@@ -17,25 +17,34 @@ enum MemberRule: UInt8, Sendable, Equatable {
 }
 
 extension ComposeDecoder {
+    /// Whether the string at `range` (present) keeps `rule`.
+    @inline(__always)
+    mutating func holds(_ rule: MemberRule, _ range: TextRange) -> Bool {
+        switch rule {
+        case .none: true
+        case .noColon: !sourceHasColon(range)
+        case .groupKey: isGroupKey(range)
+        case .digest: isDigest(range)
+        case .timestamp: moment(at: range) != nil
+        }
+    }
+
     /// The problem `rule` finds in the string at `range` (present), or nil when it holds.
     mutating func problem(_ rule: MemberRule, _ range: TextRange, at path: () -> String) -> Problem? {
+        guard !holds(rule, range) else { return nil }
         switch rule {
         case .none:
             return nil
         case .noColon:
-            guard sourceHasColon(range) else { return nil }
             return Problem(.invalidValue, "\(path()) must not contain ':'", at: path())
         case .groupKey:
-            guard !isGroupKey(range) else { return nil }
             return Problem(
                 .invalidValue,
                 "\(path()) must be a group key: 1 to 64 characters of U+0021…U+007E other than '\"' and '\\'",
                 at: path())
         case .digest:
-            guard !isDigest(range) else { return nil }
             return Problem(.invalidValue, "\(path()) must be a text digest: 16 characters of 0-9 and a-f", at: path())
         case .timestamp:
-            guard moment(at: range) == nil else { return nil }
             return invalidTimestamp(range, at: path())
         }
     }
@@ -49,7 +58,7 @@ extension ComposeDecoder {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
             let range = ranges[ObjectShape.Slot(rawValue: UInt8(truncatingIfNeeded: slot)).unsafelyUnwrapped]
-            if !range.isAbsent, problem(rules.rules[slot], range, at: { "" }) != nil { return false }
+            if !range.isAbsent, !holds(rules.rules[slot], range) { return false }
         }
         return true
     }

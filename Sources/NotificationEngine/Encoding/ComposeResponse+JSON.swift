@@ -125,7 +125,8 @@ extension ComposeResponse {
         out.raw(#"],"displayed":["#)
         var answerGroup = groupKey
         var answerDigest: [UInt8] = []
-        if !entryExtras.isEmpty { textDigest.appendHex(to: &answerDigest) }
+        let hasExtras = !entryExtras.isEmpty
+        if hasExtras { textDigest.appendHex(to: &answerDigest) }
         answerGroup.withUTF8 { answerGroup in
             for index in entryIndices {
                 let entry = records[index]
@@ -143,12 +144,14 @@ extension ComposeResponse {
                     out.rawInRoom(key)
                     out.rawInRoom(#"","timestamp":""#)
                     out.rawInRoom(timestamp)
+                    // With `push`, the entry's other members follow before its `}`.
+                    let close: StaticString = hasExtras ? #"""# : #""}"#
                     if let group {
                         out.rawInRoom(#"","group":""#)
                         out.rawInRoom(group)
-                        out.rawInRoom(#"""#)
+                        out.rawInRoom(close)
                     } else {
-                        out.rawInRoom(#"","group":null"#)
+                        out.rawInRoom(hasExtras ? #"","group":null"# : #"","group":null}"#)
                     }
                 } else {
                     out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)
@@ -158,15 +161,15 @@ extension ComposeResponse {
                     if let group {
                         out.raw(#"","group":""#)
                         out.raw(group)
-                        out.raw(#"""#)
+                        out.raw(hasExtras ? #"""# : #""}"#)
                     } else {
-                        out.raw(#"","group":null"#)
+                        out.raw(hasExtras ? #"","group":null"# : #"","group":null}"#)
                     }
                 }
-                if !entryExtras.isEmpty {
+                if hasExtras {
                     writeExtras(entryExtras[index - entryStart], answerDigest: answerDigest, from: bytes, to: &out)
+                    out.raw("}")
                 }
-                out.raw("}")
             }
         }
     }
