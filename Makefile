@@ -54,7 +54,7 @@ swift-test: swift-build-tests
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1 pywebpush==2.5.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -98,7 +98,7 @@ check-l10n-oracle: build $(VENV)/.tools-installed
 PUSH_ORACLE_COUNT ?= 200
 .PHONY: check-push-oracle
 check-push-oracle: build $(VENV)/.tools-installed
-	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 \
+	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 --encrypt \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Every code block of README.md run or compiled as written

@@ -43,13 +43,39 @@ public struct PushOptions: Hashable, Sendable {
     /// P22): the relay's stored stamp, newer than every one it sent before;
     /// nil: ⌊now⌋ in milliseconds. Clamped into `stampRange`.
     public var stamp: Int64?
+    /// Whether the Web Push payload is the declarative Web Push message
+    /// (push.md P23: `{"web_push": 8030, "notification": {…}}`, shown by a
+    /// browser without a worker) rather than the classic JSON only the app's
+    /// worker reads (P12). A declarative payload needs `navigate`; without a
+    /// valid one it is classic (`POST /compose` refuses the request).
+    public var declarativeWebPush: Bool
+    /// The app URL a declarative payload opens when the notification has no
+    /// navigable url of its own: `https://` or `http://`, at most 512 bytes,
+    /// no space or control character (`PushOptions.isNavigable(_:)`).
+    public var navigate: String?
+    /// Whether a declarative payload lets the app's service worker run and
+    /// replace it (`mutable: true`); the browser shows it anyway if the worker shows nothing.
+    public var mutable: Bool
 
     /// Options with these values.
-    public init(badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil) {
+    public init(
+        badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil,
+        declarativeWebPush: Bool = false, navigate: String? = nil, mutable: Bool = false
+    ) {
         self.badge = badge
         self.androidChannel = androidChannel
         self.reserveBytes = reserveBytes
         self.stamp = stamp
+        self.declarativeWebPush = declarativeWebPush
+        self.navigate = navigate
+        self.mutable = mutable
+    }
+
+    /// Whether `url` may be `navigate`: an `https://` or `http://` URL of at
+    /// most 512 bytes without a space, a control character, `"`, `\`, `<`, `>` or `` ` ``.
+    public static func isNavigable(_ url: String) -> Bool {
+        NotificationEngine.PushOptions.navigateByteRange.contains(url.utf8.count)
+            && NotificationEngine.PushOptions.isNavigable(url)
     }
 
     var engineValue: NotificationEngine.PushOptions {
@@ -57,10 +83,13 @@ public struct PushOptions: Hashable, Sendable {
             NotificationEngine.PushOptions.isValidAndroidChannel(channel.unicodeScalars, byteCount: channel.utf8.count)
                 ? channel : nil
         }
+        let validNavigate = navigate.flatMap { Self.isNavigable($0) ? $0 : nil }
         return NotificationEngine.PushOptions(
             badge: badge.map { min(max($0, Self.badgeRange.lowerBound), Self.badgeRange.upperBound) },
             androidChannel: channel,
             reserveBytes: min(max(reserveBytes, Self.reserveBytesRange.lowerBound), Self.reserveBytesRange.upperBound),
-            stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) })
+            stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) },
+            webPush: declarativeWebPush && validNavigate != nil ? .declarative : .classic, navigate: validNavigate,
+            mutable: mutable)
     }
 }
