@@ -136,7 +136,9 @@ enum ComposeFixture {
         if let push = object["push"] as? [String: Any] {
             request.push = PushOptions(
                 badge: push["badge"] as? Int, androidChannel: push["androidChannel"] as? String,
-                reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value)
+                reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value,
+                webPush: (push["webPush"] as? String).flatMap(PushOptions.WebPushFormat.init(rawValue:)) ?? .classic,
+                navigate: push["navigate"] as? String, mutable: push["mutable"] as? Bool ?? false)
         }
         return request
     }

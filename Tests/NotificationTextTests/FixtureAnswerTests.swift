@@ -123,7 +123,9 @@ import Testing
         let push = (object["push"] as? [String: Any]).map {
             PushOptions(
                 badge: $0["badge"] as? Int, androidChannel: $0["androidChannel"] as? String,
-                reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value)
+                reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value,
+                declarativeWebPush: $0["webPush"] as? String == "declarative", navigate: $0["navigate"] as? String,
+                mutable: $0["mutable"] as? Bool ?? false)
         }
         return ComposeRequest(
             notifications: notifications, displayed: displayed,
