@@ -143,12 +143,14 @@ def check_relay_order(driver, devtools, origin, registration_id, single, summary
     """The summary, then the single it replaced (an older stamp): the worker
     acknowledges both, posts the first and ignores the second, and only the summary shows."""
     older, newer = classic(single), classic(summary)
+    # Only this check's stamps: an earlier payload's acknowledgement may arrive late.
     driver.execute_script("""
+        const stamps = arguments[0];
         window.acks = [];
         navigator.serviceWorker.addEventListener("message", (event) => {
-          if (event.data && event.data.stamp !== undefined) window.acks.push(event.data);
+          if (event.data && stamps.includes(event.data.stamp)) window.acks.push(event.data);
         });
-        navigator.serviceWorker.startMessages();""")
+        navigator.serviceWorker.startMessages();""", [older["stamp"], newer["stamp"]])
     acks = []
     for payload in (summary, single):
         for seconds in (10, 20):
@@ -224,7 +226,8 @@ def shown_notifications(driver, seconds):
           while (!window.reports.some((r) => r.event === "shown") && Date.now() - started < seconds * 1000) {
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
-          const reports = window.reports.splice(0).map((r) => r.event);
+          // The worker's acknowledgements of relay payloads ({stamp, posted}) are not reports.
+          const reports = window.reports.splice(0).map((r) => r.event).filter((e) => e !== undefined);
           const list = await (await navigator.serviceWorker.ready).getNotifications();
           const shown = list.map((n) => ({title: n.title, body: n.body, lang: n.lang, dir: n.dir}));
           list.forEach((n) => n.close());
