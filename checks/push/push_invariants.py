@@ -73,7 +73,15 @@ def invariants(request, answer):
             hidden += [n.get("text"), n.get("defaultText")]
             if preview == "none":
                 hidden += [plain(n.get("threadTitle")), plain((n.get("sender") or {}).get("name"))]
+        # What the tier may show: a hidden text found inside one of these is no leak (a random app name
+        # holding the same emoji as a message's text).
+        shown = [request.get("app") or ""] + [n.get("url") or "" for n in request.get("notifications") or []]
+        if preview == "sender":
+            for n in request.get("notifications") or []:
+                shown += [plain(n.get("threadTitle")) or "", plain((n.get("sender") or {}).get("name")) or ""]
         for value in hidden:
-            if value and len(value) >= 4 and value in text:
+            if not value or len(value) < 4 or any(value in allowed for allowed in shown):
+                continue
+            if value in text:
                 problems.append(f"tier {preview} shows {value[:20]!r}")
     return problems
