@@ -364,6 +364,47 @@ case("ttl-fallback", "a fallback's expiration is now plus the window",
 case("android-channel-128-bytes", "a channel of 128 bytes (64 two-byte letters) is accepted",
      {"notifications": [SINGLE], "push": {"androidChannel": "\u00e9" * 64}})
 
+# P23: the declarative Web Push payload (push.webPush "declarative"), beside the classic one of P12.
+APP_URL = "https://chat.example/"
+DECL = {"webPush": "declarative", "navigate": APP_URL}
+case("declarative-single", "a declarative payload: the url in navigate, the subtitle leading the body, the stamp "
+     "and kind in data", {"notifications": [SINGLE], "push": DECL})
+case("declarative-badge-mutable", "badge and mutable written inside notification (WebKit) and at the top level "
+     "(the Push API)", {"notifications": [SINGLE], "push": DECL | {"badge": 3, "mutable": True}})
+case("declarative-mutable-false", "mutable false is left out, as absent",
+     {"notifications": [SINGLE], "push": DECL | {"mutable": False}})
+case("declarative-quiet", "alert false: silent true, the group's notification replaced quietly",
+     {"notifications": [msg("1", ts=T1, thread="t1", read=True), msg("2", thread="t1", text="second")],
+      "displayed": [shown("2", T, "t1"), shown("1", T1, "t1")], "push": DECL | {"badge": 1}})
+case("declarative-summary-app-url", "a summary has no url: navigate is the app URL",
+     {"notifications": SUMMARY, "push": DECL})
+case("declarative-fallback", "the fetch failed: a fallback opens the app URL",
+     {"fetch": "failed", "push": DECL})
+case("declarative-relative-url", "a url that is not navigable is not carried, and not named cut",
+     {"notifications": [msg(sender={"name": "Ana"}, thread="t1", text="hi", url="/t1/1")], "push": DECL})
+case("declarative-rtl-ar", "ar: lang ar, dir rtl",
+     {"locale": "ar", "notifications": BUNDLE, "push": DECL})
+case("declarative-preview-none", "preview none: the app's title, no subtitle, the url kept",
+     {"preview": "none", "notifications": [SINGLE], "push": DECL})
+case("declarative-cjk-4096", "a long CJK body with a subtitle: the body cut, the subtitle whole before it",
+     {"maxUnits": 4096, "notifications": [msg(sender={"name": "Ana"}, threadTitle="Design", thread="t1",
+                                              text=CJK * 700, url="https://chat.example/t1/1")], "push": DECL})
+case("declarative-url-3000", "a 3,000-byte url beside a long body: left out, navigate is the app URL",
+     {"maxUnits": 4096, "notifications": [msg(text="a " * 2000, url="https://e.example/" + "u" * 2982)],
+      "push": DECL})
+case("declarative-url-shorter-than-app-url", "a url shorter than the app URL costs less than none",
+     {"maxUnits": 4096, "notifications": [msg(text="b " * 2000, url="https://e.x/1")],
+      "push": {"webPush": "declarative", "navigate": "https://a.example/" + "p" * 494}})
+case("declarative-largest-fixed-part", "the largest fixed part: a 512-byte app URL, the largest badge and stamp, "
+     "mutable, a 64-byte group, reserveBytes 2048, long texts",
+     {"maxUnits": 4096, "fetch": "ok",
+      "notifications": [msg(sender={"name": "\u0001" * 300}, threadTitle="\u0002" * 300, thread="k" * 64,
+                            text="z" * 4096, url="https://e.example/" + "u" * 3000)],
+      "push": {"webPush": "declarative", "navigate": "https://a.example/" + "p" * 494, "badge": 2147483647,
+               "stamp": 9007199254740991, "mutable": True, "reserveBytes": 2048}})
+case("declarative-classic-named", "webPush classic is the default's payload",
+     {"notifications": [SINGLE], "push": {"webPush": "classic", "navigate": APP_URL, "mutable": True}})
+
 # Requests compose.md 2.2 rejects with 400 and a problem code (C11, C13).
 INVALID = [
     ("preview-unknown", "a preview other than full, sender, none", {"preview": "FULL"}, "invalid-value"),
@@ -406,6 +447,22 @@ INVALID = [
      {"displayed": [{"key": "a", "timestamp": T, "group": "t1", "alerted": "yesterday"}]}, "invalid-timestamp"),
     ("displayed-direct-string", "direct as a string",
      {"displayed": [{"key": "a", "timestamp": T, "group": "t1", "direct": "yes"}]}, "invalid-type"),
+    # P23: the declarative Web Push members.
+    ("webpush-unknown", "a webPush other than classic, declarative", {"push": {"webPush": "Declarative"}},
+     "invalid-value"),
+    ("webpush-boolean", "webPush is a word", {"push": {"webPush": True}}, "invalid-type"),
+    ("declarative-without-navigate", "a declarative payload needs an app URL",
+     {"push": {"webPush": "declarative"}}, "missing-field"),
+    ("declarative-navigate-null", "a null navigate is an absent one",
+     {"push": {"webPush": "declarative", "navigate": None}}, "missing-field"),
+    ("navigate-relative", "navigate is an absolute http(s) URL", {"push": {"navigate": "/inbox"}}, "invalid-value"),
+    ("navigate-scheme", "navigate's scheme is https or http", {"push": {"navigate": "javascript:alert(1)"}},
+     "invalid-value"),
+    ("navigate-space", "navigate has no space", {"push": {"navigate": "https://a.example/a b"}}, "invalid-value"),
+    ("navigate-513-bytes", "navigate is at most 512 bytes",
+     {"push": {"navigate": "https://a.example/" + "p" * 495}}, "invalid-value"),
+    ("navigate-number", "navigate is a string", {"push": {"navigate": 1}}, "invalid-type"),
+    ("mutable-string", "mutable is a boolean", {"push": {"mutable": "true"}}, "invalid-type"),
     # compose.md 2.2: a displayed entry's group.
     ("displayed-group-invalid", "a group that is not a group key (a space)",
      {"displayed": [{"key": "a", "timestamp": T, "group": "a b"}]}, "invalid-value"),

@@ -52,11 +52,25 @@ public struct PushOptions: Hashable, Sendable {
     /// Until when the recipient is active on another client: an answer that
     /// would alert before then is held (compose.md S6).
     public var activeUntil: Timestamp?
+    /// Whether the Web Push payload is the declarative Web Push message
+    /// (push.md P23: `{"web_push": 8030, "notification": {…}}`, shown by a
+    /// browser without a worker) rather than the classic JSON only the app's
+    /// worker reads (P12). A declarative payload needs `navigate`; without a
+    /// valid one it is classic (`POST /compose` refuses the request).
+    public var declarativeWebPush: Bool
+    /// The app URL a declarative payload opens when the notification has no
+    /// navigable url of its own: `https://` or `http://`, at most 512 bytes,
+    /// no space or control character (`PushOptions.isNavigable(_:)`).
+    public var navigate: String?
+    /// Whether a declarative payload lets the app's service worker run and
+    /// replace it (`mutable: true`); the browser shows it anyway if the worker shows nothing.
+    public var mutable: Bool
 
     /// Options with these values.
     public init(
         badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil,
-        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil
+        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil,
+        declarativeWebPush: Bool = false, navigate: String? = nil, mutable: Bool = false
     ) {
         self.badge = badge
         self.androidChannel = androidChannel
@@ -64,6 +78,16 @@ public struct PushOptions: Hashable, Sendable {
         self.stamp = stamp
         self.alertWindowSeconds = alertWindowSeconds
         self.activeUntil = activeUntil
+        self.declarativeWebPush = declarativeWebPush
+        self.navigate = navigate
+        self.mutable = mutable
+    }
+
+    /// Whether `url` may be `navigate`: an `https://` or `http://` URL of at
+    /// most 512 bytes without a space, a control character, `"`, `\`, `<`, `>` or `` ` ``.
+    public static func isNavigable(_ url: String) -> Bool {
+        NotificationEngine.PushOptions.navigateByteRange.contains(url.utf8.count)
+            && NotificationEngine.PushOptions.isNavigable(url)
     }
 
     var engineValue: NotificationEngine.PushOptions {
@@ -71,6 +95,7 @@ public struct PushOptions: Hashable, Sendable {
             NotificationEngine.PushOptions.isValidAndroidChannel(channel.unicodeScalars, byteCount: channel.utf8.count)
                 ? channel : nil
         }
+        let validNavigate = navigate.flatMap { Self.isNavigable($0) ? $0 : nil }
         return NotificationEngine.PushOptions(
             badge: badge.map { min(max($0, Self.badgeRange.lowerBound), Self.badgeRange.upperBound) },
             androidChannel: channel,
@@ -78,6 +103,8 @@ public struct PushOptions: Hashable, Sendable {
             stamp: stamp.map { min(max($0, Self.stampRange.lowerBound), Self.stampRange.upperBound) },
             alertWindowSeconds: min(
                 max(alertWindowSeconds, Self.alertWindowRange.lowerBound), Self.alertWindowRange.upperBound),
-            activeUntil: activeUntil?.value)
+            activeUntil: activeUntil?.value,
+            webPush: declarativeWebPush && validNavigate != nil ? .declarative : .classic, navigate: validNavigate,
+            mutable: mutable)
     }
 }

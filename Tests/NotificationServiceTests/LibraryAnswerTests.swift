@@ -244,7 +244,9 @@ enum LibraryRequests {
                         androidChannel: maybe(50, using: &random) ? pick(["chat", "é\"\\"], using: &random) : nil,
                         reserveBytes: Int.random(in: 0...2048, using: &random),
                         stamp: maybe(50, using: &random)
-                            ? Int64.random(in: PushOptions.stampRange, using: &random) : nil)
+                            ? Int64.random(in: PushOptions.stampRange, using: &random) : nil,
+                        declarativeWebPush: maybe(50, using: &random), navigate: "https://chat.example/",
+                        mutable: maybe(50, using: &random))
                     : nil),
             wireNow: wireNow)
     }
@@ -283,6 +285,9 @@ enum LibraryRequests {
             value["badge"] = push.badge
             value["androidChannel"] = push.androidChannel
             value["stamp"] = push.stamp
+            value["webPush"] = push.declarativeWebPush ? "declarative" : "classic"
+            value["navigate"] = push.navigate
+            value["mutable"] = push.mutable
             object["push"] = value
         }
         return Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))

@@ -15,8 +15,15 @@ what push.md P20 escapes.
                            compared with the fixture's, and the invariants
                            (fits, cuts on grapheme boundaries, no tier leaks)
                            checked on every case.
-  --random N --cli PATH    N random hostile requests: the oracle's own answer
-                           must fit and keep the invariants.
+  --random N --cli PATH    N random hostile requests, half of them with a
+                           declarative Web Push payload (P23): the oracle's own
+                           answer must fit and keep the invariants (a
+                           declarative payload passes push_declarative.py's
+                           validator), and the service's `push` (one
+                           `compose --json-lines` run) must be the oracle's.
+  --encrypt                with --random: every Web Push payload, alert and
+                           withdrawal, encrypted by pywebpush into one
+                           4,096-byte aes128gcm record (push_encrypt.py).
 
 Exit status: 0 when everything agrees, 1 otherwise.
 """
@@ -31,6 +38,7 @@ from pathlib import Path
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from push_declarative import self_test as validator_self_test  # noqa: E402
 from push_fit import group_key  # noqa: E402
 from push_invariants import invariants  # noqa: E402
 from push_problems import problem  # noqa: E402
@@ -86,36 +94,72 @@ def hostile_text(rng, n):
     return "".join(rng.choice(pool) for _ in range(n))
 
 
-def random_requests(cli, catalogs, count, seed):
+def random_request(rng, locales):
+    big = rng.random() < 0.7
+    notes = []
+    thread = rng.choice(["t1", hostile_text(rng, rng.randint(1, 90)), "x" * 64, "x" * 65])
+    for j in range(rng.choice([0, 1, 1, 2, 3])):
+        notes.append({"id": f"n{j}", "type": rng.choice(["message", "mention", "reply", "wiki-edit"]),
+                      "timestamp": f"2026-11-29T11:5{rng.randint(0, 9)}:0{rng.randint(0, 9)}Z",
+                      "thread": thread, "threadTitle": hostile_text(rng, rng.randint(0, 300)),
+                      "sender": {"name": hostile_text(rng, rng.randint(0, 300))},
+                      "text": hostile_text(rng, rng.randint(0, 5000 if big else 50)),
+                      "url": rng.choice([None, "https://e.example/" + "u" * rng.randint(0, 5000),
+                                         "/relative/" + hostile_text(rng, 3)]),
+                      "read": rng.random() < 0.1})
+    request = {"now": "2026-11-29T12:00:00Z", "notifications": notes, "maxUnits": rng.choice([256, 1024, 4096]),
+               "locale": rng.choice(locales), "preview": rng.choice(["full", "sender", "none"]),
+               "app": hostile_text(rng, rng.randint(0, 300)),
+               "push": {"reserveBytes": rng.choice([0, 1, 500, 2048]), "badge": rng.choice([None, 0, 2147483647]),
+                        "androidChannel": rng.choice([None, "m", "\"\\" * 64]),
+                        "stamp": rng.choice([None, 0, 1795953600001, 2**53 - 1])}}
+    if rng.random() < 0.5:  # P23: half of them declarative, with app URLs up to the longest allowed
+        request["push"] |= {"webPush": "declarative", "mutable": rng.choice([None, False, True]),
+                            "navigate": "https://a.example/" + "p" * rng.choice([0, 40, 512 - 18])}
+    request["notifications"] = [{k: v for k, v in n.items() if v is not None} for n in notes]
+    request["push"] = {k: v for k, v in request["push"].items() if v is not None}
+    return request
+
+
+def answers(cli, requests):
+    """The service's answers to `requests`, through one `compose --json-lines`."""
+    lines = "".join(json.dumps(r) + "\n" for r in requests).encode()
+    run = subprocess.run([cli, "compose", "--json-lines"], input=lines, capture_output=True, timeout=1800)
+    if run.returncode != 0:
+        raise RuntimeError(f"compose --json-lines exited {run.returncode}: {run.stderr.decode()[:200]}")
+    return [json.loads(line) for line in run.stdout.decode().split("\n") if line]
+
+
+def random_requests(cli, catalogs, count, seed, payloads=None):
+    """`count` random hostile requests: the oracle's answer keeps the invariants and the service's `push`
+    is the oracle's, byte for byte in size. `payloads`, when given, collects every Web Push payload."""
     rng = random.Random(seed)
-    failed = 0
     locales = sorted(catalogs.files)
-    for i in range(count):
-        big = rng.random() < 0.7
-        notes = []
-        thread = rng.choice(["t1", hostile_text(rng, rng.randint(1, 90)), "x" * 64, "x" * 65])
-        for j in range(rng.choice([0, 1, 1, 2, 3])):
-            notes.append({"id": f"n{j}", "type": rng.choice(["message", "mention", "reply", "wiki-edit"]),
-                          "timestamp": f"2026-11-29T11:5{rng.randint(0, 9)}:0{rng.randint(0, 9)}Z",
-                          "thread": thread, "threadTitle": hostile_text(rng, rng.randint(0, 300)),
-                          "sender": {"name": hostile_text(rng, rng.randint(0, 300))},
-                          "text": hostile_text(rng, rng.randint(0, 5000 if big else 50)),
-                          "url": rng.choice([None, "https://e.example/" + "u" * rng.randint(0, 5000)]),
-                          "read": rng.random() < 0.1})
-        request = {"now": "2026-11-29T12:00:00Z", "notifications": notes, "maxUnits": rng.choice([256, 1024, 4096]),
-                   "locale": rng.choice(locales), "preview": rng.choice(["full", "sender", "none"]),
-                   "app": hostile_text(rng, rng.randint(0, 300)),
-                   "push": {"reserveBytes": rng.choice([0, 1, 500, 2048]), "badge": rng.choice([None, 0, 2147483647]),
-                            "androidChannel": rng.choice([None, "m", "\"\\" * 64]),
-                            "stamp": rng.choice([None, 0, 1795953600001, 2**53 - 1])}}
-        request["notifications"] = [{k: v for k, v in n.items() if v is not None} for n in notes]
-        request["push"] = {k: v for k, v in request["push"].items() if v is not None}
-        answer = expected(request, base_answer(cli, request), catalogs)
+    requests = [random_request(rng, locales) for _ in range(count)]
+    plain = answers(cli, [{k: v for k, v in r.items() if k not in ("preview", "push")} for r in requests])
+    served = answers(cli, requests)
+    failed = declarative = 0
+    largest = {}
+    for i, (request, base, got) in enumerate(zip(requests, plain, served)):
+        answer = expected(request, base, catalogs)
         problems = invariants(request, answer)
+        if json.dumps(got.get("push"), sort_keys=True) != json.dumps(answer["push"], sort_keys=True):
+            problems.append(f"the service's push differs: {json.dumps(got.get('push'), ensure_ascii=False)[:300]}")
+        else:
+            for name, value in sizes(got).items():
+                if name.startswith("withdrawal"):
+                    continue  # never cut: push.md P21 bounds them
+                largest[name] = max(largest.get(name, 0), value + (request["push"].get("reserveBytes") or 0))
+        declarative += "web_push" in answer["push"]["webpush"]["payload"]
+        if payloads is not None:
+            payloads.append(got["push"]["webpush"]["payload"])
+            payloads.append(got["push"]["withdrawal"]["webpush"]["payload"])
         if problems:
             failed += 1
             print(f"FAIL random {i}\n  " + "\n  ".join(problems))
-    print(f"push oracle: {count - failed} of {count} random requests keep the invariants")
+    print(f"push oracle: {count - failed} of {count} random requests ({declarative} declarative) keep the "
+          f"invariants and match the service; the largest alert payload plus its reserveBytes: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(largest.items())))
     return failed == 0
 
 
@@ -125,13 +169,19 @@ def main():
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cli", required=True)
+    parser.add_argument("--encrypt", action="store_true",
+                        help="encrypt every Web Push payload of the random requests with pywebpush (push_encrypt.py)")
     args = parser.parse_args()
     catalogs = Catalogs()
     ok = True
     if args.self_test:
-        ok = self_test(args.cli, catalogs) and ok
+        ok = validator_self_test() and self_test(args.cli, catalogs) and ok
     if args.random:
-        ok = random_requests(args.cli, catalogs, args.random, args.seed) and ok
+        payloads = [] if args.encrypt else None
+        ok = random_requests(args.cli, catalogs, args.random, args.seed, payloads) and ok
+        if payloads is not None:
+            from push_encrypt import encrypt_all
+            ok = encrypt_all(payloads) and ok
     return 0 if ok else 1
 
 

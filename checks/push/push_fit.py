@@ -56,15 +56,16 @@ def cut_text(text, room):
     return "".join(kept) + ELLIPSIS
 
 
-def fit(build, texts, limit):
-    """P13 to P17: (payload, the names cut) for one transport."""
+def fit(build, texts, limit, url_cost=lambda url: 9 + escaped_bytes(url)):
+    """P13 to P17: (payload, the names cut) for one transport. url_cost: what the url adds to the payload
+    built without it (P14's c_u; a declarative Web Push payload's is its cost less the app URL's, P23)."""
     full = build(texts)
     if size(full) <= limit:
         return full, []
     empty = {"title": "", "subtitle": None if texts["subtitle"] is None else "", "body": "", "url": None}
     room = limit - size(build(empty))
     cost = {name: escaped_bytes(texts[name]) if texts[name] is not None else 0 for name in ("title", "subtitle", "body")}
-    url_cost = 9 + escaped_bytes(texts["url"]) if texts["url"] is not None else 0
+    url_cost = url_cost(texts["url"]) if texts["url"] is not None else 0
     cut = set()
     out = dict(texts)
     if texts["url"] is not None and cost["title"] + cost["subtitle"] + min(cost["body"], URL_FLOOR) + url_cost > room:

@@ -2,6 +2,7 @@
 transport, cuts fall on grapheme boundaries and are named, and a preview tier shows nothing it hides."""
 import re
 
+from push_declarative import navigable, validate
 from push_fit import LIMITS, size, write
 from push_terms import ELLIPSIS, graphemes, plain
 
@@ -12,14 +13,28 @@ def invariants(request, answer):
     reserve = (request.get("push") or {}).get("reserveBytes") or 0
     note = answer["notification"]
     if push:
+        web = push["webpush"]["payload"]
+        declarative = "web_push" in web
+        if declarative:
+            # P23: texts as a worker without a subtitle reads them; the url is `navigate` when it is the note's.
+            web_note = web["notification"]
+            uncut_url = note["url"] if note["url"] is not None and navigable(note["url"]) else None
+            web_texts = {"title": web_note["title"], "body": web_note["body"], "subtitle": None,
+                         "url": web_note["navigate"] if web_note["navigate"] == uncut_url else None}
+            problems += [f"webpush: {p}" for p in validate(web)]
+            app_url = (request.get("push") or {}).get("navigate")
+            if web_texts["url"] is None and web_note["navigate"] != app_url:
+                problems.append("webpush: navigate is neither the notification's url nor the app URL")
         parts = {"apns": (push["apns"]["payload"], push["apns"]["payload"]["aps"]["alert"], push["apns"]["payload"]),
                  "fcm": (push["fcm"]["message"], push["fcm"]["message"]["data"], push["fcm"]["message"]["data"]),
-                 "webpush": (push["webpush"]["payload"], push["webpush"]["payload"], push["webpush"]["payload"])}
+                 "webpush": (web, web_texts, web_texts) if declarative else (web, web, web)}
         for name, (whole, alert, top) in parts.items():
             if size(whole) > LIMITS[name] - reserve:
                 problems.append(f"{name}: {size(whole)} bytes, limit {LIMITS[name] - reserve}")
             for field in ("title", "subtitle", "body"):
                 value, uncut = alert.get(field), note[field]
+                if name == "webpush" and declarative and field != "title":
+                    continue  # subtitle and body are one string there; checked below
                 if value == uncut:
                     continue
                 if field not in push["cut"][name] or not value.endswith(ELLIPSIS):
@@ -28,6 +43,14 @@ def invariants(request, answer):
                 prefix, g = value[:-1], graphemes(uncut)
                 if not any("".join(g[:i]) == prefix for i in range(len(g) + 1)):
                     problems.append(f"{name}.{field} not cut on a grapheme boundary")
+            if name == "webpush" and declarative:
+                for field in ("subtitle", "body"):
+                    if field not in push["cut"][name] and note[field] is not None and note[field] not in web_note["body"]:
+                        problems.append(f"webpush.{field} changed but not named cut")
+                kept = uncut_url is not None and "url" not in push["cut"][name]
+                if (top["url"] is not None) != kept:
+                    problems.append("webpush: url kept or left out against cut")
+                continue
             if ("url" in top) != (note["url"] is not None and "url" not in push["cut"][name]):
                 problems.append(f"{name}: url kept or left out against cut")
         if len(push["apns"]["headers"]["apns-collapse-id"].encode()) > 64:
@@ -50,7 +73,15 @@ def invariants(request, answer):
             hidden += [n.get("text"), n.get("defaultText")]
             if preview == "none":
                 hidden += [plain(n.get("threadTitle")), plain((n.get("sender") or {}).get("name"))]
+        # What the tier may show: a hidden text found inside one of these is no leak (a random app name
+        # holding the same emoji as a message's text).
+        shown = [request.get("app") or ""] + [n.get("url") or "" for n in request.get("notifications") or []]
+        if preview == "sender":
+            for n in request.get("notifications") or []:
+                shown += [plain(n.get("threadTitle")) or "", plain((n.get("sender") or {}).get("name")) or ""]
         for value in hidden:
-            if value and len(value) >= 4 and value in text:
+            if not value or len(value) < 4 or any(value in allowed for allowed in shown):
+                continue
+            if value in text:
                 problems.append(f"tier {preview} shows {value[:20]!r}")
     return problems

@@ -2,6 +2,7 @@
 displayed `key` and `group` members (C11, C13, C14), as the push oracle reads them."""
 import re
 
+from push_declarative import NAVIGATE_MAX_BYTES, navigable
 from push_terms import is_group_key, is_timestamp
 
 DIGEST = re.compile(r"[0-9a-f]{16}")
@@ -71,10 +72,25 @@ def problem(request):
                 return "invalid-type"
             if not is_timestamp(value):
                 return "invalid-timestamp"
+        elif name == "webPush":
+            if not isinstance(value, str):
+                return "invalid-type"
+            if value not in ("classic", "declarative"):
+                return "invalid-value"
+        elif name == "navigate":
+            if not isinstance(value, str):
+                return "invalid-type"
+            if not 1 <= len(value.encode("utf-8")) <= NAVIGATE_MAX_BYTES or not navigable(value):
+                return "invalid-value"
+        elif name == "mutable":
+            if not isinstance(value, bool):
+                return "invalid-type"
         elif name == "androidChannel":
             if not isinstance(value, str):
                 return "invalid-type"
             if not 1 <= len(value.encode("utf-8")) <= 128 or any(
                     ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
                 return "invalid-value"
+    if push.get("webPush") == "declarative" and push.get("navigate") is None:
+        return "missing-field"  # P23, when the push object ends
     return None

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from push_fit import LIMITS, digest, fit, group_key, size
+from push_fit import LIMITS, digest, escaped_bytes, fit, group_key, size
+from push_declarative import navigable
 from push_state import next_state, next_state_with_push, transition
 from push_terms import MESSAGE_TYPES, app_of, cap, key_of, unix
 
@@ -152,9 +153,27 @@ def push_of(request, base, note, direction):
                           appBadge=badge)
         return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert, "stamp": stamp}
 
+    app_url = spec.get("navigate")
+    mutable = spec.get("mutable") is True
+
+    def declarative(t):
+        """P23: the declarative Web Push message; badge and mutable inside `notification` and at the top level."""
+        body = t["body"] if t["subtitle"] is None else t["subtitle"] + "\n" + t["body"]
+        extra = present(app_badge=badge, mutable=True if mutable else None)
+        notification = {"title": t["title"], "body": body, "navigate": t["url"] if t["url"] is not None else app_url,
+                         "lang": locale, "dir": direction, "tag": group, "silent": not alert}
+        notification |= extra | {"data": {"kind": kind, "stamp": stamp}}
+        return {"web_push": 8030, "notification": notification} | extra
+
     apns_payload, apns_cut = fit(apns, texts, LIMITS["apns"] - reserve)
     fcm_message, fcm_cut = fit(fcm, texts, LIMITS["fcm"] - reserve)
-    web_payload, web_cut = fit(webpush, texts, LIMITS["webpush"] - reserve)
+    if spec.get("webPush") == "declarative":
+        # P23: only a navigable url is carried, in `navigate`, where it replaces the app URL.
+        web_texts = texts | {"url": texts["url"] if texts["url"] is not None and navigable(texts["url"]) else None}
+        web_payload, web_cut = fit(declarative, web_texts, LIMITS["webpush"] - reserve,
+                                   url_cost=lambda url: escaped_bytes(url) - escaped_bytes(app_url))
+    else:
+        web_payload, web_cut = fit(webpush, texts, LIMITS["webpush"] - reserve)
     return {
         "send": send,
         "alert": alert,

@@ -17,7 +17,12 @@ says how). The
 title and body must be the ones the live debug service answers for the same
 request (POST /compose: the answer's notification; POST /body: its body),
 and its `lang` and `dir` the answer's `locale` and `direction` (a body's:
-no language, direction "auto").
+no language, direction "auto"). Declarative Web Push messages (push.md P23)
+the live service wrote, one in Arabic, go through the worker the same way:
+what it shows is the message's title, body (the subtitle leading it),
+`lang` and `dir`. The relay's payloads delivered out of order are checked in
+both shapes: the worker applies the stamp rule with the stamp of a
+declarative message's `data`.
 
 Usage: service_worker_test.py --binary .build/debug/notification-text [--wasm-dir .build/wasm] [--seconds 90]
 """
@@ -72,6 +77,24 @@ RELAY_REQUESTS = [
 ]
 
 
+# Declarative Web Push messages (push.md P23) as the live service writes them,
+# stamped so that each is newer than the last.
+APP_URL = "https://chat.example/"
+DECLARATIVE_REQUESTS = [
+    ("declarative in Arabic", {**MESSAGES[1][1]["compose"],
+                               "push": {"webPush": "declarative", "navigate": APP_URL, "stamp": 1, "badge": 2}}),
+    ("declarative with a subtitle", {
+        "now": "2026-11-29T12:00:00Z", "notifications": [
+            {"id": "3", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "thread": "t1", "threadTitle": "Design",
+             "sender": {"name": "Ana"}, "text": "Secret **plan**", "url": "https://chat.example/t1/3"}],
+        "push": {"webPush": "declarative", "navigate": APP_URL, "stamp": 2, "mutable": True}}),
+]
+DECLARATIVE_RELAY_REQUESTS = [
+    {**request, "push": {"webPush": "declarative", "navigate": APP_URL, "stamp": stamp}}
+    for request, stamp in zip(RELAY_REQUESTS, (7, 8))
+]
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
                       ".wasm": "application/wasm", "": "application/octet-stream"}
@@ -99,7 +122,7 @@ def native_answers(binary):
                                 "lang": answer["locale"], "dir": answer["direction"]})
             else:
                 answers.append({"title": message["title"], "body": answer["body"], "lang": "", "dir": "auto"})
-        for request in RELAY_REQUESTS:
+        for request in [r for _, r in DECLARATIVE_REQUESTS] + RELAY_REQUESTS + DECLARATIVE_RELAY_REQUESTS:
             connection.request("POST", "/compose", json.dumps(request).encode(), {"Content-Type": "application/json"})
             answers.append(json.loads(connection.getresponse().read())["push"]["webpush"]["payload"])
         return answers
@@ -108,15 +131,26 @@ def native_answers(binary):
         server.wait(timeout=15)
 
 
-def check_relay_order(driver, devtools, origin, registration_id, single, summary):
-    """The summary (6), then the single it replaced (5): the worker acknowledges
-    both, posts the first and ignores the second, and only the summary shows."""
+def classic(payload):
+    """A relay payload's tag, title and stamp, of either shape (push.md P12, P23)."""
+    if "web_push" in payload:
+        note = payload["notification"]
+        return {"tag": note["tag"], "title": note["title"], "stamp": note["data"]["stamp"]}
+    return {"tag": payload["tag"], "title": payload["title"], "stamp": payload["stamp"]}
+
+
+def check_relay_order(driver, devtools, origin, registration_id, single, summary, label="relay payloads"):
+    """The summary, then the single it replaced (an older stamp): the worker
+    acknowledges both, posts the first and ignores the second, and only the summary shows."""
+    older, newer = classic(single), classic(summary)
+    # Only this check's stamps: an earlier payload's acknowledgement may arrive late.
     driver.execute_script("""
+        const stamps = arguments[0];
         window.acks = [];
         navigator.serviceWorker.addEventListener("message", (event) => {
-          if (event.data && event.data.stamp !== undefined) window.acks.push(event.data);
+          if (event.data && stamps.includes(event.data.stamp)) window.acks.push(event.data);
         });
-        navigator.serviceWorker.startMessages();""")
+        navigator.serviceWorker.startMessages();""", [older["stamp"], newer["stamp"]])
     acks = []
     for payload in (summary, single):
         for seconds in (10, 20):
@@ -129,16 +163,16 @@ def check_relay_order(driver, devtools, origin, registration_id, single, summary
             if len(got) > len(acks):
                 acks = got
                 break
-            print(f"note relay stamp {payload['stamp']}: no answer {seconds} s after the push; delivering it again")
+            print(f"note {label}: no answer {seconds} s after the push; delivering it again")
     shown = driver.execute_async_script("""
         const done = arguments[0];
         navigator.serviceWorker.ready.then((r) => r.getNotifications()).then(
           (list) => done(list.map((n) => ({tag: n.tag, title: n.title, stamp: n.data.stamp}))), (e) => done(String(e)));""")
-    want_acks = [{"stamp": 6, "posted": True}, {"stamp": 5, "posted": False}]
-    want_shown = [{"tag": summary["tag"], "title": summary["title"], "stamp": 6}]
+    want_acks = [{"stamp": newer["stamp"], "posted": True}, {"stamp": older["stamp"], "posted": False}]
+    want_shown = [newer]
     if acks == want_acks and shown == want_shown:
-        return True, f"ok   relay payloads out of order: {json.dumps(shown, ensure_ascii=False)}"
-    return False, (f"FAIL relay payloads out of order\n  want {want_acks} {want_shown}\n"
+        return True, f"ok   {label} out of order: {json.dumps(shown, ensure_ascii=False)}"
+    return False, (f"FAIL {label} out of order\n  want {want_acks} {want_shown}\n"
                    f"  got  {acks} {json.dumps(shown, ensure_ascii=False)}")
 
 
@@ -192,7 +226,8 @@ def shown_notifications(driver, seconds):
           while (!window.reports.some((r) => r.event === "shown") && Date.now() - started < seconds * 1000) {
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
-          const reports = window.reports.splice(0).map((r) => r.event);
+          // The worker's acknowledgements of relay payloads ({stamp, posted}) are not reports.
+          const reports = window.reports.splice(0).map((r) => r.event).filter((e) => e !== undefined);
           const list = await (await navigator.serviceWorker.ready).getNotifications();
           const shown = list.map((n) => ({title: n.title, body: n.body, lang: n.lang, dir: n.dir}));
           list.forEach((n) => n.close());
@@ -314,8 +349,16 @@ def main():
             print(f"service worker {state} (registration {registration_id}) at {origin}")
             listen_to_worker(driver)
             driver.set_script_timeout(45)  # shown_notifications waits up to 30 s
-            relay_single, relay_summary = expected[len(MESSAGES):]
-            for (label, message), want in zip(MESSAGES, expected):
+            declared = expected[len(MESSAGES):len(MESSAGES) + len(DECLARATIVE_REQUESTS)]
+            relay_single, relay_summary, declarative_single, declarative_summary = \
+                expected[len(MESSAGES) + len(DECLARATIVE_REQUESTS):]
+            # What a declarative message shows: its own title, body, lang and dir.
+            shows = [{"title": p["notification"]["title"], "body": p["notification"]["body"],
+                      "lang": p["notification"]["lang"], "dir": p["notification"]["dir"]} for p in declared]
+            deliveries = list(zip(MESSAGES, expected[:len(MESSAGES)]))
+            deliveries += [((label, payload), want) for (label, _), payload, want
+                           in zip(DECLARATIVE_REQUESTS, declared, shows)]
+            for (label, message), want in deliveries:
                 devtools.send("ServiceWorker.deliverPushMessage",
                               {"origin": origin, "registrationId": registration_id, "data": json.dumps(message)})
                 seen = shown_notifications(driver, 30)
@@ -331,6 +374,10 @@ def main():
                     print(f"FAIL {label}\n  want {json.dumps(want, ensure_ascii=False)}\n"
                           f"  got  {json.dumps(shown, ensure_ascii=False)}")
             ok, report = check_relay_order(driver, devtools, origin, registration_id, relay_single, relay_summary)
+            passed, failed = passed + ok, failed + (not ok)
+            print(report)
+            ok, report = check_relay_order(driver, devtools, origin, registration_id, declarative_single,
+                                           declarative_summary, "declarative relay payloads")
             passed, failed = passed + ok, failed + (not ok)
             print(report)
             if args.playground:

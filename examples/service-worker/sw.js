@@ -5,8 +5,10 @@
 // docs/wasm.md says how this is tested (checks/wasm/service_worker_test.py).
 //
 // The message's data is JSON, one of:
-//   a relay's Web Push payload (push.webpush.payload of a compose answer, with
-//   `tag` and `stamp`), applied by the stamp rule (device-screen.mjs);
+//   a relay's Web Push payload (push.webpush.payload of a compose answer):
+//   the classic one (`tag`, `stamp` at the top level, push.md P12) or the
+//   declarative Web Push message (`web_push` 8030, push.md P23), applied by
+//   the stamp rule (device-screen.mjs) with the stamp from its `data`;
 //   {"compose": <a POST /compose request>}: the recipient's pending notifications;
 //   {"title": "Ana", "body": <a POST /body request>}: one message's Markdown.
 import { init, answerBody, answerCompose } from "./notification-text.mjs";
@@ -29,8 +31,9 @@ self.addEventListener("push", (event) => {
 });
 
 async function show(message) {
-  if (message.stamp !== undefined) {
-    await applyRelayPayload(message);
+  const relayed = relayPayload(message);
+  if (relayed.stamp !== undefined) {
+    await applyRelayPayload(relayed);
   } else if (message.compose) {
     // The clock is the device's: the module has none.
     const { status, body } = answerCompose(message.compose, { now: new Date() });
@@ -50,6 +53,20 @@ async function show(message) {
     if (status !== 200) return;
     await self.registration.showNotification(message.title ?? "", { body: JSON.parse(body).body, dir: "auto", tag: "message" });
   }
+}
+
+// A declarative Web Push message (push.md P23) says what the classic payload
+// says under other names: its notification's members, the stamp and kind in
+// `data`, the badge beside it (WebKit reads it inside). Read into the classic
+// names; any other message is returned as it is. Where the browser shows a
+// declarative message itself (Safari without `mutable`), this worker does not run.
+function relayPayload(message) {
+  if (message.web_push !== 8030 || !message.notification) return message;
+  const { title, body, navigate, lang, dir, tag, silent, data, app_badge: inner } = message.notification;
+  return {
+    title, body, tag, url: navigate, lang, dir, alert: !silent, kind: data?.kind, stamp: data?.stamp,
+    appBadge: message.app_badge ?? inner,
+  };
 }
 
 // A relay's payload, in whatever order the push service delivers it: the

@@ -3,7 +3,9 @@ extension ComposeDecoder {
     /// Read only for a request with `push`: a static `let` costs a check on each read.
     private static let pushMembers = MemberTable<PushMember>()
 
-    /// `push`: an object of optional members (`null` is absent); any other member is refused.
+    /// `push`: an object of optional members (`null` is absent); any other
+    /// member is refused. `navigate` is required with a declarative `webPush`
+    /// (push.md P23), checked when the object ends.
     mutating func pushOptions() throws(JSONReader.Stop) -> PushOptions {
         var options = PushOptions()
         var names = MemberNames(Self.pushMembers)
@@ -30,8 +32,17 @@ extension ComposeDecoder {
                     options.activeUntil = request.bytes.withUnsafeBufferPointer { bytes in
                         Timestamp(rfc3339: String(decoding: bytes[present: range], as: UTF8.self))
                     }
+                case .webPush: options.webPush = try webPushFormat()
+                case .navigate: options.navigate = try navigate()
+                case .mutable: options.mutable = try reader.bool(at: "push.mutable")
                 }
             } while try reader.nextMember()
+        }
+        if options.webPush == .declarative && options.navigate == nil {
+            throw stop(
+                Problem(
+                    .missingField, "push.navigate is required when push.webPush is \"declarative\"",
+                    at: "push.navigate"))
         }
         return options
     }
@@ -56,5 +67,33 @@ extension ComposeDecoder {
                     at: "push.androidChannel"))
         }
         return channel
+    }
+
+    /// `push.webPush`: `classic` or `declarative`, spelled exactly.
+    private mutating func webPushFormat() throws(JSONReader.Stop) -> PushOptions.WebPushFormat {
+        let spelling = try stringValue(at: "push.webPush")
+        guard let format = PushOptions.WebPushFormat(rawValue: spelling) else {
+            throw stop(
+                Problem(
+                    .invalidValue,
+                    "push.webPush must be one of \"classic\", \"declarative\", got "
+                        + JSONWriter.quotedForMessage(spelling), at: "push.webPush"))
+        }
+        return format
+    }
+
+    /// `push.navigate`: a navigable URL (push.md P23) of 1…512 bytes.
+    private mutating func navigate() throws(JSONReader.Stop) -> String {
+        let url = try stringValue(at: "push.navigate")
+        guard PushOptions.navigateByteRange.contains(url.utf8.count), PushOptions.isNavigable(url) else {
+            throw stop(
+                Problem(
+                    .invalidValue,
+                    "push.navigate must be an https:// or http:// URL of at most"
+                        + " \(PushOptions.navigateByteRange.upperBound) bytes without spaces or control characters,"
+                        + " got \(JSONWriter.quotedForMessage(url))",
+                    at: "push.navigate"))
+        }
+        return url
     }
 }

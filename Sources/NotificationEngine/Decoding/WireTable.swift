@@ -112,14 +112,15 @@ extension ComposeDecoder {
 
     /// The request's `push` object (compose.md 6.6), whose members fill `PushOptions`.
     enum PushMember: String, WireMember {
-        case badge, androidChannel, reserveBytes, stamp, alertWindowSeconds, activeUntil
+        case badge, androidChannel, reserveBytes, stamp, alertWindowSeconds, activeUntil, webPush, navigate, mutable
 
         var field: WireField {
             switch self {
             case .alertWindowSeconds: WireField(.integer(PushOptions.alertWindowRange), .request)
             case .activeUntil: WireField(.timestamp, .request)
             case .badge: WireField(.integer(PushOptions.badgeRange), .request)
-            case .androidChannel: WireField(.string, .request)
+            case .androidChannel, .webPush, .navigate: WireField(.string, .request)
+            case .mutable: WireField(.boolean, .request)
             case .reserveBytes: WireField(.integer(PushOptions.reserveBytesRange), .request)
             case .stamp: WireField(.integer64(PushOptions.stampRange), .request)
             }

@@ -106,6 +106,11 @@ package struct PushAnswer: Hashable, Sendable {
     package var kind: ComposeResponse.Kind
     package var locale: String
     package var direction: TextDirection
+    /// The Web Push payload's shape, and for a declarative one the app URL
+    /// `navigate` falls back on and whether it is `mutable` (P23).
+    package var webPushFormat: PushOptions.WebPushFormat
+    package var navigate: String?
+    package var mutable: Bool
     package var apns: Payload
     package var fcm: Payload
     package var webpush: Payload
@@ -169,11 +174,11 @@ package struct PushAnswer: Hashable, Sendable {
     /// (a subtitle when `hasSubtitle`) and no url.
     static func fixedByteCounts(
         _ fields: PayloadFields, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, stamp: Int64
+        androidChannel: String?, navigate: String?, stamp: Int64
     ) -> (apns: Int, fcm: Int, webpush: Int) {
         withJSONStrings(
             of: nil, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, stamp: stamp
+            androidChannel: androidChannel, navigate: navigate, stamp: stamp
         ) { strings in
             (fields.byteCount(.apns, strings), fields.byteCount(.fcm, strings), fields.byteCount(.webpush, strings))
         }
@@ -183,7 +188,7 @@ package struct PushAnswer: Hashable, Sendable {
     var payloadFields: PayloadFields {
         PayloadFields(
             priorityClass: priorityClass, expirationSeconds: expirationSeconds, ttlSeconds: ttlSeconds, badge: badge,
-            kind: kind, direction: direction, alert: alert)
+            kind: kind, direction: direction, alert: alert, webPushFormat: webPushFormat, mutable: mutable)
     }
 
     /// The strings the payloads write, each already a JSON string (quoted,
@@ -200,17 +205,20 @@ package struct PushAnswer: Hashable, Sendable {
         var topic: UnsafeBufferPointer<UInt8>
         var locale: UnsafeBufferPointer<UInt8>
         var androidChannel: UnsafeBufferPointer<UInt8>?
+        /// The app URL of a declarative Web Push payload (P23), nil otherwise.
+        var navigate: UnsafeBufferPointer<UInt8>?
         /// P22's stamp in decimal digits (unquoted).
         var stamp: UnsafeBufferPointer<UInt8>
     }
 
-    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:stamp:_:)`
+    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:navigate:stamp:_:)`
     /// with the answer's strings.
     @inline(__always)
     func withJSONStrings<Result>(of texts: Texts?, _ body: (JSONStrings) -> Result) -> Result {
         Self.withJSONStrings(
             of: texts, hasSubtitle: self.texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, stamp: stamp, body)
+            androidChannel: androidChannel, navigate: webPushFormat == .declarative ? navigate : nil, stamp: stamp,
+            body)
     }
 
     /// Calls `body` with the JSON strings of `texts`, or of empty texts (a
@@ -225,12 +233,12 @@ package struct PushAnswer: Hashable, Sendable {
     @inline(__always)
     static func withJSONStrings<Result>(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, stamp: Int64, _ body: (JSONStrings) -> Result
+        androidChannel: String?, navigate: String?, stamp: Int64, _ body: (JSONStrings) -> Result
     ) -> Result {
         func write(to out: inout JSONWriter, ends: inout JSONStringEnds) {
             writeJSONStrings(
                 of: texts, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-                androidChannel: androidChannel, stamp: stamp, to: &out, ends: &ends)
+                androidChannel: androidChannel, navigate: navigate, stamp: stamp, to: &out, ends: &ends)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1_024) { buffer in
             var ends = JSONStringEnds()
@@ -246,7 +254,7 @@ package struct PushAnswer: Hashable, Sendable {
     /// Where each of `JSONStrings` ends in the bytes written; -1 for none.
     private struct JSONStringEnds {
         var title = 0, subtitle = -1, body = 0, url = -1, groupKey = 0, topic = 0, locale = 0, androidChannel = -1
-        var stamp = 0
+        var navigate = -1, stamp = 0
 
         /// The strings, written one after another from the start of `bytes`.
         func strings(in bytes: UnsafeBufferPointer<UInt8>) -> JSONStrings {
@@ -264,15 +272,18 @@ package struct PushAnswer: Hashable, Sendable {
             let topic = next(topic).unsafelyUnwrapped
             let locale = next(locale).unsafelyUnwrapped
             let androidChannel = next(androidChannel)
+            let navigate = next(navigate)
             return JSONStrings(
                 title: title, subtitle: subtitle, body: body, url: url, groupKey: groupKey, topic: topic,
-                locale: locale, androidChannel: androidChannel, stamp: next(stamp).unsafelyUnwrapped)
+                locale: locale, androidChannel: androidChannel, navigate: navigate,
+                stamp: next(stamp).unsafelyUnwrapped)
         }
     }
 
     private static func writeJSONStrings(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, stamp: Int64, to out: inout JSONWriter, ends: inout JSONStringEnds
+        androidChannel: String?, navigate: String?, stamp: Int64, to out: inout JSONWriter,
+        ends: inout JSONStringEnds
     ) {
         if let texts {
             out.string(texts.title)
@@ -307,141 +318,12 @@ package struct PushAnswer: Hashable, Sendable {
             out.string(androidChannel)
             ends.androidChannel = out.count
         }
+        if let navigate {
+            out.string(navigate)
+            ends.navigate = out.count
+        }
         out.integer(stamp)
         ends.stamp = out.count
-    }
-
-    /// What the payloads and their headers write besides `JSONStrings`: no
-    /// reference, so a closure that captures it copies a few words.
-    struct PayloadFields {
-        let priorityClass: PriorityClass
-        let expirationSeconds: Int64
-        let ttlSeconds: Int64
-        let badge: Int?
-        let kind: ComposeResponse.Kind
-        let direction: TextDirection
-        /// compose.md S3: false makes the APNs alert passive and tells the app so.
-        let alert: Bool
-
-        /// The bytes `transport`'s payload takes with `strings`.
-        func byteCount(_ transport: Transport, _ strings: JSONStrings) -> Int {
-            JSONWriter.write(into: UnsafeMutableBufferPointer(start: nil, count: 0)) {
-                write(transport, strings, to: &$0)
-            }
-        }
-
-        /// Writes `transport`'s payload with `strings` (P10 to P12, members in the spec's order).
-        func write(_ transport: Transport, _ strings: JSONStrings, to out: inout JSONWriter) {
-            switch transport {
-            case .apns: writeAPNs(strings, to: &out)
-            case .fcm: writeFCM(strings, to: &out)
-            case .webpush: writeWebPush(strings, to: &out)
-            }
-        }
-
-        private func writeAPNs(_ strings: JSONStrings, to out: inout JSONWriter) {
-            out.raw(#"{"aps":{"alert":{"title":"#)
-            out.raw(strings.title)
-            if let subtitle = strings.subtitle {
-                out.raw(#","subtitle":"#)
-                out.raw(subtitle)
-            }
-            out.raw(#","body":"#)
-            out.raw(strings.body)
-            out.raw(#"},"thread-id":"#)
-            out.raw(strings.groupKey)
-            out.raw(#","interruption-level":""#)
-            out.raw(alert ? priorityClass.interruptionLevel : "passive")
-            out.raw(#"","relevance-score":"#)
-            out.raw(priorityClass.relevanceScore)
-            if let badge {
-                out.raw(#","badge":"#)
-                out.integer(badge)
-            }
-            out.raw(#"},"stamp":"#)
-            out.raw(strings.stamp)
-            if let url = strings.url {
-                out.raw(#","url":"#)
-                out.raw(url)
-            }
-            out.raw("}")
-        }
-
-        private func writeFCM(_ strings: JSONStrings, to out: inout JSONWriter) {
-            out.raw(#"{"data":{"#)
-            writeTexts(strings, to: &out)
-            if let androidChannel = strings.androidChannel {
-                out.raw(#","channel":"#)
-                out.raw(androidChannel)
-            }
-            if let badge {
-                out.raw(#","badge":""#)
-                out.integer(badge)
-                out.raw(#"""#)
-            }
-            writeKindLang(strings, to: &out)
-            // `dir`, then `alert` as a string (data values are strings).
-            switch (direction, alert) {
-            case (.ltr, true): out.raw(#","dir":"ltr","alert":"true","stamp":""#)
-            case (.ltr, false): out.raw(#","dir":"ltr","alert":"false","stamp":""#)
-            case (.rtl, true): out.raw(#","dir":"rtl","alert":"true","stamp":""#)
-            case (.rtl, false): out.raw(#","dir":"rtl","alert":"false","stamp":""#)
-            }
-            out.raw(strings.stamp)
-            out.raw(#""},"android":{"collapse_key":"#)
-            out.raw(strings.groupKey)
-            out.raw(#","priority":""#)
-            out.raw(priorityClass.fcmPriority)
-            out.raw(#"","ttl":""#)
-            out.integer(ttlSeconds)
-            out.raw(#"s"}}"#)
-        }
-
-        private func writeWebPush(_ strings: JSONStrings, to out: inout JSONWriter) {
-            out.raw("{")
-            writeTexts(strings, to: &out)
-            if let badge {
-                out.raw(#","appBadge":"#)
-                out.integer(badge)
-            }
-            writeKindLang(strings, to: &out)
-            switch (direction, alert) {
-            case (.ltr, true): out.raw(#","dir":"ltr","alert":true,"stamp":"#)
-            case (.ltr, false): out.raw(#","dir":"ltr","alert":false,"stamp":"#)
-            case (.rtl, true): out.raw(#","dir":"rtl","alert":true,"stamp":"#)
-            case (.rtl, false): out.raw(#","dir":"rtl","alert":false,"stamp":"#)
-            }
-            out.raw(strings.stamp)
-            out.raw("}")
-        }
-
-        /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
-        private func writeTexts(_ strings: JSONStrings, to out: inout JSONWriter) {
-            out.raw(#""title":"#)
-            out.raw(strings.title)
-            if let subtitle = strings.subtitle {
-                out.raw(#","subtitle":"#)
-                out.raw(subtitle)
-            }
-            out.raw(#","body":"#)
-            out.raw(strings.body)
-            out.raw(#","tag":"#)
-            out.raw(strings.groupKey)
-            if let url = strings.url {
-                out.raw(#","url":"#)
-                out.raw(url)
-            }
-        }
-
-        private func writeKindLang(_ strings: JSONStrings, to out: inout JSONWriter) {
-            switch kind {
-            case .single: out.raw(#","kind":"single","lang":"#)
-            case .bundle: out.raw(#","kind":"bundle","lang":"#)
-            case .summary: out.raw(#","kind":"summary","lang":"#)
-            case .fallback: out.raw(#","kind":"fallback","lang":"#)
-            }
-            out.raw(strings.locale)
-        }
     }
 
     // MARK: Equality
@@ -453,7 +335,8 @@ package struct PushAnswer: Hashable, Sendable {
             && a.topic == b.topic && a.priorityClass == b.priorityClass
             && a.expirationSeconds == b.expirationSeconds && a.ttlSeconds == b.ttlSeconds && a.badge == b.badge
             && a.androidChannel == b.androidChannel && a.kind == b.kind && a.locale == b.locale
-            && a.direction == b.direction && a.texts == b.texts && a.apns == b.apns && a.fcm == b.fcm
+            && a.direction == b.direction && a.webPushFormat == b.webPushFormat && a.navigate == b.navigate
+            && a.mutable == b.mutable && a.texts == b.texts && a.apns == b.apns && a.fcm == b.fcm
             && a.webpush == b.webpush
     }
 

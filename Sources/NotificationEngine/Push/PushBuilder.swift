@@ -26,30 +26,48 @@ package enum PushBuilder {
         // P22: the relay's stamp, or ⌊now⌋ in milliseconds.
         let now = request.nowMoment
         let stamp = options.stamp ?? now.epochSeconds * 1000 + Int64(now.nanoseconds / 1_000_000)
+        // P23; the decoder and the library never give `declarative` without `navigate`.
+        let declarative = options.webPush == .declarative && options.navigate != nil
+        let webPushFormat: PushOptions.WebPushFormat = declarative ? .declarative : .classic
         // P17: each payload is its fixed part and the texts' costs; one past
         // its limit is cut once the answer is made.
         let fixed = PushAnswer.fixedByteCounts(
             PushAnswer.PayloadFields(
                 priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
                 badge: options.badge, kind: response.kind, direction: response.direction,
-                alert: transition.alert),
+                alert: transition.alert, webPushFormat: webPushFormat, mutable: options.mutable),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
-            androidChannel: options.androidChannel, stamp: stamp)
+            androidChannel: options.androidChannel, navigate: declarative ? options.navigate : nil, stamp: stamp)
         let costs = PushFit.Costs(texts)
-        let textBytes = costs.title + costs.subtitle + costs.body + costs.url
-        func uncut(_ fixedBytes: Int) -> PushAnswer.Payload {
-            PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: fixedBytes + textBytes)
+        // P23: a declarative payload carries a url only when it is navigable,
+        // in `navigate`, where it takes the place of the app URL.
+        var webTexts: PushAnswer.Texts? = nil
+        var webCosts = costs
+        if declarative, let url = texts.url {
+            if PushOptions.isNavigable(url) {
+                webCosts.url = PushFit.cost(url) - PushFit.cost(options.navigate ?? "")
+            } else {
+                webTexts = texts
+                webTexts?.url = nil
+                webCosts.url = 0
+            }
         }
+        func uncut(_ fixedBytes: Int, _ costs: PushFit.Costs) -> PushAnswer.Payload {
+            PushAnswer.Payload(
+                cutTexts: nil, cut: [], byteCount: fixedBytes + costs.title + costs.subtitle + costs.body + costs.url)
+        }
+        var web = uncut(fixed.webpush, webCosts)
+        web.cutTexts = webTexts
         var answer = PushAnswer(
             texts: texts, send: transition.send, alert: transition.alert, withdraw: transition.withdraw,
             stamp: stamp, nowSeconds: nowSeconds,
             groupKey: groupKey, topic: topic, priorityClass: priorityClass,
             expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
-            direction: response.direction, apns: uncut(fixed.apns), fcm: uncut(fixed.fcm),
-            webpush: uncut(fixed.webpush))
+            direction: response.direction, webPushFormat: webPushFormat, navigate: options.navigate,
+            mutable: options.mutable, apns: uncut(fixed.apns, costs), fcm: uncut(fixed.fcm, costs), webpush: web)
         answer.heldUntil = transition.heldUntil
-        answer.fitPayloads(costs: costs, reserveBytes: options.reserveBytes)
+        answer.fitPayloads(costs: costs, webCosts: webCosts, reserveBytes: options.reserveBytes)
         return answer
     }
 

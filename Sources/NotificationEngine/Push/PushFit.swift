@@ -53,8 +53,10 @@ package enum PushFit {
         /// 0 for none.
         let subtitle: Int
         let body: Int
-        /// `urlMemberBytes` and the url's cost; 0 for none.
-        let url: Int
+        /// What the url adds to the payload written without it: `urlMemberBytes`
+        /// and its cost, or in a declarative Web Push payload its cost less
+        /// the app URL's it replaces in `navigate` (negative when shorter); 0 for none.
+        var url: Int
 
         /// Borrowing: an initializer's parameters are owned, so the texts would be copied in.
         init(_ texts: borrowing PushAnswer.Texts) {
@@ -88,19 +90,20 @@ package enum PushFit {
         return String(kept) + "…"
     }
 
-    /// The payload of `transport` in `answer`, from the uncut `texts`, within
+    /// The payload of `transport` in `answer`, from its uncut `texts`, within
     /// `limitBytes` (the transport's limit less `reserveBytes`).
     /// `costs` are those of `texts`. The payload's size is its fixed part
     /// (S0, `fixedBytes`: written with empty texts and no url,
     /// `PushAnswer.fixedByteCounts()`) plus the texts' costs, so only the
     /// fixed part is written to measure it.
     static func fit(
-        costs: Costs, fixedBytes: Int, limitBytes: Int, transport: PushAnswer.Transport, in answer: PushAnswer
+        texts: PushAnswer.Texts, costs: Costs, fixedBytes: Int, limitBytes: Int, transport: PushAnswer.Transport,
+        in answer: PushAnswer
     ) -> PushAnswer.Payload {
         let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
-        if whole <= limitBytes { return PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: whole) }
-
-        let texts = answer.texts
+        if whole <= limitBytes {
+            return PushAnswer.Payload(cutTexts: texts == answer.texts ? nil : texts, cut: [], byteCount: whole)
+        }
 
         let room = limitBytes - fixedBytes
         let (titleCost, subtitleCost, bodyCost) = (costs.title, costs.subtitle, costs.body)
@@ -152,21 +155,22 @@ package enum PushFit {
 
 extension PushAnswer {
     /// Cuts each payload that passes its limit less `reserveBytes` (P13 to
-    /// P17); each `byteCount` is its payload's size with the uncut `texts`,
-    /// whose costs are `costs`. Nearly always none does, and nothing is
-    /// stored or copied (the answer is, lent to `fit`).
-    mutating func fitPayloads(costs: PushFit.Costs, reserveBytes: Int) {
-        let textBytes = costs.title + costs.subtitle + costs.body + costs.url
+    /// P17); each `byteCount` is its payload's size with its uncut texts
+    /// (`texts(_:)`), whose costs are `costs`, or `webCosts` for Web Push.
+    /// Nearly always none does, and nothing is stored or copied (the answer
+    /// is, lent to `fit`).
+    mutating func fitPayloads(costs: PushFit.Costs, webCosts: PushFit.Costs, reserveBytes: Int) {
         func isOver(_ transport: Transport, _ byteCount: Int) -> Bool {
             byteCount > transport.limitBytes - reserveBytes
         }
-        func fitted(_ transport: Transport, _ byteCount: Int) -> Payload {
-            PushFit.fit(
-                costs: costs, fixedBytes: byteCount - textBytes, limitBytes: transport.limitBytes - reserveBytes,
-                transport: transport, in: self)
+        func fitted(_ transport: Transport, _ costs: PushFit.Costs) -> Payload {
+            let textBytes = costs.title + costs.subtitle + costs.body + costs.url
+            return PushFit.fit(
+                texts: texts(transport), costs: costs, fixedBytes: self[transport].byteCount - textBytes,
+                limitBytes: transport.limitBytes - reserveBytes, transport: transport, in: self)
         }
-        if isOver(.apns, apns.byteCount) { apns = fitted(.apns, apns.byteCount) }
-        if isOver(.fcm, fcm.byteCount) { fcm = fitted(.fcm, fcm.byteCount) }
-        if isOver(.webpush, webpush.byteCount) { webpush = fitted(.webpush, webpush.byteCount) }
+        if isOver(.apns, apns.byteCount) { apns = fitted(.apns, costs) }
+        if isOver(.fcm, fcm.byteCount) { fcm = fitted(.fcm, costs) }
+        if isOver(.webpush, webpush.byteCount) { webpush = fitted(.webpush, webCosts) }
     }
 }

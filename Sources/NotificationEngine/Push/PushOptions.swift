@@ -13,6 +13,19 @@ package struct PushOptions: Hashable, Sendable {
     package static let defaultAlertWindowSeconds = 60
     /// Allowed length of `androidChannel`, in UTF-8 bytes.
     package static let androidChannelByteRange = 1...128
+    /// Allowed length of `navigate`, in UTF-8 bytes: small enough that the
+    /// declarative Web Push payload's fixed part leaves the texts their
+    /// floors under the largest `reserveBytes` (push.md P15).
+    package static let navigateByteRange = 1...512
+
+    /// The shape of the Web Push payload (push.md P12, P23).
+    package enum WebPushFormat: String, Hashable, Sendable, CaseIterable {
+        /// The JSON only the app's service worker reads (P12).
+        case classic
+        /// The declarative Web Push message (`web_push` 8030), which a
+        /// browser shows without a worker and a worker reads as JSON (P23).
+        case declarative
+    }
 
     /// The app icon's badge: APNs `badge`, FCM data `badge`, Web Push `appBadge`.
     package var badge: Int?
@@ -30,9 +43,18 @@ package struct PushOptions: Hashable, Sendable {
     /// that would alert before then is held (compose.md S6).
     package var activeUntil: Timestamp?
 
+    /// The Web Push payload's shape; `classic` unless the request asks.
+    package var webPush: WebPushFormat
+    /// The app URL a declarative payload opens when the notification has
+    /// no navigable url (`navigate`, P23); required with `declarative`.
+    package var navigate: String?
+    /// Whether a declarative payload lets the app's worker replace it (P23).
+    package var mutable: Bool
+
     package init(
         badge: Int? = nil, androidChannel: String? = nil, reserveBytes: Int = 0, stamp: Int64? = nil,
-        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil
+        alertWindowSeconds: Int = PushOptions.defaultAlertWindowSeconds, activeUntil: Timestamp? = nil,
+        webPush: WebPushFormat = .classic, navigate: String? = nil, mutable: Bool = false
     ) {
         self.badge = badge
         self.androidChannel = androidChannel
@@ -40,6 +62,29 @@ package struct PushOptions: Hashable, Sendable {
         self.stamp = stamp
         self.alertWindowSeconds = alertWindowSeconds
         self.activeUntil = activeUntil
+        self.webPush = webPush
+        self.navigate = navigate
+        self.mutable = mutable
+    }
+
+    /// Whether `url` is a navigable URL (push.md P23): `https://` or
+    /// `http://`, then at least one scalar, none of them a space, a
+    /// control (C0, DEL, C1), `"`, `\`, `<`, `>` or `` ` ``; so it needs no
+    /// JSON escape and every URL parser takes it as absolute.
+    package static func isNavigable(_ url: String) -> Bool {
+        let scalars = url.unicodeScalars
+        let rest: Substring.UnicodeScalarView
+        if scalars.starts(with: "https://".unicodeScalars) {
+            rest = scalars.dropFirst(8)
+        } else if scalars.starts(with: "http://".unicodeScalars) {
+            rest = scalars.dropFirst(7)
+        } else {
+            return false
+        }
+        guard let first = rest.first, first != "/" else { return false }
+        return !rest.contains { scalar in
+            scalar.value <= 0x20 || (0x7F...0x9F).contains(scalar.value) || "\"\\<>`".unicodeScalars.contains(scalar)
+        }
     }
 
     /// Whether `channel` is a valid `androidChannel`: 1…128 bytes of UTF-8
