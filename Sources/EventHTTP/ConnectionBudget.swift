@@ -52,6 +52,14 @@ final class ConnectionBudget: Sendable {
         return true
     }
 
+    /// Charges `bytes` already held (what the kernel still queues for a
+    /// client once its reply was written), even past the budget: the next
+    /// charges then make room.
+    func chargeHeld(_ bytes: Int) {
+        guard memoryBytes != nil, bytes > 0 else { return }
+        chargedBytes.wrappingAdd(bytes, ordering: .relaxed)
+    }
+
     /// Notes that a large body and its reply will take up to `bytes` as
     /// they come, unless what is charged and promised already leaves no room
     /// for them (then nothing is promised). A promise charges nothing: it

@@ -82,9 +82,40 @@ extension ConnectionRecord {
     /// (the body it answers stays charged until the reply is out); false
     /// when the budget cannot take it (the reply must not be queued).
     /// Nothing is charged on probation: only a probe's reply is sent there.
+    /// With it, what the kernel may hold while the reply is pending
+    /// (`HTTPServerConfiguration.socketHeldBytes`: reading stops, so the
+    /// receive buffer may fill, and the reply fills the send buffer), less
+    /// what its send queue is charged already.
     func chargeReply(byteCount: Int) -> Bool {
         if isOnProbation { return true }
-        return chargeRequest(byteCount)
+        let socketBytes = HTTPServerConfiguration.socketHeldBytes - sendQueueChargedBytes
+        guard chargeRequest(byteCount + socketBytes) else { return false }
+        requestSocketChargedBytes = socketBytes
+        return true
+    }
+
+    /// Charges what the kernel's send queue holds now, as measured
+    /// (`sendQueueHeldBytes`), in place of what it was charged: called once
+    /// a reply is written out (a client that does not read leaves it in the
+    /// kernel, up to the send buffer), and by the sweep until it is empty.
+    func chargeSendQueue() {
+        let change = Self.sendQueueHeldBytes(queuedBytes: sendQueueBytes) - sendQueueChargedBytes
+        guard change != 0 else { return }
+        if change > 0 {
+            table.budget.chargeHeld(change)
+        } else {
+            table.budget.discharge(-change)
+        }
+        chargedBytes += change
+        sendQueueChargedBytes += change
+    }
+
+    /// What the kernel holds for `queuedBytes` queued to send: twice them
+    /// (each segment's buffer and bookkeeping) and 4 KiB, at most the send
+    /// buffer as Linux doubles it; nothing when nothing is queued.
+    static func sendQueueHeldBytes(queuedBytes: Int) -> Int {
+        guard queuedBytes > 0 else { return 0 }
+        return min(2 * queuedBytes + 4_096, 2 * HTTPServerConfiguration.socketSendBufferBytes + 4_096)
     }
 
     /// A body of `bodyBytes` (the body limit if chunked) is about to be
@@ -110,9 +141,12 @@ extension ConnectionRecord {
         withdrawPromise()
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
-        table.noteDischarged(requestChargedBytes)
+        // The kernel's part was never the allocator's: it does not count
+        // toward giving memory back.
+        table.noteDischarged(requestChargedBytes - requestSocketChargedBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
+        requestSocketChargedBytes = 0
     }
 
     /// Admits the connection past capacity, charging nothing

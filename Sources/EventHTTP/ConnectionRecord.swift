@@ -47,6 +47,15 @@ final class ConnectionRecord {
     /// Bytes received for the request being read (and any pipelined behind
     /// it) since the last reply was written: what its buffers hold.
     var requestReceivedBytes = 0
+    /// The part of `requestChargedBytes` that is the kernel's, charged
+    /// with the reply (`chargeReply`).
+    var requestSocketChargedBytes = 0
+    /// The part charged for what the kernel's send queue held when the last
+    /// reply was written out (`chargeSendQueue`).
+    var sendQueueChargedBytes = 0
+    /// Sweeps in a row that found its reply pending and not all handed to
+    /// the kernel: its client is not reading (`ConnectionTable.makeRoom`).
+    var stalledSweeps = 0
     var isBaseCharged = false
     /// What the large body being read, and its reply, were promised
     /// (`ConnectionBudget.promise`); 0 for a small one.
@@ -192,6 +201,7 @@ final class ConnectionRecord {
     /// may already be waiting.
     func noteReplyWritten() {
         dischargeRequest()
+        chargeSendQueue()
         let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
         let action = life.replyWritten(pendingBytes: pendingByteCount, idleOrder: table.nextIdleOrder())
         guard action != .none else { return }
@@ -210,6 +220,31 @@ final class ConnectionRecord {
         guard descriptor >= 0 else { return false }
         var unreadByteCount: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 && unreadByteCount > 0
+    }
+
+    /// A reply is pending and not all handed to the kernel.
+    var isReplyUnsent: Bool {
+        guard stage == .replyPending, let output = bufferevent_get_output(bufferEvent) else { return false }
+        return evbuffer_get_length(output) > 0
+    }
+
+    /// The sweep's look at a pending reply: still in our output, or not.
+    func noteSweep() {
+        guard isReplyUnsent else {
+            stalledSweeps = 0
+            if sendQueueChargedBytes > 0 && stage != .replyPending { chargeSendQueue() }
+            return
+        }
+        stalledSweeps += 1
+    }
+
+    /// The bytes the kernel still queues to send (written, not yet
+    /// acknowledged by the client).
+    var sendQueueBytes: Int {
+        let descriptor = bufferevent_getfd(bufferEvent)
+        guard descriptor >= 0 else { return 0 }
+        var queuedByteCount: Int32 = 0
+        return ioctl(descriptor, UInt(TIOCOUTQ), &queuedByteCount) == 0 ? Int(queuedByteCount) : 0
     }
 
     // MARK: Release

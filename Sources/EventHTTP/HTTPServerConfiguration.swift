@@ -86,6 +86,22 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// what arrives. A request is charged on top of it as its bytes arrive.
     public var connectionBaseBytes: Int { 8_192 }
 
+    /// The kernel's send and receive buffers of every accepted socket
+    /// (`SO_SNDBUF`, `SO_RCVBUF` on the listening socket, which accepted
+    /// sockets inherit): fixed sizes instead of the kernel's autotuning,
+    /// which let a client that never reads make the kernel hold megabytes
+    /// for it. Linux doubles each for its own bookkeeping.
+    public static var socketSendBufferBytes: Int { 32_768 }
+    public static var socketReceiveBufferBytes: Int { 16_384 }
+
+    /// The most the kernel holds for one connection: both buffers, doubled
+    /// as Linux does, and one more segment's overhead on each. Charged with
+    /// a reply while it is pending (reading stops then, so the receive
+    /// buffer may fill; the reply fills the send buffer).
+    public static var socketHeldBytes: Int {
+        2 * (socketSendBufferBytes + socketReceiveBufferBytes) + 8_192
+    }
+
     /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
     /// this size is read and then rejected by the handler in the service's
     /// error shape; a bigger one (declared or chunked) is cut off by evhttp
