@@ -14,7 +14,7 @@ import Glibc
 /// feeds every byte of a request's head (and of a chunked body) to a
 /// `RequestFramer` before evhttp reads it. When the framer or the handler
 /// refuses a request, the record takes the connection over from evhttp
-/// (`Stage.refusing`): it writes the answer, discards what still arrives for
+/// (`ConnectionLife.Stage.refusing`): it writes the answer, discards what still arrives for
 /// a bounded time, and closes. Confined to its worker's thread.
 ///
 /// The connection's life (its stage, its times, its body's progress) is a
@@ -224,7 +224,7 @@ final class ConnectionRecord {
 
     /// A reply is pending and not all handed to the kernel.
     var isReplyUnsent: Bool {
-        guard stage == .replyPending, let output = bufferevent_get_output(bufferEvent) else { return false }
+        guard life.isReplyPending, let output = bufferevent_get_output(bufferEvent) else { return false }
         return evbuffer_get_length(output) > 0
     }
 
@@ -232,7 +232,7 @@ final class ConnectionRecord {
     func noteSweep() {
         guard isReplyUnsent else {
             stalledSweeps = 0
-            if sendQueueChargedBytes > 0 && stage != .replyPending { chargeSendQueue() }
+            if sendQueueChargedBytes > 0 && !life.isReplyPending { chargeSendQueue() }
             return
         }
         stalledSweeps += 1

@@ -112,11 +112,11 @@ extension ConnectionTable {
         let now = MonotonicClock.nanoseconds()
         var oldest: ConnectionRecord?
         for record in records.values where record !== excluded && record.isOnProbation {
-            if record.stage == .refusing || record.stage == .refusalPending {
+            if record.life.isRefused {
                 oldest = record
                 break
             }
-            guard record.connection != nil, !record.evhttpClosed, record.stage == .framing,
+            guard record.connection != nil, !record.evhttpClosed, record.life.isFraming,
                 now &- record.life.acceptedAtNanoseconds > Self.probationHeadNanoseconds
             else { continue }
             if oldest.map({ record.life.acceptedAtNanoseconds < $0.life.acceptedAtNanoseconds }) ?? true {
@@ -124,7 +124,7 @@ extension ConnectionTable {
             }
         }
         guard let oldest else { return false }
-        if oldest.stage == .refusing || oldest.stage == .refusalPending {
+        if oldest.life.isRefused {
             finishRefusal(oldest)
         } else {
             close(oldest)

@@ -205,7 +205,7 @@ final class ConnectionTable {
     }
 
     private func takeOver(_ record: ConnectionRecord) {
-        guard record.stage == .refusalPending, let refusal = record.refusal else { return }
+        guard case .refusalPending = record.stage, let refusal = record.refusal else { return }
         guard record.connection != nil, !record.evhttpClosed else { return drop(record) }
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
@@ -285,7 +285,7 @@ final class ConnectionTable {
     func closeAll() -> Int {
         var interruptedCount = 0
         for record in Array(records.values) {
-            if record.stage == .refusing || record.stage == .refusalPending {
+            if record.life.isRefused {
                 finishRefusal(record)
                 continue
             }
