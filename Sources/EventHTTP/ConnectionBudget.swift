@@ -29,6 +29,12 @@ final class ConnectionBudget: Sendable {
     /// Bytes charged now.
     var chargedByteCount: Int { chargedBytes.load(ordering: .relaxed) }
 
+    /// Bytes the budget can still take now.
+    var availableByteCount: Int {
+        guard let memoryBytes else { return .max }
+        return max(0, memoryBytes - chargedByteCount)
+    }
+
     /// Counts a new connection; false when it is past the limit (it stays
     /// counted until `release`, like every other).
     func admit() -> Bool {

@@ -119,13 +119,16 @@ extension ConnectionRecord {
     }
 
     /// A body of `bodyBytes` (the body limit if chunked) is about to be
-    /// read: a large one must find room for itself and its reply beside what
+    /// read: a large one must find room for itself and its reply (what the
+    /// kernel may hold while it is pending included) beside what
     /// is charged and promised, or it is refused before a byte of it is read
     /// (so that the large bodies that start can finish, and are not all cut
     /// half-read). Small ones, read with their head, are only charged.
     func promiseBody(_ bodyBytes: Int) -> Bool {
         guard bodyBytes > Self.eagerBodyReadLimit else { return true }
-        let bytes = Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+        let bytes =
+            Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+            + HTTPServerConfiguration.socketHeldBytes
         let budget = table.budget
         guard table.makeRoom(promising: { budget.promise(bytes) }, for: self) else { return false }
         promisedBytes = bytes

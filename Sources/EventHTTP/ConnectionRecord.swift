@@ -68,6 +68,9 @@ final class ConnectionRecord {
     private(set) var holdsSlot = true
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
+    /// The socket, known from then too (asked once: the bufferevent, which
+    /// our reference keeps, owns it until it is freed).
+    private(set) var descriptor: Int32 = -1
     /// evhttp has freed `connection` (its close callback ran).
     private(set) var evhttpClosed = false
     /// What `refusalPending` will send.
@@ -124,6 +127,7 @@ final class ConnectionRecord {
         guard eventCallback != nil, let argument else { return false }
         let connection = OpaquePointer(argument)
         self.connection = connection
+        descriptor = bufferevent_getfd(bufferEvent)
         evhttp_connection_set_closecb(
             connection,
             { _, argument in
@@ -241,7 +245,6 @@ final class ConnectionRecord {
     /// The bytes the kernel still queues to send (written, not yet
     /// acknowledged by the client).
     var sendQueueBytes: Int {
-        let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return 0 }
         var queuedByteCount: Int32 = 0
         return ioctl(descriptor, UInt(TIOCOUTQ), &queuedByteCount) == 0 ? Int(queuedByteCount) : 0

@@ -45,36 +45,42 @@ extension ConnectionTable {
         return nil
     }
 
-    /// Frees at least `bytes` of the memory budget for `requester`: closes
+    /// Frees what `bytes` need past what the budget can still take, for
+    /// `requester`: closes
     /// this loop's idle connections, idle longest first, then the slow
     /// uploads (`slowUploadBytesPerSecond`), slowest first, then the readers
-    /// stalled longest (`stalledReader`), until as much was given back.
+    /// stalled longest (`stalledReader`; not for a large body, which had its
+    /// promise), until as much was given back.
     /// Closing frees evhttp's buffers at once, so what the budget gets back
     /// is memory really given back (a refusal's answer and lingering close
     /// would keep a body in evhttp's buffers meanwhile). The slowest upload
     /// is closed without an answer, as its rate's deadline would close it.
     func makeRoom(_ bytes: Int, for requester: ConnectionRecord) {
         giveBackFreedMemoryUnderPressure()
-        var freedBytes = 0
+        var freedBytes = min(bytes, budget.availableByteCount)
         while freedBytes < bytes, let idle = oldestIdle(excluding: requester) {
             freedBytes += idle.chargedByteCount
             close(idle)
         }
+        // A large body was promised its room: what it lacks beyond that is
+        // not taken from a reply already made.
+        let takesStalled = requester.promisedBytes == 0
         while freedBytes < bytes,
-            let slowest = slowestUpload(excluding: requester) ?? stalledReader(excluding: requester)
+            let slowest = slowestUpload(excluding: requester)
+                ?? (takesStalled ? stalledReader(excluding: requester) : nil)
         {
             freedBytes += slowest.chargedByteCount
             close(slowest)
         }
     }
 
-    /// Closes slow uploads, slowest first, then stalled readers, until
-    /// `promise` succeeds; false when none is left and it still does not.
+    /// Closes slow uploads, slowest first, until `promise` succeeds; false
+    /// when none is left and it still does not. A stuck reader is not
+    /// closed for a large body that has not started: its reply is made, and
+    /// the large body can be refused before a byte of it is read.
     func makeRoom(promising promise: () -> Bool, for requester: ConnectionRecord) -> Bool {
         while !promise() {
-            guard let slowest = slowestUpload(excluding: requester) ?? stalledReader(excluding: requester) else {
-                return false
-            }
+            guard let slowest = slowestUpload(excluding: requester) else { return false }
             close(slowest)
         }
         return true
@@ -100,6 +106,22 @@ extension ConnectionTable {
     /// when it closes (after its answer and a short lingering close).
     private func evict(_ record: ConnectionRecord, because held: TransportRejection) {
         if record.leaveSlot() { budget.release() }
+        refuseOutside(record, because: held)
+    }
+
+    /// Refuses `record`, which holds no slot and is not on probation, for
+    /// want of room; past `refusalPlacesPerThread` such refusals, the one
+    /// refused first whose answer is under way closes at once,
+    /// so what holds a descriptor beside the limit stays bounded.
+    func refuseOutside(_ record: ConnectionRecord, because held: TransportRejection) {
+        refusedOutside.removeAll { records[UInt(bitPattern: $0.bufferEvent)] !== $0 }
+        // Only one taken over already: one still pending is the loop's next turn's.
+        if refusedOutside.count >= Self.maxRefusedOutsideCount,
+            let first = refusedOutside.firstIndex(where: { if case .refusing = $0.stage { true } else { false } })
+        {
+            finishRefusal(refusedOutside.remove(at: first))
+        }
+        refusedOutside.append(record)
         refuseForWantOfRoom(record, because: held)
     }
 

@@ -28,6 +28,9 @@ final class ConnectionTable {
     var idleOrderCount: UInt64 = 0
     /// Connections of this loop on probation now, and at most.
     var probationCount = 0
+    /// Refusals for want of room that hold no slot (`refuseOutside`), first refused first.
+    var refusedOutside: [ConnectionRecord] = []
+    static let maxRefusedOutsideCount = HTTPServerConfiguration.refusalPlacesPerThread
     static let maxProbationCount = HTTPServerConfiguration.probationPlacesPerThread
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
@@ -103,7 +106,7 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        if let held = admit(record) { refuseForWantOfRoom(record, because: held) }
+        if let held = admit(record) { refuseOutside(record, because: held) }
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent

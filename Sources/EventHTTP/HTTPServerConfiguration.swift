@@ -75,6 +75,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// connection limit.
     public static var probationPlacesPerThread: Int { 64 }
 
+    /// Connections each event loop refuses for want of room (`503` and a
+    /// lingering close) that hold no slot and are not on probation: one that
+    /// gave its slot to a new connection, or a new one refused outright.
+    /// Each holds a descriptor beside the connection limit; past this many,
+    /// the one refused first closes at once.
+    public static var refusalPlacesPerThread: Int { 64 }
+
     /// The processors this process may run on now (at least 1).
     public static var onlineProcessorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -91,7 +98,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// sockets inherit): fixed sizes instead of the kernel's autotuning,
     /// which let a client that never reads make the kernel hold megabytes
     /// for it. Linux doubles each for its own bookkeeping.
-    public static var socketSendBufferBytes: Int { 32_768 }
+    public static var socketSendBufferBytes: Int { 65_536 }
     public static var socketReceiveBufferBytes: Int { 16_384 }
 
     /// The most the kernel holds for one connection: both buffers, doubled
