@@ -82,13 +82,16 @@ extension ConnectionRecord {
     /// (the body it answers stays charged until the reply is out); false
     /// when the budget cannot take it (the reply must not be queued).
     /// Nothing is charged on probation: only a probe's reply is sent there.
-    /// With it, what the kernel may hold while the reply is pending
-    /// (`HTTPServerConfiguration.socketHeldBytes`: reading stops, so the
-    /// receive buffer may fill, and the reply fills the send buffer), less
-    /// what its send queue is charged already.
+    /// With it, what the kernel may hold while the reply is pending: its
+    /// receive buffer (reading stops, so it may fill), and in its send
+    /// buffer what this reply adds to what its queue is charged already
+    /// (`sendQueueHeldBytes` of the reply, within the buffer).
     func chargeReply(byteCount: Int) -> Bool {
         if isOnProbation { return true }
-        let socketBytes = HTTPServerConfiguration.socketHeldBytes - sendQueueChargedBytes
+        let sendBytes = min(
+            Self.sendQueueHeldBytes(queuedBytes: byteCount),
+            HTTPServerConfiguration.socketSendHeldBytes - sendQueueChargedBytes)
+        let socketBytes = HTTPServerConfiguration.socketReceiveHeldBytes + max(0, sendBytes)
         guard chargeRequest(byteCount + socketBytes) else { return false }
         requestSocketChargedBytes = socketBytes
         return true
@@ -115,7 +118,7 @@ extension ConnectionRecord {
     /// buffer as Linux doubles it; nothing when nothing is queued.
     static func sendQueueHeldBytes(queuedBytes: Int) -> Int {
         guard queuedBytes > 0 else { return 0 }
-        return min(2 * queuedBytes + 4_096, 2 * HTTPServerConfiguration.socketSendBufferBytes + 4_096)
+        return min(2 * queuedBytes + 4_096, HTTPServerConfiguration.socketSendHeldBytes)
     }
 
     /// A body of `bodyBytes` (the body limit if chunked) is about to be

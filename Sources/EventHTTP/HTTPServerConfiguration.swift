@@ -101,13 +101,14 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public static var socketSendBufferBytes: Int { 65_536 }
     public static var socketReceiveBufferBytes: Int { 16_384 }
 
-    /// The most the kernel holds for one connection: both buffers, doubled
-    /// as Linux does, and one more segment's overhead on each. Charged with
-    /// a reply while it is pending (reading stops then, so the receive
-    /// buffer may fill; the reply fills the send buffer).
-    public static var socketHeldBytes: Int {
-        2 * (socketSendBufferBytes + socketReceiveBufferBytes) + 8_192
-    }
+    /// What the kernel's receive buffer holds at most (Linux doubles the
+    /// size asked for; one segment's overhead more): it fills while a reply
+    /// is pending, since reading stops then.
+    public static var socketReceiveHeldBytes: Int { 2 * socketReceiveBufferBytes + 4_096 }
+    /// What the kernel's send buffer holds at most, likewise.
+    public static var socketSendHeldBytes: Int { 2 * socketSendBufferBytes + 4_096 }
+    /// The most the kernel holds for one connection: both buffers.
+    public static var socketHeldBytes: Int { socketReceiveHeldBytes + socketSendHeldBytes }
 
     /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
     /// this size is read and then rejected by the handler in the service's
