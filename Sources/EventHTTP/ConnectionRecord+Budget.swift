@@ -1,8 +1,10 @@
 /// The connection's part of the server's memory budget (`ConnectionBudget`):
 /// its own buffers, charged once it is admitted; the request under way,
-/// charged in steps as its bytes arrive, and its reply once made; the room a
-/// large body and its reply are promised before a byte of the body is read;
-/// all given back once the reply is out. Nothing is charged on probation.
+/// charged in steps as its bytes arrive, and its reply once made, with the
+/// kernel's socket buffers while it is pending; the room a large body and
+/// its reply are promised before a byte of the body is read; all given back
+/// once the reply is out, but what the kernel's send queue still holds then,
+/// charged as measured until it is empty. Nothing is charged on probation.
 extension ConnectionRecord {
     /// Charges this connection's own buffers; false when the budget cannot
     /// take them (the connection must be refused).
@@ -79,13 +81,13 @@ extension ConnectionRecord {
     }
 
     /// The handler's reply of about `byteCount` bytes is made: it is charged
-    /// (the body it answers stays charged until the reply is out); false
-    /// when the budget cannot take it (the reply must not be queued).
-    /// Nothing is charged on probation: only a probe's reply is sent there.
-    /// With it, what the kernel may hold while the reply is pending: its
-    /// receive buffer (reading stops, so it may fill), and in its send
-    /// buffer what this reply adds to what its queue is charged already
-    /// (`sendQueueHeldBytes` of the reply, within the buffer).
+    /// (the body it answers stays charged until the reply is out), with what
+    /// the kernel may hold while it is pending: its receive buffer (reading
+    /// stops, so it may fill), and in its send buffer what this reply adds
+    /// to what its queue is charged already (`sendQueueHeldBytes` of the
+    /// reply, within the buffer). False when the budget cannot take it (the
+    /// reply must not be queued). Nothing is charged on probation: only a
+    /// probe's reply is sent there.
     func chargeReply(byteCount: Int) -> Bool {
         if isOnProbation { return true }
         let sendBytes = min(
