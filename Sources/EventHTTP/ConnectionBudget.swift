@@ -29,6 +29,12 @@ final class ConnectionBudget: Sendable {
     /// Bytes charged now.
     var chargedByteCount: Int { chargedBytes.load(ordering: .relaxed) }
 
+    /// Bytes the budget can still take now.
+    var availableByteCount: Int {
+        guard let memoryBytes else { return .max }
+        return max(0, memoryBytes - chargedByteCount)
+    }
+
     /// Counts a new connection; false when it is past the limit (it stays
     /// counted until `release`, like every other).
     func admit() -> Bool {
@@ -50,6 +56,14 @@ final class ConnectionBudget: Sendable {
             return false
         }
         return true
+    }
+
+    /// Charges `bytes` already held (what the kernel still queues for a
+    /// client once its reply was written), even past the budget: the next
+    /// charges then make room.
+    func chargeHeld(_ bytes: Int) {
+        guard memoryBytes != nil, bytes > 0 else { return }
+        chargedBytes.wrappingAdd(bytes, ordering: .relaxed)
     }
 
     /// Notes that a large body and its reply will take up to `bytes` as

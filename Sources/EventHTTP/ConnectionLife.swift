@@ -4,20 +4,47 @@
 /// no socket, buffer or clock: times are arguments, so every transition is
 /// tested without a socket (`ConnectionLifeTests`).
 ///
-/// The stages: the framer reads a head (or a chunked body) ahead of evhttp
-/// (`framing`); evhttp reads what the framer accepted, a `Content-Length`
-/// body included (`evhttpReading`); the handler has the request and its
-/// reply is pending (`replyPending`), after which the connection frames the
-/// next request or waits idle; or a refusal is decided (`refusalPending`)
-/// and, on the loop's next turn, the adapter writes its answer and closes
-/// after a lingering close (`refusing`).
+/// The stages, each with what it has and nothing else (`Stage`): waiting
+/// for a request (`waiting`, idle after a reply, with its place among the
+/// idle connections); the framer reads a head, or a chunked body, ahead of
+/// evhttp (`framing`, since the request's first byte); evhttp reads what
+/// the framer accepted, a `Content-Length` body included (`evhttpReading`);
+/// the handler has the request and its reply is pending (`replyPending`),
+/// after which the connection waits again; or a refusal is decided
+/// (`refusalPending`) and, on the loop's next turn, the adapter writes its
+/// answer and closes after a lingering close (`refusing`, until its
+/// deadline).
 struct ConnectionLife {
+    /// A body under way: since when (the end of its head), how many of its
+    /// bytes came, and how many were declared (0 for a chunked one, whose
+    /// end the framer sees).
+    struct Body: Equatable {
+        var startNanoseconds: UInt64
+        var receivedBytes = 0
+        var declaredBytes = 0
+    }
+
     enum Stage: Equatable {
-        case framing
-        case evhttpReading
+        /// No byte of a request yet: a new connection, or one idle after a
+        /// reply, `idleOrder` its place in the order connections went idle
+        /// (a later one has a larger value; nil before the first request and
+        /// while a pipelined request waits to be framed). The table counts
+        /// replies for it, which costs less than a clock.
+        case waiting(idleOrder: UInt64?)
+        /// The framer reads the request whose first byte came at
+        /// `startNanoseconds`: its head, then, if chunked, its `body`.
+        case framing(startNanoseconds: UInt64, body: Body?)
+        /// evhttp reads what the framer accepted; `body`: a `Content-Length`
+        /// body that did not come whole with its head, counted as it comes.
+        case evhttpReading(startNanoseconds: UInt64, body: Body?)
+        /// The handler got the request; its reply is not written out yet.
         case replyPending
+        /// A refusal is decided; the adapter takes the connection over on the
+        /// loop's next turn.
         case refusalPending
-        case refusing
+        /// The refusal's answer is written; the lingering close ends at the
+        /// latest at `lingerDeadlineNanoseconds`.
+        case refusing(lingerDeadlineNanoseconds: UInt64)
     }
 
     /// What the record does after an event.
@@ -59,33 +86,15 @@ struct ConnectionLife {
         case memoryBudget
     }
 
-    private(set) var stage = Stage.framing
+    private(set) var stage = Stage.waiting(idleOrder: nil)
     let acceptedAtNanoseconds: UInt64
     /// A request of this connection has reached the handler.
     private(set) var hasServedRequest = false
-    /// From the moment the handler got a request until its reply is written
-    /// out (or the connection dies).
-    private(set) var isHandlingRequest = false
-    /// When the first bytes since the last reply came: set while a request
-    /// arrives, nil while idle or being answered.
-    private(set) var requestStartNanoseconds: UInt64?
-    /// When, in the order connections went idle, this one began to wait
-    /// for its next request after a reply: a later one has a larger value
-    /// (nil before its first request, and while a request is under way).
-    /// The table counts replies for it, which costs less than a clock.
-    private(set) var idleOrder: UInt64?
-    /// A body under way: since when (the end of its head), how many of its
-    /// bytes came, and how many were declared (0 for a chunked one, whose
-    /// end the framer sees).
-    private(set) var bodyStartNanoseconds: UInt64?
-    private(set) var bodyReceivedBytes = 0
-    private(set) var bodyDeclaredBytes = 0
     /// Admitted past capacity: only a probe is answered, then it closes;
-    /// anything else is refused naming the limit that was held.
+    /// anything else is refused naming the limit that was held. Decided at
+    /// accept, whatever the stage.
     private(set) var probation: HeldLimit?
     var isOnProbation: Bool { probation != nil }
-    /// When the lingering close of a refusal ends at the latest.
-    private(set) var lingerDeadlineNanoseconds: UInt64 = 0
 
     init(acceptedAtNanoseconds: UInt64) {
         self.acceptedAtNanoseconds = acceptedAtNanoseconds
@@ -100,25 +109,30 @@ struct ConnectionLife {
     /// `count` bytes were added to the input buffer.
     mutating func bytesArrived(_ count: Int) -> Action {
         switch stage {
+        case .waiting:
+            return .frame
+        case .framing(let start, var body?):
+            body.receivedBytes += count
+            stage = .framing(startNanoseconds: start, body: body)
+            return .frame
         case .framing:
-            if bodyStartNanoseconds != nil { bodyReceivedBytes += count }
             return .frame
         case .refusalPending, .refusing:
             return .discard
-        case .evhttpReading:
-            guard bodyStartNanoseconds != nil else { return .none }
-            bodyReceivedBytes += count
-            return bodyReceivedBytes >= bodyDeclaredBytes ? .unwatchInput : .none
-        case .replyPending:
+        case .evhttpReading(let start, var body?):
+            body.receivedBytes += count
+            stage = .evhttpReading(startNanoseconds: start, body: body)
+            return body.receivedBytes >= body.declaredBytes ? .unwatchInput : .none
+        case .evhttpReading, .replyPending:
             return .none
         }
     }
 
-    /// The framer is about to read bytes of a request at `now`: it is no
-    /// longer idle, and its request has begun.
+    /// The framer is about to read the first bytes of a request at `now`: it
+    /// is no longer waiting, and its request has begun.
     mutating func framingStarted(now: UInt64) {
-        if requestStartNanoseconds == nil { requestStartNanoseconds = now }
-        idleOrder = nil
+        guard case .waiting = stage else { return }
+        stage = .framing(startNanoseconds: now, body: nil)
     }
 
     /// The head ended. `declaredBodyBytes`: a `Content-Length` body's length
@@ -127,71 +141,77 @@ struct ConnectionLife {
     mutating func headComplete(
         hasBody: Bool, isChunked: Bool, declaredBodyBytes: Int?, bodyBytesBuffered: Int, now: UInt64
     ) -> Action {
-        if hasBody { bodyStartNanoseconds = now }
-        guard !isChunked else { return .none }
-        stage = .evhttpReading
-        guard hasBody, let declaredBodyBytes else { return .unwatchInput }
-        bodyDeclaredBytes = declaredBodyBytes
-        bodyReceivedBytes = bodyBytesBuffered
-        if bodyReceivedBytes >= declaredBodyBytes {
-            finishBody()
+        let start: UInt64
+        switch stage {
+        case .framing(let startNanoseconds, _): start = startNanoseconds
+        case .waiting: start = now
+        default: return .none
+        }
+        if isChunked {
+            stage = .framing(startNanoseconds: start, body: hasBody ? Body(startNanoseconds: now) : nil)
+            return .none
+        }
+        guard hasBody, let declaredBodyBytes, bodyBytesBuffered < declaredBodyBytes else {
+            stage = .evhttpReading(startNanoseconds: start, body: nil)
             return .unwatchInput
         }
         // A body still to come: our callback counts it in.
+        stage = .evhttpReading(
+            startNanoseconds: start,
+            body: Body(startNanoseconds: now, receivedBytes: bodyBytesBuffered, declaredBytes: declaredBodyBytes))
         return .watchInput
     }
 
     /// A chunked body (trailers included) ended: evhttp reads it alone.
     mutating func chunkedBodyComplete() -> Action {
-        finishBody()
-        stage = .evhttpReading
+        guard case .framing(let start, _) = stage else { return .none }
+        stage = .evhttpReading(startNanoseconds: start, body: nil)
         return .unwatchInput
     }
 
     /// The handler got the complete request.
     mutating func requestComplete() -> Action {
-        isHandlingRequest = true
         hasServedRequest = true
-        requestStartNanoseconds = nil
-        idleOrder = nil
-        let wasWatchingBody = bodyStartNanoseconds != nil && stage == .evhttpReading
-        finishBody()
-        guard stage == .framing || stage == .evhttpReading else { return .none }
-        stage = .replyPending
-        return wasWatchingBody ? .unwatchInput : .none
+        switch stage {
+        case .evhttpReading(_, let body):
+            stage = .replyPending
+            return body != nil ? .unwatchInput : .none
+        case .waiting, .framing:
+            stage = .replyPending
+            return .none
+        case .replyPending, .refusalPending, .refusing:
+            return .none
+        }
     }
 
     /// The reply is queued.
     func replyQueued() -> Action {
-        stage == .replyPending ? .stopReading : .none
+        isReplyPending ? .stopReading : .none
     }
 
     /// The reply is written out, with `pendingBytes` of a pipelined request
     /// already buffered; `idleOrder` is the place it takes among idle
     /// connections if it goes idle.
     mutating func replyWritten(pendingBytes: Int, idleOrder: UInt64) -> Action {
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
-        guard stage == .replyPending else { return .none }
-        stage = .framing
-        if pendingBytes > 0 { return .framePending }
-        self.idleOrder = idleOrder
+        guard isReplyPending else { return .none }
+        if pendingBytes > 0 {
+            stage = .waiting(idleOrder: nil)
+            return .framePending
+        }
+        stage = .waiting(idleOrder: idleOrder)
         return .watchInput
     }
 
     /// A refusal is decided; `.none` when one already was.
     mutating func refuse() -> Action {
-        guard stage != .refusalPending && stage != .refusing else { return .none }
+        guard !isRefused else { return .none }
         stage = .refusalPending
         return .scheduleTakeOver
     }
 
     /// The adapter took the connection over to write the refusal's answer.
     mutating func beginRefusal(now: UInt64, lingerNanoseconds: UInt64) {
-        stage = .refusing
-        isHandlingRequest = false
-        requestStartNanoseconds = nil
-        lingerDeadlineNanoseconds = now &+ lingerNanoseconds
+        stage = .refusing(lingerDeadlineNanoseconds: now &+ lingerNanoseconds)
     }
 
     /// The periodic check at `now`. `headBytes`: the head's bytes so far
@@ -202,13 +222,12 @@ struct ConnectionLife {
         now: UInt64, limits: Limits, headBytes: Int?, closesIdle: Bool, hasUnreadBytes: @autoclosure () -> Bool
     ) -> Action {
         switch stage {
-        case .refusing:
-            return now > lingerDeadlineNanoseconds ? .finishRefusal : .none
+        case .refusing(let deadline):
+            return now > deadline ? .finishRefusal : .none
         case .refusalPending:
             return .none
-        case .framing, .evhttpReading, .replyPending:
-            let pastReadTimeout =
-                !isHandlingRequest && requestStartNanoseconds.map { now &- $0 > limits.readTimeoutNanoseconds } == true
+        case .waiting, .framing, .evhttpReading, .replyPending:
+            let pastReadTimeout = requestStartNanoseconds.map { now &- $0 > limits.readTimeoutNanoseconds } == true
             if pastReadTimeout || isHeadTooSlow(now: now, limits: limits, headBytes: headBytes)
                 || isBodyTooSlow(now: now, limits: limits)
             {
@@ -220,20 +239,71 @@ struct ConnectionLife {
 
     // MARK: Questions
 
+    /// When the first bytes of the request being read came (nil while
+    /// waiting, and once the handler has it).
+    var requestStartNanoseconds: UInt64? {
+        switch stage {
+        case .framing(let start, _), .evhttpReading(let start, _): start
+        default: nil
+        }
+    }
+
+    /// Its place among idle connections while it waits after a reply.
+    var idleOrder: UInt64? {
+        guard case .waiting(let order) = stage else { return nil }
+        return order
+    }
+
+    /// The body under way, if any.
+    var body: Body? {
+        switch stage {
+        case .framing(_, let body), .evhttpReading(_, let body): body
+        default: nil
+        }
+    }
+
+    var bodyStartNanoseconds: UInt64? { body?.startNanoseconds }
+
+    /// The framer reads what arrives: waiting for a request, or framing one.
+    var isFraming: Bool {
+        switch stage {
+        case .waiting, .framing: true
+        default: false
+        }
+    }
+
+    /// evhttp reads a body our callback counts as it comes.
+    var isCountingEvhttpBody: Bool {
+        guard case .evhttpReading(_, _?) = stage else { return false }
+        return true
+    }
+
+    var isReplyPending: Bool { stage == .replyPending }
+
+    /// A refusal is decided or under way.
+    var isRefused: Bool {
+        switch stage {
+        case .refusalPending, .refusing: true
+        default: false
+        }
+    }
+
     /// Since when the connection has been sending the head it has not
     /// finished (`isReadingHead`): from its first byte, or before its first
     /// request from the accept. nil while idle between requests or past the head.
     func headStartNanoseconds(isReadingHead: Bool) -> UInt64? {
-        guard stage == .framing, !isHandlingRequest, isReadingHead, !isOnProbation else { return nil }
-        return requestStartNanoseconds ?? (hasServedRequest ? nil : acceptedAtNanoseconds)
+        guard isReadingHead, !isOnProbation else { return nil }
+        switch stage {
+        case .framing(let start, _): return start
+        case .waiting: return hasServedRequest ? nil : acceptedAtNanoseconds
+        default: return nil
+        }
     }
 
     /// A head under way (`headBytes` of it so far) that, past the grace from
     /// its first byte, arrived at less than the minimum rate on average.
     func isHeadTooSlow(now: UInt64, limits: Limits, headBytes: Int?) -> Bool {
-        guard let headBytes, stage == .framing, !isHandlingRequest, let start = requestStartNanoseconds else {
-            return false
-        }
+        guard let headBytes, case .framing(let start, _) = stage else { return false }
         let elapsed = now &- start
         guard elapsed > limits.graceNanoseconds else { return false }
         return UInt64(headBytes) &* 1_000_000_000 < UInt64(limits.minHeadBytesPerSecond) &* elapsed
@@ -242,30 +312,23 @@ struct ConnectionLife {
     /// The body being read arrived at less than the minimum rate on average
     /// from the end of its head, once the grace passed.
     func isBodyTooSlow(now: UInt64, limits: Limits) -> Bool {
-        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing else { return false }
-        let elapsed = now &- start
+        guard let body else { return false }
+        let elapsed = now &- body.startNanoseconds
         guard elapsed > limits.graceNanoseconds else { return false }
-        return UInt64(bodyReceivedBytes) &* 1_000_000_000 < UInt64(limits.minBodyBytesPerSecond) &* elapsed
+        return UInt64(body.receivedBytes) &* 1_000_000_000 < UInt64(limits.minBodyBytesPerSecond) &* elapsed
     }
 
     /// Bytes a second the body under way has arrived at on average, once
     /// `graceNanoseconds` passed (a body just begun has no rate yet).
     func bodyBytesPerSecond(now: UInt64, graceNanoseconds: UInt64) -> Double? {
-        guard let start = bodyStartNanoseconds, stage == .evhttpReading || stage == .framing,
-            now &- start > graceNanoseconds
-        else { return nil }
-        return Double(bodyReceivedBytes) / (Double(now &- start) / 1e9)
+        guard let body, now &- body.startNanoseconds > graceNanoseconds else { return nil }
+        return Double(body.receivedBytes) / (Double(now &- body.startNanoseconds) / 1e9)
     }
 
     /// Waiting between requests: nothing received, nothing being answered,
     /// nothing unread in the kernel.
     func isIdle(hasUnreadBytes: @autoclosure () -> Bool) -> Bool {
-        stage == .framing && !isHandlingRequest && requestStartNanoseconds == nil && !hasUnreadBytes()
-    }
-
-    private mutating func finishBody() {
-        bodyStartNanoseconds = nil
-        bodyReceivedBytes = 0
-        bodyDeclaredBytes = 0
+        guard case .waiting = stage else { return false }
+        return !hasUnreadBytes()
     }
 }

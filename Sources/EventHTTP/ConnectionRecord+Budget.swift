@@ -1,8 +1,10 @@
 /// The connection's part of the server's memory budget (`ConnectionBudget`):
 /// its own buffers, charged once it is admitted; the request under way,
-/// charged in steps as its bytes arrive, and its reply once made; the room a
-/// large body and its reply are promised before a byte of the body is read;
-/// all given back once the reply is out. Nothing is charged on probation.
+/// charged in steps as its bytes arrive, and its reply once made, with the
+/// kernel's socket buffers while it is pending; the room a large body and
+/// its reply are promised before a byte of the body is read; all given back
+/// once the reply is out, but what the kernel's send queue still holds then,
+/// charged as measured until it is empty. Nothing is charged on probation.
 extension ConnectionRecord {
     /// Charges this connection's own buffers; false when the budget cannot
     /// take them (the connection must be refused).
@@ -79,22 +81,59 @@ extension ConnectionRecord {
     }
 
     /// The handler's reply of about `byteCount` bytes is made: it is charged
-    /// (the body it answers stays charged until the reply is out); false
-    /// when the budget cannot take it (the reply must not be queued).
-    /// Nothing is charged on probation: only a probe's reply is sent there.
+    /// (the body it answers stays charged until the reply is out), with what
+    /// the kernel may hold while it is pending: its receive buffer (reading
+    /// stops, so it may fill), and in its send buffer what this reply adds
+    /// to what its queue is charged already (`sendQueueHeldBytes` of the
+    /// reply, within the buffer). False when the budget cannot take it (the
+    /// reply must not be queued). Nothing is charged on probation: only a
+    /// probe's reply is sent there.
     func chargeReply(byteCount: Int) -> Bool {
         if isOnProbation { return true }
-        return chargeRequest(byteCount)
+        let sendBytes = min(
+            Self.sendQueueHeldBytes(queuedBytes: byteCount),
+            HTTPServerConfiguration.socketSendHeldBytes - sendQueueChargedBytes)
+        let socketBytes = HTTPServerConfiguration.socketReceiveHeldBytes + max(0, sendBytes)
+        guard chargeRequest(byteCount + socketBytes) else { return false }
+        requestSocketChargedBytes = socketBytes
+        return true
+    }
+
+    /// Charges what the kernel's send queue holds now, as measured
+    /// (`sendQueueHeldBytes`), in place of what it was charged: called once
+    /// a reply is written out (a client that does not read leaves it in the
+    /// kernel, up to the send buffer), and by the sweep until it is empty.
+    func chargeSendQueue() {
+        let change = Self.sendQueueHeldBytes(queuedBytes: sendQueueBytes) - sendQueueChargedBytes
+        guard change != 0 else { return }
+        if change > 0 {
+            table.budget.chargeHeld(change)
+        } else {
+            table.budget.discharge(-change)
+        }
+        chargedBytes += change
+        sendQueueChargedBytes += change
+    }
+
+    /// What the kernel holds for `queuedBytes` queued to send: twice them
+    /// (each segment's buffer and bookkeeping) and 4 KiB, at most the send
+    /// buffer as Linux doubles it; nothing when nothing is queued.
+    static func sendQueueHeldBytes(queuedBytes: Int) -> Int {
+        guard queuedBytes > 0 else { return 0 }
+        return min(2 * queuedBytes + 4_096, HTTPServerConfiguration.socketSendHeldBytes)
     }
 
     /// A body of `bodyBytes` (the body limit if chunked) is about to be
-    /// read: a large one must find room for itself and its reply beside what
+    /// read: a large one must find room for itself and its reply (what the
+    /// kernel may hold while it is pending included) beside what
     /// is charged and promised, or it is refused before a byte of it is read
     /// (so that the large bodies that start can finish, and are not all cut
     /// half-read). Small ones, read with their head, are only charged.
     func promiseBody(_ bodyBytes: Int) -> Bool {
         guard bodyBytes > Self.eagerBodyReadLimit else { return true }
-        let bytes = Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+        let bytes =
+            Self.bodyHeldBytes(receivedBytes: bodyBytes) + 2 * bodyBytes + Self.eagerBodyReadLimit
+            + HTTPServerConfiguration.socketHeldBytes
         let budget = table.budget
         guard table.makeRoom(promising: { budget.promise(bytes) }, for: self) else { return false }
         promisedBytes = bytes
@@ -110,9 +149,12 @@ extension ConnectionRecord {
         withdrawPromise()
         guard requestChargedBytes > 0 else { return }
         table.budget.discharge(requestChargedBytes)
-        table.noteDischarged(requestChargedBytes)
+        // The kernel's part was never the allocator's: it does not count
+        // toward giving memory back.
+        table.noteDischarged(requestChargedBytes - requestSocketChargedBytes)
         chargedBytes -= requestChargedBytes
         requestChargedBytes = 0
+        requestSocketChargedBytes = 0
     }
 
     /// Admits the connection past capacity, charging nothing

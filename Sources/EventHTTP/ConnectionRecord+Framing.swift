@@ -12,8 +12,8 @@ import Glibc
 /// end, and a body evhttp reads charged as it arrives.
 extension ConnectionRecord {
     func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
-        guard !evhttpClosed || stage == .refusalPending || stage == .refusing else { return }
-        let watchesBody = stage == .evhttpReading && life.bodyStartNanoseconds != nil
+        guard !evhttpClosed || life.isRefused else { return }
+        let watchesBody = life.isCountingEvhttpBody
         let action = life.bytesArrived(addedByteCount)
         switch action {
         case .frame:
@@ -49,10 +49,8 @@ extension ConnectionRecord {
     /// on what it finds. `readsBodyOn`: the bytes came from a read that may
     /// have left the rest of the request in the kernel.
     func frame(_ input: OpaquePointer, from offset: Int, count: Int, readsBodyOn: Bool = false) {
-        if life.requestStartNanoseconds == nil || life.idleOrder != nil {
-            life.framingStarted(now: MonotonicClock.nanoseconds())
-        }
-        defer { if stage == .framing, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }
+        if case .waiting = life.stage { life.framingStarted(now: MonotonicClock.nanoseconds()) }
+        defer { if life.isFraming, !chargeHeld(requestHeldBytes) { refuseForWantOfMemory() } }
         // Usually one chain holds the whole buffer: no position to set.
         var vector = iovec()
         if evbuffer_peek(input, -1, nil, &vector, 1) == 1, vector.iov_len >= offset + count, let base = vector.iov_base

@@ -14,7 +14,7 @@ import Glibc
 /// feeds every byte of a request's head (and of a chunked body) to a
 /// `RequestFramer` before evhttp reads it. When the framer or the handler
 /// refuses a request, the record takes the connection over from evhttp
-/// (`Stage.refusing`): it writes the answer, discards what still arrives for
+/// (`ConnectionLife.Stage.refusing`): it writes the answer, discards what still arrives for
 /// a bounded time, and closes. Confined to its worker's thread.
 ///
 /// The connection's life (its stage, its times, its body's progress) is a
@@ -47,6 +47,15 @@ final class ConnectionRecord {
     /// Bytes received for the request being read (and any pipelined behind
     /// it) since the last reply was written: what its buffers hold.
     var requestReceivedBytes = 0
+    /// The part of `requestChargedBytes` that is the kernel's, charged
+    /// with the reply (`chargeReply`).
+    var requestSocketChargedBytes = 0
+    /// The part charged for what the kernel's send queue held when the last
+    /// reply was written out (`chargeSendQueue`).
+    var sendQueueChargedBytes = 0
+    /// Sweeps in a row that found its reply pending and not all handed to
+    /// the kernel: its client is not reading (`ConnectionTable.makeRoom`).
+    var stalledSweeps = 0
     var isBaseCharged = false
     /// What the large body being read, and its reply, were promised
     /// (`ConnectionBudget.promise`); 0 for a small one.
@@ -59,6 +68,9 @@ final class ConnectionRecord {
     private(set) var holdsSlot = true
     /// evhttp's connection, known from the first turn of the loop after accept.
     private(set) var connection: OpaquePointer?
+    /// The socket, known from then too (asked once: the bufferevent, which
+    /// our reference keeps, owns it until it is freed).
+    private(set) var descriptor: Int32 = -1
     /// evhttp has freed `connection` (its close callback ran).
     private(set) var evhttpClosed = false
     /// What `refusalPending` will send.
@@ -115,6 +127,7 @@ final class ConnectionRecord {
         guard eventCallback != nil, let argument else { return false }
         let connection = OpaquePointer(argument)
         self.connection = connection
+        descriptor = bufferevent_getfd(bufferEvent)
         evhttp_connection_set_closecb(
             connection,
             { _, argument in
@@ -192,6 +205,7 @@ final class ConnectionRecord {
     /// may already be waiting.
     func noteReplyWritten() {
         dischargeRequest()
+        chargeSendQueue()
         let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
         let action = life.replyWritten(pendingBytes: pendingByteCount, idleOrder: table.nextIdleOrder())
         guard action != .none else { return }
@@ -210,6 +224,30 @@ final class ConnectionRecord {
         guard descriptor >= 0 else { return false }
         var unreadByteCount: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 && unreadByteCount > 0
+    }
+
+    /// A reply is pending and not all handed to the kernel.
+    var isReplyUnsent: Bool {
+        guard life.isReplyPending, let output = bufferevent_get_output(bufferEvent) else { return false }
+        return evbuffer_get_length(output) > 0
+    }
+
+    /// The sweep's look at a pending reply: still in our output, or not.
+    func noteSweep() {
+        guard isReplyUnsent else {
+            stalledSweeps = 0
+            if sendQueueChargedBytes > 0 && !life.isReplyPending { chargeSendQueue() }
+            return
+        }
+        stalledSweeps += 1
+    }
+
+    /// The bytes the kernel still queues to send (written, not yet
+    /// acknowledged by the client).
+    var sendQueueBytes: Int {
+        guard descriptor >= 0 else { return 0 }
+        var queuedByteCount: Int32 = 0
+        return ioctl(descriptor, UInt(TIOCOUTQ), &queuedByteCount) == 0 ? Int(queuedByteCount) : 0
     }
 
     // MARK: Release

@@ -15,20 +15,23 @@ final class ConnectionTable {
     /// reference). Every request looks its record up, so the accesses are
     /// not checked for exclusivity at run time; only this table, on its
     /// loop's thread, touches it.
-    @exclusivity(unchecked) private var records: [UInt: ConnectionRecord] = [:]
+    @exclusivity(unchecked) private(set) var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
-    private let configuration: HTTPServerConfiguration
+    let configuration: HTTPServerConfiguration
     let budget: ConnectionBudget
     private let limits: RequestFramer.Limits
     private let readTimeoutNanoseconds: UInt64
     private let writeTimeoutNanoseconds: UInt64
-    private let headGraceNanoseconds: UInt64
+    let headGraceNanoseconds: UInt64
     /// What a connection's life is swept against.
     private let lifeLimits: ConnectionLife.Limits
-    private var idleOrderCount: UInt64 = 0
+    var idleOrderCount: UInt64 = 0
     /// Connections of this loop on probation now, and at most.
-    private var probationCount = 0
-    private static let maxProbationCount = HTTPServerConfiguration.probationPlacesPerThread
+    var probationCount = 0
+    /// Refusals for want of room that hold no slot (`refuseOutside`), first refused first.
+    var refusedOutside: [ConnectionRecord] = []
+    static let maxRefusedOutsideCount = HTTPServerConfiguration.refusalPlacesPerThread
+    static let maxProbationCount = HTTPServerConfiguration.probationPlacesPerThread
     /// A refusal for want of a slot or of memory lingers at most this long:
     /// such refusals come in floods, and each holds a descriptor meanwhile.
     private static let busyLingerNanoseconds: UInt64 = 1_000_000_000
@@ -103,136 +106,10 @@ final class ConnectionTable {
         }
         bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
-        if let held = admit(record) { refuseForWantOfRoom(record, because: held) }
+        if let held = admit(record) { refuseOutside(record, because: held) }
         newlyAccepted.append(record)
         deferredWork?.activate()
         return bufferEvent
-    }
-
-    /// Counts `record` against the connection limit and charges its own
-    /// buffers to the memory budget. Short of either, the connection of this
-    /// loop idle longest is closed (a keep-alive connection may be closed
-    /// between requests), else the one that has been sending its request
-    /// head longest gives up its slot and is answered 503 (a slow client
-    /// holds a slot no longer than the next client's arrival). With neither,
-    /// the new connection is on probation (`ConnectionRecord.isOnProbation`),
-    /// so a probe still gets its answer. nil when admitted or on probation;
-    /// when the probation is full, the refusal naming the limit held.
-    private func admit(_ record: ConnectionRecord) -> TransportRejection? {
-        var counted = budget.admit()
-        if counted && record.chargeBase(configuration.connectionBaseBytes) { return nil }
-        if let idle = oldestIdle(excluding: record) {
-            close(idle)
-        } else if let slowest = slowestHead(excluding: record) {
-            evict(slowest, because: rejection(holding: counted ? .memoryBudget : .connections))
-        }
-        counted = counted || budget.count <= budget.limit
-        if counted && record.chargeBase(configuration.connectionBaseBytes) { return nil }
-        let held: ConnectionLife.HeldLimit = counted ? .memoryBudget : .connections
-        // On probation: it holds no slot and is charged nothing.
-        if record.leaveSlot() { budget.release() }
-        guard probationCount < Self.maxProbationCount else { return rejection(holding: held) }
-        probationCount += 1
-        record.beginProbation(because: held)
-        return nil
-    }
-
-    /// Frees at least `bytes` of the memory budget for `requester`: closes
-    /// this loop's idle connections, idle longest first, then the slow
-    /// uploads (`slowUploadBytesPerSecond`), slowest first, until as much was
-    /// given back. Closing frees
-    /// evhttp's buffers at once, so what the budget gets back is memory
-    /// really given back (a refusal's answer and lingering close would keep
-    /// a body in evhttp's buffers meanwhile). The slowest upload is closed
-    /// without an answer, as its rate's deadline would close it.
-    func makeRoom(_ bytes: Int, for requester: ConnectionRecord) {
-        giveBackFreedMemoryUnderPressure()
-        var freedBytes = 0
-        while freedBytes < bytes, let idle = oldestIdle(excluding: requester) {
-            freedBytes += idle.chargedByteCount
-            close(idle)
-        }
-        while freedBytes < bytes, let slowest = slowestUpload(excluding: requester) {
-            freedBytes += slowest.chargedByteCount
-            close(slowest)
-        }
-    }
-
-    /// Closes slow uploads, slowest first, until `promise` succeeds; false
-    /// when none is left and it still does not.
-    func makeRoom(promising promise: () -> Bool, for requester: ConnectionRecord) -> Bool {
-        while !promise() {
-            guard let slowest = slowestUpload(excluding: requester) else { return false }
-            close(slowest)
-        }
-        return true
-    }
-
-    /// The place of a connection that goes idle now among this loop's idle
-    /// connections (`ConnectionLife.idleOrder`): replies counted.
-    func nextIdleOrder() -> UInt64 {
-        idleOrderCount &+= 1
-        return idleOrderCount
-    }
-
-    /// Closes up to `count` of this loop's idle connections, idle longest
-    /// first (the descriptor limit was met).
-    func closeIdleConnections(count: Int) {
-        for _ in 0..<count {
-            guard let idle = oldestIdle(excluding: nil) else { return }
-            close(idle)
-        }
-    }
-
-    /// Refuses `record` to make room: its slot goes at once, its charges
-    /// when it closes (after its answer and a short lingering close).
-    private func evict(_ record: ConnectionRecord, because held: TransportRejection) {
-        if record.leaveSlot() { budget.release() }
-        refuseForWantOfRoom(record, because: held)
-    }
-
-    /// The connection that has waited longest for its next request.
-    private func oldestIdle(excluding excluded: ConnectionRecord?) -> ConnectionRecord? {
-        var oldest: ConnectionRecord?
-        var oldestSince = UInt64.max
-        for record in records.values where record !== excluded {
-            guard let since = record.life.idleOrder, since < oldestSince, record.connection != nil,
-                !record.evhttpClosed, record.isIdle
-            else { continue }
-            oldest = record
-            oldestSince = since
-        }
-        return oldest
-    }
-
-    /// The body under way that has arrived slowest on average, if slower
-    /// than `slowUploadBytesPerSecond` once the grace has passed (a body
-    /// just begun has no rate yet).
-    private func slowestUpload(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
-        let now = MonotonicClock.nanoseconds()
-        var slowest: ConnectionRecord?
-        var slowestRate = Double(configuration.slowUploadBytesPerSecond)
-        for record in records.values where record !== excluded {
-            guard let rate = record.life.bodyBytesPerSecond(now: now, graceNanoseconds: headGraceNanoseconds),
-                rate < slowestRate
-            else { continue }
-            slowest = record
-            slowestRate = rate
-        }
-        return slowest
-    }
-
-    /// The connection whose unfinished head began first (a new connection's
-    /// at its accept).
-    private func slowestHead(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
-        var slowest: ConnectionRecord?
-        var slowestStart = UInt64.max
-        for record in records.values where record !== excluded {
-            guard let start = record.headStartNanoseconds, start < slowestStart else { continue }
-            slowest = record
-            slowestStart = start
-        }
-        return slowest
     }
 
     /// A request on one of our connections is complete: its connection is
@@ -287,7 +164,7 @@ final class ConnectionTable {
     /// goes back to the kernel at once, not after a quiet second: the budget
     /// counts it free, and the allocator would otherwise still hold it
     /// (at most every `pressureGiveBackNanoseconds`).
-    private func giveBackFreedMemoryUnderPressure() {
+    func giveBackFreedMemoryUnderPressure() {
         let now = MonotonicClock.nanoseconds()
         guard dischargedSinceGiveBackBytes >= Self.countedDischargeBytes,
             now &- lastPressureGiveBackNanoseconds > Self.pressureGiveBackNanoseconds
@@ -331,7 +208,7 @@ final class ConnectionTable {
     }
 
     private func takeOver(_ record: ConnectionRecord) {
-        guard record.stage == .refusalPending, let refusal = record.refusal else { return }
+        guard case .refusalPending = record.stage, let refusal = record.refusal else { return }
         guard record.connection != nil, !record.evhttpClosed else { return drop(record) }
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
@@ -357,7 +234,7 @@ final class ConnectionTable {
     }
 
     /// Frees evhttp's connection (unless evhttp did) and drops the record.
-    private func close(_ record: ConnectionRecord) {
+    func close(_ record: ConnectionRecord) {
         if let connection = record.connection, !record.evhttpClosed {
             evhttp_connection_free(connection)
         }
@@ -392,7 +269,7 @@ final class ConnectionTable {
             switch action {
             case .finishRefusal: finishRefusal(record)
             case .close: close(record)
-            default: break
+            default: record.noteSweep()
             }
         }
     }
@@ -411,7 +288,7 @@ final class ConnectionTable {
     func closeAll() -> Int {
         var interruptedCount = 0
         for record in Array(records.values) {
-            if record.stage == .refusing || record.stage == .refusalPending {
+            if record.life.isRefused {
                 finishRefusal(record)
                 continue
             }

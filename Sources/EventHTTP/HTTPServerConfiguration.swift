@@ -75,6 +75,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// connection limit.
     public static var probationPlacesPerThread: Int { 64 }
 
+    /// Connections each event loop refuses for want of room (`503` and a
+    /// lingering close) that hold no slot and are not on probation: one that
+    /// gave its slot to a new connection, or a new one refused outright.
+    /// Each holds a descriptor beside the connection limit; past this many,
+    /// the one refused first closes at once.
+    public static var refusalPlacesPerThread: Int { 64 }
+
     /// The processors this process may run on now (at least 1).
     public static var onlineProcessorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -85,6 +92,23 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// buffers, our record and framer, and one libevent read (4 KiB) of
     /// what arrives. A request is charged on top of it as its bytes arrive.
     public var connectionBaseBytes: Int { 8_192 }
+
+    /// The kernel's send and receive buffers of every accepted socket
+    /// (`SO_SNDBUF`, `SO_RCVBUF` on the listening socket, which accepted
+    /// sockets inherit): fixed sizes instead of the kernel's autotuning,
+    /// which let a client that never reads make the kernel hold megabytes
+    /// for it. Linux doubles each for its own bookkeeping.
+    public static var socketSendBufferBytes: Int { 65_536 }
+    public static var socketReceiveBufferBytes: Int { 16_384 }
+
+    /// What the kernel's receive buffer holds at most (Linux doubles the
+    /// size asked for; one segment's overhead more): it fills while a reply
+    /// is pending, since reading stops then.
+    public static var socketReceiveHeldBytes: Int { 2 * socketReceiveBufferBytes + 4_096 }
+    /// What the kernel's send buffer holds at most, likewise.
+    public static var socketSendHeldBytes: Int { 2 * socketSendBufferBytes + 4_096 }
+    /// The most the kernel holds for one connection: both buffers.
+    public static var socketHeldBytes: Int { socketReceiveHeldBytes + socketSendHeldBytes }
 
     /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
     /// this size is read and then rejected by the handler in the service's

@@ -76,8 +76,8 @@ enum ListeningSocket {
         try bindOnce(address, display: display, reusePort: true, listening: true)!
     }
 
-    /// A socket bound to `address` (SO_REUSEADDR, TCP_NODELAY, SO_REUSEPORT
-    /// when `reusePort`), listening when `listening`; else closed again, nil.
+    /// A socket bound to `address` (SO_REUSEADDR, TCP_NODELAY, the socket
+    /// buffers' sizes, SO_REUSEPORT when `reusePort`), listening when `listening`; else closed again, nil.
     @discardableResult
     private static func bindOnce(
         _ address: sockaddr_storage, display: String, reusePort: Bool, listening: Bool
@@ -102,6 +102,18 @@ enum ListeningSocket {
                     != 0
                 {
                     return "setsockopt(TCP_NODELAY)"
+                }
+                // Accepted sockets inherit these sizes (fixed, not autotuned),
+                // so what the kernel holds per connection is bounded.
+                var sendBytes = Int32(HTTPServerConfiguration.socketSendBufferBytes)
+                if setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &sendBytes, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                    return "setsockopt(SO_SNDBUF)"
+                }
+                var receiveBytes = Int32(HTTPServerConfiguration.socketReceiveBufferBytes)
+                if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBytes, socklen_t(MemoryLayout<Int32>.size))
+                    != 0
+                {
+                    return "setsockopt(SO_RCVBUF)"
                 }
                 if bind(descriptor, socketAddress, length) != 0 { return "bind" }
                 if listening, listen(descriptor, backlog) != 0 { return "listen" }

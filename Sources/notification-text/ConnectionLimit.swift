@@ -14,15 +14,16 @@ enum ConnectionLimit {
     static let minimum = 16
     /// Descriptors kept beside the connection limit, for every place outside
     /// it that can hold one: each event loop's probation places
-    /// (`HTTPServerConfiguration.probationPlacesPerThread`) and its own
+    /// (`HTTPServerConfiguration.probationPlacesPerThread`), its refusals
+    /// that hold no slot (`refusalPlacesPerThread`) and its own descriptors
     /// (listening socket, event base, doorbell: 8 to spare); the metrics
-    /// listener's connections, probation places and loop (64 + 64 + 8); and
-    /// 64 for the rest (standard streams, the token file, /proc reads, the
-    /// control loop and its signals). Refusals for want of room linger at
-    /// most 1 s beside them; an `accept` that still finds none closes idle
-    /// connections and pauses (docs/operations.md).
+    /// listener's connections and the same places for its loop (64 + 136);
+    /// and 64 for the rest (standard streams, the token file, /proc reads,
+    /// the control loop and its signals). An `accept` that still finds none
+    /// closes idle connections and pauses (docs/operations.md).
     static func descriptorReserve(threadCount: Int) -> Int {
-        let perLoop = HTTPServerConfiguration.probationPlacesPerThread + 8
+        let perLoop =
+            HTTPServerConfiguration.probationPlacesPerThread + HTTPServerConfiguration.refusalPlacesPerThread + 8
         return 64 + (64 + perLoop) + perLoop * max(1, threadCount)
     }
     /// Assumed when no limit can be read.

@@ -60,16 +60,19 @@ import Testing
     }
 
     @Test func descriptorReserve_exceedsEveryPlaceBesideTheLimitThatHoldsOne() {
-        // RLIMIT_NOFILE 4,096, one thread: 64 probation places, the metrics listener's 64
-        // connections and 64 probation places, and each loop's own descriptors.
+        // RLIMIT_NOFILE 4,096, one thread: 64 probation places and 64 refusals holding no slot
+        // a loop, the metrics listener's 64 connections and its loop's places, and each loop's own
+        // descriptors.
         for threads in [1, 2, 8] {
-            let places = HTTPServerConfiguration.probationPlacesPerThread * (threads + 1) + 64
+            let perLoop =
+                HTTPServerConfiguration.probationPlacesPerThread + HTTPServerConfiguration.refusalPlacesPerThread
+            let places = perLoop * (threads + 1) + 64
             #expect(ConnectionLimit.descriptorReserve(threadCount: threads) > places + 8 * (threads + 1), "\(threads)")
         }
         #expect(
             ConnectionLimit.derived(
                 memoryBytes: 128 * Self.mebibyte, descriptorLimit: 4_096, threadCount: 1, maxBodyBytes: Self.mebibyte,
-                maxHeaderBytes: 16_384) == 4_096 - 64 - 136 - 72)
+                maxHeaderBytes: 16_384) == 4_096 - 64 - 200 - 136)
     }
 
     @Test func maxConnections_flagWinsOverTheDerivedDefault() {

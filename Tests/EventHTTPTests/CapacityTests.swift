@@ -102,9 +102,10 @@ import Testing
 
     @Test func idleConnections_costAFewKibibytes_andMakeRoomForABody_idleLongestFirst() throws {
         // 24 idle connections at 8 KiB each and a 60 KB body (charged twice:
-        // the chains evhttp keeps) fit; its reply does not until 8 idle ones
-        // are closed. Charged a head and a largest body each, none would fit.
-        let budget = 25 * 8_192 + 150 * 1_024
+        // the chains evhttp keeps) fit; its reply, with what the kernel may
+        // hold while it is pending, does not until 8 idle ones are closed.
+        // Charged a head and a largest body each, none would fit.
+        let budget = 25 * 8_192 + 150 * 1_024 + HTTPServerConfiguration.socketHeldBytes
         let live = try LiveServer(
             configuration: Self.configuration(maxConnections: 1_000, memoryBudgetBytes: budget), handler: EchoHandler())
         defer { _ = try? live.stop() }
@@ -127,8 +128,9 @@ import Testing
     }
 
     @Test func slowUpload_isClosed_whenALargeBodyNeedsRoom() throws {
-        // The fast body's promise (4 x 100 KB + 64 KiB) fits only once the slow upload's charge is gone.
-        let budget = 500 * 1_024
+        // The fast body's promise (4 x 100 KB + 64 KiB, and what the kernel may hold) fits only once the
+        // slow upload's charge is gone.
+        let budget = 500 * 1_024 + HTTPServerConfiguration.socketHeldBytes
         var configuration = Self.configuration(maxConnections: 100, memoryBudgetBytes: budget)
         configuration.slowUploadBytesPerSecond = 16_384
         let live = try LiveServer(configuration: configuration, handler: EchoHandler())

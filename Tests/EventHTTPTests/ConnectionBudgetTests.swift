@@ -39,4 +39,29 @@ import Testing
         configuration.maxHeaderBytes = 65_536
         #expect(configuration.connectionBaseBytes == 8_192)
     }
+
+    @Test func bytesAlreadyHeld_areChargedPastTheBudget_andLeaveNoRoom() {
+        let budget = ConnectionBudget(limit: 4, memoryBytes: 1_000)
+        #expect(budget.charge(900))
+        #expect(budget.availableByteCount == 100)
+        budget.chargeHeld(300)
+        #expect(budget.chargedByteCount == 1_200)
+        #expect(budget.availableByteCount == 0)
+        #expect(!budget.charge(1))
+        budget.discharge(300)
+        #expect(budget.availableByteCount == 100)
+    }
+
+    @Test func theKernelsBuffers_areBounded_andTheirChargeFollowsWhatTheSendQueueHolds() {
+        // Linux doubles what is asked for, plus a segment's overhead each.
+        #expect(HTTPServerConfiguration.socketReceiveHeldBytes == 2 * 16_384 + 4_096)
+        #expect(HTTPServerConfiguration.socketSendHeldBytes == 2 * 65_536 + 4_096)
+        #expect(
+            HTTPServerConfiguration.socketHeldBytes
+                == HTTPServerConfiguration.socketReceiveHeldBytes + HTTPServerConfiguration.socketSendHeldBytes)
+        #expect(ConnectionRecord.sendQueueHeldBytes(queuedBytes: 0) == 0)
+        #expect(ConnectionRecord.sendQueueHeldBytes(queuedBytes: 300) == 4_696)
+        #expect(
+            ConnectionRecord.sendQueueHeldBytes(queuedBytes: 1 << 20) == HTTPServerConfiguration.socketSendHeldBytes)
+    }
 }

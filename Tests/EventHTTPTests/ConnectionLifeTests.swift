@@ -36,11 +36,12 @@ import Testing
 
     @Test func newConnection_framesWhatArrives_andCountsAsASlowHeadFromItsAccept() {
         var life = ConnectionLife(acceptedAtNanoseconds: 7)
-        #expect(life.stage == .framing)
+        #expect(life.stage == .waiting(idleOrder: nil))
         #expect(life.bytesArrived(10) == .frame)
         #expect(life.headStartNanoseconds(isReadingHead: true) == 7)
         life.framingStarted(now: 9)
         #expect(life.headStartNanoseconds(isReadingHead: true) == 9)
+        #expect(life.stage == .framing(startNanoseconds: 9, body: nil))
         #expect(life.headStartNanoseconds(isReadingHead: false) == nil)
     }
 
@@ -58,7 +59,7 @@ import Testing
         let action = life.headComplete(
             hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading)
+        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
         #expect(life.bytesArrived(100) == .none)
     }
@@ -66,16 +67,21 @@ import Testing
     @Test func bodyThatCameWithItsHead_isNotWatched() {
         let (life, action) = Self.uploading(declared: 100, buffered: 100)
         #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading)
+        #expect(life.stage == .evhttpReading(startNanoseconds: Self.second, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
     @Test func bodyStillToCome_isWatched_untilItsLastByte() {
         var (life, action) = Self.uploading(declared: 100, buffered: 10)
         #expect(action == .watchInput)
-        #expect(life.bodyReceivedBytes == 10)
+        #expect(
+            life.stage
+                == .evhttpReading(
+                    startNanoseconds: Self.second,
+                    body: ConnectionLife.Body(startNanoseconds: Self.second, receivedBytes: 10, declaredBytes: 100)))
+        #expect(life.isCountingEvhttpBody)
         #expect(life.bytesArrived(50) == .none)
-        #expect(life.bodyReceivedBytes == 60)
+        #expect(life.body?.receivedBytes == 60)
         #expect(life.bytesArrived(40) == .unwatchInput)
     }
 
@@ -85,11 +91,12 @@ import Testing
         #expect(
             life.headComplete(hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 1)
                 == .none)
-        #expect(life.stage == .framing)
+        #expect(life.stage == .framing(startNanoseconds: 1, body: ConnectionLife.Body(startNanoseconds: 1)))
         #expect(life.bytesArrived(30) == .frame)
-        #expect(life.bodyReceivedBytes == 30)
+        #expect(life.body?.receivedBytes == 30)
+        #expect(!life.isCountingEvhttpBody)
         #expect(life.chunkedBodyComplete() == .unwatchInput)
-        #expect(life.stage == .evhttpReading)
+        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
@@ -99,8 +106,10 @@ import Testing
         var (life, _) = Self.uploading(declared: 100, buffered: 10)
         #expect(life.requestComplete() == .unwatchInput)
         #expect(life.stage == .replyPending)
-        #expect(life.isHandlingRequest)
+        #expect(life.isReplyPending)
+        #expect(life.hasServedRequest)
         #expect(life.requestStartNanoseconds == nil)
+        #expect(life.body == nil)
         #expect(life.replyQueued() == .stopReading)
         #expect(life.bytesArrived(5) == .none)
     }
@@ -110,7 +119,7 @@ import Testing
         _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         #expect(life.requestComplete() == .none)
         #expect(life.replyWritten(pendingBytes: 0, idleOrder: 42) == .watchInput)
-        #expect(life.stage == .framing)
+        #expect(life.stage == .waiting(idleOrder: 42))
         #expect(life.idleOrder == 42)
         #expect(life.isIdle(hasUnreadBytes: false))
         #expect(!life.isIdle(hasUnreadBytes: true))
@@ -127,6 +136,7 @@ import Testing
         _ = life.headComplete(hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
         _ = life.requestComplete()
         #expect(life.replyWritten(pendingBytes: 30, idleOrder: 42) == .framePending)
+        #expect(life.stage == .waiting(idleOrder: nil))
         #expect(life.idleOrder == nil)
     }
 
@@ -141,7 +151,7 @@ import Testing
     @Test func replyWritten_outsideReplyPending_changesNothing() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         #expect(life.replyWritten(pendingBytes: 0, idleOrder: 1) == .none)
-        #expect(life.stage == .framing)
+        #expect(life.stage == .waiting(idleOrder: nil))
         #expect(life.replyQueued() == .none)
     }
 
@@ -158,7 +168,8 @@ import Testing
                 now: 100 * Self.second, limits: Self.limits, headBytes: nil, closesIdle: true, hasUnreadBytes: false)
                 == .none)
         life.beginRefusal(now: 10, lingerNanoseconds: Self.second)
-        #expect(life.stage == .refusing)
+        #expect(life.stage == .refusing(lingerDeadlineNanoseconds: Self.second + 10))
+        #expect(life.isRefused)
         #expect(life.refuse() == .none)
         #expect(life.bytesArrived(10) == .discard)
         #expect(
@@ -169,6 +180,18 @@ import Testing
             life.sweep(
                 now: Self.second + 11, limits: Self.limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false)
                 == .finishRefusal)
+    }
+
+    @Test func refusal_carriesNoRequestTimesNorBody() {
+        var (life, _) = Self.uploading(declared: 100, buffered: 10)
+        #expect(life.body != nil)
+        #expect(life.refuse() == .scheduleTakeOver)
+        #expect(life.body == nil)
+        #expect(life.requestStartNanoseconds == nil)
+        #expect(!life.isBodyTooSlow(now: 100 * Self.second, limits: Self.limits))
+        #expect(life.bodyBytesPerSecond(now: 100 * Self.second, graceNanoseconds: 0) == nil)
+        #expect(life.requestComplete() == .none)
+        #expect(life.stage == .refusalPending)
     }
 
     // MARK: The sweep

@@ -43,6 +43,11 @@ keeps serving and loses nothing:
   tiny-chunks    20 chunked uploads in 1-byte chunks that each end a read: the memory
                  charge covers what they hold, RSS < 128 MiB, a normal client and the
                  probes served; a body of 1,025 chunks gets 400 bad-framing
+  non-readers, slow-uploads-fair, descriptors
+                 the deployed settings beside an unattacked control (edge.py): clients
+                 pipelining and never reading, thousands of 600 B/s uploads, thousands of
+                 connections under RLIMIT_NOFILE 4,096; resident plus socket memory
+                 (ss -tm) < 128 MiB, a normal client never refused, probes within 1 s
 
 Every scenario also checks that no message text ever reaches the server's
 stdout or stderr (the texts carry a marker that must never be logged).
