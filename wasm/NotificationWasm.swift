@@ -103,6 +103,17 @@ func compose(
     }
 }
 
+/// A `POST /relay` request (`RelayCore`, docs/relay.md "The core"): the
+/// relay's next record and what to do, or its problem. The request carries
+/// its own `now`; the loop composes with the settings of `nt_configure`.
+@_expose(wasm, "nt_relay") @_cdecl("nt_relay")
+func relay(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in
+        try RequestAnswers.relay(request: bytes, appName: state.appName, catalogs: state.catalogs, kept: state.kept)
+    }
+}
+
 /// How a `locale` chooses its catalog: `{"locale","defaultLocale","count","format","arguments"}`
 /// in, the `locale` command's JSON out (`LocaleQuestion`).
 @_expose(wasm, "nt_locale") @_cdecl("nt_locale")
