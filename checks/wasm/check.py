@@ -28,7 +28,7 @@ random_requests.py.
 
 Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
                 [--bodies 5000] [--composes 2000] [--invalid-utf8 1000] [--seed 1]
-                [--relay-lives 12] [--relay-mutations 400]
+                [--relay-lives 24] [--relay-mutations 400]
 """
 
 import argparse
@@ -200,7 +200,7 @@ def main():
     parser.add_argument("--composes", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--invalid-utf8", type=int, default=1000, help="requests that are not UTF-8, as bytes")
-    parser.add_argument("--relay-lives", type=int, default=12, help="relay lives played through the core")
+    parser.add_argument("--relay-lives", type=int, default=24, help="relay lives played through the core")
     parser.add_argument("--relay-mutations", type=int, default=400, help="relay requests mutated at random")
     parser.add_argument("--skip-fixtures", action="store_true")
     args = parser.parse_args()

@@ -48,7 +48,8 @@ def run_relay(args, tally):
         except (ValueError, AttributeError):
             operation = None
         answer = json.loads(body)
-        covered[f"{operation if isinstance(operation, str) else 'other'} {status}"] += 1
+        named = operation in ("event", "loop", "gave-up", "answer", "wake")
+        covered[f"{operation if named else 'other'} {status}"] += 1
         if status == 200 and "outcome" in answer:
             covered[f"outcome {answer['outcome']}"] += 1
         if status == 200 and answer.get("sends"):

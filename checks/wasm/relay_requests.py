@@ -76,7 +76,7 @@ def play(answer, rng, lives):
         if rng.random() < 0.5:
             settings["androidChannel"] = "messages"
         if rng.random() < 0.3:
-            settings |= {"maxAgeSeconds": rng.choice([60, 600, 86400]), "maxUnits": rng.choice([40, 256])}
+            settings |= {"maxAgeSeconds": rng.choice([60, 600, 86400]), "maxUnits": rng.choice([256, 1000])}
         if rng.random() < 0.3:
             settings["app"] = "Chat"
         result = call({"do": "event", "record": None, "now": at(now), "recipient": f"u{life}", "settings": settings,
@@ -113,14 +113,16 @@ def play(answer, rng, lives):
                     result = call({"do": "wake", "record": record, "now": at(now)})
                 else:
                     device = rng.choice(devices)
-                    reply = dict(rng.choice(PUSH_ANSWERS[device["transport"]]))
+                    # Accepted half the time, as push services mostly answer.
+                    replies = PUSH_ANSWERS[device["transport"]]
+                    reply = dict(replies[0] if rng.random() < 0.5 else rng.choice(replies))
                     result = call({"do": "answer", "record": record, "now": at(now), "device": device["id"],
                                    "stamp": device["outbox"][0]["stamp"], **reply,
                                    **({"jitter": rng.random()} if rng.random() < 0.5 else {})})
             elif roll < 0.85:
                 result = call({"do": "wake", "record": record, "now": at(now)})
             elif roll < 0.93:
-                change = rng.choice([{"preview": "none"}, {"locale": "de"}, {"maxUnits": 80},
+                change = rng.choice([{"preview": "none"}, {"locale": "de"}, {"maxUnits": 80}, {"maxUnits": 300},
                                      {"androidChannel": "alerts", "maxAgeSeconds": 120}])
                 result = call({"do": "event", "record": record, "now": at(now), "event": {"type": "settings", **change}})
             else:

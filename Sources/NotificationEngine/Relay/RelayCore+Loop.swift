@@ -2,7 +2,8 @@
 extension RelayCore {
     static let fetchWords: [StaticString] = ["ok", "failed", "timeout"]
 
-    static func loop(_ fields: RelayFields, appName: String, catalogs: CatalogSet, kept: KeptShapes) throws(RelayProblem)
+    static func loop(_ fields: RelayFields, appName: String, catalogs: CatalogSet, kept: KeptShapes)
+        throws(RelayProblem)
         -> [UInt8]
     {
         let now = try clock(fields)
@@ -17,7 +18,8 @@ extension RelayCore {
             }
             unread = count
         } else if fields.has("notifications") {
-            throw RelayProblem(.invalidValue, "notifications is only for fetch ok (the fetch's result)", at: "notifications")
+            throw RelayProblem(
+                .invalidValue, "notifications is only for fetch ok (the fetch's result)", at: "notifications")
         } else if fields.has("unread") {
             throw RelayProblem(.invalidValue, "unread is only for fetch ok (the fetch's result)", at: "unread")
         }
@@ -154,7 +156,9 @@ extension RelayCore {
         for move in moves {
             let count = move.from.utf8CodeUnitCount
             guard bytes.count >= count, bytes.count == count || bytes[count] == UInt8(ascii: "/"),
-                bytes.withUnsafeBufferPointer({ RelayFields.same(UnsafeBufferPointer(rebasing: $0[..<count]), move.from) })
+                bytes.withUnsafeBufferPointer({
+                    RelayFields.same(UnsafeBufferPointer(rebasing: $0[..<count]), move.from)
+                })
             else { continue }
             relocated.pointer = RelayFields.text(move.to) + String(decoding: bytes[count...], as: UTF8.self)
             break
@@ -250,7 +254,8 @@ extension RelayRecord.OutboxEntry {
                 var start = 0
                 for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
                     if end > start {
-                        groups.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                        groups.append(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
                     }
                     start = end + 1
                 }

@@ -42,7 +42,8 @@ package enum RelayCore {
         }
         let root = JSONTape.root
         guard tape.kind(root) == .object else {
-            throw RelayProblem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))", at: "")
+            throw RelayProblem(
+                .invalidType, "the request body must be a JSON object, got \(tape.typeName(root))", at: "")
         }
         guard let operation = tape.member(root, "do"), tape.kind(operation) != .null else {
             throw RelayProblem.missing("do")
@@ -114,7 +115,9 @@ package enum RelayCore {
 
     // MARK: event
 
-    static let eventMembers: [StaticString] = ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device"]
+    static let eventMembers: [StaticString] = [
+        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device",
+    ]
     static let eventTypes: [StaticString] = ["created", "read", "settings", "register", "unregister"]
 
     /// Writes `due` first (docs/relay.md, "Events"): now, or earlier when it was.

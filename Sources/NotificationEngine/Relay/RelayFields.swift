@@ -166,7 +166,8 @@ struct RelayFields {
         }
         guard let fraction = RelayFields.unitFraction(tape.lexeme(value)) else {
             throw RelayProblem(
-                .outOfRange, "\(path(name)) must be a number in 0…1, got \(String(decoding: tape.lexeme(value).utf8.prefix(32), as: UTF8.self))",
+                .outOfRange,
+                "\(path(name)) must be a number in 0…1, got \(String(decoding: tape.lexeme(value).utf8.prefix(32), as: UTF8.self))",
                 at: path(name))
         }
         return fraction

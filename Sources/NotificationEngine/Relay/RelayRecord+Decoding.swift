@@ -2,9 +2,13 @@
 /// by hand: members with a default may be left out).
 extension RelayRecord {
     static let members: [StaticString] = ["recipient", "settings", "displayed", "stamp", "refresh", "due", "devices"]
-    static let settingsMembers: [StaticString] = ["locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app"]
+    static let settingsMembers: [StaticString] = [
+        "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app",
+    ]
     static let dueMembers: [StaticString] = ["at", "attempt"]
-    static let deviceMembers: [StaticString] = ["id", "transport", "token", "topic", "badge", "attempt", "next", "outbox"]
+    static let deviceMembers: [StaticString] = [
+        "id", "transport", "token", "topic", "badge", "attempt", "next", "outbox",
+    ]
     static let entryMembers: [StaticString] = ["stamp", "kind", "group", "fallback", "end", "headers", "payload"]
     /// Unix milliseconds and seconds the core accepts: years 0000 to 9999 and then some.
     static let millisecondsRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
