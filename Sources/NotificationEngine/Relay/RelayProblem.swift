@@ -1,7 +1,7 @@
 /// What the relay core throws inside: its `Problem` behind one reference.
 /// A typed error is passed on at every `try`; `Problem` by value (a status,
-/// four strings, the headers) is moved there field by field, which made
-/// a third of the core's code in the WebAssembly module (ADR 0041). One
+/// four strings, the headers) is moved there field by field: 22 KB of the
+/// core's 166 KB of code in the WebAssembly module (ADR 0041). One
 /// reference is passed on in a register. `RelayCore.answer` throws the
 /// `Problem` itself, as every other answer does.
 struct RelayProblem: Error {
