@@ -12,7 +12,7 @@ extension JSONWriter {
 
     /// JSON text as it is.
     @inline(never)
-    mutating func put(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { raw($0) } }
+    mutating func put(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { put($0) } }
 
     @inline(never)
     mutating func putString(_ value: String) { string(value) }
@@ -22,7 +22,7 @@ extension JSONWriter {
     mutating func putString(_ utf8: UnsafeBufferPointer<UInt8>) { string(utf8) }
 
     @inline(never)
-    mutating func putString(_ utf8: [UInt8]) { utf8.withUnsafeBufferPointer { string($0) } }
+    mutating func putString(_ utf8: [UInt8]) { utf8.withUnsafeBufferPointer { putString($0) } }
 
     @inline(never)
     mutating func putInteger(_ value: Int) { integer(value) }

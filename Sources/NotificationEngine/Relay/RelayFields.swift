@@ -164,10 +164,11 @@ struct RelayFields {
         guard tape.kind(value) == .number else {
             throw RelayProblem.typeMismatch(path(name), expected: "a number", got: tape.typeName(value))
         }
-        guard let fraction = RelayFields.unitFraction(tape.lexeme(value)) else {
+        let lexeme = tape.lexeme(value)
+        guard let fraction = RelayFields.unitFraction(lexeme) else {
             throw RelayProblem(
                 .outOfRange,
-                "\(path(name)) must be a number in 0…1, got \(String(decoding: tape.lexeme(value).utf8.prefix(32), as: UTF8.self))",
+                "\(path(name)) must be a number in 0…1, got \(String(decoding: lexeme.utf8.prefix(32), as: UTF8.self))",
                 at: path(name))
         }
         return fraction
@@ -175,6 +176,7 @@ struct RelayFields {
 
     /// The value of a JSON number lexeme when it is in 0…1; nil otherwise.
     /// Written without `Double(String)`, which Embedded Swift lacks.
+    @inline(never)
     static func unitFraction(_ lexeme: String) -> Double? {
         var mantissa: Int64 = 0
         var scale = 0
