@@ -174,3 +174,25 @@ import Testing
         #expect(problem?.pointer == bad.pointer, "\(bad.body): \(problem?.detail ?? "answered")")
     }
 }
+
+/// Member names and words are compared as their decoded bytes: escapes in
+/// them mean what they spell, a name that only starts like one is unknown.
+@Suite struct RelayNameTests {
+    @Test func escapedNamesAndWords_areReadAsTheyDecode() throws {
+        let body =
+            #"{"d\u006f":"event","record":null,"now":"2026-11-29T12:00:00Z","recipient":"u1","#
+            + #""settings":{"locale":"en","\u0070review":"n\u006fne"},"event":{"type":"cr\u0065ated"}}"#
+        let answer = try RequestAnswers.relay(
+            request: Array(body.utf8), appName: "Chat", catalogs: .builtIn, kept: KeptShapes())
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(text.contains(#""preview":"none""#), "\(text)")
+        #expect(text.contains(#""due":{"at":1795953600000,"attempt":0}"#), "\(text)")
+    }
+
+    @Test func aNameThatOnlyStartsLikeAMember_isUnknown() {
+        let problem = RelayCall.problem(
+            #"{"do":"wake","nowadays":1,"record":null,"now":"2026-11-29T12:00:00Z"}"#)
+        #expect(problem?.code == "unknown-member")
+        #expect(problem?.pointer == "/nowadays")
+    }
+}

@@ -49,8 +49,8 @@ def check(condition, what):
         failures.append(what)
 
 
-def blocks(text):
-    """(language, first line number, lines) of each fenced block."""
+def blocks(text, name="README.md"):
+    """(language, first line number, lines) of each fenced block of `text`, the file `name`."""
     found, language, start, lines = [], None, 0, []
     for number, line in enumerate(text.split("\n"), 1):
         if language is None and line.startswith("```"):
@@ -61,7 +61,7 @@ def blocks(text):
         elif language is not None:
             lines.append(line)
     if language is not None:
-        raise SystemExit(f"README.md: the block at line {start} is not closed")
+        raise SystemExit(f"{name}: the block at line {start} is not closed")
     return found
 
 

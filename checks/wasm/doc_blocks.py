@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "checks/readme"))
+from readme_blocks import blocks  # noqa: E402: the README check's block reader, one for both docs
+
 DOC = ROOT / "docs/wasm.md"
 failures = []
 
@@ -37,20 +40,6 @@ def check(condition, what):
     print(f"  [{'ok  ' if condition else 'FAIL'}] {what}", flush=True)
     if not condition:
         failures.append(what)
-
-
-def blocks(text):
-    """(language, first line number, lines) of each fenced block."""
-    found, language, start, lines = [], None, 0, []
-    for number, line in enumerate(text.split("\n"), 1):
-        if language is None and line.startswith("```"):
-            language, start, lines = line[3:].strip(), number + 1, []
-        elif language is not None and line.startswith("```"):
-            found.append((language, start, lines))
-            language = None
-        elif language is not None:
-            lines.append(line)
-    return found
 
 
 def expected_output(lines, call, comment):
@@ -71,7 +60,7 @@ def run(command, folder, environment, what, stdin=None):
 
 def main():
     text = DOC.read_text(encoding="utf-8")
-    found = blocks(text)
+    found = blocks(text, "docs/wasm.md")
     check(len(found) >= 4, f"docs/wasm.md has {len(found)} code blocks (an sh and a code block for each host)")
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "NODE_PATH")}

@@ -1,23 +1,27 @@
 /// `loop` and `gave-up`: docs/relay.md steps 4 to 7 after the fetch of step 3.
 extension RelayCore {
-    static let fetchWords = ["ok", "failed", "timeout"]
+    static let fetchWords: [StaticString] = ["ok", "failed", "timeout"]
 
-    static func loop(_ fields: RelayFields, appName: String, catalogs: CatalogSet, kept: KeptShapes) throws(Problem)
+    static func loop(_ fields: RelayFields, appName: String, catalogs: CatalogSet, kept: KeptShapes)
+        throws(RelayProblem)
         -> [UInt8]
     {
         let now = try clock(fields)
         var record = try record(fields)
-        guard let fetch = try fields.word("fetch", fetchWords) else { throw FieldDecoding.missing("fetch") }
+        guard let fetch = try fields.word("fetch", fetchWords) else { throw RelayProblem.missing("fetch") }
         let jitter = try jitter(fields)
         var unread: Int? = nil
         if fetch == "ok" {
             _ = try fields.need(fields.array("notifications"), "notifications")
             guard let count = try fields.integer("unread", in: PushOptions.badgeRange) else {
-                throw FieldDecoding.missing("unread")
+                throw RelayProblem.missing("unread")
             }
             unread = count
-        } else if let name = ["notifications", "unread"].first(where: { fields.has($0) }) {
-            throw Problem(.invalidValue, "\(name) is only for fetch ok (the fetch's result)", at: name)
+        } else if fields.has("notifications") {
+            throw RelayProblem(
+                .invalidValue, "notifications is only for fetch ok (the fetch's result)", at: "notifications")
+        } else if fields.has("unread") {
+            throw RelayProblem(.invalidValue, "unread is only for fetch ok (the fetch's result)", at: "unread")
         }
         // P22: newer than every stamp given before, and than ⌊now⌋ in ms.
         let stamp = min(max((record.stamp ?? -1) + 1, now.milliseconds, 0), PushOptions.stampRange.upperBound)
@@ -28,7 +32,7 @@ extension RelayCore {
             answerBytes = try RequestAnswers.compose(
                 request: request, appName: appName, catalogs: catalogs, now: { timestamp }, kept: kept)
         } catch {
-            throw relocated(error)
+            throw RelayProblem(relocated(error))
         }
         let composed = ComposedAnswer(answerBytes, nowSeconds: now.seconds)
         record.plan(composed, badge: unread)
@@ -45,30 +49,30 @@ extension RelayCore {
         let wakeAt = record.wakeAt(now: now.milliseconds)
         let written = record
         return JSONWriter.bytes(capacity: 2 * answerBytes.count + 1024) { json in
-            json.raw(#"{"record":"#)
+            json.put(#"{"record":"#)
             written.write(into: &json)
-            json.raw(#","answer":"#)
-            answerBytes.withUnsafeBufferPointer { json.raw($0) }
+            json.put(#","answer":"#)
+            json.put(answerBytes)
             writeSends(sends, into: &json)
-            json.raw(#","wakeAt":"#)
+            json.put(#","wakeAt":"#)
             json.integerOrNull(wakeAt)
-            json.raw("}")
+            json.put("}")
         }
     }
 
     /// The compose could not be made (step 4, both tries failed): `due` with the backoff.
-    static func gaveUp(_ fields: RelayFields) throws(Problem) -> [UInt8] {
+    static func gaveUp(_ fields: RelayFields) throws(RelayProblem) -> [UInt8] {
         let now = try clock(fields)
         var record = try record(fields)
         record.backOff(now: now.milliseconds, jitter: try jitter(fields))
         let wakeAt = record.wakeAt(now: now.milliseconds)
         let written = record
         return JSONWriter.bytes(capacity: 1024) { json in
-            json.raw(#"{"record":"#)
+            json.put(#"{"record":"#)
             written.write(into: &json)
-            json.raw(#","wakeAt":"#)
+            json.put(#","wakeAt":"#)
             json.integerOrNull(wakeAt)
-            json.raw("}")
+            json.put("}")
         }
     }
 
@@ -93,45 +97,45 @@ extension RelayCore {
         return JSONWriter.bytes(capacity: (notifications == nil ? 0 : tape.bytes.count) + record.displayed.count + 512)
         {
             json in
-            json.raw("{")
+            json.put("{")
             if let notifications {
-                json.raw(#""notifications":"#)
+                json.put(#""notifications":"#)
                 tape.writeValue(notifications, into: &json)
-                json.raw(",")
+                json.put(",")
             }
-            json.raw(#""displayed":"#)
-            record.displayed.withUnsafeBufferPointer { json.raw($0) }
-            json.raw(#","now":"#)
-            json.string(now.raw)
-            json.raw(#","maxAgeSeconds":"#)
-            json.integer(settings.maxAgeSeconds)
-            json.raw(#","maxUnits":"#)
-            json.integer(settings.maxUnits)
+            json.put(#""displayed":"#)
+            json.put(record.displayed)
+            json.put(#","now":"#)
+            json.putString(now.raw)
+            json.put(#","maxAgeSeconds":"#)
+            json.putInteger(settings.maxAgeSeconds)
+            json.put(#","maxUnits":"#)
+            json.putInteger(settings.maxUnits)
             if let app = settings.app {
-                json.raw(#","app":"#)
-                json.string(app)
+                json.put(#","app":"#)
+                json.putString(app)
             }
-            json.raw(#","recipient":"#)
-            json.string(record.recipient)
-            json.raw(#","fetch":"#)
-            json.string(fetch)
-            json.raw(#","locale":"#)
-            json.string(settings.locale)
-            json.raw(#","preview":"#)
-            json.string(settings.preview)
-            json.raw(#","push":{"stamp":"#)
-            json.integer(stamp)
-            json.raw(#","reserveBytes":"#)
-            json.integer(reserveBytes)
+            json.put(#","recipient":"#)
+            json.putString(record.recipient)
+            json.put(#","fetch":"#)
+            json.putString(fetch)
+            json.put(#","locale":"#)
+            json.putString(settings.locale)
+            json.put(#","preview":"#)
+            json.putString(settings.preview)
+            json.put(#","push":{"stamp":"#)
+            json.putInteger(stamp)
+            json.put(#","reserveBytes":"#)
+            json.putInteger(reserveBytes)
             if let badge {
-                json.raw(#","badge":"#)
-                json.integer(badge)
+                json.put(#","badge":"#)
+                json.putInteger(badge)
             }
             if let channel = settings.androidChannel {
-                json.raw(#","androidChannel":"#)
-                json.string(channel)
+                json.put(#","androidChannel":"#)
+                json.putString(channel)
             }
-            json.raw("}}")
+            json.put("}}")
         }
     }
 
@@ -140,15 +144,23 @@ extension RelayCore {
     static func relocated(_ problem: Problem) -> Problem {
         guard let pointer = problem.pointer else { return problem }
         var relocated = problem
-        let moves: [(from: String, to: String)] = [
+        let moves: [(from: StaticString, to: StaticString)] = [
             ("/notifications", "/notifications"), ("/displayed", "/record/displayed"),
             ("/recipient", "/record/recipient"), ("/push/androidChannel", "/record/settings/androidChannel"),
             ("/locale", "/record/settings/locale"), ("/preview", "/record/settings/preview"),
             ("/maxAgeSeconds", "/record/settings/maxAgeSeconds"), ("/maxUnits", "/record/settings/maxUnits"),
             ("/app", "/record/settings/app"),
         ]
-        for move in moves where pointer == move.from || pointer.hasPrefix(move.from + "/") {
-            relocated.pointer = move.to + String(pointer.dropFirst(move.from.count))
+        // Compared as bytes: every `from` is ASCII, and a pointer below it goes on with "/".
+        let bytes = Array(pointer.utf8)
+        for move in moves {
+            let count = move.from.utf8CodeUnitCount
+            guard bytes.count >= count, bytes.count == count || bytes[count] == UInt8(ascii: "/"),
+                bytes.withUnsafeBufferPointer({
+                    RelayFields.same(UnsafeBufferPointer(rebasing: $0[..<count]), move.from)
+                })
+            else { continue }
+            relocated.pointer = RelayFields.text(move.to) + String(decoding: bytes[count...], as: UTF8.self)
             break
         }
         relocated.detail = "the compose request: " + problem.detail
@@ -214,7 +226,12 @@ extension RelayRecord {
     }
 
     /// Whether two group keys are the same bytes.
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    @inline(never)
+    static func same(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && CodePoints.equalBytes(x, y) } }
+    }
 }
 
 extension RelayRecord.OutboxEntry {
@@ -231,7 +248,19 @@ extension RelayRecord.OutboxEntry {
             guard let data = tape.member(root, "data"), let withdraw = tape.member(data, "withdraw"),
                 tape.kind(withdraw) == .string
             else { return [] }
-            return tape.string(withdraw).split(separator: " ").map { String($0) }
+            // Split at the spaces by byte, empty keys left out.
+            return tape.withStringBytes(withdraw) { bytes in
+                var groups: [String] = []
+                var start = 0
+                for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
+                    if end > start {
+                        groups.append(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                    }
+                    start = end + 1
+                }
+                return groups
+            }
         case .webpush:
             return []
         }

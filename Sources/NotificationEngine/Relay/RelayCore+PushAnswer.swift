@@ -4,14 +4,14 @@ extension RelayCore {
     static let statusRange = 0...999
     static let retryAfterRange = 0...2_147_483
 
-    static func pushAnswer(_ fields: RelayFields) throws(Problem) -> [UInt8] {
+    static func pushAnswer(_ fields: RelayFields) throws(RelayProblem) -> [UInt8] {
         let now = try clock(fields)
         var record = try record(fields)
         let deviceID = try fields.requiredString("device")
         guard let stamp = try fields.integer64("stamp", in: PushOptions.stampRange) else {
-            throw FieldDecoding.missing("stamp")
+            throw RelayProblem.missing("stamp")
         }
-        guard let status = try fields.integer("status", in: statusRange) else { throw FieldDecoding.missing("status") }
+        guard let status = try fields.integer("status", in: statusRange) else { throw RelayProblem.missing("status") }
         let answer = PushServiceAnswer(
             status: status, reason: try fields.string("reason"),
             retryAfterSeconds: try fields.integer("retryAfter", in: retryAfterRange),
@@ -28,14 +28,14 @@ extension RelayCore {
         let wakeAt = record.wakeAt(now: now.milliseconds)
         let written = record
         return JSONWriter.bytes(capacity: 1024) { json in
-            json.raw(#"{"record":"#)
+            json.put(#"{"record":"#)
             written.write(into: &json)
-            json.raw(#","outcome":"#)
-            json.string(outcome.name)
+            json.put(#","outcome":"#)
+            json.putString(outcome.name)
             writeSends(sends, into: &json)
-            json.raw(#","wakeAt":"#)
+            json.put(#","wakeAt":"#)
             json.integerOrNull(wakeAt)
-            json.raw("}")
+            json.put("}")
         }
     }
 }

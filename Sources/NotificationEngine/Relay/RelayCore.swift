@@ -15,7 +15,7 @@
 /// - `wake`: a timer fired: expired payloads dropped, the sends that are
 ///   due, whether the loop is due, and when to wake next.
 package enum RelayCore {
-    static let operations = ["event", "loop", "gave-up", "answer", "wake"]
+    static let operations: [StaticString] = ["event", "loop", "gave-up", "answer", "wake"]
 
     /// The answer to a `POST /relay` body.
     /// - Parameters:
@@ -24,21 +24,32 @@ package enum RelayCore {
     package static func answer(request: [UInt8], appName: String, catalogs: CatalogSet, kept: KeptShapes)
         throws(Problem) -> [UInt8]
     {
+        do throws(RelayProblem) {
+            return try operation(request: request, appName: appName, catalogs: catalogs, kept: kept)
+        } catch {
+            throw error.problem
+        }
+    }
+
+    static func operation(request: [UInt8], appName: String, catalogs: CatalogSet, kept: KeptShapes)
+        throws(RelayProblem) -> [UInt8]
+    {
         let tape: JSONTape
         do {
             tape = try JSONParser.tape(request)
         } catch {
-            throw Problem(error)
+            throw RelayProblem(Problem(error))
         }
         let root = JSONTape.root
         guard tape.kind(root) == .object else {
-            throw Problem(.invalidType, "the request body must be a JSON object, got \(tape.typeName(root))", at: "")
+            throw RelayProblem(
+                .invalidType, "the request body must be a JSON object, got \(tape.typeName(root))", at: "")
         }
         guard let operation = tape.member(root, "do"), tape.kind(operation) != .null else {
-            throw FieldDecoding.missing("do")
+            throw RelayProblem.missing("do")
         }
         guard tape.kind(operation) == .string else {
-            throw FieldDecoding.typeMismatch("do", expected: "a string", got: tape.typeName(operation))
+            throw RelayProblem.typeMismatch("do", expected: "a string", got: tape.typeName(operation))
         }
         let name = tape.string(operation)
         switch name {
@@ -62,9 +73,9 @@ package enum RelayCore {
         case "wake":
             return try wake(RelayFields(tape, root, at: "", members: ["do", "record", "now"]))
         default:
-            throw Problem(
+            throw RelayProblem(
                 .invalidValue,
-                "do must be one of \(operations.joined(separator: ", ")), got \(JSONWriter.quotedForMessage(name))",
+                "do must be one of \(RelayFields.texts(operations).joined(separator: ", ")), got \(JSONWriter.quotedForMessage(name))",
                 at: "do")
         }
     }
@@ -79,10 +90,10 @@ package enum RelayCore {
         let milliseconds: Int64
     }
 
-    static func clock(_ fields: RelayFields) throws(Problem) -> Clock {
+    static func clock(_ fields: RelayFields) throws(RelayProblem) -> Clock {
         let raw = try fields.requiredString("now")
         guard let timestamp = Timestamp(rfc3339: raw) else {
-            throw Problem(
+            throw RelayProblem(
                 .invalidTimestamp,
                 "now must be an RFC 3339 date-time such as \"2026-05-04T10:00:00Z\", got \(JSONWriter.quotedForMessage(raw))",
                 at: "now")
@@ -93,28 +104,30 @@ package enum RelayCore {
             milliseconds: seconds * 1000 + Int64(timestamp.instant.nanoseconds / 1_000_000))
     }
 
-    static func record(_ fields: RelayFields) throws(Problem) -> RelayRecord {
+    static func record(_ fields: RelayFields) throws(RelayProblem) -> RelayRecord {
         try RelayRecord(fields.tape, fields.required("record"), at: "record")
     }
 
     /// `jitter`, the relay's random draw in 0…1 for the backoff; 1 (the bound) when absent.
-    static func jitter(_ fields: RelayFields) throws(Problem) -> Double {
+    static func jitter(_ fields: RelayFields) throws(RelayProblem) -> Double {
         try fields.unitFraction("jitter") ?? 1
     }
 
     // MARK: event
 
-    static let eventMembers = ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device"]
-    static let eventTypes = ["created", "read", "settings", "register", "unregister"]
+    static let eventMembers: [StaticString] = [
+        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device",
+    ]
+    static let eventTypes: [StaticString] = ["created", "read", "settings", "register", "unregister"]
 
     /// Writes `due` first (docs/relay.md, "Events"): now, or earlier when it was.
-    static func event(_ fields: RelayFields) throws(Problem) -> [UInt8] {
+    static func event(_ fields: RelayFields) throws(RelayProblem) -> [UInt8] {
         let now = try clock(fields)
         var record: RelayRecord
         if fields.has("record") {
             record = try Self.record(fields)
             if fields.has("settings") {
-                throw Problem(
+                throw RelayProblem(
                     .invalidValue, "settings is only for a new record (record null); change them with a settings event",
                     at: "settings")
             }
@@ -128,14 +141,16 @@ package enum RelayCore {
         }
         let event = try RelayFields(fields.tape, fields.required("event"), at: "event", members: eventMembers)
         let type = try event.need(event.word("type", eventTypes), "type")
-        let allowed: [String] =
+        let allowed: [StaticString] =
             switch type {
             case "settings": ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits"]
             case "register", "unregister": ["type", "device"]
             default: ["type"]
             }
-        if let extra = eventMembers.first(where: { event.has($0) && !allowed.contains($0) }) {
-            throw FieldDecoding.unknownMember(extra, in: "event", members: allowed)
+        for member in eventMembers where event.has(member) {
+            guard !allowed.contains(where: { RelayFields.same($0, member) }) else { continue }
+            throw RelayProblem.unknownMember(
+                RelayFields.text(member), in: "event", members: RelayFields.texts(allowed))
         }
         switch type {
         case "settings":
@@ -159,9 +174,9 @@ package enum RelayCore {
         if type != "unregister" { record.setDue(atMost: now.milliseconds) }
         let written = record
         return JSONWriter.bytes(capacity: 1024) { json in
-            json.raw(#"{"record":"#)
+            json.put(#"{"record":"#)
             written.write(into: &json)
-            json.raw("}")
+            json.put("}")
         }
     }
 
@@ -170,7 +185,7 @@ package enum RelayCore {
     /// A timer fired: payloads past their lifetime leave the outboxes (an
     /// alert's sets `due` a second after its end, docs/relay.md "Retries"),
     /// and every device whose retry time came sends its outbox's first.
-    static func wake(_ fields: RelayFields) throws(Problem) -> [UInt8] {
+    static func wake(_ fields: RelayFields) throws(RelayProblem) -> [UInt8] {
         let now = try clock(fields)
         var record = try record(fields)
         record.dropExpired(nowSeconds: now.seconds)
@@ -179,23 +194,23 @@ package enum RelayCore {
         let wakeAt = record.wakeAt(now: now.milliseconds, includingDue: !loop)
         let written = record
         return JSONWriter.bytes(capacity: 1024) { json in
-            json.raw(#"{"record":"#)
+            json.put(#"{"record":"#)
             written.write(into: &json)
             writeSends(sends, into: &json)
-            json.raw(loop ? #","loop":true,"wakeAt":"# : #","loop":false,"wakeAt":"#)
+            json.put(loop ? #","loop":true,"wakeAt":"# : #","loop":false,"wakeAt":"#)
             json.integerOrNull(wakeAt)
-            json.raw("}")
+            json.put("}")
         }
     }
 
     /// `,"sends":[…]`.
     static func writeSends(_ sends: [RelaySend], into json: inout JSONWriter) {
-        json.raw(#","sends":["#)
+        json.put(#","sends":["#)
         for (position, send) in sends.enumerated() {
-            if position > 0 { json.raw(",") }
+            if position > 0 { json.put(",") }
             send.write(into: &json)
         }
-        json.raw("]")
+        json.put("]")
     }
 }
 

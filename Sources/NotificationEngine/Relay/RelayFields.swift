@@ -6,124 +6,169 @@ struct RelayFields {
     let tape: JSONTape
     /// The object's field path (`""`: the request; `record.devices[0]`).
     let path: String
-    private var names: [String] = []
-    private var values: [Int] = []
+    /// The names the object defines, static: a name is compared as bytes,
+    /// never made a `String` except for a problem's text.
+    private let members: [StaticString]
+    /// The value entry of each of `members`, -1 when absent or null.
+    private var values: [Int]
 
     /// The object at `index`; `members` are the names it defines, in the
     /// order a problem lists them.
-    init(_ tape: JSONTape, _ index: Int, at path: String, members: [String]) throws(Problem) {
+    init(_ tape: JSONTape, _ index: Int, at path: String, members: [StaticString]) throws(RelayProblem) {
         self.tape = tape
         self.path = path
+        self.members = members
+        values = [Int](repeating: -1, count: members.count)
         guard tape.kind(index) == .object else {
-            throw Problem(
+            throw RelayProblem(
                 .invalidType,
                 "\(path.isEmpty ? "the request body" : path) must be a JSON object, got \(tape.typeName(index))",
                 at: path)
         }
         for (name, value) in tape.members(index) {
-            let text = tape.string(name)
-            guard members.contains(text) else {
-                throw FieldDecoding.unknownMember(text, in: path, members: members)
+            guard let position = tape.withStringBytes(name, { Self.position(of: $0, in: members) }) else {
+                throw RelayProblem.unknownMember(tape.string(name), in: path, members: Self.texts(members))
             }
-            guard tape.kind(value) != .null else { continue }
-            names.append(text)
-            values.append(value)
+            if tape.kind(value) != .null && values[position] < 0 { values[position] = value }
         }
     }
 
-    /// The path of the member `name`.
+    /// Where `name` is in `members`; nil when it is not.
     @inline(never)
-    func path(_ name: String) -> String { FieldDecoding.path(path, name) }
+    static func position(of name: UnsafeBufferPointer<UInt8>, in members: [StaticString]) -> Int? {
+        for (position, member) in members.enumerated() where same(name, member) { return position }
+        return nil
+    }
 
-    /// The value entry of `name`; nil when absent or null.
+    /// Whether `bytes` are exactly `name`'s.
     @inline(never)
-    func value(_ name: String) -> Int? {
-        guard let position = names.firstIndex(of: name) else { return nil }
-        return values[position]
+    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        bytes.count == name.utf8CodeUnitCount
+            && CodePoints.equalBytes(bytes, UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
+    }
+
+    /// Whether two static names are the same bytes.
+    static func same(_ a: StaticString, _ b: StaticString) -> Bool {
+        same(UnsafeBufferPointer(start: a.utf8Start, count: a.utf8CodeUnitCount), b)
+    }
+
+    /// `name` as a `String`, for a problem's text or a word read.
+    @inline(never)
+    static func text(_ name: StaticString) -> String {
+        name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
     }
 
     @inline(never)
-    func has(_ name: String) -> Bool { value(name) != nil }
+    static func texts(_ names: [StaticString]) -> [String] { names.map { text($0) } }
+
+    /// The path of the member `name`.
+    @inline(never)
+    func path(_ name: StaticString) -> String { FieldDecoding.path(path, Self.text(name)) }
+
+    /// The value entry of `name`; nil when absent or null.
+    @inline(never)
+    func value(_ name: StaticString) -> Int? {
+        for (position, member) in members.enumerated() where Self.same(member, name) {
+            return values[position] < 0 ? nil : values[position]
+        }
+        return nil
+    }
 
     @inline(never)
-    func required(_ name: String) throws(Problem) -> Int {
-        guard let value = value(name) else { throw FieldDecoding.missing(path(name)) }
+    func has(_ name: StaticString) -> Bool { value(name) != nil }
+
+    @inline(never)
+    func required(_ name: StaticString) throws(RelayProblem) -> Int {
+        guard let value = value(name) else { throw RelayProblem.missing(path(name)) }
         return value
     }
 
     @inline(never)
-    func string(_ name: String) throws(Problem) -> String? {
+    func string(_ name: StaticString) throws(RelayProblem) -> String? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .string else {
-            throw FieldDecoding.typeMismatch(path(name), expected: "a string", got: tape.typeName(value))
+            throw RelayProblem.typeMismatch(path(name), expected: "a string", got: tape.typeName(value))
         }
         return tape.string(value)
     }
 
     /// `value`, or `missing-field` for the member `name` (`??` rethrows untyped errors).
     @inline(never)
-    func need<Value>(_ value: Value?, _ name: String) throws(Problem) -> Value {
-        guard let value else { throw FieldDecoding.missing(path(name)) }
+    func need<Value>(_ value: Value?, _ name: StaticString) throws(RelayProblem) -> Value {
+        guard let value else { throw RelayProblem.missing(path(name)) }
         return value
     }
 
     @inline(never)
-    func requiredString(_ name: String) throws(Problem) -> String {
-        guard let string = try string(name) else { throw FieldDecoding.missing(path(name)) }
+    func requiredString(_ name: StaticString) throws(RelayProblem) -> String {
+        guard let string = try string(name) else { throw RelayProblem.missing(path(name)) }
         return string
     }
 
     /// A string that must be one of `words`.
     @inline(never)
-    func word(_ name: String, _ words: [String]) throws(Problem) -> String? {
-        guard let string = try string(name) else { return nil }
-        guard words.contains(string) else {
-            throw Problem(
+    func word(_ name: StaticString, _ words: [StaticString]) throws(RelayProblem) -> String? {
+        guard let value = value(name) else { return nil }
+        guard tape.kind(value) == .string else {
+            throw RelayProblem.typeMismatch(path(name), expected: "a string", got: tape.typeName(value))
+        }
+        guard let position = tape.withStringBytes(value, { Self.position(of: $0, in: words) }) else {
+            throw RelayProblem(
                 .invalidValue,
-                "\(path(name)) must be one of \(words.joined(separator: ", ")), got \(JSONWriter.quotedForMessage(string))",
+                "\(path(name)) must be one of \(Self.texts(words).joined(separator: ", ")), got \(JSONWriter.quotedForMessage(tape.string(value)))",
                 at: path(name))
         }
-        return string
+        return Self.text(words[position])
     }
 
     @inline(never)
-    func bool(_ name: String) throws(Problem) -> Bool? {
+    func bool(_ name: StaticString) throws(RelayProblem) -> Bool? {
         guard let value = value(name) else { return nil }
         switch tape.kind(value) {
         case .true: return true
         case .false: return false
-        default: throw FieldDecoding.typeMismatch(path(name), expected: "a boolean", got: tape.typeName(value))
+        default: throw RelayProblem.typeMismatch(path(name), expected: "a boolean", got: tape.typeName(value))
         }
     }
 
     @inline(never)
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
+    func integer(_ name: StaticString, in range: ClosedRange<Int>) throws(RelayProblem) -> Int? {
         guard let value = value(name) else { return nil }
-        return try FieldDecoding.integer(tape, value, in: range, at: path(name))
+        do throws(Problem) {
+            return try FieldDecoding.integer(tape, value, in: range, at: path(name))
+        } catch {
+            throw RelayProblem(error)
+        }
     }
 
     /// An integer that may not fit a 32-bit `Int`: milliseconds, seconds, stamps.
     @inline(never)
-    func integer64(_ name: String, in range: ClosedRange<Int64>) throws(Problem) -> Int64? {
+    func integer64(_ name: StaticString, in range: ClosedRange<Int64>) throws(RelayProblem) -> Int64? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .number else {
-            throw FieldDecoding.typeMismatch(path(name), expected: "an integer", got: tape.typeName(value))
+            throw RelayProblem.typeMismatch(path(name), expected: "an integer", got: tape.typeName(value))
         }
-        return try FieldDecoding.integer(
-            tape.integer64Value(value), isIntegerLexeme: tape.isIntegerLexeme(value), lexeme: tape.lexeme(value),
-            in: range, at: path(name))
+        do throws(Problem) {
+            return try FieldDecoding.integer(
+                tape.integer64Value(value), isIntegerLexeme: tape.isIntegerLexeme(value), lexeme: tape.lexeme(value),
+                in: range, at: path(name))
+        } catch {
+            throw RelayProblem(error)
+        }
     }
 
     /// A number in 0…1 (`jitter`), exact to a millionth.
     @inline(never)
-    func unitFraction(_ name: String) throws(Problem) -> Double? {
+    func unitFraction(_ name: StaticString) throws(RelayProblem) -> Double? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .number else {
-            throw FieldDecoding.typeMismatch(path(name), expected: "a number", got: tape.typeName(value))
+            throw RelayProblem.typeMismatch(path(name), expected: "a number", got: tape.typeName(value))
         }
-        guard let fraction = RelayFields.unitFraction(tape.lexeme(value)) else {
-            throw Problem(
-                .outOfRange, "\(path(name)) must be a number in 0…1, got \(tape.lexeme(value).prefix(32))",
+        let lexeme = tape.lexeme(value)
+        guard let fraction = RelayFields.unitFraction(lexeme) else {
+            throw RelayProblem(
+                .outOfRange,
+                "\(path(name)) must be a number in 0…1, got \(String(decoding: lexeme.utf8.prefix(32), as: UTF8.self))",
                 at: path(name))
         }
         return fraction
@@ -131,6 +176,7 @@ struct RelayFields {
 
     /// The value of a JSON number lexeme when it is in 0…1; nil otherwise.
     /// Written without `Double(String)`, which Embedded Swift lacks.
+    @inline(never)
     static func unitFraction(_ lexeme: String) -> Double? {
         var mantissa: Int64 = 0
         var scale = 0
@@ -171,20 +217,20 @@ struct RelayFields {
 
     /// The array at `name` as its element entries (nil when absent).
     @inline(never)
-    func array(_ name: String) throws(Problem) -> [Int]? {
+    func array(_ name: StaticString) throws(RelayProblem) -> [Int]? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .array else {
-            throw FieldDecoding.typeMismatch(path(name), expected: "an array", got: tape.typeName(value))
+            throw RelayProblem.typeMismatch(path(name), expected: "an array", got: tape.typeName(value))
         }
         return Array(tape.elements(value))
     }
 
     /// The object at `name` as JSON text (nil when absent).
     @inline(never)
-    func objectText(_ name: String) throws(Problem) -> [UInt8]? {
+    func objectText(_ name: StaticString) throws(RelayProblem) -> [UInt8]? {
         guard let value = value(name) else { return nil }
         guard tape.kind(value) == .object else {
-            throw FieldDecoding.typeMismatch(path(name), expected: "an object", got: tape.typeName(value))
+            throw RelayProblem.typeMismatch(path(name), expected: "an object", got: tape.typeName(value))
         }
         return tape.jsonText(value)
     }
@@ -232,35 +278,35 @@ extension JSONTape {
     /// engine would have written it.
     func writeValue(_ index: Int, into json: inout JSONWriter) {
         switch kind(index) {
-        case .null: json.raw("null")
-        case .true: json.raw("true")
-        case .false: json.raw("false")
+        case .null: json.put("null")
+        case .true: json.put("true")
+        case .false: json.put("false")
         case .number:
             let entry = entries[index]
             bytes.withUnsafeBufferPointer {
-                json.raw(UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)]))
+                json.put(UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)]))
             }
-        case .string: withStringBytes(index) { json.string($0) }
+        case .string: withStringBytes(index) { json.putString($0) }
         case .array:
-            json.raw("[")
+            json.put("[")
             var first = true
             for element in elements(index) {
-                if !first { json.raw(",") }
+                if !first { json.put(",") }
                 first = false
                 writeValue(element, into: &json)
             }
-            json.raw("]")
+            json.put("]")
         case .object:
-            json.raw("{")
+            json.put("{")
             var first = true
             for (name, value) in members(index) {
-                if !first { json.raw(",") }
+                if !first { json.put(",") }
                 first = false
-                withStringBytes(name) { json.string($0) }
-                json.raw(":")
+                withStringBytes(name) { json.putString($0) }
+                json.put(":")
                 writeValue(value, into: &json)
             }
-            json.raw("}")
+            json.put("}")
         }
     }
 }

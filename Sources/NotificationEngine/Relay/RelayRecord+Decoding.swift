@@ -1,17 +1,21 @@
 /// Reading a stored record back (`RelayRecord.write`'s JSON, or one written
 /// by hand: members with a default may be left out).
 extension RelayRecord {
-    static let members = ["recipient", "settings", "displayed", "stamp", "refresh", "due", "devices"]
-    static let settingsMembers = ["locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app"]
-    static let dueMembers = ["at", "attempt"]
-    static let deviceMembers = ["id", "transport", "token", "topic", "badge", "attempt", "next", "outbox"]
-    static let entryMembers = ["stamp", "kind", "group", "fallback", "end", "headers", "payload"]
+    static let members: [StaticString] = ["recipient", "settings", "displayed", "stamp", "refresh", "due", "devices"]
+    static let settingsMembers: [StaticString] = [
+        "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app",
+    ]
+    static let dueMembers: [StaticString] = ["at", "attempt"]
+    static let deviceMembers: [StaticString] = [
+        "id", "transport", "token", "topic", "badge", "attempt", "next", "outbox",
+    ]
+    static let entryMembers: [StaticString] = ["stamp", "kind", "group", "fallback", "end", "headers", "payload"]
     /// Unix milliseconds and seconds the core accepts: years 0000 to 9999 and then some.
     static let millisecondsRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
     static let secondsRange: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
     static let attemptRange = 0...1_000_000
 
-    init(_ tape: JSONTape, _ index: Int, at path: String) throws(Problem) {
+    init(_ tape: JSONTape, _ index: Int, at path: String) throws(RelayProblem) {
         let fields = try RelayFields(tape, index, at: path, members: Self.members)
         recipient = try fields.requiredString("recipient")
         settings = try Settings(tape, fields.required("settings"), at: fields.path("settings"))
@@ -26,7 +30,7 @@ extension RelayRecord {
         if let due = fields.value("due") {
             let dueFields = try RelayFields(tape, due, at: fields.path("due"), members: Self.dueMembers)
             guard let at = try dueFields.integer64("at", in: Self.millisecondsRange) else {
-                throw FieldDecoding.missing(dueFields.path("at"))
+                throw RelayProblem.missing(dueFields.path("at"))
             }
             self.due = Due(
                 atMilliseconds: at,
@@ -38,7 +42,7 @@ extension RelayRecord {
         for (position, device) in (try fields.array("devices") ?? []).enumerated() {
             let device = try Device(tape, device, at: "\(fields.path("devices"))[\(position)]")
             guard !devices.contains(where: { $0.id == device.id }) else {
-                throw Problem(
+                throw RelayProblem(
                     .invalidValue, "\(fields.path("devices"))[\(position)].id repeats a device id",
                     at: "\(fields.path("devices"))[\(position)].id")
             }
@@ -49,7 +53,7 @@ extension RelayRecord {
 
 extension RelayRecord.Settings {
     /// A record's settings: `locale` and `preview` required, the rest with their defaults.
-    init(_ tape: JSONTape, _ index: Int, at path: String) throws(Problem) {
+    init(_ tape: JSONTape, _ index: Int, at path: String) throws(RelayProblem) {
         let fields = try RelayFields(tape, index, at: path, members: RelayRecord.settingsMembers)
         self.init(
             locale: try fields.requiredString("locale"),
@@ -60,12 +64,12 @@ extension RelayRecord.Settings {
 
     /// Takes the members `fields` has (the optional ones of a record, or a
     /// `settings` event's changes).
-    mutating func apply(_ fields: RelayFields) throws(Problem) {
+    mutating func apply(_ fields: RelayFields) throws(RelayProblem) {
         if let locale = try fields.string("locale") { self.locale = locale }
         if let preview = try fields.word("preview", Self.previews) { self.preview = preview }
         if let channel = try fields.string("androidChannel") {
             guard PushOptions.isValidAndroidChannel(channel.unicodeScalars, byteCount: channel.utf8.count) else {
-                throw Problem(
+                throw RelayProblem(
                     .invalidValue,
                     "\(fields.path("androidChannel")) must be 1 to \(PushOptions.androidChannelByteRange.upperBound)"
                         + " bytes of UTF-8 without control characters",
@@ -82,9 +86,9 @@ extension RelayRecord.Settings {
 }
 
 extension RelayRecord.Device {
-    static let registrationMembers = ["id", "transport", "token", "topic"]
+    static let registrationMembers: [StaticString] = ["id", "transport", "token", "topic"]
 
-    init(_ tape: JSONTape, _ index: Int, at path: String, registration: Bool = false) throws(Problem) {
+    init(_ tape: JSONTape, _ index: Int, at path: String, registration: Bool = false) throws(RelayProblem) {
         let fields = try RelayFields(
             tape, index, at: path, members: registration ? Self.registrationMembers : RelayRecord.deviceMembers)
         id = try fields.requiredString("id")
@@ -95,7 +99,7 @@ extension RelayRecord.Device {
         token = try fields.requiredString("token")
         topic = try fields.string("topic")
         if transport == .apns && topic == nil {
-            throw Problem(
+            throw RelayProblem(
                 .missingField, "\(fields.path("topic")) is required for an APNs device (apns-topic)",
                 at: fields.path("topic"))
         }
@@ -110,7 +114,7 @@ extension RelayRecord.Device {
 }
 
 extension RelayRecord.OutboxEntry {
-    init(_ tape: JSONTape, _ index: Int, at path: String) throws(Problem) {
+    init(_ tape: JSONTape, _ index: Int, at path: String) throws(RelayProblem) {
         let fields = try RelayFields(tape, index, at: path, members: RelayRecord.entryMembers)
         stamp = try fields.need(fields.integer64("stamp", in: PushOptions.stampRange), "stamp")
         kind =

@@ -26,7 +26,7 @@ package struct RelayRecord: Sendable {
 
         package static let defaultMaxAgeSeconds = 600
         package static let defaultMaxUnits = 256
-        package static let previews = ["full", "sender", "none"]
+        static let previews: [StaticString] = ["full", "sender", "none"]
     }
 
     package struct Due: Sendable {
@@ -36,7 +36,7 @@ package struct RelayRecord: Sendable {
 
     package enum Transport: String, Sendable, Equatable {
         case apns, fcm, webpush
-        package static let names = ["apns", "fcm", "webpush"]
+        static let names: [StaticString] = ["apns", "fcm", "webpush"]
     }
 
     package struct Device: Sendable {
@@ -64,7 +64,7 @@ package struct RelayRecord: Sendable {
 
     package enum EntryKind: String, Sendable, Equatable {
         case alert, withdrawal
-        package static let names = ["alert", "withdrawal"]
+        static let names: [StaticString] = ["alert", "withdrawal"]
     }
 
     /// One payload as the answer gave it, for one device's transport.
@@ -88,44 +88,44 @@ package struct RelayRecord: Sendable {
 extension RelayRecord {
     /// The record as the JSON the relay stores.
     func write(into json: inout JSONWriter) {
-        json.raw(#"{"recipient":"#)
-        json.string(recipient)
-        json.raw(#","settings":{"locale":"#)
-        json.string(settings.locale)
-        json.raw(#","preview":"#)
-        json.string(settings.preview)
+        json.put(#"{"recipient":"#)
+        json.putString(recipient)
+        json.put(#","settings":{"locale":"#)
+        json.putString(settings.locale)
+        json.put(#","preview":"#)
+        json.putString(settings.preview)
         if let channel = settings.androidChannel {
-            json.raw(#","androidChannel":"#)
-            json.string(channel)
+            json.put(#","androidChannel":"#)
+            json.putString(channel)
         }
-        json.raw(#","maxAgeSeconds":"#)
-        json.integer(settings.maxAgeSeconds)
-        json.raw(#","maxUnits":"#)
-        json.integer(settings.maxUnits)
+        json.put(#","maxAgeSeconds":"#)
+        json.putInteger(settings.maxAgeSeconds)
+        json.put(#","maxUnits":"#)
+        json.putInteger(settings.maxUnits)
         if let app = settings.app {
-            json.raw(#","app":"#)
-            json.string(app)
+            json.put(#","app":"#)
+            json.putString(app)
         }
-        json.raw(#"},"displayed":"#)
-        displayed.withUnsafeBufferPointer { json.raw($0) }
-        json.raw(#","stamp":"#)
+        json.put(#"},"displayed":"#)
+        json.put(displayed)
+        json.put(#","stamp":"#)
         json.integerOrNull(stamp)
-        json.raw(refresh ? #","refresh":true,"due":"# : #","refresh":false,"due":"#)
+        json.put(refresh ? #","refresh":true,"due":"# : #","refresh":false,"due":"#)
         if let due {
-            json.raw(#"{"at":"#)
-            json.integer(due.atMilliseconds)
-            json.raw(#","attempt":"#)
-            json.integer(due.attempt)
-            json.raw("}")
+            json.put(#"{"at":"#)
+            json.putInteger(due.atMilliseconds)
+            json.put(#","attempt":"#)
+            json.putInteger(due.attempt)
+            json.put("}")
         } else {
-            json.null()
+            json.put("null")
         }
-        json.raw(#","devices":["#)
+        json.put(#","devices":["#)
         for (position, device) in devices.enumerated() {
-            if position > 0 { json.raw(",") }
+            if position > 0 { json.put(",") }
             device.write(into: &json)
         }
-        json.raw("]}")
+        json.put("]}")
     }
 
     /// The JSON of the record alone.
@@ -136,44 +136,37 @@ extension RelayRecord {
 
 extension RelayRecord.Device {
     func write(into json: inout JSONWriter) {
-        json.raw(#"{"id":"#)
-        json.string(id)
-        json.raw(#","transport":"#)
-        json.string(transport.rawValue)
-        json.raw(#","token":"#)
-        json.string(token)
+        json.put(#"{"id":"#)
+        json.putString(id)
+        json.put(#","transport":"#)
+        json.putString(transport.rawValue)
+        json.put(#","token":"#)
+        json.putString(token)
         if let topic {
-            json.raw(#","topic":"#)
-            json.string(topic)
+            json.put(#","topic":"#)
+            json.putString(topic)
         }
-        json.raw(#","badge":"#)
+        json.put(#","badge":"#)
         json.integerOrNull(badge.map { Int64($0) })
-        json.raw(#","attempt":"#)
-        json.integer(attempt)
-        json.raw(#","next":"#)
+        json.put(#","attempt":"#)
+        json.putInteger(attempt)
+        json.put(#","next":"#)
         json.integerOrNull(nextMilliseconds)
-        json.raw(#","outbox":["#)
+        json.put(#","outbox":["#)
         for (position, entry) in outbox.enumerated() {
-            if position > 0 { json.raw(",") }
-            json.raw(#"{"stamp":"#)
-            json.integer(entry.stamp)
-            json.raw(entry.kind == .alert ? #","kind":"alert","group":"# : #","kind":"withdrawal","group":"#)
-            json.string(entry.group)
-            json.raw(entry.fallback ? #","fallback":true,"end":"# : #","fallback":false,"end":"#)
-            json.integer(entry.endSeconds)
-            json.raw(#","headers":"#)
-            entry.headers.withUnsafeBufferPointer { json.raw($0) }
-            json.raw(#","payload":"#)
-            entry.payload.withUnsafeBufferPointer { json.raw($0) }
-            json.raw("}")
+            if position > 0 { json.put(",") }
+            json.put(#"{"stamp":"#)
+            json.putInteger(entry.stamp)
+            json.put(entry.kind == .alert ? #","kind":"alert","group":"# : #","kind":"withdrawal","group":"#)
+            json.putString(entry.group)
+            json.put(entry.fallback ? #","fallback":true,"end":"# : #","fallback":false,"end":"#)
+            json.putInteger(entry.endSeconds)
+            json.put(#","headers":"#)
+            json.put(entry.headers)
+            json.put(#","payload":"#)
+            json.put(entry.payload)
+            json.put("}")
         }
-        json.raw("]}")
-    }
-}
-
-extension JSONWriter {
-    /// An integer, or `null` when there is none.
-    mutating func integerOrNull(_ value: Int64?) {
-        if let value { integer(value) } else { null() }
+        json.put("]}")
     }
 }

@@ -64,61 +64,61 @@ package struct RelaySend: Sendable {
         appending: [UInt8]? = nil
     ) -> [UInt8] {
         JSONWriter.bytes(capacity: (tape?.bytes.count ?? 0) + (appending?.count ?? 0) + 16) { json in
-            json.raw("{")
+            json.put("{")
             var first = true
             if let tape {
                 for (member, value) in tape.members(index) {
-                    if !first { json.raw(",") }
+                    if !first { json.put(",") }
                     first = false
-                    tape.withStringBytes(member) { json.string($0) }
-                    json.raw(":")
+                    tape.withStringBytes(member) { json.putString($0) }
+                    json.put(":")
                     if let replacement, tape.isName(member, name) {
-                        replacement.withUnsafeBufferPointer { json.raw($0) }
+                        json.put(replacement)
                     } else {
                         tape.writeValue(value, into: &json)
                     }
                 }
             }
             if let appending {
-                if !first { json.raw(",") }
-                appending.withUnsafeBufferPointer { json.raw($0) }
+                if !first { json.put(",") }
+                json.put(appending)
             }
-            json.raw("}")
+            json.put("}")
         }
     }
 
     /// `"name":"value"`.
     static func member(_ name: String, _ value: String) -> [UInt8] {
         JSONWriter.bytes(capacity: name.utf8.count + value.utf8.count + 8) { json in
-            json.string(name)
-            json.raw(":")
-            json.string(value)
+            json.putString(name)
+            json.put(":")
+            json.putString(value)
         }
     }
 
     /// `seconds` in decimal digits, then `suffix`, quoted: a lifetime as FCM and Web Push write it.
     static func quoted(_ seconds: Int64, suffix: StaticString) -> [UInt8] {
         JSONWriter.bytes(capacity: 24) { json in
-            json.raw(#"""#)
-            json.integer(seconds)
-            json.raw(suffix)
-            json.raw(#"""#)
+            json.put(#"""#)
+            json.putInteger(seconds)
+            json.put(suffix)
+            json.put(#"""#)
         }
     }
 
     func write(into json: inout JSONWriter) {
-        json.raw(#"{"device":"#)
-        json.string(device)
-        json.raw(#","transport":"#)
-        json.string(transport.rawValue)
-        json.raw(#","stamp":"#)
-        json.integer(stamp)
-        json.raw(#","token":"#)
-        json.string(token)
-        json.raw(#","headers":"#)
-        headers.withUnsafeBufferPointer { json.raw($0) }
-        json.raw(#","body":"#)
-        body.withUnsafeBufferPointer { json.string($0) }
-        json.raw("}")
+        json.put(#"{"device":"#)
+        json.putString(device)
+        json.put(#","transport":"#)
+        json.putString(transport.rawValue)
+        json.put(#","stamp":"#)
+        json.putInteger(stamp)
+        json.put(#","token":"#)
+        json.putString(token)
+        json.put(#","headers":"#)
+        json.put(headers)
+        json.put(#","body":"#)
+        json.putString(body)
+        json.put("}")
     }
 }
