@@ -35,8 +35,8 @@ package struct ComposeResponse: Hashable, Sendable {
         package var alert: Bool
         /// S1: the group keys to withdraw, in the order of the request's state.
         package var withdraw: [String]
-        /// S6: the request's `push.activeUntil` when the answer is held; nil otherwise.
-        package var heldUntil: Timestamp?
+        /// S6: whether the answer is held (until the request's `push.activeUntil`).
+        package var held: Bool
         /// What S2 compares the answer's text digest with (C15): the
         /// `digest` of D's entries under G (absent when none has one), and
         /// whether they differ among themselves. Ranges of the request's bytes.
@@ -45,11 +45,11 @@ package struct ComposeResponse: Hashable, Sendable {
         /// The latest `alerted` of D's entries under G (C10), a range of the request's bytes.
         var latestAlerted = TextRange.absent
 
-        package init(send: Bool, alert: Bool, withdraw: [String], heldUntil: Timestamp? = nil) {
+        package init(send: Bool, alert: Bool, withdraw: [String], held: Bool = false) {
             self.send = send
             self.alert = alert
             self.withdraw = withdraw
-            self.heldUntil = heldUntil
+            self.held = held
         }
     }
 
@@ -183,7 +183,7 @@ package struct ComposeResponse: Hashable, Sendable {
     /// D under G recorded another text.
     mutating func settleDigest() {
         textDigest = TextDigest.of(self)
-        guard var transition, !transition.send, transition.heldUntil == nil else { return }
+        guard var transition, !transition.send, !transition.held else { return }
         if transition.digestsDiffer {
             transition.send = true
         } else if !transition.digestUnderG.isAbsent {
@@ -283,13 +283,14 @@ package struct ComposeResponse: Hashable, Sendable {
     package init(
         kind: Kind, reason: FallbackReason?, texts: ComposedTexts, locale: String, direction: TextDirection = .ltr,
         bytes: [UInt8], records: [KeyRecord], dropCount: Int, shownCount: Int, groupKey: String,
-        transition: Transition? = nil
+        transition: Transition? = nil, entryExtras: [EntryExtras] = []
     ) {
         self.init(
             kind: kind, reason: reason, storedNotification: .texts(texts), locale: locale, bytes: bytes,
             records: records, dropCount: dropCount, shownCount: shownCount, groupKey: groupKey)
         self.direction = direction
         self.transition = transition
+        self.entryExtras = entryExtras
     }
 
     private init(

@@ -94,13 +94,13 @@ extension Composer {
     }
 
     /// What S3 and S6 read besides D: the answer's `now` (its text and
-    /// instant), the alert window, and `push.activeUntil` when it is later
-    /// than `now` (nil otherwise).
+    /// instant), the alert window, and whether `push.activeUntil` is later
+    /// than `now`.
     struct Screen {
         let now: TextRange
         let nowMoment: Moment
         let windowSeconds: Int
-        let activeUntil: Timestamp?
+        let isActiveElsewhere: Bool
         /// Whether the request has `push`: then each entry records `digest`, `alerted` and `direct`.
         let hasPush: Bool
         /// The request's `displayedExtras`, which entries point into.
@@ -171,8 +171,8 @@ extension Composer {
                     screen.extras(entries[alerted]).alertedMoment,
                     in: bytes)
             let alert = directKept > directWithEntry || madeDirect || (newKey && !inWindow)
-            if alert, let until = screen.activeUntil {
-                return ComposeResponse.Transition(send: false, alert: false, withdraw: [], heldUntil: until)
+            if alert, screen.isActiveElsewhere {
+                return ComposeResponse.Transition(send: false, alert: false, withdraw: [], held: true)
             }
             // S2 (without the digests): the device shows exactly K under G,
             // and no key of K was made direct.
@@ -224,9 +224,9 @@ extension Composer {
                     hasFallback = true
                 }
             }
-            let heldUntil = addingFallback && !hasFallback ? screen.activeUntil : nil
+            let held = addingFallback && !hasFallback && screen.isActiveElsewhere
             // -1 stands for the fallback entry this answer records.
-            if addingFallback && !hasFallback && heldUntil == nil { order.append(-1) }
+            if addingFallback && !hasFallback && !held { order.append(-1) }
             let now = screen.nowMoment
             func item(_ index: Int) -> (Moment, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) {
                 index < 0
@@ -268,8 +268,8 @@ extension Composer {
                     }
                 }
             }
-            let alert = addingFallback && !hasFallback && heldUntil == nil
-            return ComposeResponse.Transition(send: alert, alert: alert, withdraw: [], heldUntil: heldUntil)
+            let alert = addingFallback && !hasFallback && !held
+            return ComposeResponse.Transition(send: alert, alert: alert, withdraw: [], held: held)
         }
     }
 }

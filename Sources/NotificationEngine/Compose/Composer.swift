@@ -106,7 +106,7 @@ package enum Composer {
         let screen = Screen(
             now: request.nowRange, nowMoment: request.nowMoment,
             windowSeconds: request.push?.alertWindowSeconds ?? PushOptions.defaultAlertWindowSeconds,
-            activeUntil: request.push?.activeUntil.flatMap { $0.instant > request.now.instant ? $0 : nil },
+            isActiveElsewhere: request.push?.activeUntil.map { $0.instant > request.now.instant } ?? false,
             hasPush: request.push != nil, extrasRows: extrasRows)
 
         guard request.fetch == .ok else {
@@ -243,7 +243,7 @@ package enum Composer {
                 state, kept: kept, groupKey: groupKey, screen: screen, entries: entries, notifications: notifications,
                 bytes: bytes)
         }
-        if let entries, transition?.heldUntil != nil {
+        if let entries, transition?.held == true {
             // C10 step 5: held, the device shows what it showed.
             _ = appendCarriedOver(
                 state, addingFallback: false, screen: screen, entries: entries, bytes: bytes, to: &records,
@@ -262,12 +262,10 @@ package enum Composer {
                 }
             }
         }
-        var response = ComposeResponse(
+        return ComposeResponse(
             kind: kind, reason: nil, texts: texts, locale: catalog.tag, direction: catalog.direction,
-            bytes: settings.bytes,
-            records: records, dropCount: dropCount, shownCount: kept.count, groupKey: groupKey, transition: transition)
-        response.entryExtras = extras
-        return response
+            bytes: settings.bytes, records: records, dropCount: dropCount, shownCount: kept.count, groupKey: groupKey,
+            transition: transition, entryExtras: extras)
     }
 
     // MARK: Step 5: one notification

@@ -20,13 +20,7 @@ extension ComposeDecoder {
     /// Whether the string at `range` (present) keeps `rule`.
     @inline(__always)
     mutating func holds(_ rule: MemberRule, _ range: TextRange) -> Bool {
-        switch rule {
-        case .none: true
-        case .noColon: !sourceHasColon(range)
-        case .groupKey: isGroupKey(range)
-        case .digest: isDigest(range)
-        case .timestamp: moment(at: range) != nil
-        }
+        rule == .timestamp ? moment(at: range) != nil : holdsReading(rule, range)
     }
 
     /// The problem `rule` finds in the string at `range` (present), or nil when it holds.
@@ -58,9 +52,23 @@ extension ComposeDecoder {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
             let range = ranges[ObjectShape.Slot(rawValue: UInt8(truncatingIfNeeded: slot)).unsafelyUnwrapped]
-            if !range.isAbsent, !holds(rules.rules[slot], range) { return false }
+            guard !range.isAbsent else { continue }
+            let rule = rules.rules[slot]
+            // The instant's reader remembers a recent day (mutating); the other rules only read.
+            if rule == .timestamp ? moment(at: range) == nil : !holdsReading(rule, range) { return false }
         }
         return true
+    }
+
+    /// `holds` for a rule that only reads the request's bytes (every rule but `timestamp`).
+    @inline(__always)
+    func holdsReading(_ rule: MemberRule, _ range: TextRange) -> Bool {
+        switch rule {
+        case .none, .timestamp: true
+        case .noColon: !sourceHasColon(range)
+        case .groupKey: isGroupKey(range)
+        case .digest: isDigest(range)
+        }
     }
 }
 

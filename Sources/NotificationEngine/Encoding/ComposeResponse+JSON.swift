@@ -144,14 +144,14 @@ extension ComposeResponse {
                     out.rawInRoom(key)
                     out.rawInRoom(#"","timestamp":""#)
                     out.rawInRoom(timestamp)
-                    // With `push`, the entry's other members follow before its `}`.
-                    let close: StaticString = hasExtras ? #"""# : #""}"#
                     if let group {
                         out.rawInRoom(#"","group":""#)
                         out.rawInRoom(group)
-                        out.rawInRoom(close)
+                        if hasExtras { out.rawInRoom(#"""#) } else { out.rawInRoom(#""}"#) }
+                    } else if hasExtras {
+                        out.rawInRoom(#"","group":null"#)
                     } else {
-                        out.rawInRoom(hasExtras ? #"","group":null"# : #"","group":null}"#)
+                        out.rawInRoom(#"","group":null}"#)
                     }
                 } else {
                     out.raw(index > entryStart ? #",{"key":"# : #"{"key":"#)

@@ -66,7 +66,7 @@ package enum PushBuilder {
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, webPushFormat: webPushFormat, navigate: options.navigate,
             mutable: options.mutable, apns: uncut(fixed.apns, costs), fcm: uncut(fixed.fcm, costs), webpush: web)
-        answer.heldUntil = transition.heldUntil
+        answer.heldUntil = transition.held ? options.activeUntil : nil
         answer.fitPayloads(costs: costs, webCosts: webCosts, reserveBytes: options.reserveBytes)
         return answer
     }
