@@ -140,7 +140,7 @@ enum ComposeFixture {
                 badge: push["badge"] as? Int, androidChannel: push["androidChannel"] as? String,
                 reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value,
                 alertWindowSeconds: push["alertWindowSeconds"] as? Int ?? PushOptions.defaultAlertWindowSeconds,
-                activeUntil: try push["activeUntil"].map { try timestamp($0, "activeUntil") }),
+                activeUntil: try push["activeUntil"].map { try timestamp($0, "activeUntil") },
                 webPush: (push["webPush"] as? String).flatMap(PushOptions.WebPushFormat.init(rawValue:)) ?? .classic,
                 navigate: push["navigate"] as? String, mutable: push["mutable"] as? Bool ?? false)
         }

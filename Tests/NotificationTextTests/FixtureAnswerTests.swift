@@ -127,7 +127,7 @@ import Testing
                 badge: $0["badge"] as? Int, androidChannel: $0["androidChannel"] as? String,
                 reserveBytes: $0["reserveBytes"] as? Int ?? 0, stamp: ($0["stamp"] as? NSNumber)?.int64Value,
                 alertWindowSeconds: $0["alertWindowSeconds"] as? Int ?? PushOptions.defaultAlertWindowSeconds,
-                activeUntil: ($0["activeUntil"] as? String).flatMap(Timestamp.init(rfc3339:))),
+                activeUntil: ($0["activeUntil"] as? String).flatMap(Timestamp.init(rfc3339:)),
                 declarativeWebPush: $0["webPush"] as? String == "declarative", navigate: $0["navigate"] as? String,
                 mutable: $0["mutable"] as? Bool ?? false)
         }

@@ -6,6 +6,8 @@ struct ComposedAnswer {
     var shownCount = 0
     var fallback = false
     var send = false
+    /// `push.heldUntil` in Unix milliseconds (compose.md S6); nil when the answer is not held.
+    var heldUntilMilliseconds: Int64? = nil
     var group = ""
     var stamp: Int64 = 0
     var withdrawCount = 0
@@ -22,6 +24,11 @@ struct ComposedAnswer {
         if let kind = tape.member(root, "kind"), tape.kind(kind) == .string { fallback = tape.isName(kind, "fallback") }
         guard let push = tape.member(root, "push") else { return }
         send = tape.member(push, "send").map { tape.kind($0) == .true } ?? false
+        if let held = tape.member(push, "heldUntil"), tape.kind(held) == .string,
+            let instant = Timestamp(rfc3339: tape.string(held))?.instant
+        {
+            heldUntilMilliseconds = instant.epochSeconds * 1000 + Int64(instant.nanoseconds / 1_000_000)
+        }
         if let group = tape.member(push, "group"), tape.kind(group) == .string { self.group = tape.string(group) }
         if let stamp = tape.member(push, "stamp") { self.stamp = tape.integer64Value(stamp) ?? 0 }
         if let withdraw = tape.member(push, "withdraw"), tape.kind(withdraw) == .array {

@@ -38,7 +38,10 @@ extension RelayCore {
         record.plan(composed, badge: unread)
         record.displayed = composed.displayed
         record.stamp = stamp
-        if fetch == "ok" {
+        if let held = composed.heldUntilMilliseconds {
+            // Held while the recipient is active elsewhere: compose again when the activity ends.
+            record.due = RelayRecord.Due(atMilliseconds: max(held, now.milliseconds), attempt: 0)
+        } else if fetch == "ok" {
             record.due = nil
             record.refresh = false
         } else {
@@ -135,6 +138,10 @@ extension RelayCore {
                 json.put(#","androidChannel":"#)
                 json.putString(channel)
             }
+            if let activeUntil = record.activeUntil {
+                json.put(#","activeUntil":"#)
+                json.putString(activeUntil)
+            }
             json.put("}}")
         }
     }
@@ -178,7 +185,8 @@ extension RelayRecord {
     /// Step 5: what the answer sends each device, into its outbox.
     mutating func plan(_ answer: ComposedAnswer, badge: Int?) {
         guard answer.hasPush else { return }
-        let alertGoes = answer.send || (refresh && answer.shownCount > 0)
+        // A held answer sends no alert: the device keeps what `displayed` records (compose.md S6).
+        let alertGoes = answer.heldUntilMilliseconds == nil && (answer.send || (refresh && answer.shownCount > 0))
         for index in devices.indices {
             let transport = devices[index].transport
             var planned: [OutboxEntry] = []

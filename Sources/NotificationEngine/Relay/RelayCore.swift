@@ -116,9 +116,11 @@ package enum RelayCore {
     // MARK: event
 
     static let eventMembers: [StaticString] = [
-        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device",
+        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device", "until",
     ]
-    static let eventTypes: [StaticString] = ["created", "read", "settings", "register", "unregister"]
+    static let eventTypes: [StaticString] = [
+        "created", "read", "edited", "deleted", "settings", "register", "unregister", "active",
+    ]
 
     /// Writes `due` first (docs/relay.md, "Events"): now, or earlier when it was.
     static func event(_ fields: RelayFields) throws(RelayProblem) -> [UInt8] {
@@ -145,6 +147,7 @@ package enum RelayCore {
             switch type {
             case "settings": ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits"]
             case "register", "unregister": ["type", "device"]
+            case "active": ["type", "until"]
             default: ["type"]
             }
         for member in eventMembers where event.has(member) {
@@ -168,10 +171,25 @@ package enum RelayCore {
         case "unregister":
             let id = try event.requiredString("device")
             record.devices.removeAll { $0.id == id }
+        case "active":
+            // The recipient is active elsewhere until `until` (null: no longer): the next compose holds its
+            // alerts until then; a held loop waits no longer than the activity (compose.md S6).
+            let until = try event.string("until")
+            var untilMilliseconds = now.milliseconds
+            if let until {
+                guard let instant = Timestamp(rfc3339: until)?.instant else {
+                    throw RelayProblem(
+                        .invalidTimestamp, "event.until must be an RFC 3339 date-time", at: "event.until")
+                }
+                untilMilliseconds = max(
+                    now.milliseconds, instant.epochSeconds * 1000 + Int64(instant.nanoseconds / 1_000_000))
+            }
+            record.activeUntil = until
+            if record.due != nil { record.setDue(atMost: untilMilliseconds) }
         default:
             break
         }
-        if type != "unregister" { record.setDue(atMost: now.milliseconds) }
+        if type != "unregister" && type != "active" { record.setDue(atMost: now.milliseconds) }
         let written = record
         return JSONWriter.bytes(capacity: 1024) { json in
             json.put(#"{"record":"#)

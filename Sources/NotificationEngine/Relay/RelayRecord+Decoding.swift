@@ -1,7 +1,9 @@
 /// Reading a stored record back (`RelayRecord.write`'s JSON, or one written
 /// by hand: members with a default may be left out).
 extension RelayRecord {
-    static let members: [StaticString] = ["recipient", "settings", "displayed", "stamp", "refresh", "due", "devices"]
+    static let members: [StaticString] = [
+        "recipient", "settings", "displayed", "stamp", "refresh", "due", "devices", "activeUntil",
+    ]
     static let settingsMembers: [StaticString] = [
         "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app",
     ]
@@ -37,6 +39,12 @@ extension RelayRecord {
                 attempt: try dueFields.integer("attempt", in: Self.attemptRange) ?? 0)
         } else {
             due = nil
+        }
+        activeUntil = try fields.string("activeUntil")
+        if let activeUntil, Timestamp(rfc3339: activeUntil) == nil {
+            throw RelayProblem(
+                .invalidTimestamp, "\(fields.path("activeUntil")) must be an RFC 3339 date-time",
+                at: fields.path("activeUntil"))
         }
         devices = []
         for (position, device) in (try fields.array("devices") ?? []).enumerated() {

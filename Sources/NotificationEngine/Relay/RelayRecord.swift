@@ -14,6 +14,9 @@ package struct RelayRecord: Sendable {
     /// When the loop must run, with the attempts so far; nil: nothing owed.
     package var due: Due?
     package var devices: [Device]
+    /// Until when the recipient is active on another client (an `active`
+    /// event), as written; each compose's `push.activeUntil` (compose.md S6).
+    package var activeUntil: String? = nil
 
     /// What the relay sends along with every compose.
     package struct Settings: Sendable {
@@ -119,6 +122,10 @@ extension RelayRecord {
             json.put("}")
         } else {
             json.put("null")
+        }
+        if let activeUntil {
+            json.put(#","activeUntil":"#)
+            json.putString(activeUntil)
         }
         json.put(#","devices":["#)
         for (position, device) in devices.enumerated() {
