@@ -48,7 +48,8 @@ def random_case(rng, realistic=REALISTIC):
 # comes while retries and deliveries are pending).
 PROFILE = {"weights": {"create": 40, "read": 15, "read-here": 5, "time": 13, "fetch-fails": 5, "device-fails": 7,
                        "offline": 6, "restart": 2, "crash": 2, "device-timeouts": 2, "force-quit": 1.5,
-                       "compose-unavailable": 2, "locale": 2.5, "preview": 2, "register": 1, "device-gone": 0.5},
+                       "compose-unavailable": 2, "locale": 2.5, "preview": 2, "register": 1, "device-gone": 0.5,
+                       "edit": 5, "delete": 2, "active": 2},
            "unsettled": 0.3}
 
 
@@ -73,6 +74,21 @@ def random_event(rng, world, case, profile=PROFILE):
         return {"do": "create", "notification": n, "ago": rng.choice(profile.get("ago", [0, 0, 0, 1, 30]))}
     if kind == "read":
         return {"do": "read", "keys": rng.sample(unread, rng.randint(1, len(unread)))}
+    if kind in ("edit", "delete"):
+        keys = sorted(world.backend.notifications)
+        if not keys:
+            return {"do": "time", "seconds": 1}
+        key = rng.choice(keys)
+        if kind == "delete":
+            return {"do": "delete", "key": key}
+        change = rng.choice(["text", "text", "type", "threadTitle", "senderName"])
+        value = {"text": rng.choice(["(edited)", "Hello **again**", "ok", ""]),
+                 "type": rng.choice(["message", "mention", "reply"]),
+                 "threadTitle": rng.choice(["Renamed", "Title t1"]),
+                 "senderName": rng.choice(["Ana B.", "Ben"])}[change]
+        return {"do": "edit", "key": key, change: value}
+    if kind == "active":
+        return {"do": "active", "seconds": rng.choice([20, 60, 200])}
     if kind == "read-here":
         notes = list(world.devices[device_id].shown.values())
         covered = [k for n in notes for k in n["covers"]]

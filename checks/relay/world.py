@@ -186,8 +186,12 @@ class World:
             types = {key_of(n): n["type"] for n in request.get("notifications", [])}
             newly_direct = any(types.get(k) in ("mention", "reply") and before.get(k, {}).get("direct") is not True
                                for k in composed["shown"])
+            # The window is the group's while it is on the device: one the answer's state no longer had
+            # (withdrawn, everything read) alerts anew.
+            on_device = any(e.get("group") == group for e in request["record"]["displayed"])
+            window = request["record"]["settings"].get("alertWindowSeconds", 60) * 1000
             last = self.alerted.get(group)
-            if last is not None and now - last < 60_000 and not newly_direct:
+            if on_device and last is not None and now - last < window and not newly_direct:
                 self.violation("I9", f"{group} alerted at {request['now']}, {now - last} ms after its last alert")
         self.alerted[group] = now
 

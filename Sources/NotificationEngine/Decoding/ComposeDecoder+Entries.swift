@@ -64,7 +64,7 @@ extension ComposeDecoder {
     {
         if decodeShapedDisplayedEntry() { return }
         let path = { "displayed[\(index)]" }
-        var values = ObjectValues(scalars: tables.displayedScalars)
+        var values = ObjectValues(scalars: DisplayedMember.startScalars)
         _ = reader.peek()
         displayedShape.begin(at: reader.index)
         try decodeMembers(&names, at: path(), of: .displayedEntry, into: &values) {
@@ -110,32 +110,21 @@ extension ComposeDecoder {
         return extras
     }
 
-    /// Whether the text at `range` is a text digest (compose.md C15): 16
-    /// characters of `0`–`9` and `a`–`f`.
-    func isDigest(_ range: TextRange) -> Bool {
-        guard range.count == 16 else { return false }
-        return request.bytes.withUnsafeBufferPointer { bytes in
-            for byte in bytes[present: range]
-            where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                && !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-            {
-                return false
+    /// Whether `value` is a text digest (compose.md C15): 16 characters of
+    /// `0`–`9` and `a`–`f`.
+    static func isDigest(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        value.count == 16
+            && value.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
             }
-            return true
-        }
     }
 
-    /// Whether the text at `range` is a valid group key (compose.md C14):
-    /// 1 to 64 bytes, each in U+0021…U+007E other than `"` and `\`.
-    func isGroupKey(_ range: TextRange) -> Bool {
-        guard (1...64).contains(range.count) else { return false }
-        return request.bytes.withUnsafeBufferPointer { bytes in
-            for byte in bytes[present: range]
-            where byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            return true
-        }
+    /// Whether `value` is a valid group key (compose.md C14): 1 to 64 bytes,
+    /// each in U+0021…U+007E other than `"` and `\`.
+    static func isGroupKey(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        (1...64).contains(value.count)
+            && value.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// Notes the valid group key at `range` among the request's distinct

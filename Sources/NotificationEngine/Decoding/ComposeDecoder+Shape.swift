@@ -31,7 +31,7 @@ extension ComposeDecoder {
     mutating func decodeShapedDisplayedEntry() -> Bool {
         let appendedCount = request.bytes.count
         var ranges = ComposeRequest.NotificationRanges()
-        var scalars = tables.displayedScalars
+        var scalars = DisplayedMember.startScalars
         guard displayedShape.isKnown,
             let end = readShaped(
                 displayedShape.pieces, displayedShape.count, into: &ranges, &scalars, appendedCount: appendedCount)

@@ -178,8 +178,6 @@ struct ComposeDecoder: ~Copyable {
         /// The text slots of the required members, one bit each (`requiredSlots`).
         let notificationRequired = NotificationMember.requiredSlots
         let displayedRequired = DisplayedMember.requiredSlots
-        /// A displayed entry's scalars before its members are read (`direct` absent).
-        let displayedScalars = DisplayedMember.defaultScalars
         /// The rules the shaped read runs on the slots it filled (`MemberRule`).
         let notificationRules = SlotRules(NotificationMember.self)
         let displayedRules = SlotRules(DisplayedMember.self)

@@ -20,7 +20,9 @@ extension ComposeDecoder {
     /// Whether the string at `range` (present) keeps `rule`.
     @inline(__always)
     mutating func holds(_ rule: MemberRule, _ range: TextRange) -> Bool {
-        rule == .timestamp ? moment(at: range) != nil : holdsReading(rule, range)
+        rule == .timestamp
+            ? moment(at: range) != nil
+            : request.bytes.withUnsafeBufferPointer { Self.holds(rule, $0[present: range]) }
     }
 
     /// The problem `rule` finds in the string at `range` (present), or nil when it holds.
@@ -47,27 +49,37 @@ extension ComposeDecoder {
     /// rule: the shaped read's run of the rules the general path runs.
     @inline(__always)
     mutating func passesRules(_ rules: SlotRules, _ ranges: ComposeRequest.NotificationRanges) -> Bool {
-        var slots = rules.mask
+        if rules.readingMask != 0 {
+            let kept = request.bytes.withUnsafeBufferPointer { bytes in
+                var slots = rules.readingMask
+                while slots != 0 {
+                    let slot = slots.trailingZeroBitCount
+                    slots &= slots &- 1
+                    let range = ranges.slots[slot]
+                    if !range.isAbsent, !Self.holds(rules.rule(slot), bytes[present: range]) { return false }
+                }
+                return true
+            }
+            guard kept else { return false }
+        }
+        var slots = rules.timestampMask
         while slots != 0 {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
-            let range = ranges[ObjectShape.Slot(rawValue: UInt8(truncatingIfNeeded: slot)).unsafelyUnwrapped]
-            guard !range.isAbsent else { continue }
-            let rule = rules.rules[slot]
-            // The instant's reader remembers a recent day (mutating); the other rules only read.
-            if rule == .timestamp ? moment(at: range) == nil : !holdsReading(rule, range) { return false }
+            let range = ranges.slots[slot]
+            if !range.isAbsent, moment(at: range) == nil { return false }
         }
         return true
     }
 
-    /// `holds` for a rule that only reads the request's bytes (every rule but `timestamp`).
+    /// Whether `value` keeps `rule`, a rule that only reads the value (every rule but `timestamp`).
     @inline(__always)
-    func holdsReading(_ rule: MemberRule, _ range: TextRange) -> Bool {
+    static func holds(_ rule: MemberRule, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
         switch rule {
         case .none, .timestamp: true
-        case .noColon: !sourceHasColon(range)
-        case .groupKey: isGroupKey(range)
-        case .digest: isDigest(range)
+        case .noColon: !value.contains(UInt8(ascii: ":"))
+        case .groupKey: isGroupKey(value)
+        case .digest: isDigest(value)
         }
     }
 }
@@ -75,19 +87,29 @@ extension ComposeDecoder {
 /// The rules of one kind of object by slot, held in place: the shaped read
 /// visits only the slots that have one.
 struct SlotRules: Sendable {
-    /// One bit per slot with a rule.
-    let mask: UInt16
-    let rules: SixteenSlots<MemberRule>
+    /// One bit per slot with a rule that only reads the value, and per slot whose rule is `timestamp`.
+    let readingMask: UInt16
+    let timestampMask: UInt16
+    /// Each slot's rule, 4 bits a slot.
+    private let packed: UInt64
 
     init<Member: WireMember>(_: Member.Type) {
-        var mask: UInt16 = 0
-        var rules = SixteenSlots<MemberRule>(repeating: .none)
+        var (reading, timestamps, packed): (UInt16, UInt16, UInt64) = (0, 0, 0)
         for member in Member.allCases {
             guard case .text(let slot) = member.field.slot, member.field.rule != .none else { continue }
-            mask |= 1 << slot.rawValue
-            rules[Int(slot.rawValue)] = member.field.rule
+            if member.field.rule == .timestamp {
+                timestamps |= 1 << slot.rawValue
+            } else {
+                reading |= 1 << slot.rawValue
+            }
+            packed |= UInt64(member.field.rule.rawValue) << (4 * UInt64(slot.rawValue))
         }
-        self.mask = mask
-        self.rules = rules
+        (readingMask, timestampMask, self.packed) = (reading, timestamps, packed)
+    }
+
+    /// The rule of `slot` (0..<16).
+    @inline(__always)
+    func rule(_ slot: Int) -> MemberRule {
+        MemberRule(rawValue: UInt8(truncatingIfNeeded: packed >> (4 * UInt64(slot)) & 15)) ?? .none
     }
 }

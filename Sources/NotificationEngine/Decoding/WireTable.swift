@@ -166,6 +166,14 @@ extension ComposeDecoder {
         /// The `direct` slot of an entry without it.
         static let directAbsent: Int64 = 2
 
+        /// An entry's scalars before its members are read (its row's default: `direct` absent).
+        @inline(__always)
+        static var startScalars: ComposeRequest.ScalarSlots {
+            var scalars = ComposeRequest.ScalarSlots()
+            scalars[.direct] = directAbsent
+            return scalars
+        }
+
         case key, timestamp, group, digest, alerted, direct
 
         var field: WireField {

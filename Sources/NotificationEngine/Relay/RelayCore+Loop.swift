@@ -138,6 +138,10 @@ extension RelayCore {
                 json.put(#","androidChannel":"#)
                 json.putString(channel)
             }
+            if let window = settings.alertWindowSeconds {
+                json.put(#","alertWindowSeconds":"#)
+                json.putInteger(window)
+            }
             if let activeUntil = record.activeUntil {
                 json.put(#","activeUntil":"#)
                 json.putString(activeUntil)

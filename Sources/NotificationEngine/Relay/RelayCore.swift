@@ -116,7 +116,8 @@ package enum RelayCore {
     // MARK: event
 
     static let eventMembers: [StaticString] = [
-        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "device", "until",
+        "type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "alertWindowSeconds", "device",
+        "until",
     ]
     static let eventTypes: [StaticString] = [
         "created", "read", "edited", "deleted", "settings", "register", "unregister", "active",
@@ -145,7 +146,8 @@ package enum RelayCore {
         let type = try event.need(event.word("type", eventTypes), "type")
         let allowed: [StaticString] =
             switch type {
-            case "settings": ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits"]
+            case "settings":
+                ["type", "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "alertWindowSeconds"]
             case "register", "unregister": ["type", "device"]
             case "active": ["type", "until"]
             default: ["type"]

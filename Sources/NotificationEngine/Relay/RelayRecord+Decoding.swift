@@ -5,7 +5,7 @@ extension RelayRecord {
         "recipient", "settings", "displayed", "stamp", "refresh", "due", "devices", "activeUntil",
     ]
     static let settingsMembers: [StaticString] = [
-        "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app",
+        "locale", "preview", "androidChannel", "maxAgeSeconds", "maxUnits", "app", "alertWindowSeconds",
     ]
     static let dueMembers: [StaticString] = ["at", "attempt"]
     static let deviceMembers: [StaticString] = [
@@ -90,6 +90,9 @@ extension RelayRecord.Settings {
         }
         if let units = try fields.integer("maxUnits", in: BodyRenderer.maxUnitsRange) { maxUnits = units }
         if let app = try fields.string("app") { self.app = app }
+        if let window = try fields.integer("alertWindowSeconds", in: PushOptions.alertWindowRange) {
+            alertWindowSeconds = window
+        }
     }
 }
 

@@ -26,6 +26,8 @@ package struct RelayRecord: Sendable {
         package var maxAgeSeconds: Int
         package var maxUnits: Int
         package var app: String?
+        /// The recipient's alert window (compose.md S3); nil: the default.
+        package var alertWindowSeconds: Int? = nil
 
         package static let defaultMaxAgeSeconds = 600
         package static let defaultMaxUnits = 256
@@ -108,6 +110,10 @@ extension RelayRecord {
         if let app = settings.app {
             json.put(#","app":"#)
             json.putString(app)
+        }
+        if let window = settings.alertWindowSeconds {
+            json.put(#","alertWindowSeconds":"#)
+            json.putInteger(window)
         }
         json.put(#"},"displayed":"#)
         json.put(displayed)
