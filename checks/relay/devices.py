@@ -84,7 +84,7 @@ class Device:
             elif rule == "BADGE":
                 if not any(p["badge"] is not None and p["stamp"] > self.badge_stamp for p in self.expired):
                     return False
-            elif rule in ("TIER", "LANG", "I3"):
+            elif rule in ("TIER", "LANG", "I3", "I8"):
                 note = self.shown.get(group)
                 if note is None or not any(p["stamp"] > note["stamp"]
                                            and (p["group"] == group or p["kind"] != "fallback")

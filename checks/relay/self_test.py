@@ -282,6 +282,38 @@ CRASHES = profile(0.5, crash=20, **{"device-fails": 10})
 SETTINGS = profile(0.3, preview=15, locale=15, **{"fetch-fails": 15, "compose-unavailable": 8})
 
 
+class NoDigestTap(CoreTap):
+    """A relay that stores `displayed` without the entries' digests (compose.md C15): an edit never
+    reaches the device (I8)."""
+
+    def request(self, request):
+        if request["do"] == "loop":
+            record = dict(request["record"], displayed=[{k: v for k, v in e.items() if k != "digest"}
+                                                        for e in request["record"]["displayed"]])
+            request = dict(request, record=record)
+        return request
+
+
+class NoWindowTap(CoreTap):
+    """A relay that drops the entries' `alerted`: every new message of a burst alerts (I9)."""
+
+    def request(self, request):
+        if request["do"] == "loop":
+            record = dict(request["record"], displayed=[{k: v for k, v in e.items() if k != "alerted"}
+                                                        for e in request["record"]["displayed"]])
+            request = dict(request, record=record)
+        return request
+
+
+class NoActivityTap(CoreTap):
+    """A relay that forgets the recipient's activity elsewhere: alerts while active (I10)."""
+
+    def request(self, request):
+        if request["do"] == "loop" and "activeUntil" in request["record"]:
+            request = dict(request, record={k: v for k, v in request["record"].items() if k != "activeUntil"})
+        return request
+
+
 def every(platform):
     return {"apns": platform, "fcm": platform, "webpush": platform}
 
@@ -305,6 +337,10 @@ BROKEN = [  # (name, the core's tap, the device platform per transport, at most 
     ("retries with the whole TTL", SameTtlTap, None, 200, PROFILE),
     ("writes Python's default separators", DefaultSeparatorsTap, None, 400, PROFILE),
     ("reserves no bytes for the FCM token", NoTokenReserveTap, None, 400, PROFILE),
+    ("stores no text digests (edits never sent)", NoDigestTap, None, 300, profile(0.3, edit=40)),
+    ("forgets when a group alerted (every message of a burst alerts)", NoWindowTap, None, 300,
+     profile(0.3, create=80, time=2)),
+    ("forgets the recipient's activity elsewhere", NoActivityTap, None, 300, profile(0.3, active=25, create=60)),
 ]
 
 
