@@ -49,25 +49,23 @@ extension ComposeDecoder {
     /// rule: the shaped read's run of the rules the general path runs.
     @inline(__always)
     mutating func passesRules(_ rules: SlotRules, _ ranges: ComposeRequest.NotificationRanges) -> Bool {
-        if rules.readingMask != 0 {
-            let kept = request.bytes.withUnsafeBufferPointer { bytes in
-                var slots = rules.readingMask
-                while slots != 0 {
-                    let slot = slots.trailingZeroBitCount
-                    slots &= slots &- 1
-                    let range = ranges.slots[slot]
-                    if !range.isAbsent, !Self.holds(rules.rule(slot), bytes[present: range]) { return false }
-                }
-                return true
-            }
-            guard kept else { return false }
-        }
-        var slots = rules.timestampMask
+        var slots = rules.readingMask | rules.timestampMask
         while slots != 0 {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
             let range = ranges.slots[slot]
-            if !range.isAbsent, moment(at: range) == nil { return false }
+            guard !range.isAbsent else { continue }
+            let rule = rules.rule(slot)
+            if rule == .timestamp {
+                if moment(at: range) == nil { return false }
+            } else if range.end <= reader.bytes.count {
+                // A value as the body wrote it (nearly always): read in place.
+                if !Self.holds(rule, UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])) {
+                    return false
+                }
+            } else if !request.bytes.withUnsafeBufferPointer({ Self.holds(rule, $0[present: range]) }) {
+                return false  // an unescaped value, appended past the body
+            }
         }
         return true
     }
