@@ -315,9 +315,11 @@ def stdlib_linkage(binary: Path) -> str:
 
 # Budgets one case has against another measured in the same run, whatever
 # the thresholds: (case, base case, at most this many times its instructions).
-# A compose with `push` costs at most 1.35× the same compose without it: the
-# three alert payloads and the three withdrawal payloads (push.md P10-P12, P21).
-BUDGETS = [("service-compose-20-push", "service-compose-20", 1.35)]
+# A compose with `push` costs at most 1.5× the same compose without it: the
+# three alert payloads and the three withdrawal payloads (push.md P10-P12, P21),
+# and the screen's record (compose.md C10, C15: each entry's digest, alert and
+# directness, the text digest, the alert window and the hold).
+BUDGETS = [("service-compose-20-push", "service-compose-20", 1.5)]
 
 
 def over_budget(figures: dict[str, float]) -> list[str]:
