@@ -160,6 +160,9 @@ class World:
         if push is None:
             return
         self.check_alert(request, composed)
+        # A group that left the device starts anew (screen.md I9): its window was recorded with its entries.
+        groups = {e.get("group") for e in composed["displayed"]}
+        self.alerted = {g: t for g, t in self.alerted.items() if g in groups}
         if fetched and push["heldUntil"] is None:
             self.latest = (push["group"], composed["kind"], composed["notification"])
         self.notes[push["stamp"]] = note_of(request, answer)
