@@ -7,7 +7,7 @@ import NotificationEngine
 // with Embedded Swift for wasm32-unknown-none-wasm, never by SwiftPM.
 //
 // A call: the host takes memory with `nt_alloc`, writes the request's UTF-8
-// there, calls `nt_body`, `nt_compose`, `nt_relay`, `nt_locale` or
+// there, calls `nt_body`, `nt_compose`, `nt_locale` or
 // `nt_configure`, which return the HTTP status (200, or the problem's),
 // frees its memory with `nt_free`, and reads the answer at
 // `nt_answer_pointer` for `nt_answer_length` bytes: a 200's JSON, or the problem object
@@ -100,17 +100,6 @@ func compose(
     return answer { () throws(Problem) in
         try RequestAnswers.compose(
             request: bytes, appName: state.appName, catalogs: state.catalogs, now: { clock }, kept: state.kept)
-    }
-}
-
-/// A `POST /relay` request (`RelayCore`, docs/relay.md "The core"): the
-/// relay's next record and what to do, or its problem. The request carries
-/// its own `now`; the loop composes with the settings of `nt_configure`.
-@_expose(wasm, "nt_relay") @_cdecl("nt_relay")
-func relay(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
-    let bytes = copy(request, byteCount)
-    return answer { () throws(Problem) in
-        try RequestAnswers.relay(request: bytes, appName: state.appName, catalogs: state.catalogs, kept: state.kept)
     }
 }
 

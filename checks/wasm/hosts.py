@@ -82,7 +82,7 @@ def python_answers(calls, c_api=True):
     edge = type(rules._edge).__name__
     if edge != ("_CEdge" if c_api else "_Edge"):
         raise SystemExit(f"FAIL the Python host called through {edge} where it was asked for c_api={c_api}")
-    route = {"/body": rules.answer_body, "/relay": rules.answer_relay, "/locale": rules.answer_locale,
+    route = {"/body": rules.answer_body, "/locale": rules.answer_locale,
              "/compose": lambda request: rules.answer_compose(request, now=NOW)}
     return [tuple(route[call["route"]](call["request"])) for call in calls]
 

@@ -43,9 +43,6 @@ export declare function answerBody(request: Request, options?: AnswerOptions & {
 export declare function answerCompose(request: Request, options: ComposeOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function answerCompose(request: Request, options?: ComposeOptions & { bytes?: false }): Answer<string>;
 
-/** A `POST /relay` request: the relay's next record and what to send, or its problem. */
-export declare function answerRelay(request: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
-export declare function answerRelay(request: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 
 /** How a `locale` chooses its catalog: `{locale, defaultLocale, count, format, arguments}`, each optional. */
 export declare function answerLocale(question: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;

@@ -71,15 +71,6 @@ export function answerCompose(request, { now = new Date(), bytes = false } = {})
 }
 
 /**
- * A `POST /relay` request: `{status, body}`. The relay's core (docs/relay.md,
- * "The core"): the stored record and what happened in, the next record and
- * what to send out; the request carries its own `now`.
- */
-export function answerRelay(request, { bytes = false } = {}) {
-  return call("nt_relay", bytes, request);
-}
-
-/**
  * How a `locale` chooses its catalog: `{locale, defaultLocale, count, format,
  * arguments}`, each optional; the answer is the `locale` command's JSON.
  */

@@ -38,7 +38,7 @@ MODULE_PATH = Path(__file__).with_name("notification-text.wasm")
 Request = Union[str, bytes, bytearray, dict, list]
 
 # The exports called per answer: their numbers of 32-bit parameters and results.
-_CALLED = {"nt_alloc": (1, 1), "nt_free": (1, 0), "nt_body": (2, 1), "nt_compose": (4, 1), "nt_relay": (2, 1),
+_CALLED = {"nt_alloc": (1, 1), "nt_free": (1, 0), "nt_body": (2, 1), "nt_compose": (4, 1),
            "nt_locale": (2, 1), "nt_configure": (2, 1)}
 # A request buffer is kept for the calls that follow up to this size, and given back after a larger one.
 _KEPT_BYTES = 1 << 16
@@ -76,12 +76,6 @@ class NotificationText:
         if isinstance(now, datetime.datetime):
             now = now.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
         return self._answer("nt_compose", request, now)
-
-    def answer_relay(self, request: Request) -> Answer:
-        """A ``POST /relay`` request: the relay's core (docs/relay.md, "The core"),
-        the stored record and what happened in, the next record and what to send
-        out; the request carries its own ``now``."""
-        return self._answer("nt_relay", request)
 
     def answer_locale(self, question: Request) -> Answer:
         """How a ``locale`` chooses its catalog: ``{locale, defaultLocale, count,
