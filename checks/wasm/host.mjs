@@ -1,5 +1,5 @@
 // The Node host as a line filter, for checks/wasm/check.py: each stdin line is
-// `{"route": "/body" | "/compose" | "/locale" | "/relay", "request": TEXT, "now"?: RFC 3339}`,
+// `{"route": "/body" | "/compose" | "/locale" | "/relay" | "/configure", "request": TEXT, "now"?: RFC 3339}`,
 // or with `"requestBase64"` in place of `"request"`: the request's bytes,
 // given to the host as a Uint8Array and answered as bytes. Each stdout line
 // is `{"status": N, "body": TEXT}`, or `{"status": N, "bodyBase64": BYTES}`.
@@ -14,7 +14,7 @@ const folder = resolve(process.argv[2] ?? ".build/wasm");
 const host = await import(pathToFileURL(`${folder}/notification-text.mjs`).href);
 await host.init(`${folder}/notification-text.wasm`);
 await host.initRelay(`${folder}/notification-text-relay.wasm`);
-const answer = { "/body": host.answerBody, "/locale": host.answerLocale, "/relay": host.relay,
+const answer = { "/body": host.answerBody, "/locale": host.answerLocale, "/relay": host.relay, "/configure": host.configure,
   "/compose": (request, options) => host.answerCompose(request, { now: "2026-11-29T12:00:00Z", ...options }) };
 const output = [];
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {

@@ -73,7 +73,7 @@ def play(answer, rng, lives):
 
     for life in range(lives):
         now = NOON_MS + life * 3_600_000
-        settings = {"locale": rng.choice(["en", "de", "ar", "ja", "fr"]), "preview": rng.choice(["full", "sender", "none"])}
+        settings = {"locale": rng.choice(["en", "de", "ar", "ja", "fr", "sw"]), "preview": rng.choice(["full", "sender", "none"])}
         if rng.random() < 0.5:
             settings["androidChannel"] = "messages"
         if rng.random() < 0.3:
