@@ -6,7 +6,8 @@ means) is the core's: `POST /relay` (`http_core`), or the same core in this proc
 through the WebAssembly module's Python host (`host_core`, no service: `pip
 install notification-text`, docs/wasm.md). What is left here is IO:
 the store (one record per recipient, compare-and-set), the backend fetch,
-the push clients, the scheduler. Standard library only.
+the push clients, the scheduler. Standard library only (`host_core` imports
+the notification-text package, which brings wasmtime).
 
     relay = Relay(core=host_core(), fetch=my_fetch,  # or http_core("http://127.0.0.1:8080")
                   push={"apns": apns_send, "fcm": fcm_send, "webpush": webpush_send})
@@ -20,7 +21,8 @@ or raises `TimeoutError` or another error; each push client takes a send
 Push client encrypts `body` (RFC 8291) itself, afresh for every attempt.
 
 120 lines of code (docs/relay.md, "The core", says how they are counted);
-`make check-relay` runs this relay in the device model of checks/relay/.
+`make check-relay` runs this relay in the device model of checks/relay/ (`RELAY_CORE=host`: on
+the module).
 """
 import http.client
 import io
