@@ -2,7 +2,7 @@
 core (docs/relay.md, "The core") on records the core itself wrote, and the
 problems.
 
-A relay's life is played through `answer` (a host's `answer_relay`): a
+A relay's life is played through `answer` (the Python host's `NotificationRelay.relay`): a
 recipient created with an event, three devices of the three transports
 registered, messages created, read, edited and deleted, the recipient active
 elsewhere and no longer, fetches that succeed, fail and are given up, each push
