@@ -57,7 +57,8 @@ export declare function answerLocale(question: Request, options?: AnswerOptions 
 
 /**
  * `serve --app-name` and `--default-locale` for the calls that follow: `{appName, defaultLocale}`, each optional.
- * Set in every module loaded and in one loaded later; the answer is the first loaded module's.
+ * Set in every module loaded and in one loaded later; the answer is the browser's module's when it is loaded,
+ * else the relay's.
  */
 export declare function configure(settings: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function configure(settings: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;

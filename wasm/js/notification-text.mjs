@@ -24,7 +24,8 @@
 // Two modules from the same engine: notification-text.wasm (`init`: body,
 // compose, locale) for browsers and service workers, and
 // notification-text-relay.wasm (`initRelay`: the relay's core, which
-// composes itself) for relays; each is loaded once, when asked for, and `configure` sets both.
+// composes itself) for relays; each is loaded once, when asked for, and
+// `configure` sets both.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -120,7 +121,7 @@ export function answerLocale(question, { bytes = false } = {}) {
 /**
  * `serve --app-name` and `--default-locale` for the calls that follow:
  * `{appName, defaultLocale}`. Set in every module loaded, and in one loaded
- * later; the answer is the first loaded module's.
+ * later; the answer is the browser's module's when it is loaded, else the relay's.
  */
 export function configure(given, { bytes = false } = {}) {
   const targets = [modules.main, modules.relay].filter((target) => target.exports);
