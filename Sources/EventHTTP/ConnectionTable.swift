@@ -265,7 +265,7 @@ final class ConnectionTable {
             let action = record.life.sweep(
                 now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
                 closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
-                hasUnreadBytes: record.hasUnreadBytes)
+                hasUnreadBytes: record.hasUnreadBytes, heldBackBodyBytes: record.heldBackBodyBytes)
             switch action {
             case .finishRefusal: finishRefusal(record)
             case .close: close(record)
