@@ -123,24 +123,6 @@ extension ConnectionRecord {
         return min(2 * queuedBytes + 4_096, HTTPServerConfiguration.socketSendHeldBytes)
     }
 
-    /// Charges what the kernel may hold below a raised receive low-water
-    /// mark; false when the budget cannot take it (the mark stays down:
-    /// room is not made for it). Nothing on probation, where no body is read.
-    func chargeHeldBack(_ bytes: Int) -> Bool {
-        if isOnProbation { return true }
-        guard charge(bytes) else { return false }
-        heldBackChargedBytes += bytes
-        return true
-    }
-
-    /// Gives back what `chargeHeldBack` took (the mark is down again).
-    func dischargeHeldBack() {
-        guard heldBackChargedBytes > 0 else { return }
-        table.budget.discharge(heldBackChargedBytes)
-        chargedBytes -= heldBackChargedBytes
-        heldBackChargedBytes = 0
-    }
-
     /// A body of `bodyBytes` (the body limit if chunked) is about to be
     /// read: a large one must find room for itself and its reply (what the
     /// kernel may hold while it is pending included) beside what

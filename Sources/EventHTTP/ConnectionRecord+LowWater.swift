@@ -16,13 +16,15 @@ import Glibc
 /// complete or refused, so the next request's head and a refusal's
 /// discarding are read at once.
 ///
-/// What the kernel holds back is charged while the mark is raised, as its
-/// send queue is (ADR 0042): twice the mark and 4 KiB, 8 KiB; when the
-/// budget cannot take that, the mark stays down and the body is read as it
-/// comes. A body's rate counts it: exactly when the sweep would close the
-/// body as too slow (one ioctl, only then), and as half the mark, its
-/// expected value, when the slowest upload is chosen (no system call per
-/// connection in that scan).
+/// What the kernel holds back is not charged: the receive buffer (16 KiB
+/// as asked) bounds it, and 4,000 such uploads held 14 MiB of socket memory
+/// at most (3.6 KiB each). Charged as the send queue is (8 KiB while the
+/// mark is up), it filled the budget, and every new connection then had to
+/// close an upload, scanning every connection to find it: requests of a
+/// normal client timed out (ADR 0047). A body's rate counts what is held
+/// back: exactly when the sweep would close the body as too slow (one
+/// ioctl, only then), and as half the mark, its expected value, when the
+/// slowest upload is chosen (no system call per connection in that scan).
 extension ConnectionRecord {
     /// A slow body wakes the loop once per this many bytes at most: at the
     /// least rate a body may keep (500 B/s by default) that is a read every
@@ -39,26 +41,15 @@ extension ConnectionRecord {
         setReceiveLowWater(min(remainingBytes, Self.trickleLowWaterBytes))
     }
 
-    /// What the kernel may hold below a raised mark, charged while it is:
-    /// twice the mark's bytes (small segments' overhead) and 4 KiB.
-    static var heldBackChargeBytes: Int { 2 * trickleLowWaterBytes + 4_096 }
-
-    /// `SO_RCVLOWAT` on the socket, when it changes; raised only once the
-    /// budget took what the kernel may then hold, given back when it is down.
+    /// `SO_RCVLOWAT` on the socket, when it changes.
     func setReceiveLowWater(_ bytes: Int) {
         guard bytes != receiveLowWaterBytes else { return }
         let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return }
-        let raises = receiveLowWaterBytes == 1
-        if raises { guard chargeHeldBack(Self.heldBackChargeBytes) else { return } }
         var value = Int32(clamping: bytes)
-        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
-        else {
-            if raises { dischargeHeldBack() }
-            return
+        if setsockopt(descriptor, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 {
+            receiveLowWaterBytes = bytes
         }
-        receiveLowWaterBytes = bytes
-        if bytes == 1 { dischargeHeldBack() }
     }
 
     /// What the kernel holds back for the body, as the sweep's verdict needs

@@ -60,9 +60,6 @@ final class ConnectionRecord {
     /// The socket's receive low-water mark (`SO_RCVLOWAT`): 1 but while a
     /// body trickles in (`holdBackTrickle`).
     var receiveLowWaterBytes = 1
-    /// The part charged for what the kernel may hold back below a raised
-    /// mark (`ConnectionRecord+LowWater`).
-    var heldBackChargedBytes = 0
     /// The sweep found it to close, on a later turn (`ConnectionTable.closeSwept`).
     var awaitsSweptClose = false
     /// What the large body being read, and its reply, were promised

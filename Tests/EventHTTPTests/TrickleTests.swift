@@ -49,30 +49,6 @@ import Glibc
         #expect(try connection.readResponse().header("x-path") == "/next")
     }
 
-    /// While the mark is raised the budget holds what the kernel may keep
-    /// below it (8 KiB beside the connection's own 8 KiB); once the body is
-    /// complete and answered, only the connection's own.
-    @Test func bytesTheKernelMayHoldBack_areCharged_whileTheMarkIsRaised() throws {
-        var configuration = Self.configuration()
-        configuration.threadCount = 1
-        configuration.memoryBudgetBytes = 16 << 20
-        // The body pauses as long as the test takes.
-        configuration.minBodyBytesPerSecond = 0
-        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
-        defer { _ = try? live.stop() }
-        let connection = try RawHTTPConnection(port: live.port)
-        let body = Self.body(3_000)
-        // The head read alone (its 100 Continue), so the first 40 bytes are a read of their own.
-        try connection.send(
-            "POST /held HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
-        #expect(try connection.readResponse(isBodyless: true).status == 100)
-        try connection.send(Array(body[..<40]))
-        #expect(eventually(withinSeconds: 2) { live.server.chargedMemoryBytes == 2 * 8_192 })
-        try connection.send(Array(body[40...]))
-        #expect(try connection.readResponse().body == body)
-        #expect(eventually(withinSeconds: 2) { live.server.chargedMemoryBytes == 8_192 })
-    }
-
     /// 100 bytes every 50 ms (2 KB/s, four times the 500 B/s minimum, so a
     /// busy host's late wake-ups keep it above) for 1.6 s, past the 0.5 s
     /// grace: the loop sees the first 100 bytes alone until 2 KiB or the
