@@ -22,8 +22,9 @@ import Glibc
 /// mark is up), it filled the budget, and every new connection then had to
 /// close an upload, scanning every connection to find it: requests of a
 /// normal client timed out (ADR 0047). A body's rate counts what is held
-/// back: exactly when the sweep would close the body as too slow (one
-/// ioctl, only then), and as half the mark, its expected value, when the
+/// back: exactly when the sweep would close the body as too slow on what
+/// was read (one ioctl then; between two marks that is most sweeps of a
+/// slow upload), and as half the mark, its expected value, when the
 /// slowest upload is chosen (no system call per connection in that scan).
 extension ConnectionRecord {
     /// A slow body wakes the loop once per this many bytes at most: at the
