@@ -38,8 +38,12 @@ STAGES = [
     ("the request callback (adapter + service)", r"WorkerLoop\.configure|EventLoopWorker\.answer\(_:\)$"),
     ("adapter: request read (head, body copy)", r"RequestReader\.read|EventLoopWorker\.request\(from:"),
     ("service: handle (route, decode, compose, JSON)", r"HTTPHandler\.handle\(_:\) in conformance NotificationTextService"),
-    ("service: decode the compose request", r"ComposeDecoder\.decode\(_:serverApp:(catalogs:)?now:(kept:)?(validated:)?\)"),
+    # The first pass (and the validated one, when it runs): decode(_:serverApp:catalogs:now:validated:...).
+    ("service: decode the compose request",
+     r"ComposeDecoder\.decode\(_:serverApp:(catalogs:)?now:(kept:)?(validated:)?(readsShapes:keptShapes:shapedReads:)?\)"),
     ("— notifications read by shape (ADR 0019)", r"ComposeDecoder\.decodeShapedNotification\(\)$"),
+    ("— of which the members' rules (MemberRule)", r"ComposeDecoder\.passesRules\(_:_:\)$"),
+    ("— of which appending them: key, record (ADR 0046)", r"ComposeRequest\.appendNotification\(checked:_:moment:\)$"),
     ("service: compose", r"^static Composer\.compose\(_:(reusing:)?\)$"),
     ("service: reply JSON", r"ComposeResponse\.jsonBody|ComposeOutcome\.jsonBody|ComposeResponse\.write\(to:bytes:\)"),
     ("adapter: reply (head and body written, evhttp's bookkeeping; ADR 0020)", r"ReplyWriter\.send|EventLoopWorker\.send\(_:for:"),

@@ -40,7 +40,7 @@ package enum RequestAnswers {
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = Composer.compose(composeRequest, reusing: &kept.requestStorage)
         let json =
-            composeRequest.push == nil
+            !composeRequest.hasPush
             ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
         response.giveStorage(to: &kept.requestStorage)
         composeRequest.giveStorage(to: &kept.requestStorage)
@@ -71,7 +71,7 @@ package enum RequestAnswers {
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = try composer(composeRequest, &kept.requestStorage)
         let json =
-            composeRequest.push == nil
+            !composeRequest.hasPush
             ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
         // The response first: it shares the request's bytes.
         response.giveStorage(to: &kept.requestStorage)

@@ -49,6 +49,7 @@ var cases = bodyBenchCases()
 cases += composeBenchCases()
 let payloads = ProcessIO.environmentValue("NOTIFICATION_BENCH_PAYLOADS") ?? "bench/payloads"
 cases += serviceBenchCases(payloads: payloads)
+cases += curveBenchCases()
 var sink = 0
 if let iterations {
     for benchCase in cases where filter.map({ benchCase.name.contains($0) }) ?? true {

@@ -3,8 +3,9 @@ import Testing
 
 @testable import NotificationEngine
 
-/// `SixteenSlots` reads and writes through a pointer into a tuple; an array
-/// given the same writes is the reference it must agree with.
+/// `SixteenSlots` reads a tuple's element by a switch and writes it through
+/// a pointer into the tuple; an array given the same writes is the
+/// reference it must agree with.
 @Suite struct SixteenSlotsTests {
     @Test func slots_afterRandomWrites_holdWhatAnArrayGivenTheSameWritesHolds() {
         var generator = SplitMix64(seed: 16)

@@ -207,10 +207,19 @@ extension ComposeRequest {
         // any. The key is made below, whatever its slot held.
         ranges[.key] = .absent
         let reach = max(ranges.furthestReach, Self.reach(moment.extraDigits))
-        precondition(
-            bytes.count <= Int(Int32.max) && reach <= bytes.count,
-            "a notification's range is outside the request's bytes"
-        )
+        precondition(reach <= bytes.count, "a notification's range is outside the request's bytes")
+        appendNotification(checked: &ranges, scalars, moment: moment)
+    }
+
+    /// `appendNotification(_:_:moment:)` for ranges known to lie within
+    /// `bytes`, each checked as it was read: the shaped read's
+    /// (`ComposeDecoder.readShaped`: a range of the body it scanned, or of
+    /// what it appended), which a second test of every slot would read
+    /// again (about 110 instructions a notification).
+    /// - Precondition: as `appendNotification(_:_:moment:)`'s, the ranges'
+    ///   (and the moment's digits') bounds being the caller's.
+    mutating func appendNotification(checked ranges: inout NotificationRanges, _ scalars: ScalarSlots, moment: Moment) {
+        precondition(bytes.count <= Int(Int32.max), "a request's bytes are more than 32-bit ranges reach")
         let (id, source, type) = (ranges[.id], ranges[.source], ranges[.type])
         precondition(
             !id.isAbsent && !type.isAbsent && !ranges[.timestamp].isAbsent,

@@ -55,7 +55,11 @@ extension ComposeRequest {
         swap(&bytes, &storage.bytes)
         swap(&notificationRecords, &storage.notificationRecords)
         swap(&displayedRecords, &storage.displayedRecords)
-        bytes.reserveCapacity(body.count + Self.keyRoomBytes(notifications: Self.typicalNotifications))
+        // Keys are shorter than the notifications they name: an eighth of
+        // the body is room for most requests' keys, so a large body is not
+        // copied again when its keys are made.
+        bytes.reserveCapacity(
+            body.count + Swift.max(Self.keyRoomBytes(notifications: Self.typicalNotifications), body.count / 8))
         bytes.append(contentsOf: body)
     }
 

@@ -47,7 +47,13 @@ package struct ComposeRequest: Hashable, Sendable {
     /// What the answer may show (`preview`, compose.md C11).
     package var preview = PreviewTier.full
     /// The request's `push` member: when present, the answer has the push payloads (push.md).
-    package var push: PushOptions?
+    package var push: PushOptions? {
+        didSet { hasPush = push != nil }
+    }
+    /// Whether `push` is present, kept as it is set: testing the optional
+    /// itself copies the options (through the optional's generic value
+    /// witnesses), about 200 instructions each time.
+    package private(set) var hasPush = false
 
     // MARK: The buffer (ComposeRequest+Bytes)
 
@@ -86,6 +92,7 @@ package struct ComposeRequest: Hashable, Sendable {
         self.init(bytes: [], serverApp: serverApp, catalog: catalog)
         self.preview = preview
         self.push = push
+        hasPush = push != nil  // an initializer's own writes call no `didSet`
         reserve(notifications: notifications.count)
         reserve(displayed: displayed.count)
         // Room for typical texts, so the buffer rarely grows (each growth copies it).

@@ -103,11 +103,17 @@ package enum Composer {
         let freshFrom = request.nowMoment.adding(seconds: -Int64(request.maxAgeSeconds))
         // timestamp − now > 300 s  ⇔  timestamp > now + 300 s
         let futureAfter = request.nowMoment.adding(seconds: Int64(ComposeRequest.futureToleranceSeconds))
+        // The options are read only when there are some (`hasPush`).
+        let hasPush = request.hasPush
+        var windowSeconds = PushOptions.defaultAlertWindowSeconds
+        var isActiveElsewhere = false
+        if hasPush, let push = request.push {
+            windowSeconds = push.alertWindowSeconds
+            isActiveElsewhere = push.activeUntil.map { $0.instant > request.now.instant } ?? false
+        }
         let screen = Screen(
-            now: request.nowRange, nowMoment: request.nowMoment,
-            windowSeconds: request.push?.alertWindowSeconds ?? PushOptions.defaultAlertWindowSeconds,
-            isActiveElsewhere: request.push?.activeUntil.map { $0.instant > request.now.instant } ?? false,
-            hasPush: request.push != nil, extrasRows: extrasRows)
+            now: request.nowRange, nowMoment: request.nowMoment, windowSeconds: windowSeconds,
+            isActiveElsewhere: isActiveElsewhere, hasPush: hasPush, extrasRows: extrasRows)
 
         guard request.fetch == .ok else {
             let reason: ComposeResponse.FallbackReason = request.fetch == .failed ? .failed : .timeout
@@ -122,13 +128,13 @@ package enum Composer {
             }
             var response = fallback(
                 settings, reason: reason, app: app, records: records, dropCount: 0,
-                transition: request.push == nil ? nil : transition, texts: &spare.texts)
+                transition: hasPush ? transition : nil, texts: &spare.texts)
             response.entryExtras = extras
             return response
         }
         // The displayed entries decide nothing but the transition, which
         // only a request with `push` gets (C10 step 3, S1 to S3).
-        let entries = request.push == nil ? UnsafeBufferPointer(start: nil, count: 0) : entries
+        let entries = hasPush ? entries : UnsafeBufferPointer(start: nil, count: 0)
         // A table small enough hashes its keys the quick way (`QuickKeyHashing`):
         // the steps are compiled once for each hashing, so neither path tests which.
         func composeFetched<Hashing: KeyHashing>(hashing: Hashing.Type) -> ComposeResponse {
@@ -136,7 +142,7 @@ package enum Composer {
                 ComposeScratch.withBuffer(of: NewestFirst.Record.self, count: notifications.count) { keptScratch in
                     Self.composeFetched(
                         settings, app: app, recipient: recipient, freshFrom: freshFrom, futureAfter: futureAfter,
-                        screen: screen, state: &state, entries: request.push == nil ? nil : entries,
+                        screen: screen, state: &state, entries: hasPush ? entries : nil,
                         keptScratch: keptScratch, bytes: bytes, notifications: notifications, spare: &spare)
                 }
             }

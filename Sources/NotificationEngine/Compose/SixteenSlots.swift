@@ -4,7 +4,7 @@
 ///
 /// The values are one homogeneous tuple, which Swift lays out contiguously
 /// like an array's elements, so a pointer to it is a pointer to its first
-/// element and an access is one load or store at `index`. Indices are the caller's to keep in `0..<16`: a slot read with a
+/// element and a store is one store at `index`. Indices are the caller's to keep in `0..<16`: a slot read with a
 /// raw value masked by 15, as `NotificationRanges` does, needs no check.
 package struct SixteenSlots<Element> {
     @usableFromInline
@@ -25,9 +25,30 @@ package struct SixteenSlots<Element> {
 
     @inlinable
     package subscript(index: Int) -> Element {
+        // Read by a switch, not through a pointer: a pointer to the tuple
+        // makes the compiler copy the value holding it first (a whole
+        // record read from an array, to read one of its ranges), where a
+        // field is one load, and a constant index folds the switch away.
         @inline(__always) get {
             precondition(index & ~15 == 0, "slot index out of 0..<16")
-            return slotValue(of: storage, at: index)
+            switch index {
+            case 0: return storage.0
+            case 1: return storage.1
+            case 2: return storage.2
+            case 3: return storage.3
+            case 4: return storage.4
+            case 5: return storage.5
+            case 6: return storage.6
+            case 7: return storage.7
+            case 8: return storage.8
+            case 9: return storage.9
+            case 10: return storage.10
+            case 11: return storage.11
+            case 12: return storage.12
+            case 13: return storage.13
+            case 14: return storage.14
+            default: return storage.15
+            }
         }
         @inline(__always) set {
             precondition(index & ~15 == 0, "slot index out of 0..<16")
@@ -53,9 +74,19 @@ package struct EightSlots<Element> {
 
     @inlinable
     package subscript(index: Int) -> Element {
+        // Read by a switch, as `SixteenSlots` reads.
         @inline(__always) get {
             precondition(index & ~7 == 0, "slot index out of 0..<8")
-            return slotValue(of: storage, at: index)
+            switch index {
+            case 0: return storage.0
+            case 1: return storage.1
+            case 2: return storage.2
+            case 3: return storage.3
+            case 4: return storage.4
+            case 5: return storage.5
+            case 6: return storage.6
+            default: return storage.7
+            }
         }
         @inline(__always) set {
             precondition(index & ~7 == 0, "slot index out of 0..<8")
@@ -66,14 +97,8 @@ package struct EightSlots<Element> {
 
 extension EightSlots: Sendable where Element: Sendable {}
 
-/// The element at `index` of `tuple`, a homogeneous tuple of `Element`s
-/// (laid out as an array's elements): the slot types' one load.
-@inlinable @inline(__always)
-func slotValue<Tuple, Element>(of tuple: Tuple, at index: Int) -> Element {
-    withUnsafePointer(to: tuple) { UnsafeRawPointer($0).assumingMemoryBound(to: Element.self)[index] }
-}
-
-/// Stores `value` at `index` of `tuple`, as `slotValue` reads it.
+/// Stores `value` at `index` of `tuple`, a homogeneous tuple of `Element`s
+/// (laid out as an array's elements), in place: the slot types' one store.
 @inlinable @inline(__always)
 func setSlotValue<Tuple, Element>(_ value: Element, of tuple: inout Tuple, at index: Int) {
     withUnsafeMutablePointer(to: &tuple) {

@@ -21,7 +21,8 @@ extension ComposeDecoder {
             return abandon(appendedCount)
         }
         reader.move(to: end)
-        request.appendNotification(&ranges, scalars, moment: moment)
+        // Each range was checked as it was read: within the body, or appended.
+        request.appendNotification(checked: &ranges, scalars, moment: moment)
         shapedReads &+= 1
         return true
     }

@@ -48,7 +48,7 @@ extension ComposeDecoder {
     /// Whether every present slot of `ranges` that `rules` names keeps its
     /// rule: the shaped read's run of the rules the general path runs.
     @inline(__always)
-    mutating func passesRules(_ rules: SlotRules, _ ranges: ComposeRequest.NotificationRanges) -> Bool {
+    mutating func passesRules(_ rules: SlotRules, _ ranges: borrowing ComposeRequest.NotificationRanges) -> Bool {
         var slots = rules.readingMask | rules.timestampMask
         while slots != 0 {
             let slot = slots.trailingZeroBitCount
@@ -60,7 +60,9 @@ extension ComposeDecoder {
                 if moment(at: range) == nil { return false }
             } else if range.end <= reader.bytes.count {
                 // A value as the body wrote it (nearly always): read in place.
-                if !Self.holds(rule, UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])) {
+                let value = UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])
+                // Every notification's `source` has this rule: its test stays here.
+                if rule == .noColon ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value) {
                     return false
                 }
             } else if !request.bytes.withUnsafeBufferPointer({ Self.holds(rule, $0[present: range]) }) {
