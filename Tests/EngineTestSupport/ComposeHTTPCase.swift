@@ -1,9 +1,8 @@
 import NotificationEngine
-import Testing
 
 /// A case of test-fixtures/compose.json, kept as parsed JSON so the request is
 /// sent exactly as the fixture writes it.
-public struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
+public struct ComposeHTTPCase: Sendable {
     public let id: String
     public let description: String
     public let request: JSONValue

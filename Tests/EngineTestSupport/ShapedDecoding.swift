@@ -1,5 +1,4 @@
 import NotificationEngine
-import Testing
 
 /// The decoder's two paths side by side, for the tests of shapes (engine) and
 /// of the shapes each thread keeps (service): a request decoded with shapes
@@ -32,30 +31,6 @@ package enum ShapedDecoding {
                 readsShapes: readsShapes, shapedReads: &validatedShaped)
         }
         return (outcome, shaped + validatedShaped)
-    }
-
-    /// Checks the promise for `json`, its first pass starting from `kept`
-    /// (as `decode`); the number of objects read by shape.
-    @discardableResult
-    package static func checkSameAsGeneralPath(
-        _ json: [UInt8], _ label: @autoclosure () -> String, kept: KeptShapes? = KeptShapes()
-    ) -> Int {
-        let shaped = decode(json, readsShapes: true, kept: kept)
-        let general = decode(json, readsShapes: false)
-        #expect(general.shapedReads == 0, "\(label()): shapes off, yet read by shape")
-        switch (shaped.outcome, general.outcome) {
-        case (.success(let request), .success(let expected)):
-            #expect(request == expected, "\(label()): a different request")
-            #expect(request.bytes == expected.bytes, "\(label()): different bytes appended")
-        case (.failure(let problem), .failure(let expected)):
-            #expect(problem.code == expected.code, "\(label())")
-            #expect(problem.detail == expected.detail, "\(label())")
-        case (.success, .failure(let expected)):
-            Issue.record("\(label()): accepted by shape, refused without (\(expected.code): \(expected.detail))")
-        case (.failure(let problem), .success):
-            Issue.record("\(label()): refused by shape (\(problem.code): \(problem.detail)), accepted without")
-        }
-        return shaped.shapedReads
     }
 
     /// One random edit: a byte dropped or changed, a piece of JSON inserted, a span repeated.

@@ -80,3 +80,5 @@ private struct BodyWireResponse: Decodable {
             """)
     }
 }
+
+extension ComposeHTTPCase: CustomTestStringConvertible {}
