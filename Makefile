@@ -110,7 +110,8 @@ check-push-oracle: build $(VENV)/.tools-installed
 # the library example's main.swift against the debug build's modules.
 .PHONY: check-readme
 check-readme: build python3
-	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))"
+	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))" \
+	  --doc docs/http-api.md --doc test-fixtures/README.md
 
 # The Python fixture runner of test-fixtures/README.md, copied out of the
 # README as written, against the debug build's service and `locale` command:

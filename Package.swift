@@ -99,7 +99,14 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationEngineTests",
-            dependencies: ["NotificationEngine"]
+            dependencies: ["NotificationEngine", "EnginePrimitives", "EngineTestSupport"]
+        ),
+        // What the engine's and the service's tests share: a JSON tree over the
+        // engine's parser, and the repository's files.
+        .target(
+            name: "EngineTestSupport",
+            dependencies: ["NotificationEngine"],
+            path: "Tests/EngineTestSupport"
         ),
         .testTarget(
             name: "NotificationTextTests",
@@ -130,8 +137,8 @@ let package = Package(
         .testTarget(
             name: "NotificationServiceTests",
             dependencies: [
-                "NotificationService", "HTTPCore", "NotificationEngine", "EnginePrimitives", "NotificationText",
-                "HTTPTestSupport",
+                "NotificationService", "HTTPCore", "NotificationEngine", "NotificationText", "HTTPTestSupport",
+                "EngineTestSupport",
             ]
         ),
     ]

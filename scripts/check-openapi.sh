@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks openapi.yaml: validates it (openapi-spec-validator), then starts the
 # built server on 127.0.0.1 (any free port), checks every documented example
-# against real responses, and runs schemathesis against it with a bounded
+# against real responses and every documented limit at and past it, and runs schemathesis against it with a bounded
 # number of examples and a time budget. Traffic goes to 127.0.0.1 only.
 #
 # usage: scripts/check-openapi.sh [path/to/notification-text]
@@ -54,6 +54,9 @@ base_url="http://127.0.0.1:$port"
 echo "check-openapi: server at $base_url"
 
 "$venv/bin/python" scripts/check-openapi-examples.py "$base_url" openapi.yaml
+# The limits openapi.yaml and the playground restate (caps, windows, ranges),
+# probed at and one past each against the server.
+"$venv/bin/python" scripts/check-openapi-bounds.py "$base_url" openapi.yaml
 
 # Schemathesis: generated requests (valid and invalid) must never get a 5xx,
 # and every response must match the documented status codes, content types,

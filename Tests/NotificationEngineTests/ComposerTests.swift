@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
@@ -452,18 +453,5 @@ import Testing
         // Every one of the 16 groups is withdrawn (none is `summary`); the summary alerts (new keys).
         #expect(response.transition?.withdraw.count == 16)
         #expect(response.transition?.send == true && response.transition?.alert == true)
-    }
-}
-
-/// A small seeded generator so the permutation test is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import HTTPCore
 import Testing
 

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import Testing
 
@@ -32,30 +33,6 @@ private struct BodyWireResponse: Decodable {
     let units: Int
     let truncated: Bool
     let inputCut: Bool
-}
-
-/// A case of test-fixtures/compose.json, kept as parsed JSON so the request is
-/// sent exactly as the fixture writes it.
-struct ComposeHTTPCase: Sendable, CustomTestStringConvertible {
-    let id: String
-    let description: String
-    let request: JSONValue
-    let response: JSONValue
-
-    var testDescription: String { id }
-
-    static let all: [ComposeHTTPCase] = {
-        guard case .object(let file)? = try? JSONParser.parse(repositoryFile("test-fixtures/compose.json")),
-            case .array(let cases)? = file["cases"]
-        else { return [] }
-        return cases.compactMap { value in
-            guard case .object(let object) = value, case .string(let id)? = object["id"],
-                case .string(let description)? = object["description"],
-                let request = object["request"], let response = object["response"]
-            else { return nil }
-            return ComposeHTTPCase(id: id, description: description, request: request, response: response)
-        }
-    }()
 }
 
 @Suite struct FixtureHTTPTests {

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import HTTPCore
 import NotificationText
@@ -9,7 +10,6 @@ import Testing
 /// values of those bytes. This file imports the library and not the engine,
 /// so every name here is the library's public API.
 @Suite struct LibraryAnswerTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
     let harness = ServiceHarness()
     /// The harness's clock (`testNowNanoseconds`), for requests without `now`.
     static let serverNow = Timestamp(rfc3339: "2026-11-29T12:00:00.000000000Z")!
@@ -74,7 +74,7 @@ import Testing
     /// fall back, or are malformed), some of them broken: the plain path, the
     /// JSON path and the route agree.
     @Test func randomRequests_agreeOnEveryPath() throws {
-        var random = SplitMix(state: 28)
+        var random = SplitMix64(seed: 28)
         let count = ProcessInfo.processInfo.environment["LIBRARY_DIFFERENTIAL_COUNT"].flatMap(Int.init) ?? 3000
         var composed = 0
         var refused = 0
@@ -145,7 +145,6 @@ import Testing
 /// Random compose requests as the library's values and as the JSON of the
 /// same request.
 enum LibraryRequests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
     static let locales = [
         "ar", "de", "en", "es", "fr", "he", "hi", "it", "ja", "ko", "pl", "pt-PT", "pt", "ru", "tr", "uk", "zh-Hans",
         "zh-Hant",
@@ -165,16 +164,16 @@ enum LibraryRequests {
         var wireNow: Bool
     }
 
-    static func pick<T>(_ values: [T], using random: inout SplitMix) -> T {
+    static func pick<T>(_ values: [T], using random: inout SplitMix64) -> T {
         values[Int.random(in: 0..<values.count, using: &random)]
     }
 
-    static func maybe(_ percent: Int, using random: inout SplitMix) -> Bool {
+    static func maybe(_ percent: Int, using random: inout SplitMix64) -> Bool {
         Int.random(in: 0..<100, using: &random) < percent
     }
 
     /// A timestamp `offset` seconds from 2026-11-29T12:00:00Z, in one of the forms RFC 3339 allows.
-    static func timestamp(_ offset: Int, using random: inout SplitMix) -> Timestamp {
+    static func timestamp(_ offset: Int, using random: inout SplitMix64) -> Timestamp {
         let seconds = 43_200 + offset
         let day = 29 + seconds.floorDivided(by: 86_400)
         let rest = seconds - (day - 29) * 86_400
@@ -187,7 +186,7 @@ enum LibraryRequests {
 
     static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    static func request(using random: inout SplitMix) -> Request {
+    static func request(using random: inout SplitMix64) -> Request {
         let count = Int.random(in: 0...6, using: &random)
         let thread = pick(["t1", "t2", nil], using: &random)
         var notifications: [PendingNotification] = []
@@ -294,7 +293,7 @@ enum LibraryRequests {
     }
 
     /// Turns the JSON into a request the routes refuse (or, rarely, accept otherwise).
-    static func breakSomething(_ json: inout [UInt8], using random: inout SplitMix) {
+    static func breakSomething(_ json: inout [UInt8], using random: inout SplitMix64) {
         let text = String(decoding: json, as: UTF8.self)
         let broken: String
         switch Int.random(in: 0..<5, using: &random) {

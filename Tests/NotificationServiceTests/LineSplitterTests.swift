@@ -1,3 +1,4 @@
+import EngineTestSupport
 import NotificationService
 import Testing
 
@@ -83,7 +84,7 @@ import Testing
     /// into a larger array (the slices the read loop hands in).
     @Test(arguments: [0, 1, 2, 3])
     func lines_matchTheWholeInputSplitOnNewlines_atEveryChunkSize(seed: UInt64) {
-        var generator = JSONParserPropertyTests.SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         let maxLineBytes = 8
         let shapes: [[UInt8]] = [
             [], Array("a".utf8), Array("\r".utf8), Array("12345678".utf8), Array("123456789".utf8),

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import HTTPCore
 import Testing
@@ -131,12 +132,4 @@ func structurallyEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
 
 func jsonText(_ value: JSONValue) -> String {
     String(decoding: value.bytes, as: UTF8.self)
-}
-
-/// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-func repositoryFile(_ relativePath: String) -> [UInt8] {
-    (try? [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent(relativePath)))) ?? []
 }

@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Every code block of README.md, run or compiled as written (make check-readme,
-part of make test). A block this check does not know fails it.
+part of make test), and the ```sh blocks of the docs/ pages named with --doc
+(docs/http-api.md), whose answers are compared as the README's. A block this
+check does not know fails it.
 
 ```sh blocks: each command (a line; a trailing backslash or an open quote
 continues it) runs with /bin/sh from the repository root and must exit 0 with
 some output that is not a problem document. `localhost:8080` is a service this
 check starts from the debug build on a free port: the port is the one change
-made to a command. A comment on its own line right after a command is the
+made to a command (`127.0.0.1:8080` too); on a page of docs, `swift build`
+and a line that starts `serve` in the background are that build and that
+service. A comment on its own line right after a command is the
 output the README shows for it: the output must be exactly that, `…` standing
-for any text. A comment at the end of a line says what the command is for and
-is not compared. Two commands are the README's own entry points: `make run`
-runs as written (SERVE_FLAGS='--port 0' in the environment, as the Makefile
-allows) until /readyz answers 200, and must exit 0 after SIGINT, as Ctrl-C
-does; `make test` is what runs this check, so `make -n test` must succeed.
+for any text; an answer wider than the page may be shown wrapped over several
+comment lines, which joined are the one line. A refusal (a problem document)
+is an answer only where the page shows one. A comment at the end of a line
+says what the command is for and is not compared. Two commands are the
+README's own entry points: `make run` runs as written (SERVE_FLAGS='--port 0'
+in the environment, as the Makefile allows) until /readyz answers 200, and
+must exit 0 after SIGINT, as Ctrl-C does; `make test` is what runs this check, so `make -n test` must succeed.
 
 ```swift blocks: lines from `// Package.swift` on are a manifest's
 `.package(…)` and `.product(…)` lines; they go into a manifest of an
@@ -79,7 +85,7 @@ def is_problem(output):
     return isinstance(value, dict) and "code" in value and value.get("status", 0) >= 400
 
 
-def shell_commands(lines):
+def shell_commands(lines, name="README.md"):
     """(command, shown output or None, first line) of a sh block: commands
     joined across continued lines; own-line comments right after a command
     are its output."""
@@ -107,7 +113,7 @@ def shell_commands(lines):
         pending = ""
         previous_was_command = True
     if pending:
-        raise SystemExit(f"README.md: a command does not end: {pending!r}")
+        raise SystemExit(f"{name}: a command does not end: {pending!r}")
     return commands
 
 
@@ -155,9 +161,9 @@ def run_make_run():
           f"make run: Ctrl-C (SIGINT) drains and stops it, exit {make.returncode}")
 
 
-def run_shell_block(start, lines, binary, service):
-    for command, shown, offset in shell_commands(lines):
-        where = f"README.md:{start + offset}"
+def run_shell_block(start, lines, binary, service, name="README.md"):
+    for command, shown, offset in shell_commands(lines, name):
+        where = f"{name}:{start + offset}"
         words = shlex.split(command, comments=True)
         if words == ["make", "run"]:
             run_make_run()
@@ -166,14 +172,23 @@ def run_shell_block(start, lines, binary, service):
             result = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True)
             check(result.returncode == 0, f"{where}: make test is a target (`make -n test`; this check is part of it)")
             continue
-        actual = command.replace("localhost:8080", f"127.0.0.1:{service.port}")
+        if words == ["swift", "build"] or (words[-1:] == ["&"] and "serve" in words):
+            # The build this check was given, and the service it started.
+            print(f"  [as   ] {where}: {command.splitlines()[0][:90]}: this check's own", flush=True)
+            continue
+        actual = command.replace("localhost:8080", f"127.0.0.1:{service.port}").replace(
+            "127.0.0.1:8080", f"127.0.0.1:{service.port}")
         result = subprocess.run(["/bin/sh", "-c", actual], cwd=ROOT, capture_output=True, text=True, timeout=60)
         output = result.stdout.rstrip("\n")
-        check(result.returncode == 0 and output and not is_problem(output),
+        # A problem is an answer only where the page shows one (a refusal, explained).
+        refusal_shown = shown is not None and is_problem(shown.replace("\n", ""))
+        check(result.returncode == 0 and output and (refusal_shown or not is_problem(output)),
               f"{where}: {command.splitlines()[0][:90]} (exit {result.returncode}, {len(result.stdout)} bytes)")
         if shown is not None:
-            check(matches(shown, output), f"{where}: its output is the one shown: {shown[:70]}"
-                  + ("" if matches(shown, output) else f"\n         got: {output[:300]}"))
+            # An answer wider than the page is shown wrapped: its lines joined are the one line.
+            same = matches(shown, output) or matches(shown.replace("\n", ""), output)
+            check(same, f"{where}: its output is the one shown: {shown[:70]}"
+                  + ("" if same else f"\n         got: {output[:300]}"))
 
 
 def run_package_block(start, lines):
@@ -229,18 +244,24 @@ def run_main_block(start, lines, build_path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-path", required=True, help="the debug build's bin path (swift build --show-bin-path)")
+    parser.add_argument("--doc", action="append", default=[],
+                        help="a page of docs/ whose ```sh blocks run too, their answers compared with those shown")
     arguments = parser.parse_args()
     build_path = os.path.abspath(arguments.build_path)
     binary = os.path.join(build_path, "notification-text")
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
-        found = blocks(readme.read())
+        found = [("README.md", *block) for block in blocks(readme.read())]
+    for doc in arguments.doc:
+        with open(os.path.join(ROOT, doc), encoding="utf-8") as page:
+            # A page's other blocks are its runners and recipes, which checks of their own run.
+            found += [(doc, *block) for block in blocks(page.read(), doc) if block[0] == "sh"]
     service = Service(binary)
     try:
-        for language, start, lines in found:
-            print(f"README.md:{start}: ```{language}", flush=True)
+        for name, language, start, lines in found:
+            print(f"{name}:{start}: ```{language}", flush=True)
             first = lines[0] if lines else ""
             if language == "sh":
-                run_shell_block(start, lines, binary, service)
+                run_shell_block(start, lines, binary, service, name)
             elif language == "swift" and first.startswith("// Package.swift"):
                 # The manifest's lines, then (from a line naming main.swift) an executable's main.swift.
                 main = next((i for i, line in enumerate(lines) if line.startswith("// main.swift")), len(lines))
@@ -250,7 +271,7 @@ def main():
             elif language == "swift" and first.startswith("// main.swift"):
                 run_main_block(start, lines, build_path)
             else:
-                check(False, f"README.md:{start}: a ```{language} block this check does not run")
+                check(False, f"{name}:{start}: a ```{language} block this check does not run")
     finally:
         service.stop()
     print(f"readme: {len(found)} blocks, " + (f"{len(failures)} failed check(s)" if failures else "every check passed"))

@@ -10,7 +10,7 @@
 /// first, and the body is read again, knowing it is valid JSON, to find the
 /// first field problem in document order; a missing required member is
 /// reported after the members of its object. See `JSONReader`, ADR 0008.
-struct ComposeDecoder: ~Copyable {
+package struct ComposeDecoder: ~Copyable {
     /// The request, or the first problem of the body.
     /// - Parameters:
     ///   - serverApp: the configured app name, used when `app` is missing or empty.
@@ -54,7 +54,7 @@ struct ComposeDecoder: ~Copyable {
 
     /// `decode(_:serverApp:catalogs:now:validated:readsShapes:keptShapes:)`,
     /// counting in `shapedReads` the objects read by their shape.
-    static func decode(
+    package static func decode(
         _ body: [UInt8], serverApp: String, catalogs: CatalogSet, now clock: () -> Timestamp, validated: Bool,
         readsShapes: Bool = true, keptShapes: KeptShapes? = nil, shapedReads: inout Int
     ) throws(Problem) -> ComposeRequest {

@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// A notification or displayed entry written as the previous one was, its
 /// strings aside, is read by its shape (`ObjectShape`). Its one promise: the
@@ -9,77 +9,23 @@ import Testing
 /// turned off. Each body here starts from no shape unless a test passes the
 /// shapes a body before it left (`KeptShapesTests`).
 @Suite struct ObjectShapeTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
-
-    private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
-
-    /// What the service's decoder answers, shapes on or off, and how many
-    /// objects the passes read by their shape. The first pass starts from
-    /// `kept` (by default none; nil: the calling thread's).
-    static func decode(_ json: [UInt8], readsShapes: Bool, kept: KeptShapes? = KeptShapes()) -> (
-        outcome: Result<ComposeRequest, Problem>, shapedReads: Int
-    ) {
-        var shaped = 0
-        var validatedShaped = 0
-        let outcome = Result { () throws(Problem) -> ComposeRequest in
-            if let request = try? ComposeDecoder.decode(
-                json, serverApp: "Buzz", catalogs: .builtIn, now: { clock }, validated: false,
-                readsShapes: readsShapes, keptShapes: kept, shapedReads: &shaped)
-            {
-                return request
-            }
-            do throws(JSONParseError) {
-                _ = try JSONParser.tape(json)
-            } catch {
-                throw Problem(error)
-            }
-            return try ComposeDecoder.decode(
-                json, serverApp: "Buzz", catalogs: .builtIn, now: { clock }, validated: true,
-                readsShapes: readsShapes, shapedReads: &validatedShaped)
-        }
-        return (outcome, shaped + validatedShaped)
-    }
-
-    /// Checks the promise for `json`, its first pass starting from `kept`
-    /// (as `decode`); the number of objects read by shape.
-    @discardableResult
-    static func checkSameAsGeneralPath(
-        _ json: [UInt8], _ label: @autoclosure () -> String, kept: KeptShapes? = KeptShapes()
-    ) -> Int {
-        let shaped = decode(json, readsShapes: true, kept: kept)
-        let general = decode(json, readsShapes: false)
-        #expect(general.shapedReads == 0, "\(label()): shapes off, yet read by shape")
-        switch (shaped.outcome, general.outcome) {
-        case (.success(let request), .success(let expected)):
-            #expect(request == expected, "\(label()): a different request")
-            #expect(request.bytes == expected.bytes, "\(label()): different bytes appended")
-        case (.failure(let problem), .failure(let expected)):
-            #expect(problem.code == expected.code, "\(label())")
-            #expect(problem.detail == expected.detail, "\(label())")
-        case (.success, .failure(let expected)):
-            Issue.record("\(label()): accepted by shape, refused without (\(expected.code): \(expected.detail))")
-        case (.failure(let problem), .success):
-            Issue.record("\(label()): refused by shape (\(problem.code): \(problem.detail)), accepted without")
-        }
-        return shaped.shapedReads
-    }
 
     @Test func benchPayload_readsEveryObjectAfterTheFirstOfItsArrayByItsShape() {
         let payload = repositoryFile("bench/payloads/compose-20.json")
         // 19 of the 20 notifications, 1 of the 2 displayed entries.
-        #expect(Self.checkSameAsGeneralPath(payload, "compose-20.json") == 20)
+        #expect(ShapedDecoding.checkSameAsGeneralPath(payload, "compose-20.json") == 20)
     }
 
     @Test func fixtureRequests_decodeAsWithoutShapes() {
         var shaped = 0
         for fixture in ComposeHTTPCase.all {
-            shaped += Self.checkSameAsGeneralPath(fixture.request.bytes, fixture.id)
+            shaped += ShapedDecoding.checkSameAsGeneralPath(fixture.request.bytes, fixture.id)
         }
         #expect(shaped > 0, "no fixture notification was read by its shape")
     }
 
     @Test func uniformRequests_andTheirMutations_decodeAsWithoutShapes() {
-        var random = SplitMix(state: 2026)
+        var random = SplitMix64(seed: 2026)
         var shapedReads = 0
         var refusals = 0
         for round in 0..<3000 {
@@ -87,11 +33,12 @@ import Testing
             // A third as written; the rest with one to three random edits.
             if round % 3 != 0 {
                 for _ in 0...Int.random(in: 0..<3, using: &random) {
-                    ComposeDecoderTests.mutate(&json, using: &random)
+                    ShapedDecoding.mutate(&json, using: &random)
                 }
             }
-            shapedReads += Self.checkSameAsGeneralPath(json, "round \(round): \(String(decoding: json, as: UTF8.self))")
-            if case .failure = Self.decode(json, readsShapes: true).outcome { refusals += 1 }
+            shapedReads += ShapedDecoding.checkSameAsGeneralPath(
+                json, "round \(round): \(String(decoding: json, as: UTF8.self))")
+            if case .failure = ShapedDecoding.decode(json, readsShapes: true).outcome { refusals += 1 }
         }
         // Both outcomes must be common, or the rounds test little.
         #expect(shapedReads > 3000, "\(shapedReads) notifications read by their shape")
@@ -119,8 +66,8 @@ import Testing
     ])
     func valuesTheFieldRefuses_inTheSameShape_areReportedAsWithoutShapes(_ json: String, _ code: String) {
         let bytes = Array(json.utf8)
-        Self.checkSameAsGeneralPath(bytes, json)
-        guard case .failure(let problem) = Self.decode(bytes, readsShapes: true).outcome else {
+        ShapedDecoding.checkSameAsGeneralPath(bytes, json)
+        guard case .failure(let problem) = ShapedDecoding.decode(bytes, readsShapes: true).outcome else {
             Issue.record("\(json): accepted")
             return
         }
@@ -133,8 +80,8 @@ import Testing
             + #"{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","text":"one"},"#
             + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:01Z","text":"two\nlines \u00e9"},"#
             + #"{"id":"c","type":"t","timestamp":"2026-11-29T11:00:02Z","text":"\u0041"}]}"#
-        #expect(Self.checkSameAsGeneralPath(Array(json.utf8), "escapes") == 2)
-        let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
+        #expect(ShapedDecoding.checkSameAsGeneralPath(Array(json.utf8), "escapes") == 2)
+        let request = try? ShapedDecoding.decode(Array(json.utf8), readsShapes: true).outcome.get()
         #expect(request?.notifications.map(\.text) == ["one", "two\nlines é", "A"])
     }
 
@@ -153,8 +100,8 @@ import Testing
             #"{"now":"2026-11-29T12:00:00Z","notifications":["#
             + #"{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","text":"one"},"#
             + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:01Z","text":"two"},"# + third + "]}"
-        Self.checkSameAsGeneralPath(Array(json.utf8), third)
-        guard case .failure(let problem) = Self.decode(Array(json.utf8), readsShapes: true).outcome else {
+        ShapedDecoding.checkSameAsGeneralPath(Array(json.utf8), third)
+        guard case .failure(let problem) = ShapedDecoding.decode(Array(json.utf8), readsShapes: true).outcome else {
             Issue.record("\(third): accepted")
             return
         }
@@ -178,8 +125,8 @@ import Testing
             + [notification("a", " "), notification("b", "\t"), notification("c", "\t")].joined(separator: ",")
             + "]}"
         // The second differs from the first inside the literal; the third is as the second.
-        #expect(Self.checkSameAsGeneralPath(Array(json.utf8), "padding \(padding)") == 1)
-        let request = try? Self.decode(Array(json.utf8), readsShapes: true).outcome.get()
+        #expect(ShapedDecoding.checkSameAsGeneralPath(Array(json.utf8), "padding \(padding)") == 1)
+        let request = try? ShapedDecoding.decode(Array(json.utf8), readsShapes: true).outcome.get()
         #expect(request?.notifications.map(\.id) == ["a", "b", "c"], "padding \(padding)")
     }
 
@@ -195,8 +142,8 @@ import Testing
         }
         let json = Array(
             (#"{"now":"2026-11-29T12:00:00Z","notifications":["# + objects.joined(separator: ",") + "]}").utf8)
-        #expect(Self.checkSameAsGeneralPath(json, "varying scalars") == 19)
-        let request = try? Self.decode(json, readsShapes: true).outcome.get()
+        #expect(ShapedDecoding.checkSameAsGeneralPath(json, "varying scalars") == 19)
+        let request = try? ShapedDecoding.decode(json, readsShapes: true).outcome.get()
         #expect(request?.notifications.map(\.read) == (0..<20).map { $0 % 3 == 0 })
         #expect(request?.notifications.map(\.text) == (0..<20).map { "hi \($0)" })
     }
@@ -213,7 +160,7 @@ import Testing
         }
         text = text.replacingOccurrences(of: #""TYPE":"#, with: #""type":"#)
         #expect(index == 20, "the bench payload's notifications")
-        #expect(Self.checkSameAsGeneralPath(Array(text.utf8), "compose-20.json with read") == 20)
+        #expect(ShapedDecoding.checkSameAsGeneralPath(Array(text.utf8), "compose-20.json with read") == 20)
     }
 
     /// A number in a slot is read by the number's grammar, and an integer
@@ -254,80 +201,7 @@ import Testing
         let json =
             #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
             + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:00Z""# + ending
-        let shaped = Self.checkSameAsGeneralPath(Array(json.utf8), "ending \(ending)")
+        let shaped = ShapedDecoding.checkSameAsGeneralPath(Array(json.utf8), "ending \(ending)")
         #expect(shaped == (ending.hasPrefix("}") ? 1 : 0), "ending \(ending)")
-    }
-}
-
-/// Compose requests whose notifications share one set of members, in one
-/// order and one spacing, as clients write them; values vary, now and then
-/// escaped, a source with a `:`, an invalid timestamp or a `null`; one
-/// request in eight has a member its objects do not define (`Text`,
-/// `score`), in every notification, and some a displayed entry's `Key`.
-enum UniformCompose {
-    private static let members = [
-        "id", "source", "type", "timestamp", "read", "thread", "threadTitle", "sender", "text", "defaultText", "url",
-    ]
-    private static let unknownMembers = ["Text", "score"]
-    private static let words = ["a", "Ana", "release-4182", "#release", "ok", "x:y", "", "héllo", "👍"]
-
-    /// A request; with `shape`, its members, order, spacing and `read` are
-    /// drawn from that seed alone, so requests of one `shape` differ only in
-    /// their values (and their numbers of objects).
-    static func json(using random: inout JSONParserPropertyTests.SplitMix, shape: UInt64? = nil) -> [UInt8] {
-        var drawn = shape.map { JSONParserPropertyTests.SplitMix(state: $0) } ?? random
-        let space = [",", ", ", ",\n  "][Int.random(in: 0..<3, using: &drawn)]
-        var names = members.filter { ["id", "type", "timestamp"].contains($0) || Bool.random(using: &drawn) }
-        if Int.random(in: 0..<8, using: &drawn) == 0 {
-            names.append(unknownMembers[Int.random(in: 0..<unknownMembers.count, using: &drawn)])
-        }
-        names.shuffle(using: &drawn)
-        let read = Bool.random(using: &drawn) ? "true" : "false"
-        let extraDisplayed = [#""#, #" "#, #","Key":"x""#, #"  "#, #""#, #" "#, #""#, #" "#][
-            Int.random(in: 0..<8, using: &drawn)]
-        if shape == nil { random = drawn }
-        var notifications: [String] = []
-        for index in 0..<Int.random(in: 2...8, using: &random) {
-            let fields = names.map { name -> String in
-                let value: String
-                switch name {
-                case "timestamp":
-                    let second = Int.random(in: 0..<60, using: &random)
-                    value =
-                        Int.random(in: 0..<40, using: &random) == 0
-                        ? #""2026-11-29T11:00:61Z""# : "\"2026-11-29T11:00:\(second < 10 ? "0" : "")\(second)Z\""
-                case "read": value = read
-                case "sender": value = #"{"id":"u\#(index)","name":\#(string(&random))}"#
-                case "score": value = ["1.5", "2", "true"][Int.random(in: 0..<3, using: &random)]
-                default: value = Int.random(in: 0..<30, using: &random) == 0 ? "null" : string(&random)
-                }
-                return "\"\(name)\":\(value)"
-            }
-            notifications.append("{" + fields.joined(separator: space) + "}")
-        }
-        let displayed = (0..<Int.random(in: 0...6, using: &random)).map { index -> String in
-            let second = Int.random(in: 10..<60, using: &random)
-            let key = Int.random(in: 0..<10, using: &random) == 0 ? #""k\u0041:\#(index)""# : #""k:\#(index)""#
-            let timestamp =
-                Int.random(in: 0..<30, using: &random) == 0 ? "null" : "\"2026-11-29T11:59:\(second)Z\""
-            return "{\"key\":\(key),\"timestamp\":\(timestamp)\(extraDisplayed)}"
-        }
-        let body =
-            #"{"now":"2026-11-29T12:00:00Z","notifications":["# + notifications.joined(separator: space)
-            + #"],"displayed":["# + displayed.joined(separator: space) + "]}"
-        return Array(body.utf8)
-    }
-
-    /// A JSON string of a word or two, a share of them escaped.
-    private static func string<R: RandomNumberGenerator>(_ random: inout R) -> String {
-        var text = words[Int.random(in: 0..<words.count, using: &random)]
-        if Bool.random(using: &random) { text += " " + words[Int.random(in: 0..<words.count, using: &random)] }
-        switch Int.random(in: 0..<8, using: &random) {
-        case 0: text += #"\n"#
-        case 1: text = #"\u0041"# + text
-        case 2: text += #"\""#
-        default: break
-        }
-        return "\"\(text)\""
     }
 }

@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// `ComposeResponse.jsonBody()` writes once into an estimated buffer and falls back to
 /// writing again at the exact size when escapes overflow it; both must match the

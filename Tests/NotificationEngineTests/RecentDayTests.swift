@@ -1,17 +1,16 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// `RecentDay` reads a timestamp of the day it last saw without the full
 /// parser; whatever it reads, it must read as `Timestamp` does.
 @Suite struct RecentDayTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     /// Timestamps near the edges: days that are and are not in their month,
     /// hours, minutes and seconds just past their range, leap seconds, both
     /// cases of `T` and `Z`, offsets and fractions.
-    private static func timestamp(_ random: inout SplitMix) -> String {
+    private static func timestamp(_ random: inout SplitMix64) -> String {
         func pick(_ options: [String]) -> String { options[Int.random(in: 0..<options.count, using: &random)] }
         // Mostly one day, as in a request; now and then another.
         let date =
@@ -25,7 +24,7 @@ import Testing
     }
 
     @Test func timestampsOfTheRecentDay_readAsTheParserReadsThem() {
-        var random = SplitMix(state: 29)
+        var random = SplitMix64(seed: 29)
         var recent = RecentDay()
         var readHere = 0
         for _ in 0..<20_000 {

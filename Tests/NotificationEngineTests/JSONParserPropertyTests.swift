@@ -1,23 +1,11 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// Mutated documents: the parser never traps, and whatever it accepts survives
 /// a write-and-parse round trip unchanged.
 @Suite struct JSONParserPropertyTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [String] = [
         #"{"text": "Hello **world**", "maxUnits": 300}"#,
         #"{"notifications": [{"id": "1", "type": "message", "timestamp": "2026-11-29T11:59:00Z", "sender": {"name": "A\u00e9\uD83D\uDE00"}}], "fetch": "ok"}"#,
@@ -32,7 +20,7 @@ import Testing
 
     @Test(arguments: 0..<seeds.count)
     func mutatedDocument_neverTraps_andAcceptedOnesRoundTrip(_ seedIndex: Int) {
-        var random = SplitMix(state: UInt64(seedIndex) &* 7919 &+ 1)
+        var random = SplitMix64(seed: UInt64(seedIndex) &* 7919 &+ 1)
         let seed = Array(Self.seeds[seedIndex].utf8)
         var accepted = 0
         for _ in 0..<5000 {

@@ -1,11 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The first pass starts from the shapes the thread's previous first pass
 /// left (`KeptShapes`), so a request's first notification and first
@@ -13,12 +9,11 @@ import Glibc
 /// still `ObjectShapeTests`': the request, or the problem, the general path
 /// gives with shapes off, whatever the body before was.
 @Suite struct KeptShapesTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     private static let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
 
     private static func check(_ json: [UInt8], _ label: @autoclosure () -> String, kept: KeptShapes?) -> Int {
-        ObjectShapeTests.checkSameAsGeneralPath(json, label(), kept: kept)
+        ShapedDecoding.checkSameAsGeneralPath(json, label(), kept: kept)
     }
 
     private static func check(_ json: String, kept: KeptShapes?) -> Int {
@@ -55,7 +50,7 @@ import Glibc
             [Self.notification("c\\u0041"), Self.notification("d")],
             displayed: #"{"key":"k\u0041:2","timestamp":"2026-11-30T00:00:00Z"}"#)
         #expect(Self.check(next, kept: kept) == 3)
-        let request = try? ObjectShapeTests.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
+        let request = try? ShapedDecoding.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
         #expect(request?.notifications.map(\.id) == ["cA", "d"])
         #expect(request?.displayed.map(\.key) == ["kA:2"])
     }
@@ -84,7 +79,7 @@ import Glibc
         let next = Self.request([Self.notification("c", read: read), Self.notification("d", read: read)])
         // Both notifications and the displayed entry by the kept shapes.
         #expect(Self.check(next, kept: kept) == 3)
-        let request = try? ObjectShapeTests.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
+        let request = try? ShapedDecoding.decode(Array(next.utf8), readsShapes: true, kept: kept).outcome.get()
         #expect(request?.notifications.map(\.read) == [read == "true", read == "true"])
     }
 
@@ -161,7 +156,7 @@ import Glibc
         #expect(Self.check(plain, kept: kept) == 1)
         for round in 0..<2 {
             #expect(Self.check(unknown, kept: kept) == 0, "round \(round)")
-            let outcome = ObjectShapeTests.decode(Array(unknown.utf8), readsShapes: true, kept: kept).outcome
+            let outcome = ShapedDecoding.decode(Array(unknown.utf8), readsShapes: true, kept: kept).outcome
             guard case .failure(let problem) = outcome else {
                 Issue.record("round \(round): accepted")
                 continue
@@ -174,91 +169,21 @@ import Glibc
     }
 
     @Test func requestsOfFewShapes_andTheirMutations_oneAfterAnother_decodeAsWithoutShapes() {
-        var random = SplitMix(state: 18)
+        var random = SplitMix64(seed: 18)
         let kept = KeptShapes()
         var carriedReads = 0
         var freshReads = 0
         for round in 0..<1500 {
             var json = UniformCompose.json(using: &random, shape: UInt64.random(in: 0..<3, using: &random))
             if round % 4 == 3 {
-                for _ in 0...Int.random(in: 0..<3, using: &random) { ComposeDecoderTests.mutate(&json, using: &random) }
+                for _ in 0...Int.random(in: 0..<3, using: &random) { ShapedDecoding.mutate(&json, using: &random) }
             }
             let label = "round \(round): \(String(decoding: json, as: UTF8.self))"
             carriedReads += Self.check(json, label, kept: kept)
-            freshReads += ObjectShapeTests.decode(json, readsShapes: true).shapedReads
+            freshReads += ShapedDecoding.decode(json, readsShapes: true).shapedReads
         }
         // A third of the requests follow one of their shape, whose last
         // notification (no `null`) and displayed entry are then theirs.
         #expect(carriedReads > freshReads + 150, "\(carriedReads) read by shape, \(freshReads) from no shape")
-    }
-
-    /// Each thread keeps its own (`ThreadKeptShapes`, handed to the engine):
-    /// a new thread starts from no shape, whatever
-    /// other threads read, and threads of different shapes decode at once.
-    @Test func eachThreadKeepsItsOwnShapes() {
-        let payload = repositoryFile("bench/payloads/compose-20.json")
-        _ = ObjectShapeTests.decode(payload, readsShapes: true, kept: ThreadKeptShapes.current())
-        let counts = Self.onNewThreads(1) { _ in
-            [payload, payload].map {
-                ObjectShapeTests.decode($0, readsShapes: true, kept: ThreadKeptShapes.current()).shapedReads
-            }
-        }
-        #expect(counts == [[20, 22]])
-        // Issues are recorded on the test's own thread: the threads count.
-        let results = Self.onNewThreads(4) { thread in
-            var random = SplitMix(state: UInt64(thread))
-            var differing = 0
-            var gain = 0
-            for _ in 0..<300 {
-                let json = UniformCompose.json(using: &random, shape: UInt64(100 + thread))
-                let carried = ObjectShapeTests.decode(json, readsShapes: true, kept: ThreadKeptShapes.current())
-                let general = ObjectShapeTests.decode(json, readsShapes: false)
-                if !Self.same(carried.outcome, general.outcome) { differing += 1 }
-                gain += carried.shapedReads - ObjectShapeTests.decode(json, readsShapes: true).shapedReads
-            }
-            return [differing, gain]
-        }
-        for (thread, result) in results.enumerated() {
-            #expect(result[0] == 0, "thread \(thread): \(result[0]) requests decoded otherwise than without shapes")
-            // Many a request's first notification is as the last of the
-            // request before (a `null` value is another shape).
-            #expect(result[1] > 50, "thread \(thread): \(result[1]) objects more read by a kept shape")
-        }
-    }
-
-    private static func same(_ a: Result<ComposeRequest, Problem>, _ b: Result<ComposeRequest, Problem>) -> Bool {
-        switch (a, b) {
-        case (.success(let a), .success(let b)): a == b && a.bytes == b.bytes
-        case (.failure(let a), .failure(let b)): a.code == b.code && a.detail == b.detail
-        default: false
-        }
-    }
-
-    /// Runs `body` on `count` new threads at once, each with its index; their results.
-    private static func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> [Int]) -> [[Int]] {
-        final class Run: @unchecked Sendable {
-            let index: Int
-            let body: @Sendable (Int) -> [Int]
-            var result: [Int] = []  // written by its thread, read after the join
-            init(_ index: Int, _ body: @escaping @Sendable (Int) -> [Int]) {
-                self.index = index
-                self.body = body
-            }
-        }
-        let runs = (0..<count).map { Run($0, body) }
-        let threads = runs.map { run -> pthread_t in
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { argument in
-                    let run = Unmanaged<Run>.fromOpaque(argument!).takeRetainedValue()
-                    run.result = run.body(run.index)
-                    return nil
-                }, Unmanaged.passRetained(run).toOpaque())
-            precondition(status == 0, "pthread_create failed")
-            return thread
-        }
-        for thread in threads { pthread_join(thread, nil) }
-        return runs.map(\.result)
     }
 }

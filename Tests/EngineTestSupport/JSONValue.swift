@@ -1,5 +1,4 @@
-@testable import NotificationEngine
-@testable import NotificationService
+import NotificationEngine
 
 /// A parsed JSON document as a tree, for tests to build, compare and write
 /// documents: the values of RFC 8259, nothing more. The service itself reads
@@ -92,14 +91,14 @@ public struct JSONObject: Sendable, Equatable {
 
 extension JSONParser {
     /// Parses one complete JSON text into a tree of values (the tape's checks and errors).
-    static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         try tape(bytes, maxDepth: maxDepth).value(at: JSONTape.root)
     }
 }
 
 extension JSONTape {
     /// The value at `index` as a tree.
-    func value(at index: Int) -> JSONValue {
+    package func value(at index: Int) -> JSONValue {
         switch kind(index) {
         case .null:
             return .null
@@ -121,14 +120,14 @@ extension JSONTape {
 
 extension JSONValue {
     /// The value written compactly (numbers as they were written), by the service's writer.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         JSONWriter.bytes(capacity: 256) { $0.value(self) }
     }
 }
 
 extension JSONWriter {
     /// `value` written compactly (numbers as they were written).
-    mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let b): raw(b ? "true" : "false")

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// The vector byte tests that find where a JSON string ends and that copy
 /// plain runs while decoding escapes, against a byte-by-byte reading, with

@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSONValue {

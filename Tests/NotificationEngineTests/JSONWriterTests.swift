@@ -1,7 +1,6 @@
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 @Suite struct JSONWriterTests {
     /// What `build` writes, written twice: into an array that is large enough,

@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// The flat tape the decoders read: navigation, names compared by code points
 /// whatever their escapes, and the byte tests its string scan relies on.
@@ -108,7 +108,7 @@ import Testing
 
     /// `escapeMask` names exactly the first byte a JSON string must escape.
     @Test func escapeMask_findsTheFirstByteToEscape() {
-        var random = JSONParserPropertyTests.SplitMix(state: 42)
+        var random = SplitMix64(seed: 42)
         let interesting: [UInt8] = [
             0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
         ]
@@ -138,7 +138,7 @@ import Testing
     ]
 
     @Test func bytesRendering_matchesStringRendering() {
-        var inputs = BodyHTTPCase.all.map { ($0.text, $0.maxUnits ?? BodyRenderer.defaultMaxUnits) }
+        var inputs = BodyFixtureCase.all.map { ($0.text, $0.maxUnits) }
         inputs += Self.extraTexts
         #expect(inputs.count > 100)
         for (text, maxUnits) in inputs {

@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// `POST /compose` decodes a body into a `ComposeRequest` of ranges of the
 /// body's bytes and writes its reply from them; a Swift caller's `init` lays
@@ -10,7 +10,6 @@ import Testing
 /// digits, and the response's values (`shown`, `dropped`, `displayed`) must be
 /// what the reply says.
 @Suite struct ComposeRequestJSONTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     private let serverApp = "Buzz"
     private let clock = Timestamp(rfc3339: "2026-11-29T12:00:00Z")!
@@ -26,7 +25,7 @@ import Testing
     }
 
     @Test func randomRequests_giveTheSameReplyOnBothPaths() throws {
-        var random = SplitMix(state: 2026)
+        var random = SplitMix64(seed: 2026)
         for round in 0..<400 {
             let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
             let json = RandomCompose.json(request, escapeRate: round % 3 == 0 ? 0 : 0.2, using: &random)

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// `UTF8Validation` skips ASCII 128, 32 and 8 bytes at a time; whatever
 /// block a sequence falls in, it must find the same first ill-formed byte as

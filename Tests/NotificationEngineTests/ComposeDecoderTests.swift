@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Testing
 
 @testable import NotificationEngine
-@testable import NotificationService
 
 /// The decoder reads a body once when it is well-formed and of the usual
 /// shape; otherwise the parser checks the text and the decoder reads it again.
@@ -9,7 +9,6 @@ import Testing
 /// validated pass returns the same one; it stops on everything else. And it
 /// must not stop on the bodies clients send, or the body would be read thrice.
 @Suite struct ComposeDecoderTests {
-    typealias SplitMix = JSONParserPropertyTests.SplitMix
 
     /// An object's members as the problem lists them: the wire table's
     /// rows in order (`WireTable.swift`), so a member added there is expected here.
@@ -58,7 +57,7 @@ import Testing
     }
 
     @Test func randomRequests_decodeInTheFirstPass_asTheValidatedPassDoes() {
-        var random = SplitMix(state: 8)
+        var random = SplitMix64(seed: 8)
         for round in 0..<300 {
             let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
             // Values with and without escapes; names as clients write them, now and then escaped.
@@ -77,7 +76,7 @@ import Testing
     /// 2.2): the first pass stops, and the validated pass refuses the first
     /// one in document order, with its pointer.
     @Test func randomRequests_withUnknownMembers_areRefusedAtTheFirstOne() {
-        var random = SplitMix(state: 35)
+        var random = SplitMix64(seed: 35)
         var refused = 0
         for round in 0..<300 {
             let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
@@ -103,13 +102,13 @@ import Testing
     }
 
     @Test func mutatedBodies_areDecodedInTheFirstPassOnlyWhenTheValidatedPassAgrees() {
-        var random = SplitMix(state: 99)
+        var random = SplitMix64(seed: 99)
         var directCount = 0
         var refusedCount = 0
         for round in 0..<3000 {
             let request = RandomCompose.request(&random, clock: clock, serverApp: serverApp)
             var json = RandomCompose.json(request, escapeRate: 0.1, escapingNames: round % 4 == 0, using: &random)
-            for _ in 0...Int.random(in: 0..<3, using: &random) { Self.mutate(&json, using: &random) }
+            for _ in 0...Int.random(in: 0..<3, using: &random) { ShapedDecoding.mutate(&json, using: &random) }
             if checkAgreement(json, "round \(round): \(String(decoding: json, as: UTF8.self))") != nil {
                 directCount += 1
             } else if case .failure = validatedPass(json) {
@@ -395,26 +394,6 @@ import Testing
             }
         }
         return result
-    }
-
-    /// One random edit: a byte dropped or changed, a piece of JSON inserted, a span repeated.
-    static func mutate<R: RandomNumberGenerator>(_ json: inout [UInt8], using random: inout R) {
-        guard !json.isEmpty else { return }
-        let at = Int.random(in: 0..<json.count, using: &random)
-        let pieces = [
-            "null", ",", ":", "{", "}", "[", "]", "\"", "\\", "\\u0041", "\\ud800", " ", "0", "-", "1e5", ".5", "true",
-            "\"id\":\"x\",",
-            "\"type\":\"t\",", "\"sender\":{},", "\"x\":[],", "\u{1}", "\u{E9}", "\"now\":\"2026-11-29T12:00:00Z\",",
-            "\"read\":true,",
-        ]
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: json.remove(at: at)
-        case 1: json[at] = UInt8.random(in: 0x20...0x7E, using: &random)
-        case 2: json.insert(contentsOf: Array(pieces[Int.random(in: 0..<pieces.count, using: &random)].utf8), at: at)
-        default:
-            let end = min(json.count, at + Int.random(in: 1...24, using: &random))
-            json.insert(contentsOf: json[at..<end], at: end)
-        }
     }
 
     /// Calls `body` with each byte and whether it lies inside a string (its quotes included).
