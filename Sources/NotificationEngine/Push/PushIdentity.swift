@@ -1,11 +1,8 @@
 /// push.md P24: who sent the message the payloads lead with, and its
-/// conversation, written once as JSON: as the answer's `push` carries them,
-/// as APNs and Web Push carry them (objects) and as FCM data does (strings).
+/// conversation, written once as JSON: as APNs and Web Push carry them
+/// (objects, which the answer's `push` repeats) and as FCM data does
+/// (strings). Two buffers, whatever the members.
 package struct PushIdentity: Hashable, Sendable {
-    /// `{"id":…,"name":…,"avatar":…}` (members when present); nil for none.
-    package var sender: [UInt8]?
-    /// `{"id":…,"title":…,"group":…}` (`title` when present); nil for none.
-    package var conversation: [UInt8]?
     /// The sender's person key, name and avatar, and the conversation's
     /// id (the group key), title and whether it is a group, as values.
     package var senderID: String?, senderName: String?, senderAvatar: String?
@@ -16,6 +13,14 @@ package struct PushIdentity: Hashable, Sendable {
     var objects: [UInt8] = []
     /// `,"senderId":"…",…,"conversationGroup":"true"`: what FCM data adds; empty for none.
     var data: [UInt8] = []
+    /// Where in `objects` the sender's and the conversation's objects are (empty: none).
+    private var senderObject = 0..<0
+    private var conversationObject = 0..<0
+
+    /// `{"id":…,"name":…,"avatar":…}` (members when present); nil for none.
+    package var sender: ArraySlice<UInt8>? { senderObject.isEmpty ? nil : objects[senderObject] }
+    /// `{"id":…,"title":…,"group":…}` (`title` when present); nil for none.
+    package var conversation: ArraySlice<UInt8>? { conversationObject.isEmpty ? nil : objects[conversationObject] }
 
     /// None: no sender, no conversation.
     init() {}
@@ -30,30 +35,39 @@ package struct PushIdentity: Hashable, Sendable {
         guard record.isMessage else { return }
         // Tier `none` shows no name, no thread title, and so no picture of the sender (compose.md C11).
         let showsNames = request.preview != .none
-        let bytes = request.bytes
-        let id = bytes.withUnsafeBufferPointer { bytes in bytes[record.senderID].map { Composer.groupKey(of: $0) } }
-        var name: String? = nil
-        var avatar: String? = nil
-        if showsNames {
-            name = bytes.withUnsafeBufferPointer { PlainText.normalisedString($0[record.senderName]) }
-                .map(PlainText.capped)
-            avatar = bytes.withUnsafeBufferPointer { bytes in
-                bytes[record.ranges[.senderAvatar]].map { String(decoding: $0, as: UTF8.self) }
+        request.bytes.withUnsafeBufferPointer { bytes in
+            senderID = bytes[record.senderID].map { Composer.groupKey(of: $0) }
+            if showsNames {
+                senderName = PlainText.normalisedString(bytes[record.senderName]).map(PlainText.capped)
+                senderAvatar = bytes[record.ranges[.senderAvatar]].map { String(decoding: $0, as: UTF8.self) }
             }
         }
-        let thread = record.thread.isAbsent ? nil : record.thread.count > 0
-        // A bundle's messages share the thread: its title and whether it is a group are the
-        // first given, newest first, as the bundle's title is (compose.md C6.1).
-        var (title, isGroup): (String?, Bool) = (nil, record.scalars[.threadIsGroup] != 0)
-        if kind == .bundle {
-            (title, isGroup) = Self.bundleConversation(request: request, response: response, showsNames: showsNames)
-        } else if showsNames {
-            title = Self.title(of: record, in: request)
+        if !record.thread.isAbsent && record.thread.count > 0 {
+            conversationID = groupKey
+            isGroup = record.scalars[.threadIsGroup] != 0
+            // A bundle's messages share the thread: its title and whether it is a group are the
+            // first given, newest first, as the bundle's title is (compose.md C6.1).
+            if kind == .bundle {
+                (conversationTitle, isGroup) = Self.bundleConversation(request, response, showsNames: showsNames)
+            } else if showsNames {
+                conversationTitle = Self.title(of: record, in: request)
+            }
         }
-        var objects: [UInt8] = []
-        var data: [UInt8] = []
-        if showsNames && (id != nil || name != nil || avatar != nil) {
-            let sender = JSONWriter.bytes(capacity: 64) { out in
+        let hasSender = showsNames && (senderID != nil || senderName != nil || senderAvatar != nil)
+        guard hasSender || conversationID != nil else { return }
+        writeObjects(hasSender: hasSender)
+        writeData(hasSender: hasSender)
+    }
+
+    private mutating func writeObjects(hasSender: Bool) {
+        var senderObject = 0..<0
+        var conversationObject = 0..<0
+        let (id, name, avatar) = (senderID, senderName, senderAvatar)
+        let (conversation, title, isGroup) = (conversationID, conversationTitle, self.isGroup)
+        objects = JSONWriter.bytes(capacity: 128) { out in
+            if hasSender {
+                out.raw(#","sender":"#)
+                let start = out.count
                 var separator: StaticString = "{"
                 func member(_ key: StaticString, _ value: String?) {
                     guard let value else { return }
@@ -66,46 +80,41 @@ package struct PushIdentity: Hashable, Sendable {
                 member(#""name":"#, name)
                 member(#""avatar":"#, avatar)
                 out.raw("}")
+                senderObject = start..<out.count
             }
-            self.sender = sender
-            (senderID, senderName, senderAvatar) = (id, name, avatar)
-            objects += Array(#","sender":"#.utf8) + sender
-            data += JSONWriter.bytes(capacity: 64) { out in
-                func member(_ key: StaticString, _ value: String?) {
-                    guard let value else { return }
-                    out.raw(key)
-                    out.string(value)
-                }
-                member(#","senderId":"#, id)
-                member(#","senderName":"#, name)
-                member(#","senderAvatar":"#, avatar)
-            }
-        }
-        if thread == true {
-            let conversation = JSONWriter.bytes(capacity: 64) { out in
+            if let conversation {
+                out.raw(#","conversation":"#)
+                let start = out.count
                 out.raw(#"{"id":"#)
-                out.string(groupKey)
+                out.string(conversation)
                 if let title {
                     out.raw(#","title":"#)
                     out.string(title)
                 }
                 out.raw(isGroup ? #","group":true}"# : #","group":false}"#)
-            }
-            self.conversation = conversation
-            (conversationID, conversationTitle, self.isGroup) = (groupKey, title, isGroup)
-            objects += Array(#","conversation":"#.utf8) + conversation
-            data += JSONWriter.bytes(capacity: 64) { out in
-                out.raw(#","conversationId":"#)
-                out.string(groupKey)
-                if let title {
-                    out.raw(#","conversationTitle":"#)
-                    out.string(title)
-                }
-                out.raw(isGroup ? #","conversationGroup":"true""# : #","conversationGroup":"false""#)
+                conversationObject = start..<out.count
             }
         }
-        self.objects = objects
-        self.data = data
+        (self.senderObject, self.conversationObject) = (senderObject, conversationObject)
+    }
+
+    private mutating func writeData(hasSender: Bool) {
+        let (id, name, avatar) = hasSender ? (senderID, senderName, senderAvatar) : (nil, nil, nil)
+        let (conversation, title, isGroup) = (conversationID, conversationTitle, self.isGroup)
+        data = JSONWriter.bytes(capacity: 128) { out in
+            func member(_ key: StaticString, _ value: String?) {
+                guard let value else { return }
+                out.raw(key)
+                out.string(value)
+            }
+            member(#","senderId":"#, id)
+            member(#","senderName":"#, name)
+            member(#","senderAvatar":"#, avatar)
+            guard conversation != nil else { return }
+            member(#","conversationId":"#, conversation)
+            member(#","conversationTitle":"#, title)
+            out.raw(isGroup ? #","conversationGroup":"true""# : #","conversationGroup":"false""#)
+        }
     }
 
     /// `title(plain(threadTitle))` of `record`, nil when absent.
@@ -116,24 +125,33 @@ package struct PushIdentity: Hashable, Sendable {
     }
 
     /// A bundle's conversation title (the first of its kept notifications,
-    /// newest first, whose thread title is not absent) and whether one of
-    /// them says the thread is a group.
-    private static func bundleConversation(request: ComposeRequest, response: ComposeResponse, showsNames: Bool)
+    /// newest first, whose thread title is not absent; nil without
+    /// `showsNames`) and whether one of them says the thread is a group.
+    private static func bundleConversation(_ request: ComposeRequest, _ response: ComposeResponse, showsNames: Bool)
         -> (title: String?, isGroup: Bool)
     {
         // A shown key is the range of its notification's key: its start names the record.
-        var position: [Int32: Int] = [:]
-        for (offset, index) in response.shownIndices.enumerated() {
-            position[response.records[index].key.start] = offset
-        }
-        var (best, title, isGroup) = (Int.max, String?.none, false)
-        for record in request.notificationRecords {
-            guard let offset = position[record.key.start] else { continue }
-            if record.scalars[.threadIsGroup] != 0 { isGroup = true }
-            if showsNames, offset < best, let text = Self.title(of: record, in: request) {
-                (best, title) = (offset, text)
+        let kept = response.shownIndices.map { response.records[$0].key.start }.sorted()
+        var isGroup = false
+        // The kept notifications with a thread title, newest first (C3: by instant, then by key).
+        var titled: [Int] = []
+        request.bytes.withUnsafeBufferPointer { bytes in
+            for (index, record) in request.notificationRecords.enumerated()
+            where Composer.KeptFacts.contains(kept, record.key.start) {
+                if record.scalars[.threadIsGroup] != 0 { isGroup = true }
+                if showsNames && !record.threadTitle.isAbsent { titled.append(index) }
+            }
+            let records = request.notificationRecords
+            titled.sort { a, b in
+                let (x, y) = (records[a], records[b])
+                if Moment.less(y.moment, x.moment, in: bytes) { return true }
+                if Moment.less(x.moment, y.moment, in: bytes) { return false }
+                return CodePoints.compareBytes(bytes[present: x.key], bytes[present: y.key]) < 0
             }
         }
-        return (title, isGroup)
+        for index in titled {
+            if let title = title(of: request.notificationRecords[index], in: request) { return (title, isGroup) }
+        }
+        return (nil, isGroup)
     }
 }
