@@ -387,7 +387,7 @@
       const avatar = card.querySelector(".avatar");
       avatar.textContent = person ? Array.from(person)[0].toLocaleUpperCase(locale) : "";
       avatar.hidden = !person;
-      fillLine(card.querySelector(".card-conversation"), groupName, true);
+      fillLine(card.querySelector(".card-conversation"), shown && groupName !== shown.title ? groupName : null, true);
       card.querySelector(".when").textContent = nowText(locale);
       // Android's collapsed lines are single lines: a line break shows as a space.
       const oneLine = platform === "android" && card.classList.contains("collapsed");
