@@ -84,11 +84,10 @@ def identity_of(request, kind, kept, group):
         sender = {k: v for k, v in members.items() if v is not None} or None
     conversation = None
     if lead.get("thread"):
-        # A bundle's: the first title given, newest first (C6.1), and a group when one of them says so.
-        titles = [plain(n.get("threadTitle")) for n in kept if plain(n.get("threadTitle")) is not None]
-        title = titles[0] if titles and shows else None
+        # The lead's own thread title and group flag (a backend gives them with each message of a thread).
+        title = plain(lead.get("threadTitle")) if shows else None
         conversation = {"id": group} | ({} if title is None else {"title": cap(title, 256)}) | {
-            "group": any(n.get("threadIsGroup") is True for n in kept)}
+            "group": lead.get("threadIsGroup") is True}
     return sender, conversation
 
 

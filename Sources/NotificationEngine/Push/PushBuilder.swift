@@ -19,7 +19,9 @@ package enum PushBuilder {
         let expiration = anchorSeconds + maxAge
         let texts = PushAnswer.Texts(
             title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
-        let priorityClass = priorityClass(response.kind, request: request, response: response, kept: kept)
+        // compose.md C16: a fallback's is normal, whatever it covered.
+        let importance = response.kind == .fallback ? .normal : importance(request: request, response: response)
+        let priorityClass = priorityClass(response.kind, importance: importance, request: request, kept: kept)
         // S1 to S3, which the composer worked out beside the answer (for every request with `push`).
         let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
         let ttlSeconds = max(expiration - nowSeconds, 0)
@@ -72,7 +74,7 @@ package enum PushBuilder {
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, webPushFormat: webPushFormat, navigate: options.navigate,
             mutable: options.mutable, identity: identity,
-            importance: importance(request: request, response: response), apns: uncut(fixed.apns, costs),
+            importance: importance, apns: uncut(fixed.apns, costs),
             fcm: uncut(fixed.fcm, fcmCosts), webpush: web)
         answer.heldUntil = transition.held ? options.activeUntil : nil
         answer.fitPayloads(
@@ -82,10 +84,10 @@ package enum PushBuilder {
 
     /// P9.
     static func priorityClass(
-        _ kind: ComposeResponse.Kind, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
+        _ kind: ComposeResponse.Kind, importance: Importance, request: ComposeRequest, kept: Composer.KeptFacts
     ) -> PushAnswer.PriorityClass {
         if kind == .fallback { return .fallback }
-        switch importance(request: request, response: response) {
+        switch importance {
         case .high: return .urgent
         case .low: return .low
         case .normal: break

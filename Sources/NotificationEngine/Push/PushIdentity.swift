@@ -42,15 +42,15 @@ package struct PushIdentity: Hashable, Sendable {
                 senderAvatar = bytes[record.ranges[.senderAvatar]].map { String(decoding: $0, as: UTF8.self) }
             }
         }
+        // The conversation is the lead's: a backend gives a thread's title and whether it is a group
+        // with each of its messages (P24), so a bundle's lead has them as its siblings do.
         if !record.thread.isAbsent && record.thread.count > 0 {
             conversationID = groupKey
             isGroup = record.scalars[.threadIsGroup] != 0
-            // A bundle's messages share the thread: its title and whether it is a group are the
-            // first given, newest first, as the bundle's title is (compose.md C6.1).
-            if kind == .bundle {
-                (conversationTitle, isGroup) = Self.bundleConversation(request, response, showsNames: showsNames)
-            } else if showsNames {
-                conversationTitle = Self.title(of: record, in: request)
+            if showsNames {
+                conversationTitle = request.bytes.withUnsafeBufferPointer { bytes in
+                    PlainText.normalisedString(bytes[record.threadTitle]).map(PlainText.capped)
+                }
             }
         }
         let hasSender = showsNames && (senderID != nil || senderName != nil || senderAvatar != nil)
@@ -115,43 +115,5 @@ package struct PushIdentity: Hashable, Sendable {
             member(#","conversationTitle":"#, title)
             out.raw(isGroup ? #","conversationGroup":"true""# : #","conversationGroup":"false""#)
         }
-    }
-
-    /// `title(plain(threadTitle))` of `record`, nil when absent.
-    private static func title(of record: ComposeRequest.NotificationRecord, in request: ComposeRequest) -> String? {
-        request.bytes.withUnsafeBufferPointer { bytes in
-            PlainText.normalisedString(bytes[record.threadTitle]).map(PlainText.capped)
-        }
-    }
-
-    /// A bundle's conversation title (the first of its kept notifications,
-    /// newest first, whose thread title is not absent; nil without
-    /// `showsNames`) and whether one of them says the thread is a group.
-    private static func bundleConversation(_ request: ComposeRequest, _ response: ComposeResponse, showsNames: Bool)
-        -> (title: String?, isGroup: Bool)
-    {
-        // A shown key is the range of its notification's key: its start names the record.
-        let kept = response.shownIndices.map { response.records[$0].key.start }.sorted()
-        var isGroup = false
-        // The kept notifications with a thread title, newest first (C3: by instant, then by key).
-        var titled: [Int] = []
-        request.bytes.withUnsafeBufferPointer { bytes in
-            for (index, record) in request.notificationRecords.enumerated()
-            where Composer.KeptFacts.contains(kept, record.key.start) {
-                if record.scalars[.threadIsGroup] != 0 { isGroup = true }
-                if showsNames && !record.threadTitle.isAbsent { titled.append(index) }
-            }
-            let records = request.notificationRecords
-            titled.sort { a, b in
-                let (x, y) = (records[a], records[b])
-                if Moment.less(y.moment, x.moment, in: bytes) { return true }
-                if Moment.less(x.moment, y.moment, in: bytes) { return false }
-                return CodePoints.compareBytes(bytes[present: x.key], bytes[present: y.key]) < 0
-            }
-        }
-        for index in titled {
-            if let title = title(of: request.notificationRecords[index], in: request) { return (title, isGroup) }
-        }
-        return (nil, isGroup)
     }
 }
