@@ -65,7 +65,11 @@ extension ComposeDecoder {
         while slots != 0 {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
-            let range = ranges.slots[slot]
+            // Loaded in place: `slots[slot]` copies the whole tuple first (an
+            // absent slot, as a sender's avatar nearly always is, costs a load).
+            let range = withUnsafeBytes(of: ranges.slots.storage) {
+                $0.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
+            }
             guard !range.isAbsent else { continue }
             let rule = rules.rule(slot)
             if rule == .timestamp {

@@ -8,19 +8,27 @@ package struct PushIdentity: Hashable, Sendable {
     package var senderID: String?, senderName: String?, senderAvatar: String?
     package var conversationID: String?, conversationTitle: String?
     package var isGroup = false
-    /// `,"sender":{…},"conversation":{…}` (each when present): what an APNs
-    /// or Web Push payload adds; empty for none.
-    var objects: [UInt8] = []
-    /// `,"senderId":"…",…,"conversationGroup":"true"`: what FCM data adds; empty for none.
-    var data: [UInt8] = []
-    /// Where in `objects` the sender's and the conversation's objects are (empty: none).
+    /// `,"sender":{…},"conversation":{…}` (each when present), what an APNs
+    /// or Web Push payload adds, then `,"senderId":"…",…` what FCM data
+    /// adds: one buffer, empty for none.
+    private var bytes: [UInt8] = []
+    /// Where the FCM members start in `bytes`; where in it the sender's and
+    /// the conversation's objects are (empty: none).
+    private var dataStart = 0
     private var senderObject = 0..<0
     private var conversationObject = 0..<0
 
+    /// What an APNs or Web Push payload adds.
+    var objects: ArraySlice<UInt8> { bytes[..<dataStart] }
+    /// What FCM data adds.
+    var data: ArraySlice<UInt8> { bytes[dataStart...] }
+
     /// `{"id":…,"name":…,"avatar":…}` (members when present); nil for none.
-    package var sender: ArraySlice<UInt8>? { senderObject.isEmpty ? nil : objects[senderObject] }
+    package var sender: ArraySlice<UInt8>? { senderObject.isEmpty ? nil : bytes[senderObject] }
     /// `{"id":…,"title":…,"group":…}` (`title` when present); nil for none.
-    package var conversation: ArraySlice<UInt8>? { conversationObject.isEmpty ? nil : objects[conversationObject] }
+    package var conversation: ArraySlice<UInt8>? {
+        conversationObject.isEmpty ? nil : bytes[conversationObject]
+    }
 
     /// None: no sender, no conversation.
     init() {}
@@ -38,7 +46,7 @@ package struct PushIdentity: Hashable, Sendable {
         request.bytes.withUnsafeBufferPointer { bytes in
             senderID = bytes[record.senderID].map { Composer.groupKey(of: $0) }
             if showsNames {
-                senderName = PlainText.normalisedString(bytes[record.senderName]).map(PlainText.capped)
+                senderName = PlainText.normalisedString(bytes[record.senderName]).map(Self.titleCapped)
                 senderAvatar = bytes[record.ranges[.senderAvatar]].map { String(decoding: $0, as: UTF8.self) }
             }
         }
@@ -49,22 +57,20 @@ package struct PushIdentity: Hashable, Sendable {
             isGroup = record.scalars[.threadIsGroup] != 0
             if showsNames {
                 conversationTitle = request.bytes.withUnsafeBufferPointer { bytes in
-                    PlainText.normalisedString(bytes[record.threadTitle]).map(PlainText.capped)
+                    PlainText.normalisedString(bytes[record.threadTitle]).map(Self.titleCapped)
                 }
             }
         }
         let hasSender = showsNames && (senderID != nil || senderName != nil || senderAvatar != nil)
         guard hasSender || conversationID != nil else { return }
-        writeObjects(hasSender: hasSender)
-        writeData(hasSender: hasSender)
+        write(hasSender: hasSender)
     }
 
-    private mutating func writeObjects(hasSender: Bool) {
-        var senderObject = 0..<0
-        var conversationObject = 0..<0
-        let (id, name, avatar) = (senderID, senderName, senderAvatar)
+    private mutating func write(hasSender: Bool) {
+        var (dataStart, senderObject, conversationObject) = (0, 0..<0, 0..<0)
+        let (id, name, avatar) = hasSender ? (senderID, senderName, senderAvatar) : (nil, nil, nil)
         let (conversation, title, isGroup) = (conversationID, conversationTitle, self.isGroup)
-        objects = JSONWriter.bytes(capacity: 128) { out in
+        bytes = JSONWriter.bytes(capacity: 256) { out in
             if hasSender {
                 out.raw(#","sender":"#)
                 let start = out.count
@@ -94,14 +100,8 @@ package struct PushIdentity: Hashable, Sendable {
                 out.raw(isGroup ? #","group":true}"# : #","group":false}"#)
                 conversationObject = start..<out.count
             }
-        }
-        (self.senderObject, self.conversationObject) = (senderObject, conversationObject)
-    }
-
-    private mutating func writeData(hasSender: Bool) {
-        let (id, name, avatar) = hasSender ? (senderID, senderName, senderAvatar) : (nil, nil, nil)
-        let (conversation, title, isGroup) = (conversationID, conversationTitle, self.isGroup)
-        data = JSONWriter.bytes(capacity: 128) { out in
+            // The FCM data's strings.
+            dataStart = out.count
             func member(_ key: StaticString, _ value: String?) {
                 guard let value else { return }
                 out.raw(key)
@@ -115,5 +115,12 @@ package struct PushIdentity: Hashable, Sendable {
             member(#","conversationTitle":"#, title)
             out.raw(isGroup ? #","conversationGroup":"true""# : #","conversationGroup":"false""#)
         }
+        (self.dataStart, self.senderObject, self.conversationObject) = (dataStart, senderObject, conversationObject)
+    }
+
+    /// `title(s)` of a normalised `text`: itself when it has at most 256
+    /// UTF-8 bytes (so at most 256 UTF-16 units), else through the title cap.
+    private static func titleCapped(_ text: String) -> String {
+        text.utf8.count <= PlainText.titleMaxUnits ? text : PlainText.capped(text)
     }
 }
