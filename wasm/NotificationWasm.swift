@@ -1,13 +1,18 @@
 import NotificationEngine
 
-// The WebAssembly module's exports (docs/wasm.md): the engine's
+// The WebAssembly modules' exports (docs/wasm.md): the engine's
 // answers, JSON in and JSON out, the bytes HTTP gives. This file is the
-// module's edge with its host, as EventHTTP is the service's with libevent:
+// modules' edge with their host, as EventHTTP is the service's with libevent:
 // the only code here that reads the host's pointers. Built by `make wasm`
-// with Embedded Swift for wasm32-unknown-none-wasm, never by SwiftPM.
+// with Embedded Swift for wasm32-unknown-none-wasm, never by SwiftPM, twice:
+// the browser's notification-text.wasm (body, compose, locale) and, with
+// `-D RELAY_MODULE`, the relay's notification-text-relay.wasm (the relay's
+// core, which composes itself), each within the size targets (ADR 0041).
+// One file for both, so the browser's module is the same bytes it was
+// without the relay's.
 //
 // A call: the host takes memory with `nt_alloc`, writes the request's UTF-8
-// there, calls `nt_body`, `nt_compose`, `nt_locale` or
+// there, calls `nt_body`, `nt_compose`, `nt_locale`, `nt_relay` or
 // `nt_configure`, which return the HTTP status (200, or the problem's),
 // frees its memory with `nt_free`, and reads the answer at
 // `nt_answer_pointer` for `nt_answer_length` bytes: a 200's JSON, or the problem object
@@ -77,6 +82,18 @@ func answerLength() -> Int32 { Int32(state.answer.count) }
 @_expose(wasm, "nt_answer_slot") @_cdecl("nt_answer_slot")
 func answerSlot() -> UnsafeMutablePointer<Int32> { state.slot }
 
+#if RELAY_MODULE
+/// A `POST /relay` request (`RelayCore`, docs/relay.md "The core"): the
+/// relay's next record and what to do, or its problem. The request carries
+/// its own `now`; the loop composes with the settings of `nt_configure`.
+@_expose(wasm, "nt_relay") @_cdecl("nt_relay")
+func relay(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
+    let bytes = copy(request, byteCount)
+    return answer { () throws(Problem) in
+        try RequestAnswers.relay(request: bytes, appName: state.appName, catalogs: state.catalogs, kept: state.kept)
+    }
+}
+#else
 /// A `POST /body` request: `{"body","units","truncated","inputCut"}` or its problem.
 @_expose(wasm, "nt_body") @_cdecl("nt_body")
 func body(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
@@ -110,6 +127,7 @@ func locale(_ request: UnsafePointer<UInt8>?, _ byteCount: Int32) -> Int32 {
     let bytes = copy(request, byteCount)
     return answer { () throws(Problem) in try LocaleQuestion.decode(bytes).jsonAnswer() }
 }
+#endif
 
 /// The service's settings for the calls that follow: `{"appName": NAME,
 /// "defaultLocale": TAG}`, each optional (`serve --app-name`,

@@ -218,8 +218,12 @@ struct ConnectionLife {
     /// while one is being read. `closesIdle` (draining without keeping idle
     /// connections): an idle one closes too (`hasUnreadBytes`: the kernel
     /// holds bytes not read yet, asked only then).
+    /// `heldBackBodyBytes`: what the kernel holds of a body it has not
+    /// handed over yet (a raised receive low-water mark), asked only when
+    /// the body looks too slow without it.
     func sweep(
-        now: UInt64, limits: Limits, headBytes: Int?, closesIdle: Bool, hasUnreadBytes: @autoclosure () -> Bool
+        now: UInt64, limits: Limits, headBytes: Int?, closesIdle: Bool, hasUnreadBytes: @autoclosure () -> Bool,
+        heldBackBodyBytes: @autoclosure () -> Int = 0
     ) -> Action {
         switch stage {
         case .refusing(let deadline):
@@ -229,7 +233,8 @@ struct ConnectionLife {
         case .waiting, .framing, .evhttpReading, .replyPending:
             let pastReadTimeout = requestStartNanoseconds.map { now &- $0 > limits.readTimeoutNanoseconds } == true
             if pastReadTimeout || isHeadTooSlow(now: now, limits: limits, headBytes: headBytes)
-                || isBodyTooSlow(now: now, limits: limits)
+                || (isBodyTooSlow(now: now, limits: limits)
+                    && isBodyTooSlow(now: now, limits: limits, heldBackBytes: heldBackBodyBytes()))
             {
                 return .close
             }
@@ -310,19 +315,22 @@ struct ConnectionLife {
     }
 
     /// The body being read arrived at less than the minimum rate on average
-    /// from the end of its head, once the grace passed.
-    func isBodyTooSlow(now: UInt64, limits: Limits) -> Bool {
+    /// from the end of its head, once the grace passed; `heldBackBytes` of
+    /// it are in the kernel, not counted yet.
+    func isBodyTooSlow(now: UInt64, limits: Limits, heldBackBytes: Int = 0) -> Bool {
         guard let body else { return false }
         let elapsed = now &- body.startNanoseconds
         guard elapsed > limits.graceNanoseconds else { return false }
-        return UInt64(body.receivedBytes) &* 1_000_000_000 < UInt64(limits.minBodyBytesPerSecond) &* elapsed
+        return UInt64(body.receivedBytes + heldBackBytes) &* 1_000_000_000
+            < UInt64(limits.minBodyBytesPerSecond) &* elapsed
     }
 
     /// Bytes a second the body under way has arrived at on average, once
-    /// `graceNanoseconds` passed (a body just begun has no rate yet).
-    func bodyBytesPerSecond(now: UInt64, graceNanoseconds: UInt64) -> Double? {
+    /// `graceNanoseconds` passed (a body just begun has no rate yet), with
+    /// `heldBackBytes` of it in the kernel.
+    func bodyBytesPerSecond(now: UInt64, graceNanoseconds: UInt64, heldBackBytes: Int = 0) -> Double? {
         guard let body, now &- body.startNanoseconds > graceNanoseconds else { return nil }
-        return Double(body.receivedBytes) / (Double(now &- body.startNanoseconds) / 1e9)
+        return Double(body.receivedBytes + heldBackBytes) / (Double(now &- body.startNanoseconds) / 1e9)
     }
 
     /// Waiting between requests: nothing received, nothing being answered,

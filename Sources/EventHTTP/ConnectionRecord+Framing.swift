@@ -33,6 +33,9 @@ extension ConnectionRecord {
             guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
                 return refuseForWantOfMemory()
             }
+            if let body = life.body {
+                holdBackTrickle(addedByteCount: addedByteCount, remainingBytes: body.declaredBytes - body.receivedBytes)
+            }
             perform(action)
         }
     }

@@ -28,6 +28,8 @@ extension ConnectionRecord {
         let action = life.refuse()
         guard action != .none else { return }
         self.refusal = refusal
+        // What the client still sends is discarded as it comes.
+        setReceiveLowWater(1)
         watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))

@@ -57,6 +57,11 @@ final class ConnectionRecord {
     /// the kernel: its client is not reading (`ConnectionTable.makeRoom`).
     var stalledSweeps = 0
     var isBaseCharged = false
+    /// The socket's receive low-water mark (`SO_RCVLOWAT`): 1 but while a
+    /// body trickles in (`holdBackTrickle`).
+    var receiveLowWaterBytes = 1
+    /// The sweep found it to close, on a later turn (`ConnectionTable.closeSwept`).
+    var awaitsSweptClose = false
     /// What the large body being read, and its reply, were promised
     /// (`ConnectionBudget.promise`); 0 for a small one.
     var promisedBytes = 0

@@ -182,7 +182,10 @@ extension ConnectionTable {
         var slowestRate = Double(configuration.slowUploadBytesPerSecond)
         var slowestStart = UInt64.max
         for record in records.values where record !== excluded {
-            guard let rate = record.life.bodyBytesPerSecond(now: now, graceNanoseconds: headGraceNanoseconds),
+            guard
+                let rate = record.life.bodyBytesPerSecond(
+                    now: now, graceNanoseconds: headGraceNanoseconds,
+                    heldBackBytes: record.heldBackBodyByteEstimate),
                 let start = record.life.bodyStartNanoseconds, record.connection != nil
             else { continue }
             let isSlower = slowest == nil ? rate < slowestRate : rate < slowestRate * 0.95

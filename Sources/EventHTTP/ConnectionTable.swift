@@ -62,6 +62,18 @@ final class ConnectionTable {
 
     /// Fires `runDeferredWork` (set by the loop before it accepts).
     var deferredWork: LoopEvent?
+    /// Fires `closeSwept` (set by the loop before it accepts).
+    var sweptCloseTimer: LoopEvent?
+    /// What the sweep found to close and a turn of the loop has not closed
+    /// yet (`maxSweptClosesPerTurn`), found first first.
+    private var sweptToClose: [ConnectionRecord] = []
+    /// At most this many connections are closed by the sweep in one turn of
+    /// the loop: uploads begun together reach the read timeout together
+    /// (4,000 at once, reconnecting), and closing them all in one turn held
+    /// every other client's request for a fifth of a second. The rest are
+    /// closed a millisecond later, after what is ready meanwhile.
+    static let maxSweptClosesPerTurn = 64
+    private static let sweptCloseNanoseconds: UInt64 = 1_000_000
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, budget: ConnectionBudget) {
         self.configuration = configuration
@@ -262,16 +274,43 @@ final class ConnectionTable {
                 drop(record)
                 continue
             }
-            let action = record.life.sweep(
-                now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
-                closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
-                hasUnreadBytes: record.hasUnreadBytes)
-            switch action {
-            case .finishRefusal: finishRefusal(record)
-            case .close: close(record)
+            switch verdict(on: record, now: now) {
+            case .finishRefusal, .close:
+                if !record.awaitsSweptClose {
+                    record.awaitsSweptClose = true
+                    sweptToClose.append(record)
+                }
             default: record.noteSweep()
             }
         }
+        closeSwept()
+    }
+
+    /// What the sweep does with `record` at `now`.
+    private func verdict(on record: ConnectionRecord, now: UInt64) -> ConnectionLife.Action {
+        record.life.sweep(
+            now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
+            closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
+            hasUnreadBytes: record.hasUnreadBytes, heldBackBodyBytes: record.heldBackBodyBytes)
+    }
+
+    /// Closes what the sweep found to close, `maxSweptClosesPerTurn` at
+    /// most, each judged again (a body may have ended meanwhile); the rest
+    /// on a later turn.
+    func closeSwept() {
+        let now = MonotonicClock.nanoseconds()
+        let count = min(sweptToClose.count, Self.maxSweptClosesPerTurn)
+        let batch = sweptToClose[..<count]
+        for record in batch where records[UInt(bitPattern: record.bufferEvent)] === record {
+            record.awaitsSweptClose = false
+            switch verdict(on: record, now: now) {
+            case .finishRefusal: finishRefusal(record)
+            case .close: close(record)
+            default: break
+            }
+        }
+        sweptToClose.removeFirst(count)
+        if !sweptToClose.isEmpty { sweptCloseTimer?.schedule(afterNanoseconds: Self.sweptCloseNanoseconds) }
     }
 
     private func isAdoptionPending(_ record: ConnectionRecord) -> Bool {
@@ -286,6 +325,7 @@ final class ConnectionTable {
     /// Closes every connection still open; returns how many had a request
     /// under way (idle ones and lingering refusals are not counted).
     func closeAll() -> Int {
+        sweptToClose.removeAll()
         var interruptedCount = 0
         for record in Array(records.values) {
             if record.life.isRefused {

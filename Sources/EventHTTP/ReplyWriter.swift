@@ -10,8 +10,8 @@ import Glibc
 ///
 /// evhttp formats a reply's head itself: a `printf` per line, and a lookup
 /// by name for each field it decides from. For the service's four fields
-/// that costs more than the rest of the reply (about 11,000 instructions,
-/// ADR 0020). So evhttp still does its bookkeeping through
+/// that costs more than the rest of the reply (ADR 0020; the figures are in
+/// bench/README.md). So evhttp still does its bookkeeping through
 /// `evhttp_send_reply` (whether the connection stays open, the callback once
 /// the reply is out, reading the next request), but with the end of the
 /// connection's output buffer frozen, so that nothing it formats gets there.

@@ -104,11 +104,16 @@ final class WorkerLoop {
             let forceCloseEvent = events.make(.user, { [unowned self] in self.forceClose() }),
             let deferredWork = events.make(.user, { [unowned self] in self.connections.runDeferredWork() }),
             let flushEvent = events.make(.user, { [unowned self] in self.flushBufferedOutput() }),
-            let flushTimer = events.make(.repeatingTimer, { [handler] in handler.flushBufferedOutput() })
+            let flushTimer = events.make(.repeatingTimer, { [handler] in handler.flushBufferedOutput() }),
+            let sweptCloseTimer = events.make(.timer, { [unowned self] in self.connections.closeSwept() })
         else { return worker.didFailToStart(.libeventFailed("event_new(worker)")) }
         connections.deferredWork = deferredWork
+        connections.sweptCloseTimer = sweptCloseTimer
         // Before the events are freed: nothing may reach them afterwards.
-        defer { connections.deferredWork = nil }
+        defer {
+            connections.deferredWork = nil
+            connections.sweptCloseTimer = nil
+        }
 
         self.base = base
         self.listener = listener

@@ -243,6 +243,38 @@ import Testing
         #expect(life.bodyBytesPerSecond(now: 2 * Self.second, graceNanoseconds: 2 * Self.second) == nil)
     }
 
+    @Test func bodyHeldBackByTheKernel_countsTowardItsRate_askedOnlyWhenItLooksTooSlow() {
+        var (life, _) = Self.uploading(declared: 60_000, buffered: 0)
+        _ = life.bytesArrived(1_200)
+        // 1,200 bytes seen in 3 s (400 B/s); 800 more wait below the low-water mark: 666 B/s.
+        let now = 4 * Self.second
+        #expect(life.isBodyTooSlow(now: now, limits: Self.limits))
+        #expect(!life.isBodyTooSlow(now: now, limits: Self.limits, heldBackBytes: 800))
+        var asked = 0
+        func heldBack(_ bytes: Int) -> Int {
+            asked += 1
+            return bytes
+        }
+        let limits = Self.limits
+        #expect(
+            life.sweep(
+                now: now, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                heldBackBodyBytes: heldBack(800)) == .none)
+        #expect(
+            life.sweep(
+                now: now, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                heldBackBodyBytes: heldBack(100)) == .close)
+        #expect(asked == 2)
+        // A body fast enough on its own never asks the kernel.
+        _ = life.bytesArrived(2_000)
+        #expect(
+            life.sweep(
+                now: now, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                heldBackBodyBytes: heldBack(0)) == .none)
+        #expect(asked == 2)
+        #expect(life.bodyBytesPerSecond(now: now, graceNanoseconds: 0, heldBackBytes: 1_024) == 4_224.0 / 3)
+    }
+
     @Test func idleConnection_closesAtADrainThatKeepsNone_unlessBytesWaitInTheKernel() {
         let life = Self.idle()
         #expect(

@@ -10,7 +10,7 @@ import json
 import multiprocessing
 import random
 
-from relay import CRASH_POINTS, CoreTap, http_core
+from relay import CRASH_POINTS, CoreTap, core_for
 from world import RECIPIENT, World
 
 THREADS = ["t1", "t1", "t2", "t3", None, "caf\u00e9 chat"]
@@ -173,9 +173,9 @@ _worker = {}
 
 
 def _run_chunk(job):
-    url, seed, indices, realistic = job
+    door, seed, indices, realistic = job
     if "core" not in _worker:
-        _worker["core"] = http_core(url)
+        _worker["core"] = core_for(door)
     return [(index, run_sequence(_worker["core"], seed, index, profile=profile_for(index), realistic=realistic))
             for index in indices]
 
@@ -204,11 +204,12 @@ def add(totals, index, result):
         totals["first"].append((index, result["history"], result["violations"]))
 
 
-def run_random(url, count, seed, jobs=1, core=None, tap=CoreTap, platforms=None,
+def run_random(door, count, seed, jobs=1, core=None, tap=CoreTap, platforms=None,
                until_caught=False, profile=None, realistic=REALISTIC):
+    """`count` sequences through the core at `door` (relay.core_for), in `jobs` processes."""
     totals = new_totals()
     if jobs > 1:
-        chunks = [(url, seed, list(range(i, count, jobs * 8)), realistic) for i in range(jobs * 8)]
+        chunks = [(door, seed, list(range(i, count, jobs * 8)), realistic) for i in range(jobs * 8)]
         with multiprocessing.Pool(jobs) as pool:
             for results in pool.imap_unordered(_run_chunk, chunks):
                 for index, result in results:

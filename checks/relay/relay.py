@@ -10,8 +10,10 @@ this file holds no rule of docs/relay.md, only what the relay is given:
 - `FetchFake`: the backend's fetch (model.Backend);
 - `PushFake`: one push client per transport, in front of services.py's fake
   APNs, FCM and Web Push endpoints;
-- `CoreTap`: the core over HTTP (`http_core`) against the service the check
-  started, with the model's faults (the service at its connection limit).
+- `CoreTap`: the core the relay is given, with the model's faults (the
+  service at its connection limit): `core_for(door)`, over HTTP
+  (`http_core`) against the service the check started, or in process
+  through the relay's WebAssembly module (`host_core`, `--core host`).
 
 The relay process dies (model.Crash) at each of `CRASH_POINTS`, raised by
 these fakes before or after they do their part: after the fetch, after the
@@ -34,6 +36,7 @@ import importlib.util
 import io
 import json
 import pathlib
+import sys
 import urllib.error
 from datetime import datetime, timezone
 
@@ -43,9 +46,22 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "relay" / "
 _spec = importlib.util.spec_from_file_location("example_relay", EXAMPLE)
 example = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(example)
-Relay, http_core = example.Relay, example.http_core
+Relay, http_core, host_core = example.Relay, example.http_core, example.host_core
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 CRASH_POINTS = ("after-fetch", "after-compose", "after-store", "between-devices", "after-send")
+
+
+def core_for(door: str):
+    """The core through `door`: "host" (the relay's module in this process, through the Python
+    package of wasm/python with the module `make wasm` put in it) or a service's URL (`POST /relay`)."""
+    if door != "host":
+        return http_core(door)
+    try:
+        import notification_text  # noqa: F401  (installed: that one)
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "wasm" / "python"))
+    return host_core()
 
 
 def ms_of(text: str) -> int:

@@ -17,7 +17,7 @@ import tokenize
 
 from model import key_of
 from random_runs import LATE, PROFILE, REALISTIC, RESTARTS, STALE_BADGE, profile, run_random
-from relay import EXAMPLE, CoreTap, http_core
+from relay import EXAMPLE, CoreTap, core_for
 from world import ROOT, note_of
 
 MAX_IO_LINES = 120  # issue 41: a relay in Python doing only IO around the core
@@ -384,17 +384,17 @@ def relay_follows_the_doc():
 
 def run_broken(job):
     """One broken relay or app of BROKEN through its random sequences until the checker catches it."""
-    url, seed, index = job
+    door, seed, index = job
     name, tap, platforms, count, events, *realistic = BROKEN[index]
-    totals = run_random(url, count, seed, 1, http_core(url), tap, platforms, True, events,
+    totals = run_random(door, count, seed, 1, core_for(door), tap, platforms, True, events,
                         *(realistic or [REALISTIC]))
     return name, totals
 
 
-def self_test(url, seed, jobs=2):
+def self_test(door, seed, jobs=2):
     ok = relay_follows_the_doc()
     with multiprocessing.Pool(jobs) as pool:
-        for name, totals in pool.imap(run_broken, [(url, seed, index) for index in range(len(BROKEN))]):
+        for name, totals in pool.imap(run_broken, [(door, seed, index) for index in range(len(BROKEN))]):
             caught = totals["violations"] > 0
             ok &= caught
             rules = ", ".join(f"{rule} {n}" for rule, n in sorted(totals["rules"].items()))

@@ -15,16 +15,20 @@ by the module exactly when `compose --app-name` or `--default-locale`
 accepts it, and then composing as that command does. Then
 requests that are not UTF-8 (1,000: ill-formed sequences inserted into
 fixture-like requests), given to both hosts as bytes and answered as bytes,
-each the service's bytes. Then the
+each the service's bytes. Then the relay's core: played relay lives (every
+op, every kind of push service answer), the problems and mutated requests,
+each answer `relay --json-lines`' line (relay_check.py). Then the
 differential run:
 random `POST /body` and `POST /compose` requests (fixture requests mutated,
 hostile texts) through the Node and the Python host and the command line's
 `--json-lines`, every answer identical. One line per failure, a closing `N passed, M failed`.
 The parts live beside it: hosts.py (the service, the hosts, the tally),
-python_cache.py, configure.py, invalid_utf8.py, random_requests.py.
+python_cache.py, configure.py, invalid_utf8.py, relay_requests.py, relay_check.py,
+random_requests.py.
 
 Usage: check.py --binary .build/debug/notification-text [--wasm-dir .build/wasm]
                 [--bodies 5000] [--composes 2000] [--invalid-utf8 1000] [--seed 1]
+                [--relay-lives 24] [--relay-mutations 400]
 """
 
 import argparse
@@ -40,6 +44,7 @@ from configure import run_configure
 from hosts import FIXTURES, NOW, ROOT, Service, Tally, canonical, node_answers, python_answers, text
 from invalid_utf8 import run_invalid_utf8
 from python_cache import run_python_cache
+from relay_check import run_relay
 from random_requests import compose_fixture_requests, random_body, random_compose
 
 PUSH_MEMBERS = ("kind", "reason", "notification", "locale", "direction", "displayed", "push")
@@ -195,6 +200,8 @@ def main():
     parser.add_argument("--composes", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--invalid-utf8", type=int, default=1000, help="requests that are not UTF-8, as bytes")
+    parser.add_argument("--relay-lives", type=int, default=24, help="relay lives played through the core")
+    parser.add_argument("--relay-mutations", type=int, default=400, help="relay requests mutated at random")
     parser.add_argument("--skip-fixtures", action="store_true")
     args = parser.parse_args()
     args.wasm_dir = args.wasm_dir.resolve()
@@ -205,6 +212,8 @@ def main():
         run_configure(args, tally)
     if args.invalid_utf8:
         run_invalid_utf8(args, tally)
+    if args.relay_lives:
+        run_relay(args, tally)
     if args.bodies or args.composes:
         run_differential(args, tally)
     print(f"{tally.passed} passed, {tally.failed} failed")

@@ -79,10 +79,12 @@ def python_answers(calls, c_api=True):
 
     notification_text.USE_C_API = c_api
     rules = notification_text.NotificationText()
-    edge = type(rules._edge).__name__
-    if edge != ("_CEdge" if c_api else "_Edge"):
-        raise SystemExit(f"FAIL the Python host called through {edge} where it was asked for c_api={c_api}")
-    route = {"/body": rules.answer_body, "/locale": rules.answer_locale,
+    core = notification_text.NotificationRelay() if any(call["route"] == "/relay" for call in calls) else rules
+    for instance in (rules, core):
+        edge = type(instance._edge).__name__
+        if edge != ("_CEdge" if c_api else "_Edge"):
+            raise SystemExit(f"FAIL the Python host called through {edge} where it was asked for c_api={c_api}")
+    route = {"/body": rules.answer_body, "/locale": rules.answer_locale, "/relay": getattr(core, "relay", None),
              "/compose": lambda request: rules.answer_compose(request, now=NOW)}
     return [tuple(route[call["route"]](call["request"])) for call in calls]
 

@@ -1,5 +1,6 @@
 """The Python package's cache of compiled modules: a second process compiles
-nothing, a damaged file is compiled again, the 8 most recently used are kept."""
+nothing, a damaged file is compiled again, the 8 most recently used are kept;
+the relay's module (`NotificationRelay`) is cached as the browser's is."""
 
 import os
 import subprocess
@@ -22,11 +23,18 @@ assert first.answer_body('{"text":"**a**"}') == second.answer_body('{"text":"**a
 print(len(compiled))
 """
 
+RELAY_PROBE = CACHE_PROBE.split("from notification_text")[0] + """
+from notification_text import NotificationRelay
+first, second = NotificationRelay(), NotificationRelay()
+assert first.relay("{}") == second.relay("{}") and first.relay("{}")[0] == 400
+print(len(compiled))
+"""
+
 
 def run_python_cache(tally):
     with tempfile.TemporaryDirectory() as cache:
-        def compiles():
-            run = subprocess.run([sys.executable, "-c", CACHE_PROBE, str(ROOT / "wasm/python")], capture_output=True,
+        def compiles(probe=CACHE_PROBE):
+            run = subprocess.run([sys.executable, "-c", probe, str(ROOT / "wasm/python")], capture_output=True,
                                  text=True, env=dict(os.environ, NOTIFICATION_TEXT_CACHE=cache))
             return int(run.stdout) if run.returncode == 0 else f"failed: {run.stderr.strip()[-300:]}"
         for index in range(10):  # an older engine's modules, which the new one's write prunes to 8 in all
@@ -37,7 +45,9 @@ def run_python_cache(tally):
         steps = [("a new cache: one compile for two instances", compiles(), 1),
                  ("8 compiled modules kept, the new one and the 7 newest old", kept(),
                   sorted([f"old-{index}.cwasm" for index in range(3, 10)] + [n for n in kept() if "wasmtime" in n])),
-                 ("a new process: no compile", compiles(), 0)]
+                 ("a new process: no compile", compiles(), 0),
+                 ("the relay's module: one compile for two instances", compiles(RELAY_PROBE), 1),
+                 ("the relay's module in a new process: no compile", compiles(RELAY_PROBE), 0)]
         for path in Path(cache).glob("*wasmtime*"):
             path.write_bytes(b"not a compiled module")
         steps += [("a damaged cache: compiled again", compiles(), 1), ("and replaced", compiles(), 0)]

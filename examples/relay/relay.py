@@ -2,12 +2,14 @@
 
 Every decision of docs/relay.md (what to compose, what each device gets,
 supersession, badges, lifetimes, retries, what a push service's answer
-means) is the core's: `POST /relay` (or the library, `notification-text relay
---json-lines`). What is left here is IO:
+means) is the core's: `POST /relay` (`http_core`), or the same core in this process
+through the WebAssembly module's Python host (`host_core`, no service: `pip
+install notification-text`, docs/wasm.md). What is left here is IO:
 the store (one record per recipient, compare-and-set), the backend fetch,
-the push clients, the scheduler. Standard library only.
+the push clients, the scheduler. Standard library only (`host_core` imports
+the notification-text package, which brings wasmtime).
 
-    relay = Relay(core=http_core("http://127.0.0.1:8080"), fetch=my_fetch,
+    relay = Relay(core=host_core(), fetch=my_fetch,  # or http_core("http://127.0.0.1:8080")
                   push={"apns": apns_send, "fcm": fcm_send, "webpush": webpush_send})
     relay.event("u1", {"type": "created"}, settings={"locale": "en", "preview": "full"})
     relay.tick()   # from a timer: runs what is due
@@ -19,7 +21,8 @@ or raises `TimeoutError` or another error; each push client takes a send
 Push client encrypts `body` (RFC 8291) itself, afresh for every attempt.
 
 120 lines of code (docs/relay.md, "The core", says how they are counted);
-`make check-relay` runs this relay in the device model of checks/relay/.
+`make check-relay` runs this relay in the device model of checks/relay/ (`RELAY_CORE=host`: on
+the module).
 """
 import http.client
 import io
@@ -51,10 +54,27 @@ def http_core(base_url, token=None, timeout=2.0):
                 local.connection = local.connection.close()
                 if attempt == 2:
                     raise OSError(error) from error
-        if response.status != 200:
-            raise urllib.error.HTTPError(base_url, response.status, response.reason, response.headers, io.BytesIO(data))
-        return json.loads(data)
+        return answered(base_url, response.status, data.decode(), response.headers)
     return call
+
+
+def host_core():
+    """The core in this process: the relay's WebAssembly module (notification_text.NotificationRelay), one
+    instance per thread, answering as `http_core` does; a problem raises the same `HTTPError`."""
+    from notification_text import NotificationRelay
+    local = threading.local()
+
+    def call(request):
+        local.core = getattr(local, "core", None) or NotificationRelay()
+        return answered("relay", *local.core.relay(request))
+    return call
+
+
+def answered(url, status, body, headers=None):
+    """The core's answer as a dict, or its problem (status 400, 422, 503...) raised."""
+    if status != 200:
+        raise urllib.error.HTTPError(url, status, "problem", headers or {}, io.BytesIO(body.encode()))
+    return json.loads(body)
 
 
 class Store:
@@ -81,8 +101,7 @@ class Relay:
     def __init__(self, core, fetch, push, store=None, clock=time.time, jitter=random.random, sleep=time.sleep):
         self.core, self.fetch, self.push, self.clock, self.jitter, self.sleep = core, fetch, push, clock, jitter, sleep
         self.store = store or Store()
-        self.wake_at = {}  # recipient -> ms: the scheduler's timers
-        self.locks, self.locks_lock = {}, threading.Lock()
+        self.wake_at, self.locks, self.locks_lock = {}, {}, threading.Lock()  # wake_at: the timers, recipient -> ms
 
     def now(self):
         ms = round(self.clock() * 1000)
@@ -92,11 +111,13 @@ class Relay:
         with self.locks_lock:
             return self.locks.setdefault(recipient, threading.RLock())
 
-    def update(self, recipient, make):
-        """Reads the record, asks the core, stores its record with CAS (again on a conflict)."""
+    def ask(self, recipient, do, new=None, **members):
+        """Reads the record, asks the core to `do` with `members` and the clock as it is (`new`: the members
+        of a recipient's first event, without a record), stores its record with CAS (again on a conflict)."""
         while True:
             version, record = self.store.read(recipient)  # step 2
-            answer = make(record)
+            answer = self.core({"do": do, "record": record, "now": self.now()[1], **members,
+                                **((new or {}) if record is None else {})})
             if self.store.write(recipient, version, answer["record"]):
                 if "wakeAt" in answer:  # None: no timer
                     self.wake_at[recipient] = answer["wakeAt"]
@@ -105,9 +126,7 @@ class Relay:
     def event(self, recipient, event, settings=None):
         """An event: `due` written first, then the loop (relay.md "Events")."""
         with self.lock(recipient):
-            new = {"recipient": recipient, "settings": settings}  # for the first event of a recipient
-            self.update(recipient, lambda record: self.core(
-                {"do": "event", "record": record, "now": self.now()[1], "event": event, **({} if record else new)}))
+            self.ask(recipient, "event", {"recipient": recipient, "settings": settings}, event=event)
             self.loop(recipient)
 
     def loop(self, recipient):
@@ -117,11 +136,9 @@ class Relay:
                 fetched = {"fetch": "ok", "notifications": notifications, "unread": unread}
             except Exception as error:
                 fetched = {"fetch": "timeout" if isinstance(error, TimeoutError) else "failed"}
-            request = {"do": "loop", "jitter": self.jitter(), **fetched}
             for attempt in (1, 2):  # steps 4-6: compose, plan, store; `now` read again: the sends' lifetimes
                 try:  # are what is left of them after the fetch and any wait
-                    answer = self.update(recipient, lambda record: self.core(
-                        {**request, "record": record, "now": self.now()[1]}))
+                    answer = self.ask(recipient, "loop", jitter=self.jitter(), **fetched)
                     break
                 except OSError as error:  # a 503's Retry-After, else 200 ms; then once more
                     if attempt == 2:
@@ -132,29 +149,24 @@ class Relay:
 
     def give_up(self, recipient):
         try:
-            self.update(recipient, lambda record: self.core(
-                {"do": "gave-up", "record": record, "now": self.now()[1], "jitter": self.jitter()}))
+            self.ask(recipient, "gave-up", jitter=self.jitter())
         except OSError:
             self.wake_at[recipient] = self.now()[0] + 1000
 
     def send_all(self, recipient, sends):
         queue = list(sends)
-        while queue:
-            send = queue.pop(0)
-            try:
-                status, reason, retry_after, token_invalid = self.push[send["transport"]](send)
+        for send in queue:  # the core's next sends are appended, and reached in turn
+            try:  # (status, reason, retry_after, token_invalid)
+                pushed = self.push[send["transport"]](send)
             except Exception:
-                status, reason, retry_after, token_invalid = 0, None, None, False
-            answer = self.update(recipient, lambda record: self.core({
-                "do": "answer", "record": record, "now": self.now()[1], "device": send["device"],
-                "stamp": send["stamp"], "status": status, "reason": reason, "retryAfter": retry_after,
-                "tokenInvalid": token_invalid, "jitter": self.jitter()}))
+                pushed = (0, None, None, False)  # as a timeout
+            answer = self.ask(recipient, "answer", device=send["device"], stamp=send["stamp"], jitter=self.jitter(),
+                              **dict(zip(("status", "reason", "retryAfter", "tokenInvalid"), pushed)))
             queue.extend(answer["sends"])
 
     def wake(self, recipient):
         with self.lock(recipient):
-            answer = self.update(recipient, lambda record: self.core(
-                {"do": "wake", "record": record, "now": self.now()[1]}))
+            answer = self.ask(recipient, "wake")
             self.send_all(recipient, answer["sends"])
             if answer["loop"]:
                 self.loop(recipient)

@@ -1,10 +1,12 @@
-"""examples/relay/relay.py against the service's POST /relay, fake push
+"""examples/relay/relay.py against the service's POST /relay (or with `--core
+host` the relay's WebAssembly module through the Python host), fake push
 services and a model of each device that applies payloads by the rule of
 docs/spec/screen.md section 2 (stamps, not arrival). For each sequence the
 devices must end showing exactly the groups of the stored `displayed`, with
 the badge the unread count.
 
     python3 examples/relay/relay_test.py --binary .build/debug/notification-text
+    python3 examples/relay/relay_test.py --core host   # wasm/python installed, or beside it after `make wasm`
 """
 import argparse
 import json
@@ -14,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from relay import Relay, Store, http_core  # noqa: E402
+from relay import Relay, Store, host_core, http_core  # noqa: E402
 
 NOON = datetime(2026, 11, 29, 12, tzinfo=timezone.utc).timestamp()
 DEVICES = [
@@ -181,16 +183,22 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", help="notification-text, started with serve on a free port")
     parser.add_argument("--url", help="a running service, http://127.0.0.1:PORT")
+    parser.add_argument("--core", choices=("http", "host"), default="http", help="the door to the core")
     args = parser.parse_args()
     server = None
-    if args.binary:
+    if args.core == "host":
+        try:
+            import notification_text  # noqa: F401  (installed: that one)
+        except ImportError:
+            sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "wasm" / "python"))
+    elif args.binary:
         server = subprocess.Popen([args.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
                                   stdout=subprocess.PIPE, text=True)
         args.url = "http://127.0.0.1:%d" % json.loads(server.stdout.readline())["port"]
     ok = True
     try:
         for sequence in (late_alert, crash_between_store_and_send, badge):
-            world = World(http_core(args.url))
+            world = World(host_core() if args.core == "host" else http_core(args.url))
             for device in DEVICES:
                 world.relay.event("u1", {"type": "register", "device": device},
                                   settings={"locale": "en", "preview": "full"})

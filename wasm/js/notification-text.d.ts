@@ -26,14 +26,18 @@ export interface ComposeOptions extends AnswerOptions {
   now?: Date | number | string;
 }
 
+/** Where a module comes from: a URL or its text, a Response, its bytes or the compiled module. */
+export type ModuleSource = URL | string | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
 /**
- * Loads and instantiates the module once (later calls return at once).
+ * Loads and instantiates the browser's module once (later calls return its first load).
  * Default: notification-text.wasm beside the .mjs. In Node, a string that is
  * not an http(s), data or blob URL is a file's path.
  */
-export declare function init(
-  source?: URL | string | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
-): Promise<void>;
+export declare function init(source?: ModuleSource): Promise<void>;
+
+/** Loads and instantiates the relay's module once, as `init`. Default: notification-text-relay.wasm beside the .mjs. */
+export declare function initRelay(source?: ModuleSource): Promise<void>;
 
 /** A `POST /body` request: `{"body","units","truncated","inputCut"}` or its problem. */
 export declare function answerBody(request: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
@@ -43,14 +47,21 @@ export declare function answerBody(request: Request, options?: AnswerOptions & {
 export declare function answerCompose(request: Request, options: ComposeOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function answerCompose(request: Request, options?: ComposeOptions & { bytes?: false }): Answer<string>;
 
+/** A `POST /relay` request (after `initRelay`): the relay's next record and what to send, or its problem. */
+export declare function relay(request: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
+export declare function relay(request: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 
 /** How a `locale` chooses its catalog: `{locale, defaultLocale, count, format, arguments}`, each optional. */
 export declare function answerLocale(question: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function answerLocale(question: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 
-/** `serve --app-name` and `--default-locale` for the calls that follow: `{appName, defaultLocale}`, each optional. */
+/**
+ * `serve --app-name` and `--default-locale` for the calls that follow: `{appName, defaultLocale}`, each optional.
+ * Set in every module loaded and in one loaded later; the answer is the browser's module's when it is loaded,
+ * else the relay's.
+ */
 export declare function configure(settings: Request, options: AnswerOptions & { bytes: true }): Answer<Uint8Array>;
 export declare function configure(settings: Request, options?: AnswerOptions & { bytes?: false }): Answer<string>;
 
-/** The module's memory in bytes (it grows, and never shrinks). */
-export declare function memoryBytes(): number;
+/** The browser's module's memory in bytes (it grows, and never shrinks); `{ relay: true }`: the relay's module's. */
+export declare function memoryBytes(options?: { relay?: boolean }): number;

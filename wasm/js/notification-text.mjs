@@ -8,6 +8,10 @@
 //   answerBody({ text: "**Hi** there" });  // {status: 200, body: '{"body":"Hi there",…}'}
 //   answerCompose(request, { now: new Date() });
 //
+//   import { initRelay, relay } from "notification-text";
+//   await initRelay();                     // notification-text-relay.wasm beside this file
+//   relay({ do: "wake", record, now });    // {status: 200, body: '{"record":…,"sends":[…],…}'}
+//
 // A request is a JSON text, its UTF-8 bytes (a Uint8Array, written to the
 // module as they are: invalid UTF-8 is answered as the service answers it),
 // or a value to write as JSON. `{ bytes: true }` gives the answer's bytes
@@ -16,28 +20,55 @@
 // calls are synchronous once `init` has resolved (a service worker calls
 // `init` in its `install` or at the top of its push handler: a worker
 // module cannot await at its top level).
+//
+// Two modules from the same engine: notification-text.wasm (`init`: body,
+// compose, locale) for browsers and service workers, and
+// notification-text-relay.wasm (`initRelay`: the relay's core, which
+// composes itself) for relays; each is loaded once, when asked for, and
+// `configure` sets both.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** The version of the module's interface this file speaks (`nt_abi_version`). */
 export const ABI_VERSION = 2;
-let exports = null;
-let slot = 0; // nt_answer_slot: the last answer's pointer and length
+// Per module: its exports, `nt_answer_slot` (the last answer's pointer and
+// length), its kept request buffers, and the load under way.
+const modules = {
+  main: { file: "notification-text.wasm", exports: null, slot: 0, buffers: null, loading: null },
+  relay: { file: "notification-text-relay.wasm", exports: null, slot: 0, buffers: null, loading: null },
+};
+let settings = null; // the last accepted `configure`, given to a module loaded after it
 
 /**
- * Loads and instantiates the module once. `source`: a URL or a URL's text
+ * Loads and instantiates the browser's module once. `source`: a URL or a URL's text
  * (default: notification-text.wasm beside this file), in Node also a file's
  * path, a Response, the module's bytes, or a compiled `WebAssembly.Module`.
  * The module imports nothing.
  */
-export async function init(source = new URL("./notification-text.wasm", import.meta.url)) {
-  if (exports) return;
-  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(await moduleBytes(source));
-  const instance = await WebAssembly.instantiate(module, {});
-  const version = instance.exports.nt_abi_version();
-  if (version !== ABI_VERSION) throw new Error(`notification-text.wasm speaks ABI ${version}, not ${ABI_VERSION}`);
-  exports = instance.exports;
-  slot = exports.nt_answer_slot();
+export function init(source = new URL("./notification-text.wasm", import.meta.url)) {
+  return load(modules.main, source);
+}
+
+/** Loads and instantiates the relay's module once, as `init` (default: notification-text-relay.wasm beside this file). */
+export function initRelay(source = new URL("./notification-text-relay.wasm", import.meta.url)) {
+  return load(modules.relay, source);
+}
+
+function load(target, source) {
+  target.loading ??= (async () => {
+    const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(await moduleBytes(source));
+    const instance = await WebAssembly.instantiate(module, {});
+    const version = instance.exports.nt_abi_version();
+    if (version !== ABI_VERSION) throw new Error(`${target.file} speaks ABI ${version}, not ${ABI_VERSION}`);
+    target.exports = instance.exports;
+    target.slot = target.exports.nt_answer_slot();
+    target.buffers = [{ pointer: 0, capacity: 0 }, { pointer: 0, capacity: 0 }];
+    if (settings !== null) call(target, "nt_configure", false, settings);
+  })().catch((error) => {
+    target.loading = null; // a failed load may be tried again
+    throw error;
+  });
+  return target.loading;
 }
 
 async function moduleBytes(source) {
@@ -57,7 +88,7 @@ async function moduleBytes(source) {
 
 /** A `POST /body` request: `{status, body}`. */
 export function answerBody(request, { bytes = false } = {}) {
-  return call("nt_body", bytes, request);
+  return call(modules.main, "nt_body", bytes, request);
 }
 
 /**
@@ -67,7 +98,16 @@ export function answerBody(request, { bytes = false } = {}) {
  */
 export function answerCompose(request, { now = new Date(), bytes = false } = {}) {
   const text = typeof now === "string" ? now : new Date(now).toISOString();
-  return call("nt_compose", bytes, request, text);
+  return call(modules.main, "nt_compose", bytes, request, text);
+}
+
+/**
+ * A `POST /relay` request (`initRelay` first): `{status, body}`. The relay's
+ * core (docs/relay.md, "The core"): the stored record and what happened in,
+ * the next record and what to send out; the request carries its own `now`.
+ */
+export function relay(request, { bytes = false } = {}) {
+  return call(modules.relay, "nt_relay", bytes, request);
 }
 
 /**
@@ -75,22 +115,34 @@ export function answerCompose(request, { now = new Date(), bytes = false } = {})
  * arguments}`, each optional; the answer is the `locale` command's JSON.
  */
 export function answerLocale(question, { bytes = false } = {}) {
-  return call("nt_locale", bytes, question);
+  return call(modules.main, "nt_locale", bytes, question);
 }
 
-/** `serve --app-name` and `--default-locale` for the calls that follow: `{appName, defaultLocale}`. */
-export function configure(settings, { bytes = false } = {}) {
-  return call("nt_configure", bytes, settings);
+/**
+ * `serve --app-name` and `--default-locale` for the calls that follow:
+ * `{appName, defaultLocale}`. Set in every module loaded, and in one loaded
+ * later; the answer is the browser's module's when it is loaded, else the relay's.
+ */
+export function configure(given, { bytes = false } = {}) {
+  const targets = [modules.main, modules.relay].filter((target) => target.exports);
+  if (targets.length === 0) loaded(modules.main);
+  const text = given instanceof Uint8Array ? given.slice() : typeof given === "string" ? given : JSON.stringify(given);
+  const answers = targets.map((target) => call(target, "nt_configure", bytes, text));
+  if (answers[0].status === 200) settings = text;
+  return answers[0];
 }
 
-/** The module's memory in bytes (it grows, and never shrinks). */
-export function memoryBytes() {
-  return loaded().memory.buffer.byteLength;
+/** The browser's module's memory in bytes (it grows, and never shrinks); `{ relay: true }`: the relay's. */
+export function memoryBytes({ relay = false } = {}) {
+  return loaded(relay ? modules.relay : modules.main).memory.buffer.byteLength;
 }
 
-function loaded() {
-  if (!exports) throw new Error("notification-text: call and await init() first");
-  return exports;
+function loaded(target) {
+  if (!target.exports) {
+    const first = target === modules.main ? "init()" : "initRelay()";
+    throw new Error(`notification-text: call and await ${first} first`);
+  }
+  return target.exports;
 }
 
 // Each argument's UTF-8 goes into memory the module allocated (`nt_alloc`),
@@ -98,10 +150,10 @@ function loaded() {
 // answer is one call into the module and no allocation on either side. A
 // buffer larger than 64 KiB is given back (`nt_free`) after its call.
 const KEPT_BYTES = 1 << 16;
-const buffers = [{ pointer: 0, capacity: 0 }, { pointer: 0, capacity: 0 }];
 
-function call(name, asBytes, ...values) {
-  const x = loaded();
+function call(target, name, asBytes, ...values) {
+  const x = loaded(target);
+  const { buffers, slot } = target;
   const args = [];
   try {
     values.forEach((value, index) => {
@@ -113,7 +165,7 @@ function call(name, asBytes, ...values) {
       const bytes = given ? value : text.length * 3 > KEPT_BYTES ? encoder.encode(text) : null;
       const needed = bytes ? bytes.length : Math.max(text.length * 3, 256);
       if (buffer.capacity < needed) {
-        release(buffer);
+        release(x, buffer);
         buffer.pointer = x.nt_alloc(needed);
         if (buffer.pointer === 0) throw new RangeError("notification-text: the module has no memory left");
         buffer.capacity = needed;
@@ -128,12 +180,12 @@ function call(name, asBytes, ...values) {
     const answer = new Uint8Array(x.memory.buffer, place.getUint32(0, true), place.getUint32(4, true));
     return { status, body: asBytes ? answer.slice() : decoder.decode(answer) };
   } finally {
-    for (const buffer of buffers) if (buffer.capacity > KEPT_BYTES) release(buffer);
+    for (const buffer of buffers) if (buffer.capacity > KEPT_BYTES) release(x, buffer);
   }
 }
 
-function release(buffer) {
-  if (buffer.pointer !== 0) exports.nt_free(buffer.pointer);
+function release(x, buffer) {
+  if (buffer.pointer !== 0) x.nt_free(buffer.pointer);
   buffer.pointer = 0;
   buffer.capacity = 0;
 }

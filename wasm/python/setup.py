@@ -1,4 +1,4 @@
-"""Refuses to build the package without its module: `make wasm` at the
+"""Refuses to build the package without its modules: `make wasm` at the
 repository root puts it into notification_text/ (docs/adr/0040). The version
 is the repository's VERSION, as the service's."""
 
@@ -8,13 +8,14 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-MODULE = HERE / "notification_text" / "notification-text.wasm"
+MODULES = [HERE / "notification_text" / name for name in ("notification-text.wasm", "notification-text-relay.wasm")]
 
 
 class BuildWithModule(build_py):
     def run(self):
-        if not MODULE.is_file():
-            raise SystemExit(f"{MODULE} is missing: run `make wasm` at the repository root first")
+        for module in MODULES:
+            if not module.is_file():
+                raise SystemExit(f"{module} is missing: run `make wasm` at the repository root first")
         super().run()
 
 

@@ -7,6 +7,13 @@ gives, with its status:
     rules.answer_body({"text": "**Hi** there"})  # Answer(status=200, body='{"body":"Hi there",…}')
     rules.answer_compose(request, now="2026-11-29T12:00:00Z")
 
+    from notification_text import NotificationRelay
+    core = NotificationRelay()                   # the relay's module inside this package
+    core.relay({"do": "wake", "record": record, "now": now})  # Answer(status=200, body='{"record":…}')
+
+Two modules from the same engine: notification-text.wasm
+(``NotificationText``: body, compose, locale) and notification-text-relay.wasm
+(``NotificationRelay``: the relay's core, docs/relay.md "The core", which composes itself).
 A bad request is ``Answer(400, <the problem object>)``, as HTTP answers it.
 One instance is one module: use it from one thread at a time.
 
@@ -14,7 +21,7 @@ The module is compiled once per process, and the compiled code is kept in
 ``$NOTIFICATION_TEXT_CACHE`` (default ``$XDG_CACHE_HOME/notification-text``
 or ``~/.cache/notification-text``; an empty value keeps nothing on disk; the
 8 most recently used are kept), so
-a ``NotificationText()`` after the first takes milliseconds, not a second.
+a ``NotificationText()`` or ``NotificationRelay()`` after the first takes milliseconds, not a second.
 wasmtime runs what it finds there without checking it: the folder is the
 user's own (mode 0700), as wasmtime's own cache is.
 """
@@ -35,11 +42,13 @@ import wasmtime
 
 ABI_VERSION = 2
 MODULE_PATH = Path(__file__).with_name("notification-text.wasm")
+RELAY_MODULE_PATH = Path(__file__).with_name("notification-text-relay.wasm")
 Request = Union[str, bytes, bytearray, dict, list]
 
 # The exports called per answer: their numbers of 32-bit parameters and results.
-_CALLED = {"nt_alloc": (1, 1), "nt_free": (1, 0), "nt_body": (2, 1), "nt_compose": (4, 1),
-           "nt_locale": (2, 1), "nt_configure": (2, 1)}
+_COMMON = {"nt_alloc": (1, 1), "nt_free": (1, 0), "nt_configure": (2, 1)}
+_CALLED = {**_COMMON, "nt_body": (2, 1), "nt_compose": (4, 1), "nt_locale": (2, 1)}
+_RELAY_CALLED = {**_COMMON, "nt_relay": (2, 1)}
 # A request buffer is kept for the calls that follow up to this size, and given back after a larger one.
 _KEPT_BYTES = 1 << 16
 
@@ -49,38 +58,25 @@ class Answer(NamedTuple):
     body: str
 
 
-class NotificationText:
-    """One instance of the module: its own memory and settings (`configure`)."""
+class _Instance:
+    """One instance of a module: its own memory and settings (`configure`)."""
+
+    _default_path = MODULE_PATH
+    _called = _CALLED
 
     def __init__(self, path: Optional[Union[str, Path]] = None):
         """The module at ``path`` (default: the one inside this package), instantiated."""
-        module = compiled_module(Path(path) if path else MODULE_PATH)
+        path = Path(path) if path else self._default_path
+        module = compiled_module(path)
         self._store = wasmtime.Store(_engine())
         exports = wasmtime.Instance(self._store, module, []).exports(self._store)  # it imports nothing
         version = exports["nt_abi_version"](self._store)
         if version != ABI_VERSION:
-            raise RuntimeError(f"notification-text.wasm speaks ABI {version}, not {ABI_VERSION}")
-        self._edge = _CEdge(self._store, exports) if USE_C_API and _CEdge.available() else _Edge(self._store, exports)
+            raise RuntimeError(f"{path.name} speaks ABI {version}, not {ABI_VERSION}")
+        edge = _CEdge if USE_C_API and _CEdge.available() else _Edge
+        self._edge = edge(self._store, exports, self._called)
         self._edge.answer_slot(exports["nt_answer_slot"](self._store) & 0xFFFFFFFF)
         self._buffers: List[List[int]] = [[0, 0], [0, 0]]  # [pointer, capacity]: the request's, `now`'s
-
-    def answer_body(self, request: Request) -> Answer:
-        """A ``POST /body`` request: a JSON text (str or UTF-8 bytes) or a value to write as JSON."""
-        return self._answer("nt_body", request)
-
-    def answer_compose(self, request: Request, now: Union[None, str, datetime.datetime] = None) -> Answer:
-        """A ``POST /compose`` request; ``now`` (default: the current time) is the
-        clock a request without ``now`` is composed at."""
-        if now is None:
-            now = datetime.datetime.now(datetime.timezone.utc)
-        if isinstance(now, datetime.datetime):
-            now = now.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
-        return self._answer("nt_compose", request, now)
-
-    def answer_locale(self, question: Request) -> Answer:
-        """How a ``locale`` chooses its catalog: ``{locale, defaultLocale, count,
-        format, arguments}``, each optional; the ``locale`` command's JSON."""
-        return self._answer("nt_locale", question)
 
     def configure(self, settings: Request) -> Answer:
         """``serve --app-name`` and ``--default-locale`` for the calls that follow."""
@@ -132,6 +128,41 @@ class NotificationText:
         if buffer[0]:
             self._edge.call("nt_free", buffer[0])
         buffer[:] = [0, 0]
+
+
+class NotificationText(_Instance):
+    """The browser's module (notification-text.wasm): body, compose, locale."""
+
+    def answer_body(self, request: Request) -> Answer:
+        """A ``POST /body`` request: a JSON text (str or UTF-8 bytes) or a value to write as JSON."""
+        return self._answer("nt_body", request)
+
+    def answer_compose(self, request: Request, now: Union[None, str, datetime.datetime] = None) -> Answer:
+        """A ``POST /compose`` request; ``now`` (default: the current time) is the
+        clock a request without ``now`` is composed at."""
+        if now is None:
+            now = datetime.datetime.now(datetime.timezone.utc)
+        if isinstance(now, datetime.datetime):
+            now = now.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
+        return self._answer("nt_compose", request, now)
+
+    def answer_locale(self, question: Request) -> Answer:
+        """How a ``locale`` chooses its catalog: ``{locale, defaultLocale, count,
+        format, arguments}``, each optional; the ``locale`` command's JSON."""
+        return self._answer("nt_locale", question)
+
+
+class NotificationRelay(_Instance):
+    """The relay's module (notification-text-relay.wasm): the relay's core, which composes itself."""
+
+    _default_path = RELAY_MODULE_PATH
+    _called = _RELAY_CALLED
+
+    def relay(self, request: Request) -> Answer:
+        """A ``POST /relay`` request (docs/relay.md, "The core"): the stored
+        record and what happened in, the next record and what to send out; the
+        request carries its own ``now``."""
+        return self._answer("nt_relay", request)
 
 
 def _utf8(value: Request) -> bytes:
@@ -221,9 +252,11 @@ USE_C_API = True  # False: wasmtime's public API only (the checks compare the tw
 class _Edge:
     """Through wasmtime's public API: each call converts its arguments by the function's type."""
 
-    def __init__(self, store: wasmtime.Store, exports: "wasmtime._instance.InstanceExports"):
+    def __init__(self, store: wasmtime.Store, exports: "wasmtime._instance.InstanceExports",
+                 called: Dict[str, Tuple[int, int]]):
         self._store = store
-        self._functions = {name: exports[name] for name in _CALLED}
+        self._called = called
+        self._functions = {name: exports[name] for name in called}
         self._memory = exports["memory"]
 
     def call(self, name: str, *arguments: int) -> int:
@@ -271,11 +304,12 @@ class _CEdge(_Edge):
         except ImportError:
             return False
 
-    def __init__(self, store: wasmtime.Store, exports: "wasmtime._instance.InstanceExports"):
-        super().__init__(store, exports)
+    def __init__(self, store: wasmtime.Store, exports: "wasmtime._instance.InstanceExports",
+                 called: Dict[str, Tuple[int, int]]):
+        super().__init__(store, exports, called)
         from wasmtime import _ffi
 
-        _check_types(store, self._functions)
+        _check_types(store, self._functions, called)
         self._context = store._context()
         self._references = {name: ctypes.byref(function._func) for name, function in self._functions.items()}
         self._values = (_ffi.wasmtime_val_raw_t * 4)()
@@ -368,13 +402,13 @@ class _Place(ctypes.LittleEndianStructure):
     _fields_ = [("start", ctypes.c_uint32), ("length", ctypes.c_uint32)]
 
 
-def _check_types(store: wasmtime.Store, functions: Dict[str, wasmtime.Func]) -> None:
+def _check_types(store: wasmtime.Store, functions: Dict[str, wasmtime.Func], called: Dict[str, Tuple[int, int]]) -> None:
     for name, function in functions.items():
         kind = function.type(store)
         parameters = [str(value) for value in kind.params]
         results = [str(value) for value in kind.results]
-        if (parameters, results) != tuple(["i32"] * count for count in _CALLED[name]):
-            raise RuntimeError(f"notification-text.wasm: {name} is ({parameters}) -> {results}, not the ABI's")
+        if (parameters, results) != tuple(["i32"] * count for count in called[name]):
+            raise RuntimeError(f"notification-text: {name} is ({parameters}) -> {results}, not the ABI's")
 
 
 def _check_range(pointer: int, length: int, size: int) -> None:
