@@ -23,6 +23,7 @@ _spec = importlib.util.spec_from_file_location("push_oracle", REPO / "checks" / 
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 import push_fixture_conversation  # noqa: E402  (after the oracle: it puts checks/push on the path)
+import push_fixture_identity  # noqa: E402
 
 NOW = "2026-11-29T12:00:00Z"
 T = "2026-11-29T11:59:00Z"
@@ -235,6 +236,7 @@ case("legacy-entries-without-group", "entries stored without group: never withdr
       "push": {}})
 # The notification follows the conversation (compose.md C15, S2, S3, S6; ADR 0044).
 push_fixture_conversation.add(case, msg, shown, T, T1, NOW)
+push_fixture_identity.add(case, msg, T, NOW)
 
 
 GROUPS_16 = [f"{i:02d}" + "g" * 62 for i in range(16)]
@@ -403,7 +405,7 @@ def main():
             entry["sizes"] = oracle.sizes(answer)
         cases.append(entry)
     invalid = []
-    for id, description, members, code in INVALID:
+    for id, description, members, code in INVALID + push_fixture_identity.INVALID:
         request = {"now": NOW, "notifications": [], **members}
         assert oracle.problem(request) == code, id
         invalid.append({"id": id, "description": description, "request": request, "status": 400, "code": code})

@@ -9,11 +9,16 @@ public struct PendingNotification: Hashable, Sendable {
         public var id: String?
         /// Shown as a title or in a sender list after whitespace normalisation.
         public var name: String?
+        /// Where the sender's picture is: an `https://` or `http://` URL of at
+        /// most 512 bytes (`POST /compose` refuses another), carried in the
+        /// payloads' `sender` (push.md P24).
+        public var avatar: String?
 
         /// A sender with these parts.
-        public init(id: String? = nil, name: String? = nil) {
+        public init(id: String? = nil, name: String? = nil, avatar: String? = nil) {
             self.id = id
             self.name = name
+            self.avatar = avatar
         }
     }
 
@@ -32,6 +37,9 @@ public struct PendingNotification: Hashable, Sendable {
     public var thread: String?
     /// The thread's title, for a bundle's title.
     public var threadTitle: String?
+    /// Whether the thread is a group conversation (more than two people):
+    /// the payloads' `conversation.group` (push.md P24).
+    public var threadIsGroup: Bool
     /// Who sent it.
     public var sender: Sender?
     /// The message's Markdown, rendered by the body rules.
@@ -40,12 +48,15 @@ public struct PendingNotification: Hashable, Sendable {
     public var defaultText: String?
     /// Opened when the notification is tapped.
     public var url: String?
+    /// How much it matters: whether it alerts (compose.md S3) and how the
+    /// platforms interrupt for it (push.md P9).
+    public var importance: Importance
 
     /// A notification with these values.
     public init(
         id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
-        thread: String? = nil, threadTitle: String? = nil, sender: Sender? = nil,
-        text: String? = nil, defaultText: String? = nil, url: String? = nil
+        thread: String? = nil, threadTitle: String? = nil, threadIsGroup: Bool = false, sender: Sender? = nil,
+        text: String? = nil, defaultText: String? = nil, url: String? = nil, importance: Importance = .normal
     ) {
         self.id = id
         self.source = source
@@ -54,10 +65,12 @@ public struct PendingNotification: Hashable, Sendable {
         self.read = read
         self.thread = thread
         self.threadTitle = threadTitle
+        self.threadIsGroup = threadIsGroup
         self.sender = sender
         self.text = text
         self.defaultText = defaultText
         self.url = url
+        self.importance = importance
     }
 
     /// `source:id`, or `id` when there is no source: what `shown`,
@@ -70,9 +83,12 @@ public struct PendingNotification: Hashable, Sendable {
     var engineValue: NotificationEngine.PendingNotification {
         NotificationEngine.PendingNotification(
             id: id, source: source, type: type, timestamp: timestamp.value, read: read, thread: thread,
-            threadTitle: threadTitle,
-            sender: sender.map { NotificationEngine.PendingNotification.Sender(id: $0.id, name: $0.name) },
-            text: text, defaultText: defaultText, url: url)
+            threadTitle: threadTitle, threadIsGroup: threadIsGroup,
+            sender: sender.map {
+                NotificationEngine.PendingNotification.Sender(id: $0.id, name: $0.name, avatar: $0.avatar)
+            },
+            text: text, defaultText: defaultText, url: url,
+            importance: NotificationEngine.Importance(rawValue: importance.rawValue) ?? .normal)
     }
 }
 
@@ -114,6 +130,17 @@ public struct DisplayedEntry: Hashable, Sendable {
             key: entry.key, timestamp: Timestamp(entry.timestamp), group: entry.group, digest: entry.digest,
             alerted: entry.alerted.map(Timestamp.init), direct: entry.direct)
     }
+}
+
+/// How much a notification matters (`importance` on the wire; compose.md
+/// S3, push.md P9).
+public enum Importance: String, Hashable, Sendable, CaseIterable {
+    /// Never alerts on its own: it arrives quietly (a digest, a low-priority update).
+    case low
+    /// The default.
+    case normal
+    /// Alerts even inside its group's alert window; `time-sensitive` on iOS.
+    case high
 }
 
 /// How the caller's fetch of pending notifications went (`fetch` on the wire).

@@ -18,6 +18,8 @@ public struct PushAnswer: Hashable, Sendable {
         case body
         /// The url, left out whole (a cut url would lead elsewhere).
         case url
+        /// The sender and the conversation (push.md P24), left out together.
+        case identity
     }
 
     /// A request header to send with a payload.
@@ -95,6 +97,13 @@ public struct PushAnswer: Hashable, Sendable {
     public var webpush: Payload
     /// The payloads that carry `withdraw` and the badge.
     public var withdrawal: Withdrawal
+    /// The answer's importance (push.md P9): `high` when a kept notification
+    /// is, `low` when every one is, `normal` otherwise.
+    public var importance: Importance = .normal
+    /// Who sent the message the payloads lead with, and its conversation
+    /// (push.md P24), as the payloads carry them unless their fit left them out.
+    public var sender: CommunicationSender?
+    public var conversation: CommunicationConversation?
 
     /// An answer with these values.
     public init(
@@ -138,5 +147,15 @@ public struct PushAnswer: Hashable, Sendable {
                 apns: withdrawal(.apns, headers: answer.withdrawalAPNsHeaders), fcm: withdrawal(.fcm, headers: []),
                 webpush: withdrawal(.webpush, headers: answer.withdrawalWebPushHeaders)),
             heldUntil: answer.heldUntil.map(Timestamp.init))
+        importance = Importance(rawValue: answer.importance.rawValue) ?? .normal
+        let identity = answer.identity
+        if identity.sender != nil {
+            sender = CommunicationSender(
+                id: identity.senderID, name: identity.senderName, avatar: identity.senderAvatar)
+        }
+        if let id = identity.conversationID {
+            conversation = CommunicationConversation(
+                id: id, title: identity.conversationTitle, isGroup: identity.isGroup)
+        }
     }
 }

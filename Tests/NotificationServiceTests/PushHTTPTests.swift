@@ -97,9 +97,11 @@ struct PushHTTPCase: Sendable, CustomTestStringConvertible {
         #expect(response.status == fixture.status, "[\(fixture.id)] \(response.text)")
         let problem = try #require(response.problem, "[\(fixture.id)] not a problem: \(response.text)")
         #expect(problem.code == fixture.code, "[\(fixture.id)] \(problem.detail)")
-        // The problem names the member at fault: `preview`, `push`, or a displayed entry (its `group` or `key`).
+        // The problem names the member at fault: `preview`, `push`, a displayed entry (its `group` or
+        // `key`), or a notification (its `importance`, `threadIsGroup` or `sender.avatar`).
         #expect(
             problem.detail.contains("preview") || problem.detail.contains("push")
-                || problem.detail.hasPrefix("displayed["), "[\(fixture.id)] \(problem.detail)")
+                || problem.detail.hasPrefix("displayed[") || problem.detail.hasPrefix("notifications["),
+            "[\(fixture.id)] \(problem.detail)")
     }
 }

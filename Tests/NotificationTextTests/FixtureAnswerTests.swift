@@ -101,6 +101,30 @@ import Testing
             #expect(written == apns, "[\(id)] apns payload")
             let headers = (push["webpush"] as! [String: Any])["headers"] as! [String: String]
             #expect(Dictionary(uniqueKeysWithValues: values.webpush.headers.map { ($0.name, $0.value) }) == headers)
+            // push.md P9 and P24: the importance, the sender and the conversation, as values and as
+            // an extension decodes them from the APNs payload.
+            #expect(values.importance.rawValue == push["importance"] as? String, "[\(id)] importance")
+            let sender = push["sender"] as? [String: String]
+            #expect(
+                (values.sender == nil) == (sender == nil) && values.sender?.id == sender?["id"]
+                    && values.sender?.name == sender?["name"] && values.sender?.avatar == sender?["avatar"],
+                "[\(id)] sender")
+            let conversation = push["conversation"] as? [String: Any]
+            #expect(
+                (values.conversation == nil) == (conversation == nil)
+                    && values.conversation?.id == conversation?["id"] as? String
+                    && values.conversation?.title == conversation?["title"] as? String
+                    && values.conversation?.isGroup == conversation?["group"] as? Bool, "[\(id)] conversation")
+            if let object = apns["sender"] {
+                let decoded = try JSONDecoder().decode(
+                    CommunicationSender.self, from: JSONSerialization.data(withJSONObject: object))
+                #expect(decoded == values.sender, "[\(id)] sender decoded")
+            }
+            if let object = apns["conversation"] {
+                let decoded = try JSONDecoder().decode(
+                    CommunicationConversation.self, from: JSONSerialization.data(withJSONObject: object))
+                #expect(decoded == values.conversation, "[\(id)] conversation decoded")
+            }
         }
     }
 
@@ -108,13 +132,16 @@ import Testing
     static func plainRequest(_ object: [String: Any]) throws -> ComposeRequest {
         let notifications = (object["notifications"] as? [[String: Any]] ?? []).map { n in
             let sender = (n["sender"] as? [String: Any]).map {
-                PendingNotification.Sender(id: $0["id"] as? String, name: $0["name"] as? String)
+                PendingNotification.Sender(
+                    id: $0["id"] as? String, name: $0["name"] as? String, avatar: $0["avatar"] as? String)
             }
             return PendingNotification(
                 id: n["id"] as! String, source: n["source"] as? String, type: n["type"] as! String,
                 timestamp: Timestamp(rfc3339: n["timestamp"] as! String)!, read: n["read"] as? Bool ?? false,
-                thread: n["thread"] as? String, threadTitle: n["threadTitle"] as? String, sender: sender,
-                text: n["text"] as? String, defaultText: n["defaultText"] as? String, url: n["url"] as? String)
+                thread: n["thread"] as? String, threadTitle: n["threadTitle"] as? String,
+                threadIsGroup: n["threadIsGroup"] as? Bool ?? false, sender: sender,
+                text: n["text"] as? String, defaultText: n["defaultText"] as? String, url: n["url"] as? String,
+                importance: (n["importance"] as? String).flatMap(Importance.init(rawValue:)) ?? .normal)
         }
         let displayed = (object["displayed"] as? [[String: Any]] ?? []).map {
             DisplayedEntry(

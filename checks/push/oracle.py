@@ -102,7 +102,11 @@ def random_request(rng, locales):
         notes.append({"id": f"n{j}", "type": rng.choice(["message", "mention", "reply", "wiki-edit"]),
                       "timestamp": f"2026-11-29T11:5{rng.randint(0, 9)}:0{rng.randint(0, 9)}Z",
                       "thread": thread, "threadTitle": hostile_text(rng, rng.randint(0, 300)),
-                      "sender": {"name": hostile_text(rng, rng.randint(0, 300))},
+                      "sender": {"name": hostile_text(rng, rng.randint(0, 300)),
+                                 "id": rng.choice([None, "u1", hostile_text(rng, rng.randint(1, 200))]),
+                                 "avatar": rng.choice([None, "https://a.example/" + "v" * rng.randint(1, 494)])},
+                      "threadIsGroup": rng.choice([None, False, True]),
+                      "importance": rng.choice([None, "low", "normal", "high"]),
                       "text": hostile_text(rng, rng.randint(0, 5000 if big else 50)),
                       "url": rng.choice([None, "https://e.example/" + "u" * rng.randint(0, 5000),
                                          "/relative/" + hostile_text(rng, 3)]),
@@ -117,6 +121,8 @@ def random_request(rng, locales):
         request["push"] |= {"webPush": "declarative", "mutable": rng.choice([None, False, True]),
                             "navigate": "https://a.example/" + "p" * rng.choice([0, 40, 512 - 18])}
     request["notifications"] = [{k: v for k, v in n.items() if v is not None} for n in notes]
+    for n in request["notifications"]:
+        n["sender"] = {k: v for k, v in n["sender"].items() if v is not None}
     request["push"] = {k: v for k, v in request["push"].items() if v is not None}
     return request
 

@@ -62,7 +62,8 @@ def fit(build, texts, limit, url_cost=lambda url: 9 + escaped_bytes(url)):
     full = build(texts)
     if size(full) <= limit:
         return full, []
-    empty = {"title": "", "subtitle": None if texts["subtitle"] is None else "", "body": "", "url": None}
+    empty = {"title": "", "subtitle": None if texts["subtitle"] is None else "", "body": "", "url": None,
+             "identity": None}
     room = limit - size(build(empty))
     cost = {name: escaped_bytes(texts[name]) if texts[name] is not None else 0 for name in ("title", "subtitle", "body")}
     url_cost = url_cost(texts["url"]) if texts["url"] is not None else 0
@@ -72,7 +73,13 @@ def fit(build, texts, limit, url_cost=lambda url: 9 + escaped_bytes(url)):
         out["url"] = None
         cut.add("url")
         url_cost = 0
-    room -= url_cost
+    # P14: then the identity (P24), whole or not at all; its cost is what it adds to the payload.
+    identity_cost = size(build(empty | {"identity": True})) - size(build(empty)) if texts.get("identity") else 0
+    if identity_cost and cost["title"] + cost["subtitle"] + min(cost["body"], URL_FLOOR) + url_cost + identity_cost > room:
+        out["identity"] = None
+        cut.add("identity")
+        identity_cost = 0
+    room -= url_cost + identity_cost
     order = [name for name in ("body", "subtitle", "title") if texts[name] is not None]
     floor = {name: min(cost[name], TEXT_FLOOR) for name in order}
     rooms = None
@@ -88,4 +95,4 @@ def fit(build, texts, limit, url_cost=lambda url: 9 + escaped_bytes(url)):
             cut.add(name)
     payload = build(out)
     assert size(payload) <= limit, (size(payload), limit)
-    return payload, [n for n in ("title", "subtitle", "body", "url") if n in cut]
+    return payload, [n for n in ("title", "subtitle", "body", "url", "identity") if n in cut]

@@ -53,6 +53,15 @@ def invariants(request, answer):
                 continue
             if ("url" in top) != (note["url"] is not None and "url" not in push["cut"][name]):
                 problems.append(f"{name}: url kept or left out against cut")
+        # P24: the identity, whole in every payload or named cut there.
+        has_identity = push["sender"] is not None or push["conversation"] is not None
+        carried = {"apns": "sender" in push["apns"]["payload"] or "conversation" in push["apns"]["payload"],
+                   "fcm": any(k.startswith(("sender", "conversation")) for k in push["fcm"]["message"]["data"]),
+                   "webpush": "sender" in (web["notification"]["data"] if declarative else web)
+                   or "conversation" in (web["notification"]["data"] if declarative else web)}
+        for name, present in carried.items():
+            if present != (has_identity and "identity" not in push["cut"][name]):
+                problems.append(f"{name}: identity kept or left out against cut")
         if len(push["apns"]["headers"]["apns-collapse-id"].encode()) > 64:
             problems.append("apns-collapse-id over 64 bytes")
         group = push["apns"]["headers"]["apns-collapse-id"]
@@ -72,7 +81,8 @@ def invariants(request, answer):
         for n in request.get("notifications") or []:
             hidden += [n.get("text"), n.get("defaultText")]
             if preview == "none":
-                hidden += [plain(n.get("threadTitle")), plain((n.get("sender") or {}).get("name"))]
+                hidden += [plain(n.get("threadTitle")), plain((n.get("sender") or {}).get("name")),
+                           (n.get("sender") or {}).get("avatar")]
         # What the tier may show: a hidden text found inside one of these is no leak (a random app name
         # holding the same emoji as a message's text).
         shown = [request.get("app") or ""] + [n.get("url") or "" for n in request.get("notifications") or []]

@@ -9,6 +9,29 @@ DIGEST = re.compile(r"[0-9a-f]{16}")
 
 # MARK: compose.md 2.2 for preview and push (C11, C13)
 
+def notification_problem(request):
+    """The problem code compose.md 2.2 gives a notification's `importance`, `threadIsGroup` and
+    `sender.avatar` (C16, push.md P24), or None."""
+    for n in request.get("notifications") or []:
+        for name, value in n.items():  # document order
+            if value is None:
+                continue
+            if name == "importance":
+                if not isinstance(value, str):
+                    return "invalid-type"
+                if value not in ("low", "normal", "high"):
+                    return "invalid-value"
+            elif name == "threadIsGroup" and not isinstance(value, bool):
+                return "invalid-type"
+            elif name == "sender" and isinstance(value, dict) and value.get("avatar") is not None:
+                avatar = value["avatar"]
+                if not isinstance(avatar, str):
+                    return "invalid-type"
+                if not 1 <= len(avatar.encode("utf-8")) <= NAVIGATE_MAX_BYTES or not navigable(avatar):
+                    return "invalid-value"
+    return None
+
+
 def displayed_problem(request):
     """The problem code compose.md 2.2 gives the request's displayed entries' `key` and `group`, or None."""
     groups = []
@@ -44,7 +67,7 @@ def problem(request):
     """The problem code compose.md gives the request's `preview`, `push` and displayed `group` members, or None."""
     def integer(v):
         return isinstance(v, int) and not isinstance(v, bool)
-    found = displayed_problem(request)
+    found = notification_problem(request) or displayed_problem(request)
     if found is not None:
         return found
     preview = request.get("preview")

@@ -13,7 +13,7 @@ from pathlib import Path
 from push_fit import LIMITS, digest, escaped_bytes, fit, group_key, size
 from push_declarative import navigable
 from push_state import next_state, next_state_with_push, transition
-from push_terms import MESSAGE_TYPES, app_of, cap, key_of, unix
+from push_terms import MESSAGE_TYPES, app_of, cap, is_group_key, key_of, plain, unix
 
 REPO = Path(__file__).resolve().parents[2]
 # The l10n rules read the catalogs and fills in their messages (compose.md Part II).
@@ -24,6 +24,8 @@ Catalogs, format_message = l10n.Catalogs, l10n.format_message
 
 DIRECT_TYPES = ("mention", "reply")
 CLASSES = {  # P9: interruption-level, relevance-score, apns-priority, FCM priority, Urgency
+    "urgent": ("time-sensitive", 1, "10", "high", "high"),
+    "low": ("passive", 0.1, "5", "normal", "low"),
     "direct": ("active", 1, "10", "high", "high"),
     "message": ("active", 0.6, "10", "high", "normal"),
     "other": ("active", 0.4, "10", "high", "normal"),
@@ -58,6 +60,49 @@ def tiered(request, base, catalogs):
 
 
 # MARK: push.md: the push object
+
+def importance_of(kept):
+    """compose.md C16: high when a kept notification is, low when every one is, else normal."""
+    words = [n.get("importance") or "normal" for n in kept]
+    if "high" in words:
+        return "high"
+    return "low" if words and all(w == "low" for w in words) else "normal"
+
+
+def identity_of(request, kind, kept, group):
+    """P24: the lead's `sender` and `conversation` objects (None for none)."""
+    if kind not in ("single", "bundle") or kept[0]["type"] not in MESSAGE_TYPES:
+        return None, None
+    lead = kept[0]
+    shows = (request.get("preview") or "full") != "none"
+    s = lead.get("sender") or {}
+    sender = None
+    if shows:
+        name = plain(s.get("name"))
+        members = {"id": None if s.get("id") is None else s["id"] if is_group_key(s["id"]) else digest(s["id"]),
+                   "name": None if name is None else cap(name, 256), "avatar": s.get("avatar")}
+        sender = {k: v for k, v in members.items() if v is not None} or None
+    conversation = None
+    if lead.get("thread"):
+        # The lead's own thread title and group flag (a backend gives them with each message of a thread).
+        title = plain(lead.get("threadTitle")) if shows else None
+        conversation = {"id": group} | ({} if title is None else {"title": cap(title, 256)}) | {
+            "group": lead.get("threadIsGroup") is True}
+    return sender, conversation
+
+
+def identity_members(sender, conversation, as_data):
+    """P24's members as APNs and Web Push write them (objects), or as FCM data does (strings)."""
+    if not as_data:
+        return ({} if sender is None else {"sender": sender}) | (
+            {} if conversation is None else {"conversation": conversation})
+    out = {}
+    if sender is not None:
+        out |= {"sender" + k.capitalize(): v for k, v in sender.items()}
+    if conversation is not None:
+        out |= {"conversation" + k.capitalize(): ("true" if v else "false") if k == "group" else v
+                for k, v in conversation.items()}
+    return out
 
 def stamp_of(request):
     """P22: the request's push.stamp, or ⌊now⌋ in milliseconds."""
@@ -109,8 +154,13 @@ def push_of(request, base, note, direction):
     send, alert, withdraw, held_until = transition(request, base, group, note)
 
     # P9: the class
+    importance = importance_of(kept) if kind != "fallback" else "normal"
     if kind == "fallback":
         cls = "fallback"
+    elif importance == "high":
+        cls = "urgent"
+    elif importance == "low":
+        cls = "low"
     elif any(n["type"] in DIRECT_TYPES for n in kept):
         cls = "direct"
     elif kind == "bundle" or (kind == "single" and kept[0]["type"] in MESSAGE_TYPES):
@@ -130,7 +180,13 @@ def push_of(request, base, note, direction):
     ttl = expiration - now.__floor__()
     assert ttl >= 0
 
-    texts = {"title": note["title"], "subtitle": note["subtitle"], "body": note["body"], "url": note["url"]}
+    sender, conversation = identity_of(request, kind, kept, group)
+    has_identity = sender is not None or conversation is not None
+    texts = {"title": note["title"], "subtitle": note["subtitle"], "body": note["body"], "url": note["url"],
+             "identity": True if has_identity else None}
+
+    def identity(t, as_data=False):
+        return identity_members(sender, conversation, as_data) if t.get("identity") else {}
 
     def present(**members):
         """The members whose value is not None, in order (push.md section 6: "when present")."""
@@ -139,19 +195,20 @@ def push_of(request, base, note, direction):
     def apns(t):
         alert = present(title=t["title"], subtitle=t["subtitle"], body=t["body"])
         aps = {"alert": alert, "thread-id": group, "interruption-level": level, "relevance-score": relevance}
-        return {"aps": aps | present(badge=badge), "stamp": stamp} | present(url=t["url"])
+        return {"aps": aps | present(badge=badge), "stamp": stamp} | present(url=t["url"]) | identity(t)
 
     def fcm(t):
         data = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
-                       channel=channel, badge=None if badge is None else str(badge))
+                       channel=channel, badge=None if badge is None else str(badge),
+                       importance=None if importance == "normal" else importance)
         data |= {"kind": kind, "lang": locale, "dir": direction, "alert": "true" if alert else "false",
-                 "stamp": str(stamp)}
+                 "stamp": str(stamp)} | identity(t, as_data=True)
         return {"data": data, "android": {"collapse_key": group, "priority": fcm_priority, "ttl": f"{ttl}s"}}
 
     def webpush(t):
         payload = present(title=t["title"], subtitle=t["subtitle"], body=t["body"], tag=group, url=t["url"],
                           appBadge=badge)
-        return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert, "stamp": stamp}
+        return payload | {"kind": kind, "lang": locale, "dir": direction, "alert": alert, "stamp": stamp} | identity(t)
 
     app_url = spec.get("navigate")
     mutable = spec.get("mutable") is True
@@ -162,7 +219,7 @@ def push_of(request, base, note, direction):
         extra = present(app_badge=badge, mutable=True if mutable else None)
         notification = {"title": t["title"], "body": body, "navigate": t["url"] if t["url"] is not None else app_url,
                          "lang": locale, "dir": direction, "tag": group, "silent": not alert}
-        notification |= extra | {"data": {"kind": kind, "stamp": stamp}}
+        notification |= extra | {"data": {"kind": kind, "stamp": stamp} | identity(t)}
         return {"web_push": 8030, "notification": notification} | extra
 
     apns_payload, apns_cut = fit(apns, texts, LIMITS["apns"] - reserve)
@@ -188,6 +245,9 @@ def push_of(request, base, note, direction):
         "webpush": {"headers": {"TTL": str(ttl), "Urgency": urgency, "Topic": topic}, "payload": web_payload},
         "withdrawal": withdrawal_of(request, withdraw, badge),
         "cut": {"apns": apns_cut, "fcm": fcm_cut, "webpush": web_cut},
+        "importance": importance,
+        "sender": sender,
+        "conversation": conversation,
     }
 
 

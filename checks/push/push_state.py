@@ -88,14 +88,22 @@ def transition(request, base, group, note):
     direct = {k for k in shown if by_key[k]["type"] in DIRECT}
     same = all(e.get("key") in shown for e in under_g) and all(
         k in entry_of and entry_of[k].get("group") == g for k in shown)
-    new_key = any(k not in entry_of for k in shown)
-    new_direct = any(k not in entry_of for k in direct)
+
+    def importance(k):
+        return by_key[k].get("importance") or "normal"
+
+    # S3 (compose.md C16): a low notification alerts for nothing; a high one whatever the window.
+    new_key = any(k not in entry_of and importance(k) != "low" for k in shown)
+    new_high = any(k not in entry_of and importance(k) == "high" for k in shown)
+    new_direct = any(k not in entry_of and importance(k) != "low" for k in direct)
     made_direct = any(k in entry_of and entry_of[k].get("direct") is False for k in direct)
+    made_direct_alerts = any(k in entry_of and entry_of[k].get("direct") is False and importance(k) != "low"
+                             for k in direct)
     window = (request.get("push") or {}).get("alertWindowSeconds")
     window = 60 if window is None else window
     alerted = [unix(e["alerted"]) for e in under_g if e.get("alerted") is not None]
     in_window = window > 0 and bool(alerted) and max(alerted) > unix(request["now"]) - window
-    alert = new_direct or made_direct or (new_key and not in_window)
+    alert = new_direct or made_direct_alerts or new_high or (new_key and not in_window)
     if alert and until is not None:
         return False, False, [], until
     digests = {e["digest"] for e in under_g if e.get("digest") is not None}

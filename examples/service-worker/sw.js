@@ -65,7 +65,7 @@ function relayPayload(message) {
   const { title, body, navigate, lang, dir, tag, silent, data, app_badge: inner } = message.notification;
   return {
     title, body, tag, url: navigate, lang, dir, alert: !silent, kind: data?.kind, stamp: data?.stamp,
-    appBadge: message.app_badge ?? inner,
+    appBadge: message.app_badge ?? inner, sender: data?.sender, conversation: data?.conversation,
   };
 }
 
@@ -83,9 +83,11 @@ async function applyRelayPayload(payload) {
   if (change.post) {
     // The Notification API has no subtitle: it leads the body.
     const body = payload.subtitle ? `${payload.subtitle}\n${payload.body}` : payload.body;
+    // The sender's picture (push.md P24) as the notification's icon, when the payload carries one.
     await self.registration.showNotification(payload.title, {
       body, tag: payload.tag, lang: payload.lang, dir: payload.dir, renotify: payload.alert,
-      silent: !payload.alert, data: { url: payload.url, stamp: payload.stamp },
+      silent: !payload.alert, icon: payload.sender?.avatar,
+      data: { url: payload.url, stamp: payload.stamp, conversation: payload.conversation?.id },
     });
   }
   if (change.badge !== null && self.navigator.setAppBadge) await self.navigator.setAppBadge(change.badge);

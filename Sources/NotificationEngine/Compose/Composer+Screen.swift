@@ -125,8 +125,8 @@ extension Composer {
     ) -> ComposeResponse.Transition {
         var groupKey = groupKey
         return groupKey.withUTF8 { g in
-            var underG = 0, keptUnderG = 0, keptWithEntry = 0, directWithEntry = 0
-            var hasOtherGroup = false, madeDirect = false
+            var underG = 0, keptUnderG = 0, keptWithEntry = 0, directWithEntry = 0, lowWithEntry = 0, highWithEntry = 0
+            var hasOtherGroup = false, madeDirect = false, madeDirectAlerts = false
             var digest = TextRange.absent, digestsDiffer = false
             // The entry under G with the latest `alerted` (ties: the first in D's order).
             var alerted = -1
@@ -153,24 +153,43 @@ extension Composer {
                 guard notification >= 0 else { return }
                 keptWithEntry += 1
                 if isUnderG { keptUnderG += 1 }
+                // A low notification alerts for nothing, not even for being direct (S3).
+                let importance = Importance.of(bytes[notifications[notification].ranges[.importance]])
                 if KeptFacts.isDirect(bytes[notifications[notification].type]) {
-                    directWithEntry += 1
                     if extras.direct == 0 { madeDirect = true }
+                    if importance != .low {
+                        directWithEntry += 1
+                        if extras.direct == 0 { madeDirectAlerts = true }
+                    }
+                }
+                switch importance {
+                case .low: lowWithEntry += 1
+                case .high: highWithEntry += 1
+                case .normal: break
                 }
             }
-            var directKept = 0
-            for record in kept where KeptFacts.isDirect(bytes[notifications[Int(record.index)].type]) {
-                directKept += 1
+            var directKept = 0, lowKept = 0, highKept = 0
+            for record in kept {
+                let notification = notifications[Int(record.index)]
+                let importance = Importance.of(bytes[notification.ranges[.importance]])
+                if importance != .low, KeptFacts.isDirect(bytes[notification.type]) { directKept += 1 }
+                switch importance {
+                case .low: lowKept += 1
+                case .high: highKept += 1
+                case .normal: break
+                }
             }
-            // S3: a new direct key, a key made direct, or a new key outside the window.
-            let newKey = keptWithEntry < kept.count
+            // S3: a new direct or high key, a key made direct, or a new key
+            // that is not low outside the window.
+            let newKey = keptWithEntry - lowWithEntry < kept.count - lowKept
             let inWindow =
                 alerted >= 0 && screen.windowSeconds > 0
                 && Moment.less(
                     screen.nowMoment.adding(seconds: -Int64(screen.windowSeconds)),
                     screen.extras(entries[alerted]).alertedMoment,
                     in: bytes)
-            let alert = directKept > directWithEntry || madeDirect || (newKey && !inWindow)
+            let alert =
+                directKept > directWithEntry || madeDirectAlerts || highKept > highWithEntry || (newKey && !inWindow)
             if alert, screen.isActiveElsewhere {
                 return ComposeResponse.Transition(send: false, alert: false, withdraw: [], held: true)
             }

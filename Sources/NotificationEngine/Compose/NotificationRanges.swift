@@ -13,8 +13,18 @@ extension ComposeRequest {
             case timestamp, senderID, senderName, thread, threadTitle, text, defaultText, url
             /// A displayed entry's `group` (compose.md C14).
             case group
-            /// A displayed entry's `digest` (C15) and `alerted` (S3).
-            case digest, alerted
+            /// A displayed entry's `digest` (C15); a notification's
+            /// `importance` (`importance`), which has no digest.
+            case digest
+            /// A displayed entry's `alerted` (S3).
+            case alerted
+            /// A notification's `sender.avatar`.
+            case senderAvatar
+
+            /// A notification's `importance` (compose.md 2.1) shares the
+            /// slot of a displayed entry's `digest`: the two objects fill
+            /// their own records, and the 16 slots are all taken.
+            package static let importance = Field.digest
         }
 
         /// By `Field.rawValue`. Room for 16, so that a raw value masked by
@@ -66,6 +76,8 @@ extension ComposeRequest {
             case read
             /// A displayed entry's `direct`: 0 false, 1 true, 2 absent.
             case direct
+            /// A notification's `threadIsGroup`.
+            case threadIsGroup
         }
 
         /// Room for 4 (`SlotCapacityTests` fails when `Field` has

@@ -8,10 +8,13 @@ package struct PendingNotification: Hashable, Sendable {
         package var id: String?
         /// Shown as a title or in a sender list after whitespace normalisation.
         package var name: String?
+        /// Where the sender's picture is: a navigable URL (push.md P24 carries it).
+        package var avatar: String?
 
-        package init(id: String? = nil, name: String? = nil) {
+        package init(id: String? = nil, name: String? = nil, avatar: String? = nil) {
             self.id = id
             self.name = name
+            self.avatar = avatar
         }
     }
 
@@ -30,17 +33,21 @@ package struct PendingNotification: Hashable, Sendable {
     /// The conversation or talk page; the bundle and the thread identifier use it.
     package var thread: String?
     package var threadTitle: String?
+    /// Whether the thread is a conversation of more than two people (push.md P24).
+    package var threadIsGroup: Bool
     package var sender: Sender?
     /// The message's Markdown, rendered by the body rules.
     package var text: String?
     /// The source's own one-line text, rendered by the body rules when no other body exists.
     package var defaultText: String?
     package var url: String?
+    /// How much it matters (compose.md S3, push.md P9).
+    package var importance: Importance
 
     package init(
         id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
-        thread: String? = nil, threadTitle: String? = nil, sender: Sender? = nil,
-        text: String? = nil, defaultText: String? = nil, url: String? = nil
+        thread: String? = nil, threadTitle: String? = nil, threadIsGroup: Bool = false, sender: Sender? = nil,
+        text: String? = nil, defaultText: String? = nil, url: String? = nil, importance: Importance = .normal
     ) {
         self.id = id
         self.source = source
@@ -49,10 +56,12 @@ package struct PendingNotification: Hashable, Sendable {
         self.read = read
         self.thread = thread
         self.threadTitle = threadTitle
+        self.threadIsGroup = threadIsGroup
         self.sender = sender
         self.text = text
         self.defaultText = defaultText
         self.url = url
+        self.importance = importance
     }
 
     // MARK: By the request's slots
@@ -71,7 +80,10 @@ package struct PendingNotification: Hashable, Sendable {
         case .text: text
         case .defaultText: defaultText
         case .url: url
-        case .timestamp, .key, .group, .digest, .alerted: nil
+        case .senderAvatar: sender?.avatar
+        // A notification's `importance` shares the slot of an entry's `digest`; `normal` is absent's.
+        case .digest: importance == .normal ? nil : importance.rawValue
+        case .timestamp, .key, .group, .alerted: nil
         }
     }
 
@@ -79,6 +91,7 @@ package struct PendingNotification: Hashable, Sendable {
     var scalars: ComposeRequest.ScalarSlots {
         var scalars = ComposeRequest.ScalarSlots()
         scalars[.read] = read ? 1 : 0
+        scalars[.threadIsGroup] = threadIsGroup ? 1 : 0
         return scalars
     }
 
@@ -88,12 +101,15 @@ package struct PendingNotification: Hashable, Sendable {
         text: (ComposeRequest.NotificationRanges.Field) -> String?, timestamp: Timestamp,
         scalars: ComposeRequest.ScalarSlots
     ) {
-        let (senderID, senderName) = (text(.senderID), text(.senderName))
+        let (senderID, senderName, avatar) = (text(.senderID), text(.senderName), text(.senderAvatar))
         self.init(
             id: text(.id)!, source: text(.source), type: text(.type)!, timestamp: timestamp,
             read: scalars[.read] != 0, thread: text(.thread), threadTitle: text(.threadTitle),
-            sender: senderID == nil && senderName == nil ? nil : Sender(id: senderID, name: senderName),
-            text: text(.text), defaultText: text(.defaultText), url: text(.url))
+            threadIsGroup: scalars[.threadIsGroup] != 0,
+            sender: senderID == nil && senderName == nil && avatar == nil
+                ? nil : Sender(id: senderID, name: senderName, avatar: avatar),
+            text: text(.text), defaultText: text(.defaultText), url: text(.url),
+            importance: text(.importance).flatMap(Importance.init(rawValue:)) ?? .normal)
     }
 
     /// `source:id`, or `id` when there is no source (an empty source counts as none).

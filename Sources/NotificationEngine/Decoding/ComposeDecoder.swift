@@ -179,7 +179,7 @@ package struct ComposeDecoder: ~Copyable {
         let notificationRequired = NotificationMember.requiredSlots
         let displayedRequired = DisplayedMember.requiredSlots
         /// The rules the shaped read runs on the slots it filled (`MemberRule`).
-        let notificationRules = SlotRules(NotificationMember.self)
+        let notificationRules = SlotRules(NotificationMember.self, SenderMember.self)
         let displayedRules = SlotRules(DisplayedMember.self)
     }
 

@@ -14,6 +14,10 @@ enum MemberRule: UInt8, Sendable, Equatable {
     case digest
     /// A timestamp read as a string, an object's second one (an entry's `alerted`).
     case timestamp
+    /// A notification's `importance`: one of `Importance`'s words, spelled exactly.
+    case importance
+    /// A sender's `avatar`: a navigable URL (push.md P23) of 1…512 bytes.
+    case navigableURL
 }
 
 extension ComposeDecoder {
@@ -42,6 +46,14 @@ extension ComposeDecoder {
             return Problem(.invalidValue, "\(path()) must be a text digest: 16 characters of 0-9 and a-f", at: path())
         case .timestamp:
             return invalidTimestamp(range, at: path())
+        case .importance:
+            let words = Importance.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            return Problem(.invalidValue, "\(path()) must be one of \(words)", at: path())
+        case .navigableURL:
+            return Problem(
+                .invalidValue,
+                "\(path()) must be an https:// or http:// URL of at most \(PushOptions.navigateByteRange.upperBound)"
+                    + " bytes without spaces or control characters", at: path())
         }
     }
 
@@ -53,7 +65,11 @@ extension ComposeDecoder {
         while slots != 0 {
             let slot = slots.trailingZeroBitCount
             slots &= slots &- 1
-            let range = ranges.slots[slot]
+            // Loaded in place: `slots[slot]` copies the whole tuple first (an
+            // absent slot, as a sender's avatar nearly always is, costs a load).
+            let range = withUnsafeBytes(of: ranges.slots.storage) {
+                $0.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
+            }
             guard !range.isAbsent else { continue }
             let rule = rules.rule(slot)
             if rule == .timestamp {
@@ -80,6 +96,8 @@ extension ComposeDecoder {
         case .noColon: !value.contains(UInt8(ascii: ":"))
         case .groupKey: isGroupKey(value)
         case .digest: isDigest(value)
+        case .importance: Importance(utf8: value) != nil
+        case .navigableURL: PushOptions.navigateByteRange.contains(value.count) && PushOptions.isNavigable(value)
         }
     }
 }
@@ -105,6 +123,14 @@ struct SlotRules: Sendable {
             packed |= UInt64(member.field.rule.rawValue) << (4 * UInt64(slot.rawValue))
         }
         (readingMask, timestampMask, self.packed) = (reading, timestamps, packed)
+    }
+
+    /// The rules of two tables whose members fill one record (a
+    /// notification's and its `sender`'s): the shaped read runs both.
+    init<Outer: WireMember, Inner: WireMember>(_ outer: Outer.Type, _ inner: Inner.Type) {
+        let (a, b) = (SlotRules(outer), SlotRules(inner))
+        (readingMask, timestampMask) = (a.readingMask | b.readingMask, a.timestampMask | b.timestampMask)
+        packed = a.packed | b.packed
     }
 
     /// The rule of `slot` (0..<16).

@@ -129,7 +129,8 @@ extension ComposeDecoder {
 
     /// A notification of `notifications`.
     enum NotificationMember: String, WireMember {
-        case id, source, type, timestamp, read, thread, threadTitle, sender, text, defaultText, url
+        case id, source, type, timestamp, read, thread, threadTitle, threadIsGroup, sender, text, defaultText, url
+        case importance
 
         var field: WireField {
             switch self {
@@ -140,22 +141,25 @@ extension ComposeDecoder {
             case .read: WireField(.boolean, .scalar(.read, default: 0))
             case .thread: WireField(.string, .text(.thread))
             case .threadTitle: WireField(.string, .text(.threadTitle))
+            case .threadIsGroup: WireField(.boolean, .scalar(.threadIsGroup, default: 0))
             case .sender: WireField(.object, .members)
             case .text: WireField(.string, .text(.text))
             case .defaultText: WireField(.string, .text(.defaultText))
             case .url: WireField(.string, .text(.url))
+            case .importance: WireField(.string, .text(.importance), rule: .importance)
             }
         }
     }
 
     /// A notification's `sender`, whose members fill the notification's slots.
     enum SenderMember: String, WireMember {
-        case id, name
+        case id, name, avatar
 
         var field: WireField {
             switch self {
             case .id: WireField(.string, .text(.senderID))
             case .name: WireField(.string, .text(.senderName))
+            case .avatar: WireField(.string, .text(.senderAvatar), rule: .navigableURL)
             }
         }
     }

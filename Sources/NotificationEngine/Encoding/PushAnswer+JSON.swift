@@ -38,7 +38,19 @@ extension PushAnswer {
         writeCut(fcm.cut, to: &out)
         out.raw(#","webpush":"#)
         writeCut(webpush.cut, to: &out)
-        out.raw("}}")
+        switch importance {
+        case .low: out.raw(#"},"importance":"low","sender":"#)
+        case .normal: out.raw(#"},"importance":"normal","sender":"#)
+        case .high: out.raw(#"},"importance":"high","sender":"#)
+        }
+        if let sender = identity.sender { sender.withUnsafeBufferPointer { out.raw($0) } } else { out.null() }
+        out.raw(#","conversation":"#)
+        if let conversation = identity.conversation {
+            conversation.withUnsafeBufferPointer { out.raw($0) }
+        } else {
+            out.null()
+        }
+        out.raw("}")
     }
 
     /// The bytes `write(to:)` takes when no header or key needs an escape
@@ -46,6 +58,7 @@ extension PushAnswer {
     var estimatedJSONCount: Int {
         var count = 460 + apns.byteCount + fcm.byteCount + webpush.byteCount + 3 * groupKey.utf8.count
         count += 16 + (heldUntil?.raw.utf8.count ?? 0)
+        count += 64 + identity.objects.count
         count += 220 + 3 * withdrawalEstimate
         for key in withdraw { count += 3 + key.utf8.count }
         return count
@@ -60,6 +73,7 @@ extension PushAnswer {
             case .subtitle: out.raw(#""subtitle""#)
             case .body: out.raw(#""body""#)
             case .url: out.raw(#""url""#)
+            case .identity: out.raw(#""identity""#)
             }
         }
         out.raw("]")
@@ -75,7 +89,7 @@ extension PushAnswer.PayloadFields {
         switch transport {
         case .apns:
             out.raw(#"],"apns":{"headers":{"apns-push-type":"alert","apns-priority":""#)
-            out.raw(priorityClass == .fallback ? "5" : "10")
+            out.raw(priorityClass.isQuiet ? "5" : "10")
             out.raw(#"","apns-expiration":""#)
             out.integer(max(expirationSeconds, 0))
             out.raw(#"","apns-collapse-id":"#)
@@ -88,9 +102,9 @@ extension PushAnswer.PayloadFields {
             out.integer(ttlSeconds)
             out.raw(#"","Urgency":""#)
             switch priorityClass {
-            case .direct: out.raw("high")
+            case .urgent, .direct: out.raw("high")
             case .message, .other: out.raw("normal")
-            case .fallback: out.raw("low")
+            case .fallback, .low: out.raw("low")
             }
             out.raw(#"","Topic":"#)
             out.raw(strings.topic)

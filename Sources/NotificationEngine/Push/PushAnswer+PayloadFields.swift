@@ -62,6 +62,7 @@ extension PushAnswer {
                 out.raw(#","url":"#)
                 out.raw(url)
             }
+            out.raw(strings.identity)
             out.raw("}")
         }
 
@@ -77,6 +78,12 @@ extension PushAnswer {
                 out.integer(badge)
                 out.raw(#"""#)
             }
+            // The answer's importance when it is not `normal`: the app picks its channel by it (P11).
+            switch priorityClass {
+            case .urgent: out.raw(#","importance":"high""#)
+            case .low: out.raw(#","importance":"low""#)
+            case .direct, .message, .other, .fallback: break
+            }
             writeKindLang(strings, to: &out)
             // `dir`, then `alert` as a string (data values are strings).
             switch (direction, alert) {
@@ -86,7 +93,9 @@ extension PushAnswer {
             case (.rtl, false): out.raw(#","dir":"rtl","alert":"false","stamp":""#)
             }
             out.raw(strings.stamp)
-            out.raw(#""},"android":{"collapse_key":"#)
+            out.raw(#"""#)
+            out.raw(strings.identityData)
+            out.raw(#"},"android":{"collapse_key":"#)
             out.raw(strings.groupKey)
             out.raw(#","priority":""#)
             out.raw(priorityClass.fcmPriority)
@@ -110,6 +119,7 @@ extension PushAnswer {
             case (.rtl, false): out.raw(#","dir":"rtl","alert":false,"stamp":"#)
             }
             out.raw(strings.stamp)
+            out.raw(strings.identity)
             out.raw("}")
         }
 
@@ -143,6 +153,7 @@ extension PushAnswer {
             case .fallback: out.raw(#","data":{"kind":"fallback","stamp":"#)
             }
             out.raw(strings.stamp)
+            out.raw(strings.identity)
             out.raw("}}")
             // Again at the top level, where the Push API reads them; WebKit
             // reads them inside `notification` (ADR 0043).

@@ -22,29 +22,40 @@ package struct PushAnswer: Hashable, Sendable {
     /// A member the fit may cut (`cut`), in the order `cut` lists them.
     package enum Field: String, Hashable, Sendable, CaseIterable {
         case title, subtitle, body, url
+        /// The sender and the conversation (P24), left out together.
+        case identity
     }
 
     /// The class of the answer (push.md P9), which decides the priorities.
     package enum PriorityClass: String, Hashable, Sendable {
-        case direct, message, other, fallback
+        /// `urgent`: a kept notification of importance `high`; `low`: every one `low`.
+        case urgent, low, direct, message, other, fallback
 
-        var interruptionLevel: StaticString { self == .fallback ? "passive" : "active" }
+        var interruptionLevel: StaticString {
+            switch self {
+            case .urgent: "time-sensitive"
+            case .low, .fallback: "passive"
+            case .direct, .message, .other: "active"
+            }
+        }
         /// Written as the JSON number P9 gives.
         var relevanceScore: StaticString {
             switch self {
-            case .direct: "1"
+            case .urgent, .direct: "1"
             case .message: "0.6"
             case .other: "0.4"
             case .fallback: "0.2"
+            case .low: "0.1"
             }
         }
-        var apnsPriority: String { self == .fallback ? "5" : "10" }
-        var fcmPriority: StaticString { self == .fallback ? "normal" : "high" }
+        var isQuiet: Bool { self == .fallback || self == .low }
+        var apnsPriority: String { isQuiet ? "5" : "10" }
+        var fcmPriority: StaticString { isQuiet ? "normal" : "high" }
         var urgency: String {
             switch self {
-            case .direct: "high"
+            case .urgent, .direct: "high"
             case .message, .other: "normal"
-            case .fallback: "low"
+            case .fallback, .low: "low"
             }
         }
     }
@@ -55,6 +66,8 @@ package struct PushAnswer: Hashable, Sendable {
         package var subtitle: String?
         package var body: String
         package var url: String?
+        /// Whether the payload carries the answer's identity (P24): false once the fit left it out.
+        package var identity = true
 
         package init(title: String, subtitle: String?, body: String, url: String?) {
             self.title = title
@@ -111,6 +124,9 @@ package struct PushAnswer: Hashable, Sendable {
     package var webPushFormat: PushOptions.WebPushFormat
     package var navigate: String?
     package var mutable: Bool
+    /// P24: the sender and the conversation the payloads carry, and the answer's importance (P9).
+    package var identity: PushIdentity
+    package var importance: Importance
     package var apns: Payload
     package var fcm: Payload
     package var webpush: Payload
@@ -178,7 +194,7 @@ package struct PushAnswer: Hashable, Sendable {
     ) -> (apns: Int, fcm: Int, webpush: Int) {
         withJSONStrings(
             of: nil, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, navigate: navigate, stamp: stamp
+            androidChannel: androidChannel, navigate: navigate, stamp: stamp, identity: nil
         ) { strings in
             (fields.byteCount(.apns, strings), fields.byteCount(.fcm, strings), fields.byteCount(.webpush, strings))
         }
@@ -209,6 +225,10 @@ package struct PushAnswer: Hashable, Sendable {
         var navigate: UnsafeBufferPointer<UInt8>?
         /// P22's stamp in decimal digits (unquoted).
         var stamp: UnsafeBufferPointer<UInt8>
+        /// P24's members as APNs and Web Push write them, and as FCM data
+        /// does: empty when the payload carries none.
+        var identity: UnsafeBufferPointer<UInt8>
+        var identityData: UnsafeBufferPointer<UInt8>
     }
 
     /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:navigate:stamp:_:)`
@@ -218,7 +238,7 @@ package struct PushAnswer: Hashable, Sendable {
         Self.withJSONStrings(
             of: texts, hasSubtitle: self.texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
             androidChannel: androidChannel, navigate: webPushFormat == .declarative ? navigate : nil, stamp: stamp,
-            body)
+            identity: texts?.identity == true ? identity : nil, body)
     }
 
     /// Calls `body` with the JSON strings of `texts`, or of empty texts (a
@@ -233,12 +253,14 @@ package struct PushAnswer: Hashable, Sendable {
     @inline(__always)
     static func withJSONStrings<Result>(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, navigate: String?, stamp: Int64, _ body: (JSONStrings) -> Result
+        androidChannel: String?, navigate: String?, stamp: Int64, identity: PushIdentity?,
+        _ body: (JSONStrings) -> Result
     ) -> Result {
         func write(to out: inout JSONWriter, ends: inout JSONStringEnds) {
             writeJSONStrings(
                 of: texts, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-                androidChannel: androidChannel, navigate: navigate, stamp: stamp, to: &out, ends: &ends)
+                androidChannel: androidChannel, navigate: navigate, stamp: stamp, identity: identity, to: &out,
+                ends: &ends)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1_024) { buffer in
             var ends = JSONStringEnds()
@@ -254,7 +276,7 @@ package struct PushAnswer: Hashable, Sendable {
     /// Where each of `JSONStrings` ends in the bytes written; -1 for none.
     private struct JSONStringEnds {
         var title = 0, subtitle = -1, body = 0, url = -1, groupKey = 0, topic = 0, locale = 0, androidChannel = -1
-        var navigate = -1, stamp = 0
+        var navigate = -1, stamp = 0, identity = 0, identityData = 0
 
         /// The strings, written one after another from the start of `bytes`.
         func strings(in bytes: UnsafeBufferPointer<UInt8>) -> JSONStrings {
@@ -273,16 +295,17 @@ package struct PushAnswer: Hashable, Sendable {
             let locale = next(locale).unsafelyUnwrapped
             let androidChannel = next(androidChannel)
             let navigate = next(navigate)
+            let stamp = next(stamp).unsafelyUnwrapped
             return JSONStrings(
                 title: title, subtitle: subtitle, body: body, url: url, groupKey: groupKey, topic: topic,
-                locale: locale, androidChannel: androidChannel, navigate: navigate,
-                stamp: next(stamp).unsafelyUnwrapped)
+                locale: locale, androidChannel: androidChannel, navigate: navigate, stamp: stamp,
+                identity: next(identity).unsafelyUnwrapped, identityData: next(identityData).unsafelyUnwrapped)
         }
     }
 
     private static func writeJSONStrings(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, navigate: String?, stamp: Int64, to out: inout JSONWriter,
+        androidChannel: String?, navigate: String?, stamp: Int64, identity: PushIdentity?, to out: inout JSONWriter,
         ends: inout JSONStringEnds
     ) {
         if let texts {
@@ -324,6 +347,14 @@ package struct PushAnswer: Hashable, Sendable {
         }
         out.integer(stamp)
         ends.stamp = out.count
+        if let identity {
+            identity.objects.withUnsafeBufferPointer { out.raw($0) }
+            ends.identity = out.count
+            identity.data.withUnsafeBufferPointer { out.raw($0) }
+        } else {
+            ends.identity = out.count
+        }
+        ends.identityData = out.count
     }
 
     // MARK: Equality
@@ -336,7 +367,8 @@ package struct PushAnswer: Hashable, Sendable {
             && a.expirationSeconds == b.expirationSeconds && a.ttlSeconds == b.ttlSeconds && a.badge == b.badge
             && a.androidChannel == b.androidChannel && a.kind == b.kind && a.locale == b.locale
             && a.direction == b.direction && a.webPushFormat == b.webPushFormat && a.navigate == b.navigate
-            && a.mutable == b.mutable && a.texts == b.texts && a.apns == b.apns && a.fcm == b.fcm
+            && a.mutable == b.mutable && a.identity == b.identity && a.importance == b.importance
+            && a.texts == b.texts && a.apns == b.apns && a.fcm == b.fcm
             && a.webpush == b.webpush
     }
 

@@ -19,7 +19,9 @@ package enum PushBuilder {
         let expiration = anchorSeconds + maxAge
         let texts = PushAnswer.Texts(
             title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
-        let priorityClass = priorityClass(response.kind, request: request, kept: kept)
+        // compose.md C16: a fallback's is normal, whatever it covered.
+        let importance = response.kind == .fallback ? .normal : importance(request: request, response: response)
+        let priorityClass = priorityClass(response.kind, importance: importance, request: request, kept: kept)
         // S1 to S3, which the composer worked out beside the answer (for every request with `push`).
         let transition = response.transition ?? ComposeResponse.Transition(send: false, alert: false, withdraw: [])
         let ttlSeconds = max(expiration - nowSeconds, 0)
@@ -38,7 +40,12 @@ package enum PushBuilder {
                 alert: transition.alert, webPushFormat: webPushFormat, mutable: options.mutable),
             hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
             androidChannel: options.androidChannel, navigate: declarative ? options.navigate : nil, stamp: stamp)
-        let costs = PushFit.Costs(texts)
+        // P24: the sender and the conversation, and the answer's importance (P9).
+        let identity = PushIdentity(request: request, response: response, newest: kept.newest, groupKey: groupKey)
+        var costs = PushFit.Costs(texts)
+        costs.identity = identity.objects.count
+        var fcmCosts = costs
+        fcmCosts.identity = identity.data.count
         // P23: a declarative payload carries a url only when it is navigable,
         // in `navigate`, where it takes the place of the app URL.
         var webTexts: PushAnswer.Texts? = nil
@@ -54,7 +61,8 @@ package enum PushBuilder {
         }
         func uncut(_ fixedBytes: Int, _ costs: PushFit.Costs) -> PushAnswer.Payload {
             PushAnswer.Payload(
-                cutTexts: nil, cut: [], byteCount: fixedBytes + costs.title + costs.subtitle + costs.body + costs.url)
+                cutTexts: nil, cut: [],
+                byteCount: fixedBytes + costs.title + costs.subtitle + costs.body + costs.url + costs.identity)
         }
         var web = uncut(fixed.webpush, webCosts)
         web.cutTexts = webTexts
@@ -65,23 +73,52 @@ package enum PushBuilder {
             expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, webPushFormat: webPushFormat, navigate: options.navigate,
-            mutable: options.mutable, apns: uncut(fixed.apns, costs), fcm: uncut(fixed.fcm, costs), webpush: web)
+            mutable: options.mutable, identity: identity,
+            importance: importance, apns: uncut(fixed.apns, costs),
+            fcm: uncut(fixed.fcm, fcmCosts), webpush: web)
         answer.heldUntil = transition.held ? options.activeUntil : nil
-        answer.fitPayloads(costs: costs, webCosts: webCosts, reserveBytes: options.reserveBytes)
+        answer.fitPayloads(
+            costs: costs, fcmCosts: fcmCosts, webCosts: webCosts, reserveBytes: options.reserveBytes)
         return answer
     }
 
     /// P9.
-    static func priorityClass(_ kind: ComposeResponse.Kind, request: ComposeRequest, kept: Composer.KeptFacts)
-        -> PushAnswer.PriorityClass
-    {
+    static func priorityClass(
+        _ kind: ComposeResponse.Kind, importance: Importance, request: ComposeRequest, kept: Composer.KeptFacts
+    ) -> PushAnswer.PriorityClass {
         if kind == .fallback { return .fallback }
+        switch importance {
+        case .high: return .urgent
+        case .low: return .low
+        case .normal: break
+        }
         if kept.hasDirect { return .direct }
         if kind == .bundle || (kind == .single && kept.newest.map { request.notificationRecords[$0].isMessage } == true)
         {
             return .message
         }
         return .other
+    }
+
+    /// The answer's importance (P9): `high` when a kept notification is
+    /// `high`, `low` when every one is `low`, `normal` otherwise. Only the
+    /// notifications that give one are looked up among the shown keys.
+    static func importance(request: ComposeRequest, response: ComposeResponse) -> Importance {
+        let shown = response.shownIndices
+        guard !shown.isEmpty else { return .normal }
+        var sortedStarts: [Int32]? = nil
+        var lows = 0
+        return request.bytes.withUnsafeBufferPointer { bytes in
+            for record in request.notificationRecords where !record.ranges[.importance].isAbsent {
+                let importance = Importance.of(bytes[record.ranges[.importance]])
+                if importance == .normal { continue }
+                if sortedStarts == nil { sortedStarts = shown.map { response.records[$0].key.start }.sorted() }
+                guard Composer.KeptFacts.contains(sortedStarts!, record.key.start) else { continue }
+                if importance == .high { return .high }
+                lows += 1
+            }
+            return lows == shown.count ? .low : .normal
+        }
     }
 
     // MARK: Keys

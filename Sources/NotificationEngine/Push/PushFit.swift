@@ -57,6 +57,8 @@ package enum PushFit {
         /// and its cost, or in a declarative Web Push payload its cost less
         /// the app URL's it replaces in `navigate` (negative when shorter); 0 for none.
         var url: Int
+        /// What the identity adds (P24): its members as the transport writes them; 0 for none.
+        var identity = 0
 
         /// Borrowing: an initializer's parameters are owned, so the texts would be copied in.
         init(_ texts: borrowing PushAnswer.Texts) {
@@ -100,7 +102,7 @@ package enum PushFit {
         texts: PushAnswer.Texts, costs: Costs, fixedBytes: Int, limitBytes: Int, transport: PushAnswer.Transport,
         in answer: PushAnswer
     ) -> PushAnswer.Payload {
-        let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url
+        let whole = fixedBytes + costs.title + costs.subtitle + costs.body + costs.url + costs.identity
         if whole <= limitBytes {
             return PushAnswer.Payload(cutTexts: texts == answer.texts ? nil : texts, cut: [], byteCount: whole)
         }
@@ -116,7 +118,17 @@ package enum PushFit {
             cutURL = true
             urlCost = 0
         }
-        let textRoom = room - urlCost
+        // P24: the identity, beside the url, whole or not at all.
+        var identityCost = costs.identity
+        var cutIdentity = false
+        if identityCost > 0
+            && titleCost + subtitleCost + min(bodyCost, urlBodyFloorBytes) + urlCost + identityCost > room
+        {
+            fitted.identity = false
+            cutIdentity = true
+            identityCost = 0
+        }
+        let textRoom = room - urlCost - identityCost
 
         // P15: body, subtitle, title; the first whose room reaches its floor ends the walk.
         var order: [(field: PushAnswer.Field, cost: Int)] = [(.body, bodyCost)]
@@ -137,13 +149,14 @@ package enum PushFit {
         guard let rooms else { preconditionFailure("push fit: the fixed part leaves no room for the texts' floors") }
 
         var cutFields: Set<PushAnswer.Field> = cutURL ? [.url] : []
+        if cutIdentity { cutFields.insert(.identity) }
         for (step, entry) in order.enumerated() where entry.cost > rooms[step] {
             cutFields.insert(entry.field)
             switch entry.field {
             case .body: fitted.body = cut(texts.body, toRoom: rooms[step])
             case .subtitle: fitted.subtitle = texts.subtitle.map { cut($0, toRoom: rooms[step]) }
             case .title: fitted.title = cut(texts.title, toRoom: rooms[step])
-            case .url: break
+            case .url, .identity: break
             }
         }
         let byteCount = answer.byteCount(transport, texts: fitted)
@@ -159,18 +172,20 @@ extension PushAnswer {
     /// (`texts(_:)`), whose costs are `costs`, or `webCosts` for Web Push.
     /// Nearly always none does, and nothing is stored or copied (the answer
     /// is, lent to `fit`).
-    mutating func fitPayloads(costs: PushFit.Costs, webCosts: PushFit.Costs, reserveBytes: Int) {
+    mutating func fitPayloads(
+        costs: PushFit.Costs, fcmCosts: PushFit.Costs, webCosts: PushFit.Costs, reserveBytes: Int
+    ) {
         func isOver(_ transport: Transport, _ byteCount: Int) -> Bool {
             byteCount > transport.limitBytes - reserveBytes
         }
         func fitted(_ transport: Transport, _ costs: PushFit.Costs) -> Payload {
-            let textBytes = costs.title + costs.subtitle + costs.body + costs.url
+            let textBytes = costs.title + costs.subtitle + costs.body + costs.url + costs.identity
             return PushFit.fit(
                 texts: texts(transport), costs: costs, fixedBytes: self[transport].byteCount - textBytes,
                 limitBytes: transport.limitBytes - reserveBytes, transport: transport, in: self)
         }
         if isOver(.apns, apns.byteCount) { apns = fitted(.apns, costs) }
-        if isOver(.fcm, fcm.byteCount) { fcm = fitted(.fcm, costs) }
+        if isOver(.fcm, fcm.byteCount) { fcm = fitted(.fcm, fcmCosts) }
         if isOver(.webpush, webpush.byteCount) { webpush = fitted(.webpush, webCosts) }
     }
 }

@@ -87,6 +87,33 @@ package struct PushOptions: Hashable, Sendable {
         }
     }
 
+    /// `isNavigable(_:)` of UTF-8 (a sender's `avatar`, compose.md 2.1).
+    static func isNavigable(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        func starts(with literal: StaticString) -> Bool {
+            utf8.count >= literal.utf8CodeUnitCount
+                && CodePoints.equalBytes(
+                    UnsafeBufferPointer(rebasing: utf8[..<literal.utf8CodeUnitCount]),
+                    UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        let start = starts(with: "https://") ? 8 : starts(with: "http://") ? 7 : -1
+        guard start > 0, start < utf8.count, utf8[start] != UInt8(ascii: "/") else { return false }
+        var index = start
+        while index < utf8.count {
+            let byte = utf8[index]
+            switch byte {
+            case 0...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                UInt8(ascii: "`"):
+                return false
+            // U+0080…U+009F, the C1 controls, are 0xC2 0x80…0x9F.
+            case 0xC2 where index + 1 < utf8.count && utf8[index + 1] <= 0x9F:
+                return false
+            default:
+                index += 1
+            }
+        }
+        return true
+    }
+
     /// Whether `channel` is a valid `androidChannel`: 1…128 bytes of UTF-8
     /// without a C0 control, DEL or C1 control.
     package static func isValidAndroidChannel(_ channel: some Collection<Unicode.Scalar>, byteCount: Int) -> Bool {

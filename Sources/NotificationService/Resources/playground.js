@@ -354,6 +354,10 @@
         ? "The latest /compose request failed (see the Compose panel); this is the last answer."
         : "The Compose result: title, subtitle and body as the phone shows them.";
     }
+    const push = !fromBody && lastCompose ? lastCompose.push : null;
+    const sender = push && push.sender;
+    const person = sender && (sender.name || sender.id);
+    const groupName = push && push.conversation && push.conversation.group ? push.conversation.title : null;
     const locale = phoneLocale();
     // The phone's language sets the direction of the screen, of each card's chrome and, on iOS, of the
     // lines' alignment: the last compose answer's `direction` (the Body alone has no language of its
@@ -378,6 +382,12 @@
       card.dir = direction;
       card.querySelector(".app-name").textContent = platform === "ios" ? app.toLocaleUpperCase(locale) : app;
       card.querySelector(".app-icon").textContent = Array.from(app)[0] || "";
+      // A communication notification (push.md P24): the sender's picture, here their initial, and
+      // the group conversation's name above the message, as iOS and Android lay one out.
+      const avatar = card.querySelector(".avatar");
+      avatar.textContent = person ? Array.from(person)[0].toLocaleUpperCase(locale) : "";
+      avatar.hidden = !person;
+      fillLine(card.querySelector(".card-conversation"), shown && groupName !== shown.title ? groupName : null, true);
       card.querySelector(".when").textContent = nowText(locale);
       // Android's collapsed lines are single lines: a line break shows as a space.
       const oneLine = platform === "android" && card.classList.contains("collapsed");
