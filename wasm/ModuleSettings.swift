@@ -38,7 +38,7 @@ struct ModuleSettings {
                 guard !text.isEmpty, text.count <= 100 else {
                     throw Problem(.outOfRange, "appName must be 1…100 characters", at: member)
                 }
-                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                guard !text.unicodeScalars.contains(where: CodePoints.isControl) else {
                     throw Problem(.invalidValue, "appName must not contain control characters", at: member)
                 }
                 settings.appName = text

@@ -13,7 +13,7 @@ extension CommandOption {
                 accepted: "1…100 characters, no control characters", defaultValue: { $0[keyPath: keyPath] }
             ) { settings, raw in
                 guard !raw.isEmpty, raw.count <= 100 else { return "must be 1…100 characters" }
-                guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                guard !raw.unicodeScalars.contains(where: CodePoints.isControl) else {
                     return "must not contain control characters"
                 }
                 settings[keyPath: keyPath] = raw

@@ -15,6 +15,14 @@ package enum CodePoints {
         return a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Whether `scalar` is a control character: general category Cc, the C0
+    /// controls, DEL and the C1 controls (a set Unicode's stability policy
+    /// never changes), tested by code point so that no category table is
+    /// linked in (the WebAssembly modules' size, ADR 0041).
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Whether `a` sorts before `b` in ascending code-point order.
     package static func less(_ a: String, _ b: String) -> Bool {
         compare(a, b) < 0

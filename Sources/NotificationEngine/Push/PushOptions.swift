@@ -118,6 +118,6 @@ package struct PushOptions: Hashable, Sendable {
     /// without a C0 control, DEL or C1 control.
     package static func isValidAndroidChannel(_ channel: some Collection<Unicode.Scalar>, byteCount: Int) -> Bool {
         androidChannelByteRange.contains(byteCount)
-            && !channel.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            && !channel.contains(where: CodePoints.isControl)
     }
 }
