@@ -54,7 +54,7 @@ swift-test: swift-build-tests
 
 # Python tools serve the checks only, never the service: pinned, in $(VENV)/.
 VENV ?= .venv
-PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1 pywebpush==2.5.0
+PYTHON_TOOLS = openapi-spec-validator==0.9.0 schemathesis==4.32.5 babel==2.18.0 unicodedata2==17.0.0 regex==2026.11.19 selenium==4.51.0 wasmtime==50.0.1 pywebpush==2.5.0 firebase-admin==6.6.0
 
 $(VENV)/.tools-installed: Makefile
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -97,12 +97,13 @@ check-l10n-oracle: build $(VENV)/.tools-installed
 # hostile requests (half with a declarative Web Push payload) whose answers
 # must fit, cut on grapheme boundaries, hide what their tier hides and equal
 # the service's own (`compose --json-lines`), every Web Push payload
-# encrypted by pywebpush into one 4,096-byte record (a fixed seed; about 20 s
+# encrypted by pywebpush into one 4,096-byte record, every FCM message built
+# by firebase-admin as the service wrote it (a fixed seed; about 20 s
 # in all; PUSH_ORACLE_COUNT=20000 takes about 6 minutes).
 PUSH_ORACLE_COUNT ?= 200
 .PHONY: check-push-oracle
 check-push-oracle: build $(VENV)/.tools-installed
-	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 --encrypt \
+	$(VENV)/bin/python checks/push/oracle.py --self-test --random $(PUSH_ORACLE_COUNT) --seed 1 --encrypt --fcm \
 	  --cli "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/notification-text"
 
 # Every code block of README.md run or compiled as written

@@ -24,6 +24,9 @@ what push.md P20 escapes.
   --encrypt                with --random: every Web Push payload, alert and
                            withdrawal, encrypted by pywebpush into one
                            4,096-byte aes128gcm record (push_encrypt.py).
+  --fcm                    with --random: every FCM message, alert and
+                           withdrawal, built by firebase-admin with the token
+                           merged, as the service wrote it (push_fcm.py).
 
 Exit status: 0 when everything agrees, 1 otherwise.
 """
@@ -136,9 +139,10 @@ def answers(cli, requests):
     return [json.loads(line) for line in run.stdout.decode().split("\n") if line]
 
 
-def random_requests(cli, catalogs, count, seed, payloads=None):
+def random_requests(cli, catalogs, count, seed, payloads=None, fcm=None):
     """`count` random hostile requests: the oracle's answer keeps the invariants and the service's `push`
-    is the oracle's, byte for byte in size. `payloads`, when given, collects every Web Push payload."""
+    is the oracle's, byte for byte in size. `payloads`, when given, collects every Web Push payload, `fcm`
+    every FCM message."""
     rng = random.Random(seed)
     locales = sorted(catalogs.files)
     requests = [random_request(rng, locales) for _ in range(count)]
@@ -160,6 +164,9 @@ def random_requests(cli, catalogs, count, seed, payloads=None):
         if payloads is not None:
             payloads.append(got["push"]["webpush"]["payload"])
             payloads.append(got["push"]["withdrawal"]["webpush"]["payload"])
+        if fcm is not None:
+            fcm.append(got["push"]["fcm"]["message"])
+            fcm.append(got["push"]["withdrawal"]["fcm"]["message"])
         if problems:
             failed += 1
             print(f"FAIL random {i}\n  " + "\n  ".join(problems))
@@ -177,6 +184,8 @@ def main():
     parser.add_argument("--cli", required=True)
     parser.add_argument("--encrypt", action="store_true",
                         help="encrypt every Web Push payload of the random requests with pywebpush (push_encrypt.py)")
+    parser.add_argument("--fcm", action="store_true",
+                        help="build every FCM message of the random requests with firebase-admin (push_fcm.py)")
     args = parser.parse_args()
     catalogs = Catalogs()
     ok = True
@@ -184,10 +193,14 @@ def main():
         ok = validator_self_test() and self_test(args.cli, catalogs) and ok
     if args.random:
         payloads = [] if args.encrypt else None
-        ok = random_requests(args.cli, catalogs, args.random, args.seed, payloads) and ok
+        fcm = [] if args.fcm else None
+        ok = random_requests(args.cli, catalogs, args.random, args.seed, payloads, fcm) and ok
         if payloads is not None:
             from push_encrypt import encrypt_all
             ok = encrypt_all(payloads) and ok
+        if fcm is not None:
+            from push_fcm import build_all
+            ok = build_all(fcm) and ok
     return 0 if ok else 1
 
 
