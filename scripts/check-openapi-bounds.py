@@ -18,18 +18,13 @@ import urllib.error
 import urllib.request
 
 import yaml
+from openapi_refs import resolver
 
 base_url = sys.argv[1].rstrip("/")
 spec = yaml.safe_load(open(sys.argv[2] if len(sys.argv) > 2 else "openapi.yaml", "rb"))
 
 
-def resolve(node):
-    while isinstance(node, dict) and "$ref" in node:
-        target = spec
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
+resolve = resolver(spec)
 
 
 def properties(schema):

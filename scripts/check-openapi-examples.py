@@ -13,6 +13,7 @@ import urllib.request
 
 import jsonschema
 import yaml
+from openapi_refs import resolver
 
 base_url = sys.argv[1].rstrip("/")
 spec_path = sys.argv[2] if len(sys.argv) > 2 else "openapi.yaml"
@@ -42,13 +43,7 @@ def request(method, path, body=None, headers=None):
         return error.code, dict(error.headers), error.read()
 
 
-def resolve(node):
-    while isinstance(node, dict) and "$ref" in node:
-        target = spec
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
+resolve = resolver(spec)
 
 
 def validate(name, instance, schema):
