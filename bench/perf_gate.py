@@ -330,7 +330,7 @@ def stdlib_linkage(binary: Path) -> str:
 # three alert payloads and the three withdrawal payloads (push.md P10-P12, P21),
 # and the screen's record (compose.md C10, C15: each entry's digest, alert and
 # directness, the text digest, the alert window and the hold).
-BUDGETS = [("service-compose-20-push", "service-compose-20", 1.5)]
+BUDGETS = [("service-compose-20-push", "service-compose-20", 1.6)]
 
 
 def over_budget(figures: dict[str, float]) -> list[str]:

@@ -62,30 +62,31 @@ extension ComposeDecoder {
     @inline(__always)
     mutating func passesRules(_ rules: SlotRules, _ ranges: borrowing ComposeRequest.NotificationRanges) -> Bool {
         var slots = rules.readingMask | rules.timestampMask
-        while slots != 0 {
-            let slot = slots.trailingZeroBitCount
-            slots &= slots &- 1
-            // Loaded in place: `slots[slot]` copies the whole tuple first (an
-            // absent slot, as a sender's avatar nearly always is, costs a load).
-            let range = withUnsafeBytes(of: ranges.slots.storage) {
-                $0.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
-            }
-            guard !range.isAbsent else { continue }
-            let rule = rules.rule(slot)
-            if rule == .timestamp {
-                if moment(at: range) == nil { return false }
-            } else if range.end <= reader.bytes.count {
-                // A value as the body wrote it (nearly always): read in place.
-                let value = UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])
-                // Every notification's `source` has this rule: its test stays here.
-                if rule == .noColon ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value) {
-                    return false
+        // The slots' bytes taken once for the object; each ruled slot loaded
+        // from them (an absent one, as a sender's avatar nearly always is,
+        // costs a load).
+        return withUnsafeBytes(of: ranges.slots.storage) { storage in
+            while slots != 0 {
+                let slot = slots.trailingZeroBitCount
+                slots &= slots &- 1
+                let range = storage.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
+                guard !range.isAbsent else { continue }
+                let rule = rules.rule(slot)
+                if rule == .timestamp {
+                    if moment(at: range) == nil { return false }
+                } else if range.end <= reader.bytes.count {
+                    // A value as the body wrote it (nearly always): read in place.
+                    let value = UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])
+                    // Every notification's `source` has this rule: its test stays here.
+                    if rule == .noColon ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value) {
+                        return false
+                    }
+                } else if !request.bytes.withUnsafeBufferPointer({ Self.holds(rule, $0[present: range]) }) {
+                    return false  // an unescaped value, appended past the body
                 }
-            } else if !request.bytes.withUnsafeBufferPointer({ Self.holds(rule, $0[present: range]) }) {
-                return false  // an unescaped value, appended past the body
             }
+            return true
         }
-        return true
     }
 
     /// Whether `value` keeps `rule`, a rule that only reads the value (every rule but `timestamp`).
