@@ -49,8 +49,8 @@ extension ComposeRequest {
         /// 0 when every slot is absent): every slot is read, so a field
         /// added to `Field` is checked with the others. The slots are read
         /// as the tuple's bytes, each loaded in place: a loop of
-        /// `slots[index]` copies the tuple at every step (about 240
-        /// instructions a notification in the gate's compose of 20).
+        /// `slots[index]` copies the tuple at every step (measured in
+        /// bench/README.md).
         package var furthestReach: Int {
             withUnsafeBytes(of: slots.storage) { raw in
                 var reach = 0

@@ -11,7 +11,7 @@ protocol JSONMember: RawRepresentable<String>, CaseIterable, Sendable where AllC
 /// Built once per kind and never freed: one block of plain memory, so a
 /// lookup costs a few loads and one comparison, with no reference counting.
 /// A decoder keeps its tables in one static value and reads it once per body:
-/// every read of a static `let` calls `swift_once`, some 80 instructions on Linux.
+/// every read of a static `let` calls `swift_once` on Linux.
 struct MemberTable<Member: JSONMember>: @unchecked Sendable {
     /// Twice as many slots as a kind may have members, so probes stay short.
     private static var slotCount: Int { 128 }
