@@ -215,7 +215,7 @@ extension ComposeRequest {
     /// `bytes`, each checked as it was read: the shaped read's
     /// (`ComposeDecoder.readShaped`: a range of the body it scanned, or of
     /// what it appended), which a second test of every slot would read
-    /// again (about 110 instructions a notification).
+    /// again (ADR 0046).
     /// - Precondition: as `appendNotification(_:_:moment:)`'s, the ranges'
     ///   (and the moment's digits') bounds being the caller's.
     mutating func appendNotification(checked ranges: inout NotificationRanges, _ scalars: ScalarSlots, moment: Moment) {

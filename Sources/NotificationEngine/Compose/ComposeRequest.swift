@@ -52,7 +52,7 @@ package struct ComposeRequest: Hashable, Sendable {
     }
     /// Whether `push` is present, kept as it is set: testing the optional
     /// itself copies the options (through the optional's generic value
-    /// witnesses), about 200 instructions each time.
+    /// witnesses) each time (bench/README.md).
     package private(set) var hasPush = false
 
     // MARK: The buffer (ComposeRequest+Bytes)
