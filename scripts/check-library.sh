@@ -7,7 +7,9 @@
 #      on x86-64 (its one file, LaneBits.swift, inside `#if arch(x86_64)`),
 #      NotificationEngine nothing but EnginePrimitives, NotificationText
 #      nothing but NotificationEngine (the standard library is implicit);
-#      none uses `#if canImport` to reach for a platform module;
+#      none uses `#if canImport` to reach for a platform module, but for
+#      the library's one file that builds an iOS communication notification
+#      under `#if canImport(Intents) && canImport(UserNotifications)`;
 #   2. the engine has no `public` and no `@_spi` declaration (it is reached
 #      with `package` access only), and NotificationText's own files touch no
 #      raw memory (no Unsafe* type, no withUnsafe*, no unsafeBitCast);
@@ -42,8 +44,13 @@ found="$(grep -nE "$import_pattern" "$primitives_dir/LaneBits.swift" | grep -vE 
   fail "$primitives_dir imports the intrinsics on x86-64 only:" "$(sed -n 1,3p "$primitives_dir/LaneBits.swift")"
 found="$(grep -rnE "$import_pattern" --include='*.swift' "$engine_dir" | grep -vE ':[0-9]+:import EnginePrimitives$' || true)"
 [ -z "$found" ] || fail "$engine_dir may import nothing but EnginePrimitives; found:" "$found"
-found="$(grep -rnE "$import_pattern" --include='*.swift' "$library_dir" | grep -vE ':[0-9]+:import NotificationEngine$' || true)"
-[ -z "$found" ] || fail "$library_dir may import nothing but NotificationEngine; found:" "$found"
+# Apple's frameworks in one file only, where they exist (never here): the
+# communication notification an extension builds from a payload (ADR 0045).
+communication="$library_dir/UNNotificationContent+Communication.swift"
+found="$(grep -rnE "$import_pattern" --include='*.swift' "$library_dir" | grep -vE ':[0-9]+:import NotificationEngine$' |
+  grep -vxF -e "$communication:5:#if canImport(Intents) && canImport(UserNotifications) && !os(macOS)" \
+    -e "$communication:6:import Intents" -e "$communication:7:import UserNotifications" || true)"
+[ -z "$found" ] || fail "$library_dir may import nothing but NotificationEngine (and Apple's Intents and UserNotifications in $communication); found:" "$found"
 found="$(grep -rnE '(^|[^[:alnum:]_])(public|@_spi)([^[:alnum:]_]|$)' --include='*.swift' "$engine_dir" |
   grep -vE ':[0-9]+:[[:space:]]*//' || true)"
 [ -z "$found" ] || fail "$engine_dir is reached with package access only; found:" "$found"
