@@ -49,8 +49,8 @@ extension ComposeRequest {
         /// 0 when every slot is absent): every slot is read, so a field
         /// added to `Field` is checked with the others. The slots are read
         /// as the tuple's bytes, each loaded in place: a loop of
-        /// `slots[index]` copies the tuple at every step (measured in
-        /// bench/README.md).
+        /// `slots[index]` copies the tuple at every step (bench/README.md,
+        /// "What each decision is worth").
         package var furthestReach: Int {
             withUnsafeBytes(of: slots.storage) { raw in
                 var reach = 0

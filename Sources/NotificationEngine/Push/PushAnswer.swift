@@ -248,8 +248,9 @@ package struct PushAnswer: Hashable, Sendable {
     ///
     /// - Important: `body` should capture no reference (`payloadFields`, not
     ///   the answer): it is called from three places, so it is not inlined,
-    ///   and what it captures is copied into its context (an answer's copy
-    ///   is retains, releases and a large `memcpy`).
+    ///   and what it captures is copied into its context (an answer's copy,
+    ///   its retains and releases: bench/README.md, "What each decision is
+    ///   worth").
     @inline(__always)
     static func withJSONStrings<Result>(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
