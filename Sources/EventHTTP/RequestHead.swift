@@ -48,6 +48,8 @@ struct RequestHead {
     private(set) var asksToClose = false
     /// A `Connection` field lists `keep-alive` (HTTP/1.0's persistence).
     private(set) var asksToKeepAlive = false
+    /// An `Expect: 100-continue` field: the client may wait for `100 Continue` before its body.
+    private(set) var expectsContinue = false
     /// The last field was `Content-Length` or `Transfer-Encoding` (for an obs-fold after it).
     private var lastFieldFrames = false
     /// Why the last `take…` or `checkFraming` that returned false refused the request.
@@ -71,6 +73,7 @@ struct RequestHead {
         fieldCount = 0
         asksToClose = false
         asksToKeepAlive = false
+        expectsContinue = false
         lastFieldFrames = false
         rejection = nil
     }
@@ -257,6 +260,7 @@ struct RequestHead {
             guard !value.isEmpty, Self.foldedEquals(value.baseAddress!, value.count, "100-continue") else {
                 return refuse(.expectationFailed)
             }
+            expectsContinue = true
         case .authorization:
             if keepsScreeningValues && authorizationValues.count < 2 { authorizationValues.append(Array(value)) }
         case .requestID:

@@ -53,39 +53,39 @@ import Testing
         #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
     }
 
-    @Test func headWithoutBody_handsTheRestToEvhttp_withoutOurCallback() {
+    @Test func headWithoutBody_isAnsweredAtOnce() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         life.framingStarted(now: 1)
         let action = life.headComplete(
             hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
-        #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
+        #expect(action == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
         #expect(life.bytesArrived(100) == .none)
     }
 
-    @Test func bodyThatCameWithItsHead_isNotWatched() {
+    @Test func bodyThatCameWithItsHead_isAnsweredAtOnce() {
         let (life, action) = Self.uploading(declared: 100, buffered: 100)
-        #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: Self.second, body: nil))
+        #expect(action == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: Self.second, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
-    @Test func bodyStillToCome_isWatched_untilItsLastByte() {
+    @Test func bodyStillToCome_isCounted_andAnsweredAtItsLastByte() {
         var (life, action) = Self.uploading(declared: 100, buffered: 10)
         #expect(action == .watchInput)
         #expect(
             life.stage
-                == .evhttpReading(
+                == .bodyReading(
                     startNanoseconds: Self.second,
                     body: ConnectionLife.Body(startNanoseconds: Self.second, receivedBytes: 10, declaredBytes: 100)))
-        #expect(life.isCountingEvhttpBody)
+        #expect(life.isCountingBody)
         #expect(life.bytesArrived(50) == .none)
         #expect(life.body?.receivedBytes == 60)
-        #expect(life.bytesArrived(40) == .unwatchInput)
+        #expect(life.bytesArrived(40) == .answer)
     }
 
-    @Test func chunkedBody_isFramedToItsEnd_thenEvhttpReadsAlone() {
+    @Test func chunkedBody_isFramedToItsEnd_thenAnswered() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         life.framingStarted(now: 1)
         #expect(
@@ -94,17 +94,17 @@ import Testing
         #expect(life.stage == .framing(startNanoseconds: 1, body: ConnectionLife.Body(startNanoseconds: 1)))
         #expect(life.bytesArrived(30) == .frame)
         #expect(life.body?.receivedBytes == 30)
-        #expect(!life.isCountingEvhttpBody)
-        #expect(life.chunkedBodyComplete() == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
+        #expect(!life.isCountingBody)
+        #expect(life.chunkedBodyComplete() == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
     // MARK: The request and its reply
 
-    @Test func requestComplete_pendsTheReply_andStopsWatchingAWatchedBody() {
+    @Test func requestComplete_pendsTheReply_andForgetsTheBody() {
         var (life, _) = Self.uploading(declared: 100, buffered: 10)
-        #expect(life.requestComplete() == .unwatchInput)
+        #expect(life.requestComplete() == .none)
         #expect(life.stage == .replyPending)
         #expect(life.isReplyPending)
         #expect(life.hasServedRequest)
