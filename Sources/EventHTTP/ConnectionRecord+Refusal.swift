@@ -52,9 +52,9 @@ extension ConnectionRecord {
             { _, _, argument in
                 // End of file, an error or a timeout: the client is done, or gone.
                 guard let argument else { return }
-                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-                    $0.table.finishRefusal($0)
-                }
+                // Retained here: closing drops the table's reference.
+                let record = Unmanaged<ConnectionRecord>.fromOpaque(argument).takeUnretainedValue()
+                record.table.finishRefusal(record)
             }, argument)
         _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))

@@ -82,6 +82,9 @@ final class ConnectionRecord {
     /// What `refusalPending` will send.
     var refusal: Refusal?
     private var released = false
+    /// Its bufferevent is freed: the record may still be on a list of
+    /// work for the loop's next turn, and must not touch it.
+    var isReleased: Bool { released }
 
     /// A refusal's answer, and what to report once it is queued.
     struct Refusal {

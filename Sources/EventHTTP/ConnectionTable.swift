@@ -15,10 +15,12 @@ import Glibc
 /// a lingering close, and at a drain's deadline closes what is left.
 /// Confined to its loop's thread.
 final class ConnectionTable {
-    /// Keyed by the bufferevent's address (kept valid by the record's
-    /// reference). Every request looks its record up, so the accesses are
-    /// not checked for exclusivity at run time; only this table, on its
-    /// loop's thread, touches it.
+    /// Keyed by the bufferevent's address, unique among open connections
+    /// (a closed one's may come back as a newer connection's key, so a
+    /// record kept past its close is checked by identity). The sweep and
+    /// every search for room read it, so the accesses are not checked for
+    /// exclusivity at run time; only this table, on its loop's thread,
+    /// touches it.
     @exclusivity(unchecked) private(set) var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
     let configuration: HTTPServerConfiguration
@@ -183,7 +185,8 @@ final class ConnectionTable {
     }
 
     private func takeOver(_ record: ConnectionRecord) {
-        guard case .refusalPending = record.stage, let refusal = record.refusal else { return }
+        // It may have closed meanwhile (its client left): its bufferevent is gone.
+        guard !record.isReleased, case .refusalPending = record.stage, let refusal = record.refusal else { return }
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
         }
@@ -212,11 +215,16 @@ final class ConnectionTable {
         drop(record)
     }
 
+    /// Releases the record, then forgets it: its callbacks may be the
+    /// caller, holding it unretained, so nothing touches it after that.
     private func drop(_ record: ConnectionRecord) {
-        records[UInt(bitPattern: record.bufferEvent)] = nil
-        guard record.release() else { return }
-        if record.holdsSlot { budget.release() }
-        if record.isOnProbation { probationCount -= 1 }
+        if record.release() {
+            if record.holdsSlot { budget.release() }
+            if record.isOnProbation { probationCount -= 1 }
+        }
+        // A freed bufferevent's address may be a newer connection's key.
+        let key = UInt(bitPattern: record.bufferEvent)
+        if records[key] === record { records[key] = nil }
     }
 
     // MARK: Timeouts and draining

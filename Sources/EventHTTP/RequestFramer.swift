@@ -75,14 +75,10 @@ struct RequestFramer {
     private var bodyByteCount = 0
     /// The chunked body's chunks so far (the last, empty one not counted).
     private(set) var chunkCount = 0
-    /// A chunked body has at most this many chunks: each whose data ends
-    /// where a read ended costs a buffer of 1 KiB or more (`chunksEndingFeeds`).
+    /// A chunked body has at most this many chunks: each costs a size line
+    /// read twice (here, and when its data is taken), so the count bounds
+    /// the work a body of tiny chunks makes the loop do.
     static var maxChunkCount: Int { 1_024 }
-    /// The chunks whose data ended at the last byte of a `feed`. evhttp moves
-    /// a chunk's bytes into the body by whole buffers when it ends where the
-    /// buffered bytes end, so each of these holds a libevent buffer of at
-    /// least 1 KiB in the body, however few bytes it carries.
-    private(set) var chunksEndingFeeds = 0
 
     /// `keepsScreeningValues`: keep the path and `Authorization` values for `HTTPHandler.screen`.
     init(limits: Limits, keepsScreeningValues: Bool = false) {
@@ -103,7 +99,6 @@ struct RequestFramer {
         chunkRemaining = 0
         bodyByteCount = 0
         chunkCount = 0
-        chunksEndingFeeds = 0
     }
 
     /// True once a chunked body has ended (or a head without a chunked body).
@@ -226,10 +221,7 @@ struct RequestFramer {
                 let taken = min(chunkRemaining, bytes.count - offset)
                 offset += taken
                 chunkRemaining -= taken
-                if chunkRemaining == 0 {
-                    phase = .chunkDataCR
-                    if offset == bytes.count { chunksEndingFeeds += 1 }
-                }
+                if chunkRemaining == 0 { phase = .chunkDataCR }
                 continue
             case .chunkSize:
                 let byte = bytes[offset]
