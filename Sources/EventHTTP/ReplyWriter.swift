@@ -102,7 +102,7 @@ struct ReplyWriter {
                             nameCount: 14, valueCount: ReplyHead.decimalDigitCount(response.body.count))
                     }
                     let keepsAlive10 = exchange.minorVersion == 0 && !closes
-                    if closes && exchange.closes { byteCount += Self.closeFieldByteCount }
+                    if exchange.closes { byteCount += Self.closeFieldByteCount }
                     if keepsAlive10 { byteCount += Self.keepAliveFieldByteCount }
                     // Contiguous space for the whole reply.
                     var extent = iovec()
@@ -128,7 +128,7 @@ struct ReplyWriter {
                         head.appendDecimal(response.body.count)
                         head.append("\r\n")
                     }
-                    if closes && exchange.closes { head.append("Connection: close\r\n") }
+                    if exchange.closes { head.append("Connection: close\r\n") }
                     if keepsAlive10 { head.append("Connection: keep-alive\r\n") }
                     head.append("\r\n")
                     if bodyByteCount > 0 {
