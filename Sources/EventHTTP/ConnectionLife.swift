@@ -220,10 +220,12 @@ struct ConnectionLife {
     /// holds bytes not read yet, asked only then).
     /// `heldBackBodyBytes`: what the kernel holds of a body it has not
     /// handed over yet (a raised receive low-water mark), asked only when
-    /// the body looks too slow without it.
+    /// the body looks too slow without it and with `knownHeldBackBodyBytes`,
+    /// what it held when last asked since the last read (it only grows
+    /// until the next read, so it is a floor).
     func sweep(
         now: UInt64, limits: Limits, headBytes: Int?, closesIdle: Bool, hasUnreadBytes: @autoclosure () -> Bool,
-        heldBackBodyBytes: @autoclosure () -> Int = 0
+        knownHeldBackBodyBytes: Int = 0, heldBackBodyBytes: @autoclosure () -> Int = 0
     ) -> Action {
         switch stage {
         case .refusing(let deadline):
@@ -234,6 +236,7 @@ struct ConnectionLife {
             let pastReadTimeout = requestStartNanoseconds.map { now &- $0 > limits.readTimeoutNanoseconds } == true
             if pastReadTimeout || isHeadTooSlow(now: now, limits: limits, headBytes: headBytes)
                 || (isBodyTooSlow(now: now, limits: limits)
+                    && isBodyTooSlow(now: now, limits: limits, heldBackBytes: knownHeldBackBodyBytes)
                     && isBodyTooSlow(now: now, limits: limits, heldBackBytes: heldBackBodyBytes()))
             {
                 return .close

@@ -29,6 +29,8 @@ extension ConnectionRecord {
             // (or what a pipelining client sends behind a request): charged
             // as it arrives, answered at its last byte.
             requestReceivedBytes += addedByteCount
+            // The kernel's held-back bytes were read: the sweep asks anew.
+            knownHeldBackBodyBytes = 0
             guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
                 return refuseForWantOfMemory()
             }

@@ -59,6 +59,9 @@ final class ConnectionRecord {
     /// The socket's receive low-water mark (`SO_RCVLOWAT`): 1 but while a
     /// body trickles in (`holdBackTrickle`).
     var receiveLowWaterBytes = 1
+    /// What the kernel held back of the body when the sweep last asked,
+    /// since the last read (`askHeldBackBodyBytes`): a floor of what it holds.
+    var knownHeldBackBodyBytes = 0
     /// The sweep found it to close, on a later turn (`ConnectionTable.closeSwept`).
     var awaitsSweptClose = false
     /// What the large body being read, and its reply, were promised

@@ -254,7 +254,8 @@ final class ConnectionTable {
         record.life.sweep(
             now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
             closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
-            hasUnreadBytes: record.hasUnreadBytes, heldBackBodyBytes: record.heldBackBodyBytes)
+            hasUnreadBytes: record.hasUnreadBytes, knownHeldBackBodyBytes: record.knownHeldBackBodyBytes,
+            heldBackBodyBytes: record.askHeldBackBodyBytes())
     }
 
     /// Closes what the sweep found to close, `maxSweptClosesPerTurn` at

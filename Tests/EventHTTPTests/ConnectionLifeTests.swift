@@ -275,6 +275,32 @@ import Testing
         #expect(life.bodyBytesPerSecond(now: now, graceNanoseconds: 0, heldBackBytes: 1_024) == 4_224.0 / 3)
     }
 
+    /// What the kernel said it held back, kept until the next read, is a
+    /// floor: while it keeps the body above the minimum, the kernel is not
+    /// asked again; once it no longer does, it is.
+    @Test func heldBackBytesLastAsked_spareTheNextAsk_whileTheyKeepTheBodyFastEnough() {
+        var (life, _) = Self.uploading(declared: 60_000, buffered: 0)
+        _ = life.bytesArrived(1_200)
+        var asked = 0
+        func heldBack(_ bytes: Int) -> Int {
+            asked += 1
+            return bytes
+        }
+        let limits = Self.limits
+        // 1,200 read and 800 known held back in 3 s: 666 B/s, no ask.
+        #expect(
+            life.sweep(
+                now: 4 * Self.second, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                knownHeldBackBodyBytes: 800, heldBackBodyBytes: heldBack(800)) == .none)
+        #expect(asked == 0)
+        // Two seconds on the same floor is 400 B/s: the kernel is asked, and holds more.
+        #expect(
+            life.sweep(
+                now: 6 * Self.second, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                knownHeldBackBodyBytes: 800, heldBackBodyBytes: heldBack(1_600)) == .none)
+        #expect(asked == 1)
+    }
+
     @Test func idleConnection_closesAtADrainThatKeepsNone_unlessBytesWaitInTheKernel() {
         let life = Self.idle()
         #expect(
