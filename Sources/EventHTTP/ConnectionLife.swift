@@ -55,7 +55,7 @@ struct ConnectionLife {
         case frame
         /// Discard what arrived: a refused client's bytes are never a request.
         case discard
-        /// Put our callback on the input buffer (a body still to come is counted).
+        /// Wait for what arrives (a body still to come is counted as it does).
         case watchInput
         /// The request is whole in the input: the handler answers it.
         case answer

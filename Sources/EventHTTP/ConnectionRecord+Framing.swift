@@ -12,6 +12,7 @@ import Glibc
 /// body charged as it arrives, and the request answered once it is whole.
 extension ConnectionRecord {
     func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
+        guard !isReadingAhead else { return }
         let watchesBody = life.isCountingBody
         let action = life.bytesArrived(addedByteCount)
         switch action {
@@ -125,9 +126,9 @@ extension ConnectionRecord {
                 // No body, or a Content-Length body: our callback is off
                 // while the rest of it is read at once.
                 if hasBody, let input {
-                    unwatchInput()
+                    isReadingAhead = true
                     requestReceivedBytes += readRestOfBody(input, bodyStart: headEndOffset)
-                    watchInput()
+                    isReadingAhead = false
                 }
                 let buffered = evbuffer_get_length(self.input) - headEndOffset
                 let action = life.headComplete(
@@ -171,9 +172,9 @@ extension ConnectionRecord {
     /// libevent reads at most 4 KiB a turn, so a larger request would
     /// otherwise take another turn of the loop, another readiness event and
     /// two more system calls before the request is whole. Nothing past the
-    /// body is read. Our callback is off meanwhile, so the bytes added are
-    /// counted here only; a failed or empty read leaves everything to
-    /// libevent, which sees the same end of file or error on its next read.
+    /// body is read. Our callback lets these bytes be (`isReadingAhead`), so
+    /// they are counted here only; a failed or empty read leaves everything
+    /// to libevent, which sees the same end of file or error on its next read.
     private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) -> Int {
         guard let declared = framer.head.contentLength else { return 0 }
         let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)

@@ -30,7 +30,6 @@ extension ConnectionRecord {
         self.refusal = refusal
         // What the client still sends is discarded as it comes.
         setReceiveLowWater(1)
-        watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))
         perform(action)

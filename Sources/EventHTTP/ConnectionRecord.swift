@@ -32,9 +32,12 @@ final class ConnectionRecord {
     /// stored property would pay for one). Only this record, on its loop's
     /// thread, touches it.
     @exclusivity(unchecked) var framer: RequestFramer
-    /// Our callback on the input buffer: it counts and frames what arrives
-    /// (or, for a refusal, discards it).
+    /// Our callback on the input buffer, from accept to close: it counts
+    /// and frames what arrives (or, for a refusal, discards it).
     private var inputCallback: OpaquePointer?
+    /// The rest of a body is being read ahead of libevent
+    /// (`readRestOfBody`): the callback leaves those bytes to that reader.
+    var isReadingAhead = false
     /// The bytes charged to the server's memory budget for this connection
     /// (`ConnectionBudget.charge`): its own buffers once admitted, plus
     /// `requestChargedBytes`. All given back when the record is released.
@@ -105,8 +108,8 @@ final class ConnectionRecord {
         life = ConnectionLife(acceptedAtNanoseconds: MonotonicClock.nanoseconds())
     }
 
-    /// Puts our callback on the input buffer; false when out of memory.
-    @discardableResult
+    /// Puts our callback on the input buffer (once, at accept); false when
+    /// out of memory.
     func watchInput() -> Bool {
         guard inputCallback == nil else { return true }
         inputCallback = evbuffer_add_cb(
@@ -123,7 +126,7 @@ final class ConnectionRecord {
 
     /// Removing it from within the callback is safe: libevent reads the next
     /// entry before calling this one.
-    func unwatchInput() {
+    private func unwatchInput() {
         guard let inputCallback else { return }
         evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
         self.inputCallback = nil
@@ -188,11 +191,12 @@ final class ConnectionRecord {
         case .none, .frame, .discard, .close, .finishRefusal:
             // The caller's own: feeding, discarding and closing need its context.
             break
-        case .watchInput: watchInput()
+        case .watchInput:
+            // Our callback is on from accept to close; reading is on but while a reply is pending.
+            break
         case .answer: table.answer(self)
         case .stopReading: bufferevent_disable(bufferEvent, Int16(EV_READ))
         case .framePending:
-            watchInput()
             let input = self.input
             frame(input, from: 0, count: evbuffer_get_length(input))
         case .scheduleTakeOver: table.scheduleTakeOver(self)
