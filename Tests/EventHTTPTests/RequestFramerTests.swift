@@ -60,8 +60,8 @@ import Testing
         #expect(String(decoding: framer.head.path, as: UTF8.self) == "/b")
     }
 
-    /// `close` anywhere in a Connection list ends the connection (evhttp
-    /// itself knows only the exact value); HTTP/1.0 persists only when asked.
+    /// `close` anywhere in a Connection list ends the connection (not only
+    /// the exact value); HTTP/1.0 persists only when asked.
     @Test(arguments: [
         ("GET / HTTP/1.1\r\nHost: t\r\nConnection: close, keep-alive\r\n\r\n", true),
         ("GET / HTTP/1.1\r\nHost: t\r\nConnection: keep-alive\r\nConnection: Upgrade ,\tCLOSE\r\n\r\n", true),
@@ -80,7 +80,7 @@ import Testing
     }
 
     /// Empty lines before the request line are counted as skipped, so the
-    /// adapter can drain them before evhttp reads the request.
+    /// request's head is read from its request line.
     @Test func emptyLinesFirst_areSkippedAndCounted() {
         var framer = RequestFramer(limits: Self.limits)
         let (verdict, taken) = Self.run("\r\n\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n", framer: &framer)
