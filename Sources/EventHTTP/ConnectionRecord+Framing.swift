@@ -123,8 +123,8 @@ extension ConnectionRecord {
                     continueIfExpected()
                     continue
                 }
-                // No body, or a Content-Length body: our callback is off
-                // while the rest of it is read at once.
+                // No body, or a Content-Length body: the rest of it is read
+                // at once, our callback letting those bytes be.
                 if hasBody, let input {
                     isReadingAhead = true
                     requestReceivedBytes += readRestOfBody(input, bodyStart: headEndOffset)
