@@ -240,7 +240,9 @@ final class ConnectionTable {
     func sweep() {
         let now = MonotonicClock.nanoseconds()
         defer { giveBackFreedMemory(now: MonotonicClock.nanoseconds()) }
+        // Made afresh when next needed; until then it keeps no closed record alive.
         isUploadOrderStale = true
+        if !uploadOrder.isEmpty { uploadOrder = SlowestFirst([]) }
         for record in Array(records.values) {
             switch verdict(on: record, now: now) {
             case .finishRefusal, .close:
