@@ -35,16 +35,16 @@ extension JSONWriter {
     @inline(never)
     mutating func putMember(_ name: StaticString, _ value: String?) {
         guard let value else { return }
-        raw(name)
-        string(value)
+        put(name)
+        putString(value)
     }
 
     /// `name` and the integer, when there is one.
     @inline(never)
     mutating func putMember(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
-        raw(name)
-        integer(value)
+        put(name)
+        putInteger(value)
     }
 
     /// An integer, or `null` when there is none.
