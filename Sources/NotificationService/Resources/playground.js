@@ -19,14 +19,8 @@
   let token = null;
 
   const element = (id) => document.getElementById(id);
-
-  // Each card and problem box gets its parts from the page's one template of them.
-  for (const holder of document.querySelectorAll("[data-parts]")) {
-    holder.append(element(holder.dataset.parts).content.cloneNode(true));
-  }
-  for (const box of document.querySelectorAll(".problem")) {
-    box.append(element("problem-parts").content.cloneNode(true));
-  }
+  // Every card and problem box takes its parts from the page's one template of them.
+  for (const b of document.querySelectorAll("[data-parts]")) b.append(element(b.dataset.parts).content.cloneNode(true));
 
   function debounce(action) {
     let timer = 0;
