@@ -16,17 +16,15 @@ import Glibc
 /// complete or refused, so the next request's head and a refusal's
 /// discarding are read at once.
 ///
-/// What the kernel holds back is not charged: the receive buffer (16 KiB
-/// as asked) bounds it, and 4,000 such uploads held 14 MiB of socket memory
-/// at most (3.6 KiB each). Charged as the send queue is (8 KiB while the
-/// mark is up), it filled the budget, and every new connection then had to
-/// close an upload, scanning every connection to find it: requests of a
-/// normal client timed out (ADR 0047). A body's rate counts what is held
-/// back: exactly when the sweep would close the body as too slow on what
-/// was read and on what the kernel last said it held (one ioctl then, its
-/// answer kept until the next read: what is held back only grows until
-/// then), and as half the mark, its expected value, when the slowest
-/// upload is chosen (no system call per connection in that scan).
+/// What the kernel may hold back below the mark is charged while the mark
+/// is up (`heldBackHeldBytes`) and given back when it goes down to one
+/// byte: the body's bytes with each small segment's overhead, as Linux
+/// counts them (ADR 0047). A body's rate counts what is held back: exactly
+/// when the sweep would close the body as too slow on what was read and on
+/// what the kernel last said it held (one ioctl then, its answer kept until
+/// the next read: what is held back only grows until then), and as half the
+/// mark, its expected value, when the uploads are ordered slowest first
+/// (no system call per connection there).
 extension ConnectionRecord {
     /// A slow body wakes the loop once per this many bytes at most: at the
     /// least rate a body may keep (500 B/s by default) that is a read every
@@ -50,9 +48,39 @@ extension ConnectionRecord {
         let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return }
         var value = Int32(clamping: bytes)
-        if setsockopt(descriptor, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 {
-            receiveLowWaterBytes = bytes
+        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else { return }
+        receiveLowWaterBytes = bytes
+        chargeHeldBack(Self.heldBackHeldBytes(lowWaterBytes: bytes))
+    }
+
+    /// What the kernel may hold below a receive low-water mark of
+    /// `lowWaterBytes`: up to one byte less than the mark, each segment
+    /// with its buffer's overhead, counted four times (a trickle in
+    /// segments of 6 bytes measured at 3.8 times its bytes, of 60 bytes at
+    /// 1.8 times; smaller ones the kernel merges once the buffer fills).
+    /// Nothing at a mark of one byte: what arrives is read at once.
+    static func heldBackHeldBytes(lowWaterBytes: Int) -> Int {
+        lowWaterBytes > 1 ? 4 * lowWaterBytes : 0
+    }
+
+    /// Charges `bytes` for what the kernel holds back, in place of what was
+    /// charged for it. The kernel holds them whether or not the budget has
+    /// room, so they are charged even past it, after room was made as for
+    /// a request's bytes (`ConnectionTable.makeRoom`).
+    private func chargeHeldBack(_ bytes: Int) {
+        let change = bytes - heldBackChargedBytes
+        guard change != 0 else { return }
+        if change > 0 {
+            if !table.budget.charge(change) {
+                table.makeRoom(change, for: self)
+                table.budget.chargeHeld(change)
+            }
+        } else {
+            table.budget.discharge(-change)
         }
+        chargedBytes += change
+        heldBackChargedBytes = bytes
     }
 
     /// What the kernel holds back for the body, as the sweep's verdict needs

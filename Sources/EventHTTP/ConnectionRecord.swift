@@ -65,6 +65,9 @@ final class ConnectionRecord {
     /// What the kernel held back of the body when the sweep last asked,
     /// since the last read (`askHeldBackBodyBytes`): a floor of what it holds.
     var knownHeldBackBodyBytes = 0
+    /// The part of `chargedBytes` for what the kernel may hold back below
+    /// the mark (`heldBackHeldBytes`), while it is up.
+    var heldBackChargedBytes = 0
     /// The sweep found it to close, on a later turn (`ConnectionTable.closeSwept`).
     var awaitsSweptClose = false
     /// What the large body being read, and its reply, were promised
@@ -285,6 +288,7 @@ final class ConnectionRecord {
         table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
+        heldBackChargedBytes = 0
         bufferevent_free(bufferEvent)
         return true
     }

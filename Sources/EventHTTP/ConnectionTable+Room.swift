@@ -174,27 +174,34 @@ extension ConnectionTable {
     /// The body under way that has arrived slowest on average, if slower
     /// than `slowUploadBytesPerSecond` once the grace has passed (a body
     /// just begun has no rate yet); of rates within 5% of each other, the
-    /// one begun first.
-    private func slowestUpload(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
+    /// one begun first. Taken from the order made at most once a sweep
+    /// (`SlowestFirst`), not from a scan of every connection each time.
+    func slowestUpload(excluding excluded: ConnectionRecord) -> ConnectionRecord? {
         let now = MonotonicClock.nanoseconds()
-        var slowest: ConnectionRecord?
-        var slowestRate = Double(configuration.slowUploadBytesPerSecond)
-        var slowestStart = UInt64.max
-        for record in records.values where record !== excluded {
-            guard
-                let rate = record.life.bodyBytesPerSecond(
-                    now: now, graceNanoseconds: headGraceNanoseconds,
-                    heldBackBytes: record.heldBackBodyByteEstimate),
-                let start = record.life.bodyStartNanoseconds
-            else { continue }
-            let isSlower = slowest == nil ? rate < slowestRate : rate < slowestRate * 0.95
-            let isAsSlowButOlder = slowest != nil && rate < slowestRate * 1.05 && start < slowestStart
-            guard isSlower || isAsSlowButOlder else { continue }
-            slowest = record
-            slowestRate = rate
-            slowestStart = start
+        if isUploadOrderStale {
+            isUploadOrderStale = false
+            uploadOrder = SlowestFirst(
+                records.values.compactMap { record in
+                    guard let rate = slowUploadRate(of: record, now: now),
+                        let start = record.life.bodyStartNanoseconds
+                    else { return nil }
+                    return .init(member: record, bytesPerSecond: rate, startNanoseconds: start)
+                })
         }
-        return slowest
+        return uploadOrder.next(keeping: { $0 === excluded }) { record in
+            records[UInt(bitPattern: record.bufferEvent)] === record && slowUploadRate(of: record, now: now) != nil
+        }
+    }
+
+    /// The rate of the body `record` is reading at `now`, if it is a slow
+    /// upload: past the grace, under `slowUploadBytesPerSecond`.
+    private func slowUploadRate(of record: ConnectionRecord, now: UInt64) -> Double? {
+        guard
+            let rate = record.life.bodyBytesPerSecond(
+                now: now, graceNanoseconds: headGraceNanoseconds, heldBackBytes: record.heldBackBodyByteEstimate),
+            rate < Double(configuration.slowUploadBytesPerSecond)
+        else { return nil }
+        return rate
     }
 
     /// The connection whose reply has been stuck longest in its output

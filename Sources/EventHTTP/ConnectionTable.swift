@@ -32,6 +32,10 @@ final class ConnectionTable {
     /// What a connection's life is swept against.
     private let lifeLimits: ConnectionLife.Limits
     var idleOrderCount: UInt64 = 0
+    /// The slow uploads, slowest first, as the last search for room found
+    /// them (`slowestUpload`); made afresh at the first search after a sweep.
+    var uploadOrder = SlowestFirst<ConnectionRecord>([])
+    var isUploadOrderStale = true
     /// Connections of this loop on probation now, and at most.
     var probationCount = 0
     /// Refusals for want of room that hold no slot (`refuseOutside`), first refused first.
@@ -236,6 +240,9 @@ final class ConnectionTable {
     func sweep() {
         let now = MonotonicClock.nanoseconds()
         defer { giveBackFreedMemory(now: MonotonicClock.nanoseconds()) }
+        // Made afresh when next needed; until then it keeps no closed record alive.
+        isUploadOrderStale = true
+        if !uploadOrder.isEmpty { uploadOrder = SlowestFirst([]) }
         for record in Array(records.values) {
             switch verdict(on: record, now: now) {
             case .finishRefusal, .close:

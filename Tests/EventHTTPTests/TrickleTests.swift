@@ -68,4 +68,35 @@ import Glibc
         #expect(response.status == 200)
         #expect(response.body == body)
     }
+
+    /// While the mark is up the kernel may hold back up to the mark's bytes
+    /// with each segment's overhead: the budget is charged four times the
+    /// mark for them (8 KiB beside the connection's own 8 KiB), and no longer
+    /// once the body is whole.
+    @Test func heldBackBytes_areCharged_whileTheMarkIsUp() throws {
+        var configuration = Self.configuration()
+        configuration.threadCount = 1
+        configuration.memoryBudgetBytes = 64 << 20
+        let live = try LiveServer(configuration: configuration, handler: EchoHandler())
+        defer { _ = try? live.stop() }
+        let connection = try RawHTTPConnection(port: live.port)
+        let body = Self.body(3_000)
+        try connection.send("POST /held HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n")
+        usleep(20_000)
+        try connection.send(Array(body[..<100]))
+        #expect(Self.charged(live, becomes: 16_384), "8 KiB for the connection, 8 KiB held back")
+        try connection.send(Array(body[100...]))
+        let response = try connection.readResponse()
+        #expect(response.body == body)
+        #expect(Self.charged(live, becomes: 8_192), "the connection's own 8 KiB once the mark is down")
+    }
+
+    /// Waits (2 s at most) until the server's charge is `bytes`.
+    private static func charged(_ live: LiveServer, becomes bytes: Int) -> Bool {
+        for _ in 0..<200 {
+            if live.server.chargedMemoryBytes == bytes { return true }
+            usleep(10_000)
+        }
+        return live.server.chargedMemoryBytes == bytes
+    }
 }
