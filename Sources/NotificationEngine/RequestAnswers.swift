@@ -12,7 +12,8 @@ package enum RequestAnswers {
         -> [UInt8]
     {
         let fields = try BodyRequest.Fields.decode(request)
-        return fields.tape.withStringBytes(fields.text) { utf8 in
+        // Only what decides the input cut is decoded: the parser checked the rest.
+        return fields.tape.withStringBytes(fields.text, prefixOfAtLeast: BodyRenderer.inputPrefixBytes) { utf8 in
             BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
                 observe(rendering)
                 return rendering.jsonBody()
