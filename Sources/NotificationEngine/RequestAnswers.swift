@@ -42,7 +42,8 @@ package enum RequestAnswers {
         let response = Composer.compose(composeRequest, reusing: &kept.requestStorage)
         let json =
             !composeRequest.hasPush
-            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
+            ? response.jsonBody()
+            : response.jsonBody(push: Composer.push(for: composeRequest, response: response, kept: kept))
         response.giveStorage(to: &kept.requestStorage)
         composeRequest.giveStorage(to: &kept.requestStorage)
         return json
@@ -73,7 +74,8 @@ package enum RequestAnswers {
         let response = try composer(composeRequest, &kept.requestStorage)
         let json =
             !composeRequest.hasPush
-            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: composeRequest, response: response))
+            ? response.jsonBody()
+            : response.jsonBody(push: Composer.push(for: composeRequest, response: response, kept: kept))
         // The response first: it shares the request's bytes.
         response.giveStorage(to: &kept.requestStorage)
         composeRequest.giveStorage(to: &kept.requestStorage)

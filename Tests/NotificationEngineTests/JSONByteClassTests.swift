@@ -26,7 +26,6 @@ import Testing
     private static func end(_ bytes: [UInt8], from start: Int) -> String {
         switch bytes.withUnsafeBufferPointer({ JSONByteClass.stringEnd(in: $0, from: start) }) {
         case .quote(let end, let hasEscape): "quote \(end) \(hasEscape)"
-        case .quoteAfterDoubtfulEscape(let end): "doubtful \(end)"
         case .controlByte(let offset): "control \(offset)"
         case .unterminated: "unterminated"
         }

@@ -63,10 +63,6 @@ enum JSONByteClass {
     enum StringEnd {
         /// At its closing quote; `hasEscape` when a backslash came before.
         case quote(end: Int, hasEscape: Bool)
-        /// At its closing quote, after an escape that the scan, asked to
-        /// check escapes, could not vouch for: decoding them says whether
-        /// one is wrong, and which.
-        case quoteAfterDoubtfulEscape(end: Int)
         /// At a control byte, which a string must escape.
         case controlByte(at: Int)
         /// The text ends first.
@@ -79,19 +75,23 @@ enum JSONByteClass {
     /// backslash is stepped over unread: it cannot end the string, and
     /// decoding the escape checks it. Shared by the parser and the direct
     /// compose decoder, so both accept exactly the same strings.
-    ///
-    /// With `checksEscapes` (the parser, which decodes only the strings a
-    /// decoder reads) each escape is checked where it is found
-    /// (`validEscapeLength`) and stepped over whole, so a string need not
-    /// be decoded to be known good; one the check does not vouch for ends
-    /// the scan as `quoteAfterDoubtfulEscape`.
     @inline(__always)
-    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, checksEscapes: Bool = false)
-        -> StringEnd
-    {
+    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> StringEnd {
+        var doubtful = false
+        return stringEnd(in: bytes, from: start, checksEscapes: false, doubtful: &doubtful)
+    }
+
+    /// `stringEnd(in:from:)`, and with `checksEscapes` (the parser, which
+    /// decodes only the strings a decoder reads) each escape checked where
+    /// it is found (`validEscapeLength`) and stepped over whole, so that a
+    /// string need not be decoded to be known good: `doubtful` is set when
+    /// the check did not vouch for one, which decoding them then names.
+    @inline(__always)
+    static func stringEnd(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, checksEscapes: Bool, doubtful: inout Bool
+    ) -> StringEnd {
         var cursor = start
         var hasEscape = false
-        var hasDoubtfulEscape = false
         while true {
             let byte: UInt8
             if bytes.count &- cursor >= 16 {
@@ -108,17 +108,14 @@ enum JSONByteClass {
                 guard cursor < bytes.count else { return .unterminated }
                 byte = bytes[cursor]
             }
-            if byte == UInt8(ascii: "\"") {
-                return hasDoubtfulEscape
-                    ? .quoteAfterDoubtfulEscape(end: cursor) : .quote(end: cursor, hasEscape: hasEscape)
-            }
+            if byte == UInt8(ascii: "\"") { return .quote(end: cursor, hasEscape: hasEscape) }
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
                 // Stepping over a whole escape finds the same end as over
                 // its first two bytes: the rest are hexadecimal digits or
                 // the next escape's backslash.
                 let length = checksEscapes ? validEscapeLength(in: bytes, at: cursor) : 2
-                hasDoubtfulEscape = hasDoubtfulEscape || length == 0
+                if length == 0 { doubtful = true }
                 cursor &+= length == 0 ? 2 : length
             } else if byte < 0x20 {
                 return .controlByte(at: cursor)

@@ -307,14 +307,12 @@ package struct JSONParser: ~Copyable {
     @inline(__always)
     private mutating func parseString() throws(JSONParseError) {
         let start = index &+ 1
-        switch JSONByteClass.stringEnd(in: bytes, from: start, checksEscapes: true) {
+        var doubtful = false
+        switch JSONByteClass.stringEnd(in: bytes, from: start, checksEscapes: true, doubtful: &doubtful) {
         case .quote(let end, let hasEscape):
+            if doubtful { try checkEscapes(start: start, end: end) }
             index = end &+ 1
             appendScalar(.string, flag: hasEscape, start: start, end: end)
-        case .quoteAfterDoubtfulEscape(let end):
-            try checkEscapes(start: start, end: end)
-            index = end &+ 1
-            appendScalar(.string, flag: true, start: start, end: end)
         case .controlByte(let offset):
             throw controlByteError(at: offset)
         case .unterminated:

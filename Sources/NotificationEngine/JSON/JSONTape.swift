@@ -194,8 +194,10 @@ package struct JSONTape {
         let limit = minimumCount + 3
         return bytes.withUnsafeBufferPointer { text in
             let raw = UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)])
-            guard raw.count > limit else { return withStringBytes(index, body) }
-            guard entry.flag else { return body(UnsafeBufferPointer(rebasing: raw[0..<Self.wholeScalars(raw, limit)])) }
+            guard entry.flag else {
+                return body(
+                    raw.count <= limit ? raw : UnsafeBufferPointer(rebasing: raw[0..<Self.wholeScalars(raw, limit)]))
+            }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(raw.count, limit + 16)) { output in
                 // Cannot fail: the parser checked these escapes.
                 let count =
