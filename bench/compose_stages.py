@@ -35,7 +35,7 @@ STAGES = [
     ("libevent loop (everything on the loop thread)", r"^event_base_loop$"),
     ("evhttp: request line and header fields", r"^evhttp_parse_(firstline|headers)_$"),
     ("socket reads into evbuffers", r"^evbuffer_read$"),
-    ("the request callback (adapter + service)", r"WorkerLoop\.configure|EventLoopWorker\.answer\(_:\)$"),
+    ("the request callback (adapter + service)", r"WorkerLoop\.answer\(_:\)$|WorkerLoop\.configure|EventLoopWorker\.answer\(_:\)$"),
     ("adapter: request read (head, body copy)", r"RequestReader\.read|EventLoopWorker\.request\(from:"),
     ("service: handle (route, decode, compose, JSON)", r"HTTPHandler\.handle\(_:\) in conformance NotificationTextService"),
     # The first pass (and the validated one, when it runs): decode(_:serverApp:catalogs:now:validated:...).
@@ -46,7 +46,7 @@ STAGES = [
     ("— of which appending them: key, record (ADR 0046)", r"ComposeRequest\.appendNotification\(checked:_:moment:\)$"),
     ("service: compose", r"^static Composer\.compose\(_:(reusing:)?\)$"),
     ("service: reply JSON", r"ComposeResponse\.jsonBody|ComposeOutcome\.jsonBody|ComposeResponse\.write\(to:bytes:\)"),
-    ("adapter: reply (head and body written, evhttp's bookkeeping; ADR 0020)", r"ReplyWriter\.send|EventLoopWorker\.send\(_:for:"),
+    ("adapter: reply (head and body written, evhttp's bookkeeping; ADR 0020)", r"ReplyWriter\.write|ReplyWriter\.send|EventLoopWorker\.send\(_:for:"),
     ("— of which evhttp_send_reply (with the output buffer frozen)", r"^evhttp_send_reply$"),
     ("service: didRespond (metrics, access-log line)", r"HTTPHandler\.didRespond.* in conformance NotificationTextService"),
     ("socket writes from evbuffers", r"^evbuffer_write_atmost$"),

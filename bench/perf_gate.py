@@ -108,7 +108,7 @@ CASES = [
            bench_case=f"service POST /body curve, {label}", count=count)
       for label, count in (("100 B", 100), ("1 KB", 40), ("10 KB", 10), ("100 KB", 4))],
     # One live case per route of Sources/NotificationService/Route.swift, and
-    # a refusal: what the adapter, evhttp and the service pay for one request.
+    # a refusal: what the adapter and the service pay for one request.
     Case("live-body", "live", "POST /body with payloads/body-typical.json, one request",
          method="POST", path="/body", payload="body-typical.json", count=50),
     Case("live-compose", "live", "POST /compose with payloads/compose-20.json, one request",

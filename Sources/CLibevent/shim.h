@@ -22,8 +22,6 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 
 // evsignal_new is a macro over event_new with EV_SIGNAL|EV_PERSIST.
 static inline struct event *clibevent_signal_new(struct event_base *base, int signal_number,
@@ -41,36 +39,6 @@ static inline struct event *clibevent_timer_new(struct event_base *base, int per
 static inline struct event *clibevent_user_event_new(struct event_base *base,
                                                      event_callback_fn callback, void *argument) {
     return evuser_new(base, callback, argument);
-}
-
-// The header list's layout comes from the TAILQ_HEAD macro; walking it here
-// keeps that layout out of Swift.
-static inline struct evkeyval *clibevent_header_first(struct evkeyvalq *headers) {
-    return headers->tqh_first;
-}
-
-// The entry's link field comes from the TAILQ_ENTRY macro (see above).
-static inline struct evkeyval *clibevent_header_next(struct evkeyval *header) {
-    return header->next.tqe_next;
-}
-
-// Appends `entry` to the list (TAILQ_INSERT_TAIL): a field the adapter owns,
-// on the list only while evhttp reads it (see ReplyWriter), never freed by evhttp.
-static inline void clibevent_header_append(struct evkeyvalq *headers, struct evkeyval *entry) {
-    entry->next.tqe_next = NULL;
-    entry->next.tqe_prev = headers->tqh_last;
-    *headers->tqh_last = entry;
-    headers->tqh_last = &entry->next.tqe_next;
-}
-
-// Takes `entry` off the list it is on (TAILQ_REMOVE).
-static inline void clibevent_header_unlink(struct evkeyvalq *headers, struct evkeyval *entry) {
-    if (entry->next.tqe_next != NULL) {
-        entry->next.tqe_next->next.tqe_prev = entry->next.tqe_prev;
-    } else {
-        headers->tqh_last = entry->next.tqe_prev;
-    }
-    *entry->next.tqe_prev = entry->next.tqe_next;
 }
 
 #endif

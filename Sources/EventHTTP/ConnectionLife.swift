@@ -6,10 +6,10 @@
 ///
 /// The stages, each with what it has and nothing else (`Stage`): waiting
 /// for a request (`waiting`, idle after a reply, with its place among the
-/// idle connections); the framer reads a head, or a chunked body, ahead of
-/// evhttp (`framing`, since the request's first byte); evhttp reads what
-/// the framer accepted, a `Content-Length` body included (`evhttpReading`);
-/// the handler has the request and its reply is pending (`replyPending`),
+/// idle connections); the framer reads a head, and a chunked body
+/// (`framing`, since the request's first byte); the rest of a
+/// `Content-Length` body arrives (`bodyReading`); the handler has the
+/// request and its reply is pending (`replyPending`),
 /// after which the connection waits again; or a refusal is decided
 /// (`refusalPending`) and, on the loop's next turn, the adapter writes its
 /// answer and closes after a lingering close (`refusing`, until its
@@ -34,9 +34,10 @@ struct ConnectionLife {
         /// The framer reads the request whose first byte came at
         /// `startNanoseconds`: its head, then, if chunked, its `body`.
         case framing(startNanoseconds: UInt64, body: Body?)
-        /// evhttp reads what the framer accepted; `body`: a `Content-Length`
-        /// body that did not come whole with its head, counted as it comes.
-        case evhttpReading(startNanoseconds: UInt64, body: Body?)
+        /// The head (and a chunked body) is framed; `body`: a `Content-Length`
+        /// body that did not come whole with its head, counted as it comes
+        /// (nil once the request is whole).
+        case bodyReading(startNanoseconds: UInt64, body: Body?)
         /// The handler got the request; its reply is not written out yet.
         case replyPending
         /// A refusal is decided; the adapter takes the connection over on the
@@ -54,15 +55,15 @@ struct ConnectionLife {
         case frame
         /// Discard what arrived: a refused client's bytes are never a request.
         case discard
-        /// Put our callback on the input buffer (a body still to come is counted).
+        /// Wait for what arrives (a body still to come is counted as it does).
         case watchInput
-        /// Take our callback off: evhttp reads alone.
-        case unwatchInput
+        /// The request is whole in the input: the handler answers it.
+        case answer
         /// Stop reading while the reply is pending (back-pressure to TCP).
         case stopReading
         /// Frame what is already buffered: a pipelined request.
         case framePending
-        /// The loop takes the connection over from evhttp on its next turn.
+        /// The loop takes the connection over to refuse it on its next turn.
         case scheduleTakeOver
         /// Close the connection without an answer (too slow, idle at a drain).
         case close
@@ -119,11 +120,13 @@ struct ConnectionLife {
             return .frame
         case .refusalPending, .refusing:
             return .discard
-        case .evhttpReading(let start, var body?):
+        case .bodyReading(let start, var body?):
             body.receivedBytes += count
-            stage = .evhttpReading(startNanoseconds: start, body: body)
-            return body.receivedBytes >= body.declaredBytes ? .unwatchInput : .none
-        case .evhttpReading, .replyPending:
+            stage = .bodyReading(startNanoseconds: start, body: body)
+            guard body.receivedBytes >= body.declaredBytes else { return .none }
+            stage = .bodyReading(startNanoseconds: start, body: nil)
+            return .answer
+        case .bodyReading, .replyPending:
             return .none
         }
     }
@@ -152,31 +155,28 @@ struct ConnectionLife {
             return .none
         }
         guard hasBody, let declaredBodyBytes, bodyBytesBuffered < declaredBodyBytes else {
-            stage = .evhttpReading(startNanoseconds: start, body: nil)
-            return .unwatchInput
+            stage = .bodyReading(startNanoseconds: start, body: nil)
+            return .answer
         }
         // A body still to come: our callback counts it in.
-        stage = .evhttpReading(
+        stage = .bodyReading(
             startNanoseconds: start,
             body: Body(startNanoseconds: now, receivedBytes: bodyBytesBuffered, declaredBytes: declaredBodyBytes))
         return .watchInput
     }
 
-    /// A chunked body (trailers included) ended: evhttp reads it alone.
+    /// A chunked body (trailers included) ended: the request is whole.
     mutating func chunkedBodyComplete() -> Action {
         guard case .framing(let start, _) = stage else { return .none }
-        stage = .evhttpReading(startNanoseconds: start, body: nil)
-        return .unwatchInput
+        stage = .bodyReading(startNanoseconds: start, body: nil)
+        return .answer
     }
 
     /// The handler got the complete request.
     mutating func requestComplete() -> Action {
         hasServedRequest = true
         switch stage {
-        case .evhttpReading(_, let body):
-            stage = .replyPending
-            return body != nil ? .unwatchInput : .none
-        case .waiting, .framing:
+        case .waiting, .framing, .bodyReading:
             stage = .replyPending
             return .none
         case .replyPending, .refusalPending, .refusing:
@@ -220,20 +220,23 @@ struct ConnectionLife {
     /// holds bytes not read yet, asked only then).
     /// `heldBackBodyBytes`: what the kernel holds of a body it has not
     /// handed over yet (a raised receive low-water mark), asked only when
-    /// the body looks too slow without it.
+    /// the body looks too slow without it and with `knownHeldBackBodyBytes`,
+    /// what it held when last asked since the last read (it only grows
+    /// until the next read, so it is a floor).
     func sweep(
         now: UInt64, limits: Limits, headBytes: Int?, closesIdle: Bool, hasUnreadBytes: @autoclosure () -> Bool,
-        heldBackBodyBytes: @autoclosure () -> Int = 0
+        knownHeldBackBodyBytes: Int = 0, heldBackBodyBytes: @autoclosure () -> Int = 0
     ) -> Action {
         switch stage {
         case .refusing(let deadline):
             return now > deadline ? .finishRefusal : .none
         case .refusalPending:
             return .none
-        case .waiting, .framing, .evhttpReading, .replyPending:
+        case .waiting, .framing, .bodyReading, .replyPending:
             let pastReadTimeout = requestStartNanoseconds.map { now &- $0 > limits.readTimeoutNanoseconds } == true
             if pastReadTimeout || isHeadTooSlow(now: now, limits: limits, headBytes: headBytes)
                 || (isBodyTooSlow(now: now, limits: limits)
+                    && isBodyTooSlow(now: now, limits: limits, heldBackBytes: knownHeldBackBodyBytes)
                     && isBodyTooSlow(now: now, limits: limits, heldBackBytes: heldBackBodyBytes()))
             {
                 return .close
@@ -248,7 +251,7 @@ struct ConnectionLife {
     /// waiting, and once the handler has it).
     var requestStartNanoseconds: UInt64? {
         switch stage {
-        case .framing(let start, _), .evhttpReading(let start, _): start
+        case .framing(let start, _), .bodyReading(let start, _): start
         default: nil
         }
     }
@@ -262,7 +265,7 @@ struct ConnectionLife {
     /// The body under way, if any.
     var body: Body? {
         switch stage {
-        case .framing(_, let body), .evhttpReading(_, let body): body
+        case .framing(_, let body), .bodyReading(_, let body): body
         default: nil
         }
     }
@@ -277,9 +280,9 @@ struct ConnectionLife {
         }
     }
 
-    /// evhttp reads a body our callback counts as it comes.
-    var isCountingEvhttpBody: Bool {
-        guard case .evhttpReading(_, _?) = stage else { return false }
+    /// A `Content-Length` body is still coming, counted as it comes.
+    var isCountingBody: Bool {
+        guard case .bodyReading(_, _?) = stage else { return false }
         return true
     }
 

@@ -52,30 +52,19 @@ extension ConnectionRecord {
     }
 
     /// What the buffers of the request being read hold: what arrived, and
-    /// the framer's copy of a head line that began in an earlier read; for a
-    /// chunked body, read by evhttp as the framer follows it, what a body
-    /// holds (`bodyHeldBytes`) and the buffer each chunk that ended where a
-    /// read ended moved into it whole (`chunkBufferBytes`).
+    /// the framer's copy of a head line that began in an earlier read; once
+    /// the head is read, what a body holds (`bodyHeldBytes`), chunked or not.
     var requestHeldBytes: Int {
         if framer.isReadingHead { return requestReceivedBytes + framer.headBytesReceived }
         return Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)
-            + framer.chunksEndingFeeds * Self.chunkBufferBytes
     }
 
-    /// The least a libevent buffer holds (`MIN_BUFFER_SIZE`, its header
-    /// included): a chunk whose data ended where a read ended takes the
-    /// read's buffer into the body whole, so `\r\n1\r\na` read by read
-    /// holds 1 KiB for every 6 bytes (measured: 20 such uploads took RSS
-    /// from 13 to 141 MiB in 9 s while the budget counted what arrived).
-    static var chunkBufferBytes: Int { 1_024 }
-
-    /// What a body evhttp reads holds once `receivedBytes` of the request
-    /// arrived: twice that. libevent reads at most 4 KiB at a time into a
-    /// chain of 8 KiB (4 KiB and the chain's header, rounded up to a power
-    /// of two), and evhttp moves each chain whole into the request's body,
-    /// so a body that arrives read by read holds up to twice its size
-    /// (measured: 81 bodies of 0.99 MB took 49 MiB past what was charged
-    /// at their size).
+    /// What a body holds once `receivedBytes` of the request arrived: twice
+    /// that. libevent reads at most 4 KiB at a time into chains of 8 KiB
+    /// (4 KiB and the chain's header, rounded up to a power of two), and the
+    /// next read fills what is left of the last chain, so the input holds
+    /// at most twice what arrived, however it was cut; the request's value
+    /// is a copy made only once the body is whole.
     static func bodyHeldBytes(receivedBytes: Int) -> Int {
         2 * receivedBytes
     }

@@ -5,15 +5,15 @@ import HTTPCore
 import Glibc
 #endif
 
-/// The bytes of a request fed to its `RequestFramer` as they arrive, ahead
-/// of evhttp, and what is done with what the framer finds: a head screened
-/// or refused before evhttp reads it, the rest of a `Content-Length` body
-/// read at once when its head is complete, a chunked body followed to its
-/// end, and a body evhttp reads charged as it arrives.
+/// The bytes of a request fed to its `RequestFramer` as they arrive, and
+/// what is done with what the framer finds: a head screened or refused
+/// before its body is read, the rest of a `Content-Length` body read at
+/// once when its head is complete, a chunked body followed to its end, a
+/// body charged as it arrives, and the request answered once it is whole.
 extension ConnectionRecord {
     func inputDidGrow(_ input: OpaquePointer, addedByteCount: Int) {
-        guard !evhttpClosed || life.isRefused else { return }
-        let watchesBody = life.isCountingEvhttpBody
+        guard !isReadingAhead else { return }
+        let watchesBody = life.isCountingBody
         let action = life.bytesArrived(addedByteCount)
         switch action {
         case .frame:
@@ -26,15 +26,20 @@ extension ConnectionRecord {
             // Nothing a refused client sends is read as a request.
             evbuffer_drain(input, evbuffer_get_length(input))
         default:
-            // A body evhttp reads, which did not come whole with its head:
-            // charged as it arrives.
-            guard watchesBody else { return }
+            // A `Content-Length` body that did not come whole with its head
+            // (or what a pipelining client sends behind a request): charged
+            // as it arrives, answered at its last byte.
             requestReceivedBytes += addedByteCount
+            // The kernel's held-back bytes were read: the sweep asks anew.
+            knownHeldBackBodyBytes = 0
             guard chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) else {
                 return refuseForWantOfMemory()
             }
+            guard watchesBody else { return }
             if let body = life.body {
                 holdBackTrickle(addedByteCount: addedByteCount, remainingBytes: body.declaredBytes - body.receivedBytes)
+            } else {
+                setReceiveLowWater(1)
             }
             perform(action)
         }
@@ -110,30 +115,35 @@ extension ConnectionRecord {
                     refuseForWantOfMemory()
                     return false
                 }
+                headEndOffset = offset + fed
                 if isChunked {
                     _ = life.headComplete(
                         hasBody: true, isChunked: true, declaredBodyBytes: nil, bodyBytesBuffered: 0,
                         now: MonotonicClock.nanoseconds())
+                    continueIfExpected()
                     continue
                 }
-                // No body, or a Content-Length body evhttp reads whole:
-                // our callback is off while the rest of it is read at once.
-                unwatchInput()
-                let skipped = drainSkippedLines()
-                let bodyStart = offset + fed - skipped
-                if hasBody, let input { requestReceivedBytes += readRestOfBody(input, bodyStart: bodyStart) }
-                let buffered = evbuffer_get_length(bufferevent_get_input(bufferEvent)!) - bodyStart
-                perform(
-                    life.headComplete(
-                        hasBody: hasBody, isChunked: false, declaredBodyBytes: framer.head.contentLength,
-                        bodyBytesBuffered: buffered, now: hasBody ? MonotonicClock.nanoseconds() : 0))
+                // No body, or a Content-Length body: the rest of it is read
+                // at once, our callback letting those bytes be.
+                if hasBody, let input {
+                    isReadingAhead = true
+                    requestReceivedBytes += readRestOfBody(input, bodyStart: headEndOffset)
+                    isReadingAhead = false
+                }
+                let buffered = evbuffer_get_length(self.input) - headEndOffset
+                let action = life.headComplete(
+                    hasBody: hasBody, isChunked: false, declaredBodyBytes: framer.head.contentLength,
+                    bodyBytesBuffered: buffered, now: hasBody ? MonotonicClock.nanoseconds() : 0)
                 if hasBody && !chargeHeld(Self.bodyHeldBytes(receivedBytes: requestReceivedBytes)) {
                     refuseForWantOfMemory()
+                    return false
                 }
+                if action == .watchInput { continueIfExpected() }
+                perform(action)
                 return false
             case .bodyComplete:
+                chunkedBodyEndOffset = offset + fed
                 perform(life.chunkedBodyComplete())
-                drainSkippedLines()
                 return false
             case .refused(let rejection):
                 let request = table.headRequest(framer.head)
@@ -147,23 +157,24 @@ extension ConnectionRecord {
         return true
     }
 
-    /// Drops the empty lines the framer skipped before the request line, so
-    /// evhttp reads the request from its first line; how many bytes.
-    @discardableResult
-    private func drainSkippedLines() -> Int {
-        let skipped = framer.skippedByteCount
-        if skipped > 0, let input = bufferevent_get_input(bufferEvent) { evbuffer_drain(input, skipped) }
-        return skipped
+    /// `100 Continue` to an HTTP/1.1 client that expects it before it
+    /// sends a body none of which has come yet (RFC 9110 section 10.1.1).
+    private func continueIfExpected() {
+        guard framer.head.expectsContinue, framer.head.minorVersion == 1,
+            evbuffer_get_length(input) == headEndOffset
+        else { return }
+        let line: StaticString = "HTTP/1.1 100 Continue\r\n\r\n"
+        evbuffer_add(output, line.utf8Start, line.utf8CodeUnitCount)
     }
 
     /// Reads what the kernel holds of the body whose first bytes start at
     /// `bodyStart` in `input`, up to its declared length, ahead of libevent:
     /// libevent reads at most 4 KiB a turn, so a larger request would
     /// otherwise take another turn of the loop, another readiness event and
-    /// two more system calls before evhttp sees it whole. Nothing past the
-    /// body is read. Our callback is off by now, so the bytes added go to
-    /// evhttp only; a failed or empty read leaves everything to libevent,
-    /// which sees the same end of file or error on its next read.
+    /// two more system calls before the request is whole. Nothing past the
+    /// body is read. Our callback lets these bytes be (`isReadingAhead`), so
+    /// they are counted here only; a failed or empty read leaves everything
+    /// to libevent, which sees the same end of file or error on its next read.
     private func readRestOfBody(_ input: OpaquePointer, bodyStart: Int) -> Int {
         guard let declared = framer.head.contentLength else { return 0 }
         let missing = min(declared - (evbuffer_get_length(input) - bodyStart), Self.eagerBodyReadLimit)

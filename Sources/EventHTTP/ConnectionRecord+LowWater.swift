@@ -23,9 +23,10 @@ import Glibc
 /// close an upload, scanning every connection to find it: requests of a
 /// normal client timed out (ADR 0047). A body's rate counts what is held
 /// back: exactly when the sweep would close the body as too slow on what
-/// was read (one ioctl then; between two marks that is most sweeps of a
-/// slow upload), and as half the mark, its expected value, when the
-/// slowest upload is chosen (no system call per connection in that scan).
+/// was read and on what the kernel last said it held (one ioctl then, its
+/// answer kept until the next read: what is held back only grows until
+/// then), and as half the mark, its expected value, when the slowest
+/// upload is chosen (no system call per connection in that scan).
 extension ConnectionRecord {
     /// A slow body wakes the loop once per this many bytes at most: at the
     /// least rate a body may keep (500 B/s by default) that is a read every
@@ -45,6 +46,7 @@ extension ConnectionRecord {
     /// `SO_RCVLOWAT` on the socket, when it changes.
     func setReceiveLowWater(_ bytes: Int) {
         guard bytes != receiveLowWaterBytes else { return }
+        knownHeldBackBodyBytes = 0
         let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return }
         var value = Int32(clamping: bytes)
@@ -54,15 +56,16 @@ extension ConnectionRecord {
     }
 
     /// What the kernel holds back for the body, as the sweep's verdict needs
-    /// it: asked of the kernel, only while the mark is raised.
-    var heldBackBodyBytes: Int {
+    /// it: asked of the kernel, only while the mark is raised, and kept
+    /// (`knownHeldBackBodyBytes`) until the next read.
+    func askHeldBackBodyBytes() -> Int {
         guard receiveLowWaterBytes > 1 else { return 0 }
-        let descriptor = bufferevent_getfd(bufferEvent)
         var unreadByteCount: Int32 = 0
         guard descriptor >= 0, ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 else { return 0 }
-        return Int(unreadByteCount)
+        knownHeldBackBodyBytes = Int(unreadByteCount)
+        return knownHeldBackBodyBytes
     }
 
-    /// The expected part of `heldBackBodyBytes` without asking: half the mark.
+    /// The expected part of what the kernel holds back without asking: half the mark.
     var heldBackBodyByteEstimate: Int { receiveLowWaterBytes > 1 ? receiveLowWaterBytes / 2 : 0 }
 }

@@ -5,10 +5,10 @@ import HTTPCore
 import Glibc
 #endif
 
-/// A refused request's connection: the refusal decided (nothing more
-/// reaches evhttp), the connection taken over from evhttp, the answer
-/// written and the writing side shut, and what the client still sends
-/// discarded until the connection closes.
+/// A refused request's connection: the refusal decided (nothing more is
+/// read as a request), the connection taken over on the loop's next turn,
+/// the answer written and the writing side shut, and what the client still
+/// sends discarded until the connection closes.
 extension ConnectionRecord {
     /// `503 too-many-connections`: the budget cannot take what this
     /// connection's request holds (or it is on probation and not a probe:
@@ -21,24 +21,23 @@ extension ConnectionRecord {
                 response: table.handler.reject(request, because: rejection), request: request, rejection: rejection))
     }
 
-    /// Decides a refusal: nothing more reaches evhttp (what is buffered is
+    /// Decides a refusal: nothing more is framed (what is buffered is
     /// discarded), and the loop takes the connection over once the current
-    /// callback has returned (evhttp may still be on the stack).
+    /// callback has returned (the framer may still be on the stack).
     func refuse(_ refusal: Refusal) {
         let action = life.refuse()
         guard action != .none else { return }
         self.refusal = refusal
         // What the client still sends is discarded as it comes.
         setReceiveLowWater(1)
-        watchInput()
         let input = bufferevent_get_input(bufferEvent)!
         evbuffer_drain(input, evbuffer_get_length(input))
         perform(action)
     }
 
-    /// Takes the connection from evhttp: our callbacks on the bufferevent
-    /// (evhttp's are never called again), the answer queued, reading on to
-    /// discard. evhttp's connection object stays until `finishRefusal`.
+    /// Takes the connection over: the refusal's callbacks on the
+    /// bufferevent in place of the request's, the answer queued, reading on
+    /// to discard until `finishRefusal`.
     func beginRefusal(answer bytes: [UInt8], lingerNanoseconds: UInt64) {
         life.beginRefusal(now: MonotonicClock.nanoseconds(), lingerNanoseconds: lingerNanoseconds)
         let argument = Unmanaged.passUnretained(self).toOpaque()
@@ -52,9 +51,9 @@ extension ConnectionRecord {
             { _, _, argument in
                 // End of file, an error or a timeout: the client is done, or gone.
                 guard let argument else { return }
-                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-                    $0.table.finishRefusal($0)
-                }
+                // Retained here: closing drops the table's reference.
+                let record = Unmanaged<ConnectionRecord>.fromOpaque(argument).takeUnretainedValue()
+                record.table.finishRefusal(record)
             }, argument)
         _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))

@@ -7,15 +7,15 @@ import Glibc
 
 /// What one worker knows about one client connection, from accept to close.
 ///
-/// evhttp 2.1 exposes no hook when it creates a server connection, but it
-/// lets us create each connection's bufferevent (`evhttp_set_bevcb`). The
-/// record holds a reference on that bufferevent, so the pointer stays valid
-/// after evhttp frees the connection, and a callback on its input buffer that
-/// feeds every byte of a request's head (and of a chunked body) to a
-/// `RequestFramer` before evhttp reads it. When the framer or the handler
-/// refuses a request, the record takes the connection over from evhttp
-/// (`ConnectionLife.Stage.refusing`): it writes the answer, discards what still arrives for
-/// a bounded time, and closes. Confined to its worker's thread.
+/// The record owns the connection's bufferevent (and through it the
+/// socket). A callback on its input buffer feeds every byte of a request's
+/// head (and of a chunked body) to a `RequestFramer` as it arrives; once the
+/// request is whole in the input, the loop answers it (`WorkerLoop.answer`)
+/// and reading stops until the reply is written out, when the next request,
+/// perhaps already buffered, is framed. When the framer or the handler
+/// refuses a request, the record writes the answer, discards what still
+/// arrives for a bounded time, and closes (`ConnectionLife.Stage.refusing`).
+/// Confined to its worker's thread.
 ///
 /// The connection's life (its stage, its times, its body's progress) is a
 /// value, `ConnectionLife`: the callbacks here feed it events and carry out
@@ -32,10 +32,12 @@ final class ConnectionRecord {
     /// stored property would pay for one). Only this record, on its loop's
     /// thread, touches it.
     @exclusivity(unchecked) var framer: RequestFramer
-    /// Our callback on the input buffer, present while the framer reads or
-    /// a refusal discards: any callback on the buffer makes each of evhttp's
-    /// changes to it dearer (it drains every line it parses).
+    /// Our callback on the input buffer, from accept to close: it counts
+    /// and frames what arrives (or, for a refusal, discards it).
     private var inputCallback: OpaquePointer?
+    /// The rest of a body is being read ahead of libevent
+    /// (`readRestOfBody`): the callback leaves those bytes to that reader.
+    var isReadingAhead = false
     /// The bytes charged to the server's memory budget for this connection
     /// (`ConnectionBudget.charge`): its own buffers once admitted, plus
     /// `requestChargedBytes`. All given back when the record is released.
@@ -60,6 +62,9 @@ final class ConnectionRecord {
     /// The socket's receive low-water mark (`SO_RCVLOWAT`): 1 but while a
     /// body trickles in (`holdBackTrickle`).
     var receiveLowWaterBytes = 1
+    /// What the kernel held back of the body when the sweep last asked,
+    /// since the last read (`askHeldBackBodyBytes`): a floor of what it holds.
+    var knownHeldBackBodyBytes = 0
     /// The sweep found it to close, on a later turn (`ConnectionTable.closeSwept`).
     var awaitsSweptClose = false
     /// What the large body being read, and its reply, were promised
@@ -71,16 +76,21 @@ final class ConnectionRecord {
     /// Counted against the connection limit (until released, or until it
     /// gave its slot up to a new connection, `leaveSlot`).
     private(set) var holdsSlot = true
-    /// evhttp's connection, known from the first turn of the loop after accept.
-    private(set) var connection: OpaquePointer?
-    /// The socket, known from then too (asked once: the bufferevent, which
-    /// our reference keeps, owns it until it is freed).
-    private(set) var descriptor: Int32 = -1
-    /// evhttp has freed `connection` (its close callback ran).
-    private(set) var evhttpClosed = false
+    /// The socket (the bufferevent owns it, and closes it when freed).
+    let descriptor: Int32
+    /// Where the request's head ends in the input, from its first byte
+    /// (the empty lines before its request line included), once framed.
+    var headEndOffset = 0
+    /// Where a chunked body (trailers included) ends in the input.
+    var chunkedBodyEndOffset = 0
+    /// The connection ends once the pending reply is written out.
+    private(set) var closesAfterReply = false
     /// What `refusalPending` will send.
     var refusal: Refusal?
     private var released = false
+    /// Its bufferevent is freed: the record may still be on a list of
+    /// work for the loop's next turn, and must not touch it.
+    var isReleased: Bool { released }
 
     /// A refusal's answer, and what to report once it is queued.
     struct Refusal {
@@ -92,13 +102,14 @@ final class ConnectionRecord {
 
     init(bufferEvent: OpaquePointer, table: ConnectionTable, limits: RequestFramer.Limits, screensHeads: Bool) {
         self.bufferEvent = bufferEvent
+        descriptor = bufferevent_getfd(bufferEvent)
         self.table = table
         framer = RequestFramer(limits: limits, keepsScreeningValues: screensHeads)
         life = ConnectionLife(acceptedAtNanoseconds: MonotonicClock.nanoseconds())
     }
 
-    /// Puts our callback on the input buffer; false when out of memory.
-    @discardableResult
+    /// Puts our callback on the input buffer (once, at accept); false when
+    /// out of memory.
     func watchInput() -> Bool {
         guard inputCallback == nil else { return true }
         inputCallback = evbuffer_add_cb(
@@ -115,36 +126,47 @@ final class ConnectionRecord {
 
     /// Removing it from within the callback is safe: libevent reads the next
     /// entry before calling this one.
-    func unwatchInput() {
+    private func unwatchInput() {
         guard let inputCallback else { return }
         evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), inputCallback)
         self.inputCallback = nil
     }
 
-    // MARK: evhttp's side
+    // MARK: The connection's callbacks
 
-    /// evhttp has set the connection up (the loop's first turn after accept).
-    /// Returns false when evhttp has already dropped it.
-    func adopt() -> Bool {
-        var eventCallback: bufferevent_event_cb?
-        var argument: UnsafeMutableRawPointer?
-        bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, &argument)
-        guard eventCallback != nil, let argument else { return false }
-        let connection = OpaquePointer(argument)
-        self.connection = connection
-        descriptor = bufferevent_getfd(bufferEvent)
-        evhttp_connection_set_closecb(
-            connection,
+    /// Starts reading: a reply written out and the connection's end (the
+    /// client's end of file, an error, a timeout) come back to the record.
+    func start() {
+        bufferevent_setcb(
+            bufferEvent, nil,
             { _, argument in
                 guard let argument else { return }
-                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.evhttpDidClose() }
+                Unmanaged<ConnectionRecord>.fromOpaque(argument).takeUnretainedValue().outputDrained()
+            },
+            { _, _, argument in
+                guard let argument else { return }
+                let record = Unmanaged<ConnectionRecord>.fromOpaque(argument).takeUnretainedValue()
+                record.table.close(record)
             }, Unmanaged.passUnretained(self).toOpaque())
-        return true
+        bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
     }
 
-    private func evhttpDidClose() {
-        evhttpClosed = true
-        table.noteClosed(self)
+    var input: OpaquePointer { bufferevent_get_input(bufferEvent)! }
+    var output: OpaquePointer { bufferevent_get_output(bufferEvent)! }
+
+    /// Where the request now whole in the input lies.
+    var requestExtent: RequestReader.Extent {
+        let head = framer.head
+        let bodyEnd = head.isChunked ? chunkedBodyEndOffset : headEndOffset + (head.contentLength ?? 0)
+        return RequestReader.Extent(
+            headStart: framer.skippedByteCount, headEnd: headEndOffset, bodyEnd: bodyEnd, isChunked: head.isChunked)
+    }
+
+    /// The output is empty: a reply (or a `100 Continue`) is written out.
+    private func outputDrained() {
+        guard life.isReplyPending else { return }
+        if closesAfterReply { return table.close(self) }
+        noteReplyWritten()
     }
 
     /// The handler got a complete request: the connection is busy until the
@@ -153,21 +175,13 @@ final class ConnectionRecord {
         perform(life.requestComplete())
     }
 
-    /// The HTTP/1.x minor version of the request being answered (the framer
-    /// keeps its head until the reply is written).
-    var requestMinorVersion: Int { framer.head.minorVersion }
-    /// The request's `Connection` field lists `close` (evhttp closes after
-    /// the reply only when the value is exactly `close`).
-    var requestAsksToClose: Bool { framer.head.asksToClose }
-
-    /// Called once the reply is queued. evhttp reads on while a reply is
-    /// written (only to notice a close early) with no callback to take what
-    /// arrives: a client that sends and never reads would have every byte
-    /// kept while its reply waits. So reading stops until the reply is
-    /// written out (back-pressure to TCP); evhttp enables it again to read
-    /// the next request. A reply that cannot be written meets the write
-    /// timeout, which closes the connection.
-    func noteReplyQueued() {
+    /// Called once the reply is queued; `closes`: the connection ends once
+    /// it is out. Reading stops until the reply is written out (a client
+    /// that sends and never reads would otherwise have every byte kept while
+    /// its reply waits: back-pressure to TCP instead). A reply that cannot
+    /// be written meets the write timeout, which closes the connection.
+    func noteReplyQueued(closes: Bool) {
+        closesAfterReply = closes
         perform(life.replyQueued())
     }
 
@@ -177,12 +191,13 @@ final class ConnectionRecord {
         case .none, .frame, .discard, .close, .finishRefusal:
             // The caller's own: feeding, discarding and closing need its context.
             break
-        case .watchInput: watchInput()
-        case .unwatchInput: unwatchInput()
+        case .watchInput:
+            // Our callback is on from accept to close; reading is on but while a reply is pending.
+            break
+        case .answer: table.answer(self)
         case .stopReading: bufferevent_disable(bufferEvent, Int16(EV_READ))
         case .framePending:
-            watchInput()
-            let input = bufferevent_get_input(bufferEvent)!
+            let input = self.input
             frame(input, from: 0, count: evbuffer_get_length(input))
         case .scheduleTakeOver: table.scheduleTakeOver(self)
         }
@@ -205,17 +220,19 @@ final class ConnectionRecord {
     /// The head's bytes so far while one is being read (for the sweep's rate).
     var headBytesUnderWay: Int? { framer.isReadingHead ? framer.headBytesReceived : nil }
 
-    /// The reply has been written out (called inside evhttp's completion
-    /// callback, before evhttp reads on); the bytes of a pipelined request
-    /// may already be waiting.
+    /// The reply has been written out; the bytes of a pipelined request
+    /// may already be waiting: they are framed, and reading resumes.
     func noteReplyWritten() {
         dischargeRequest()
         chargeSendQueue()
-        let pendingByteCount = evbuffer_get_length(bufferevent_get_input(bufferEvent)!)
+        let pendingByteCount = evbuffer_get_length(input)
         let action = life.replyWritten(pendingBytes: pendingByteCount, idleOrder: table.nextIdleOrder())
         guard action != .none else { return }
         framer.reset()
+        headEndOffset = 0
+        chunkedBodyEndOffset = 0
         requestReceivedBytes = pendingByteCount
+        bufferevent_enable(bufferEvent, Int16(EV_READ))
         perform(action)
     }
 
@@ -225,7 +242,6 @@ final class ConnectionRecord {
 
     /// The kernel holds bytes of this connection libevent has not read.
     var hasUnreadBytes: Bool {
-        let descriptor = bufferevent_getfd(bufferEvent)
         guard descriptor >= 0 else { return false }
         var unreadByteCount: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &unreadByteCount) == 0 && unreadByteCount > 0
@@ -233,7 +249,7 @@ final class ConnectionRecord {
 
     /// A reply is pending and not all handed to the kernel.
     var isReplyUnsent: Bool {
-        guard life.isReplyPending, let output = bufferevent_get_output(bufferEvent) else { return false }
+        guard life.isReplyPending else { return false }
         return evbuffer_get_length(output) > 0
     }
 
@@ -257,8 +273,8 @@ final class ConnectionRecord {
 
     // MARK: Release
 
-    /// Drops our callback and our reference; the record is unusable
-    /// afterwards. True the first time only.
+    /// Drops our callback and frees the bufferevent (closing the socket);
+    /// the record is unusable afterwards. True the first time only.
     @discardableResult
     func release() -> Bool {
         guard !released else { return false }
@@ -269,7 +285,7 @@ final class ConnectionRecord {
         table.noteDischarged(chargedBytes)
         chargedBytes = 0
         requestChargedBytes = 0
-        bufferevent_decref(bufferEvent)
+        bufferevent_free(bufferEvent)
         return true
     }
 }

@@ -51,9 +51,9 @@ extension ConnectionTable {
     /// uploads (`slowUploadBytesPerSecond`), slowest first, then the readers
     /// stalled longest (`stalledReader`; not for a large body, which had its
     /// promise), until as much was given back.
-    /// Closing frees evhttp's buffers at once, so what the budget gets back
-    /// is memory really given back (a refusal's answer and lingering close
-    /// would keep a body in evhttp's buffers meanwhile). The slowest upload
+    /// Closing frees the connection's buffers at once, so what the budget
+    /// gets back is memory really given back (a refusal's answer and
+    /// lingering close would keep a body in its buffers meanwhile). The slowest upload
     /// is closed without an answer, as its rate's deadline would close it.
     func makeRoom(_ bytes: Int, for requester: ConnectionRecord) {
         giveBackFreedMemoryUnderPressure()
@@ -138,7 +138,7 @@ extension ConnectionTable {
                 oldest = record
                 break
             }
-            guard record.connection != nil, !record.evhttpClosed, record.life.isFraming,
+            guard record.life.isFraming,
                 now &- record.life.acceptedAtNanoseconds > Self.probationHeadNanoseconds
             else { continue }
             if oldest.map({ record.life.acceptedAtNanoseconds < $0.life.acceptedAtNanoseconds }) ?? true {
@@ -163,8 +163,7 @@ extension ConnectionTable {
         var oldest: ConnectionRecord?
         var oldestSince = UInt64.max
         for record in records.values where record !== excluded {
-            guard let since = record.life.idleOrder, since < oldestSince, record.connection != nil,
-                !record.evhttpClosed, record.isIdle
+            guard let since = record.life.idleOrder, since < oldestSince, record.isIdle
             else { continue }
             oldest = record
             oldestSince = since
@@ -186,7 +185,7 @@ extension ConnectionTable {
                 let rate = record.life.bodyBytesPerSecond(
                     now: now, graceNanoseconds: headGraceNanoseconds,
                     heldBackBytes: record.heldBackBodyByteEstimate),
-                let start = record.life.bodyStartNanoseconds, record.connection != nil
+                let start = record.life.bodyStartNanoseconds
             else { continue }
             let isSlower = slowest == nil ? rate < slowestRate : rate < slowestRate * 0.95
             let isAsSlowButOlder = slowest != nil && rate < slowestRate * 1.05 && start < slowestStart
@@ -206,7 +205,7 @@ extension ConnectionTable {
         var stalled: ConnectionRecord?
         var stalledSweeps = 1
         for record in records.values where record !== excluded && record.stalledSweeps > stalledSweeps {
-            guard record.connection != nil, !record.evhttpClosed, record.isReplyUnsent else { continue }
+            guard record.isReplyUnsent else { continue }
             stalled = record
             stalledSweeps = record.stalledSweeps
         }

@@ -1,20 +1,26 @@
 import CLibevent
 import HTTPCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Every client connection of one event loop, from accept to close: gives
 /// each its timeouts and its framer, counts it against the server's
 /// connection limit and memory budget (short of either, the connection idle
 /// longest is closed, then the one sending its head or body slowest makes
 /// room; with none, a new connection is on probation, where only a probe is
 /// answered), closes slow requests and heads and bodies that arrive too
-/// slowly, takes refused connections over from evhttp and closes them after
+/// slowly, takes refused connections over and closes them after
 /// a lingering close, and at a drain's deadline closes what is left.
 /// Confined to its loop's thread.
 final class ConnectionTable {
-    /// Keyed by the bufferevent's address (kept valid by the record's
-    /// reference). Every request looks its record up, so the accesses are
-    /// not checked for exclusivity at run time; only this table, on its
-    /// loop's thread, touches it.
+    /// Keyed by the bufferevent's address, unique among open connections
+    /// (a closed one's may come back as a newer connection's key, so a
+    /// record kept past its close is checked by identity). The sweep and
+    /// every search for room read it, so the accesses are not checked for
+    /// exclusivity at run time; only this table, on its loop's thread,
+    /// touches it.
     @exclusivity(unchecked) private(set) var records: [UInt: ConnectionRecord] = [:]
     let handler: any HTTPHandler
     let configuration: HTTPServerConfiguration
@@ -41,10 +47,9 @@ final class ConnectionTable {
     /// `handler.screensRequestHeads`, asked once.
     let screensHeads: Bool
 
-    /// Work for the loop's next turn, outside any evhttp callback.
-    private var newlyAccepted: [ConnectionRecord] = []
+    /// Refusals to take over on the loop's next turn, outside the callback
+    /// that decided them.
     private var pendingTakeOvers: [ConnectionRecord] = []
-    private var closedByEvhttp: [ConnectionRecord] = []
     /// Request and connection bytes given back since memory was last
     /// returned to the kernel, and when a large charge last came.
     private var dischargedSinceGiveBackBytes = 0
@@ -60,6 +65,9 @@ final class ConnectionTable {
     /// A discharge at least this large counts toward the threshold.
     private static let countedDischargeBytes = 64 << 10
 
+    /// Answers a request whole in its connection's input (set by the loop
+    /// before it accepts: `WorkerLoop.answer`).
+    var answerer: ((ConnectionRecord) -> Void)?
     /// Fires `runDeferredWork` (set by the loop before it accepts).
     var deferredWork: LoopEvent?
     /// Fires `closeSwept` (set by the loop before it accepts).
@@ -93,20 +101,14 @@ final class ConnectionTable {
 
     var isEmpty: Bool { records.isEmpty }
 
-    /// evhttp's hook for a new connection's bufferevent: we create it so we
-    /// can set its read and write timeouts and track the connection.
-    ///
-    /// The bufferevent owns the socket (`BEV_OPT_CLOSE_ON_FREE`), so the
-    /// descriptor is closed only when the last reference goes, ours included.
-    /// Without it evhttp closes the descriptor itself when it frees the
-    /// connection, while our reference keeps the bufferevent, and its still
-    /// registered read event, alive until the next sweep: a new connection
-    /// accepted on the reused descriptor number then had bytes of its request
-    /// read away by the dead bufferevent (seen as oversized heads answered 200
-    /// and requests closed unanswered when garbled requests ran alongside).
-    func makeBufferEvent(on base: OpaquePointer) -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            return nil
+    /// A connection accepted on `socket`: its bufferevent (which owns the
+    /// socket from now on, and closes it when freed), its read and write
+    /// timeouts and its record, counted against the limits; false when
+    /// libevent cannot make it (the socket is closed).
+    func accept(_ socket: Int32, on base: OpaquePointer) {
+        guard let bufferEvent = bufferevent_socket_new(base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            Glibc.close(socket)
+            return
         }
         var readTimeout = MonotonicClock.timeval(nanoseconds: readTimeoutNanoseconds)
         var writeTimeout = MonotonicClock.timeval(nanoseconds: writeTimeoutNanoseconds)
@@ -114,38 +116,16 @@ final class ConnectionTable {
         let record = ConnectionRecord(bufferEvent: bufferEvent, table: self, limits: limits, screensHeads: screensHeads)
         guard record.watchInput() else {
             bufferevent_free(bufferEvent)
-            return nil
+            return
         }
-        bufferevent_incref(bufferEvent)
         records[UInt(bitPattern: bufferEvent)] = record
+        record.start()
         if let held = admit(record) { refuseOutside(record, because: held) }
-        newlyAccepted.append(record)
-        deferredWork?.activate()
-        return bufferEvent
     }
 
-    /// A request on one of our connections is complete: its connection is
-    /// busy until the reply has been written out. Returns its record.
-    @discardableResult
-    func noteRequestComplete(_ request: OpaquePointer) -> ConnectionRecord? {
-        guard let record = record(of: request) else { return nil }
-        record.noteRequestComplete()
-        // The record outlives this callback: it leaves `records` only once
-        // evhttp has freed the connection, and the request with it.
-        evhttp_request_set_on_complete_cb(
-            request,
-            { _, argument in
-                guard let argument else { return }
-                Unmanaged<ConnectionRecord>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.noteReplyWritten() }
-            }, Unmanaged.passUnretained(record).toOpaque())
-        return record
-    }
-
-    private func record(of request: OpaquePointer) -> ConnectionRecord? {
-        guard let connection = evhttp_request_get_connection(request),
-            let bufferEvent = evhttp_connection_get_bufferevent(connection)
-        else { return nil }
-        return records[UInt(bitPattern: bufferEvent)]
+    /// The request of `record` is whole in its input.
+    func answer(_ record: ConnectionRecord) {
+        answerer?(record)
     }
 
     // MARK: Memory
@@ -197,31 +177,16 @@ final class ConnectionTable {
         deferredWork?.activate()
     }
 
-    /// evhttp has freed a connection of ours; our reference goes on the next turn.
-    func noteClosed(_ record: ConnectionRecord) {
-        closedByEvhttp.append(record)
-        deferredWork?.activate()
-    }
-
-    /// What waited for the loop's next turn: new connections' evhttp objects,
-    /// refusals to take over, records of connections evhttp has freed.
+    /// What waited for the loop's next turn: refusals to take over.
     func runDeferredWork() {
-        let accepted = newlyAccepted
-        newlyAccepted.removeAll()
-        for record in accepted where !record.adopt() {
-            drop(record)
-        }
         let takeOvers = pendingTakeOvers
         pendingTakeOvers.removeAll()
         for record in takeOvers { takeOver(record) }
-        let closed = closedByEvhttp
-        closedByEvhttp.removeAll()
-        for record in closed { drop(record) }
     }
 
     private func takeOver(_ record: ConnectionRecord) {
-        guard case .refusalPending = record.stage, let refusal = record.refusal else { return }
-        guard record.connection != nil, !record.evhttpClosed else { return drop(record) }
+        // It may have closed meanwhile (its client left): its bufferevent is gone.
+        guard !record.isReleased, case .refusalPending = record.stage, let refusal = record.refusal else { return }
         let bytes = dateField.withCurrentValue { date in
             RefusalAnswer.bytes(for: refusal.response, toHEAD: refusal.request.method == "HEAD", date: date)
         }
@@ -239,25 +204,27 @@ final class ConnectionTable {
     }
 
     /// The lingering close is over (the client closed, went silent, or the
-    /// deadline passed): evhttp's connection object goes, then ours.
+    /// deadline passed): the connection closes.
     func finishRefusal(_ record: ConnectionRecord) {
         record.discardUnread()
         close(record)
     }
 
-    /// Frees evhttp's connection (unless evhttp did) and drops the record.
+    /// Closes the connection and drops its record.
     func close(_ record: ConnectionRecord) {
-        if let connection = record.connection, !record.evhttpClosed {
-            evhttp_connection_free(connection)
-        }
         drop(record)
     }
 
+    /// Releases the record, then forgets it: its callbacks may be the
+    /// caller, holding it unretained, so nothing touches it after that.
     private func drop(_ record: ConnectionRecord) {
-        records[UInt(bitPattern: record.bufferEvent)] = nil
-        guard record.release() else { return }
-        if record.holdsSlot { budget.release() }
-        if record.isOnProbation { probationCount -= 1 }
+        if record.release() {
+            if record.holdsSlot { budget.release() }
+            if record.isOnProbation { probationCount -= 1 }
+        }
+        // A freed bufferevent's address may be a newer connection's key.
+        let key = UInt(bitPattern: record.bufferEvent)
+        if records[key] === record { records[key] = nil }
     }
 
     // MARK: Timeouts and draining
@@ -270,10 +237,6 @@ final class ConnectionTable {
         let now = MonotonicClock.nanoseconds()
         defer { giveBackFreedMemory(now: MonotonicClock.nanoseconds()) }
         for record in Array(records.values) {
-            if record.evhttpClosed || (record.connection == nil && !isAdoptionPending(record)) {
-                drop(record)
-                continue
-            }
             switch verdict(on: record, now: now) {
             case .finishRefusal, .close:
                 if !record.awaitsSweptClose {
@@ -291,7 +254,8 @@ final class ConnectionTable {
         record.life.sweep(
             now: now, limits: lifeLimits, headBytes: record.headBytesUnderWay,
             closesIdle: isDraining && !configuration.keepsIdleConnectionsWhileDraining,
-            hasUnreadBytes: record.hasUnreadBytes, heldBackBodyBytes: record.heldBackBodyBytes)
+            hasUnreadBytes: record.hasUnreadBytes, knownHeldBackBodyBytes: record.knownHeldBackBodyBytes,
+            heldBackBodyBytes: record.askHeldBackBodyBytes())
     }
 
     /// Closes what the sweep found to close, `maxSweptClosesPerTurn` at
@@ -313,10 +277,6 @@ final class ConnectionTable {
         if !sweptToClose.isEmpty { sweptCloseTimer?.schedule(afterNanoseconds: Self.sweptCloseNanoseconds) }
     }
 
-    private func isAdoptionPending(_ record: ConnectionRecord) -> Bool {
-        newlyAccepted.contains { $0 === record }
-    }
-
     /// From now on replies close their connection.
     func beginDrain() {
         isDraining = true
@@ -332,7 +292,7 @@ final class ConnectionTable {
                 finishRefusal(record)
                 continue
             }
-            if record.connection != nil && !record.evhttpClosed && !record.isIdle {
+            if !record.isIdle {
                 interruptedCount += 1
             }
             close(record)
@@ -340,7 +300,7 @@ final class ConnectionTable {
         return interruptedCount
     }
 
-    /// Drops every record once evhttp has freed its connections.
+    /// Closes every connection left when the loop ends.
     func releaseAll() {
         for record in Array(records.values) { drop(record) }
     }

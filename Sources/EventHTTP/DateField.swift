@@ -3,11 +3,11 @@ import Glibc
 #endif
 
 /// The `Date` field value (RFC 9110 section 5.6.7, IMF-fixdate), formatted
-/// once per second rather than by evhttp for every reply (a gmtime_r and an
-/// snprintf each time: bench/README.md, "What each decision is worth").
+/// once per second rather than for every reply (a gmtime_r and an snprintf
+/// each time: bench/README.md, "What each decision is worth").
 /// One per event-loop thread.
 struct DateField {
-    /// "Sun, 06 Nov 1994 08:49:37 GMT" and the NUL evhttp needs.
+    /// "Sun, 06 Nov 1994 08:49:37 GMT" and a NUL (a C string for `strlen`).
     private var text = [CChar](repeating: 0, count: 30)
     private var formattedSecond = time_t(-1)
 

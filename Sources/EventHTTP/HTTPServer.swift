@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libevent's evhttp: one event loop per thread, each
+/// An HTTP/1.1 server on libevent's event loop: one loop per thread, each
 /// with its own SO_REUSEPORT listening socket on the same address, all
 /// answering through one thread-safe `HTTPHandler`.
 ///

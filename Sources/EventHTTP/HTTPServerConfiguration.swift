@@ -9,16 +9,15 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 asks the kernel for a free one (the server reports it).
     public var port = 8080
-    /// Event-loop threads; each has its own `event_base`, `evhttp` and
-    /// SO_REUSEPORT listening socket on the same address.
+    /// Event-loop threads; each has its own `event_base` and SO_REUSEPORT
+    /// listening socket on the same address.
     public var threadCount = HTTPServerConfiguration.onlineProcessorCount
-    /// The largest request body answered by the handler; a larger one gets
-    /// the handler's 413 (or evhttp's own 413 above `evhttpBodyLimitBytes`).
+    /// The largest request body; a larger one (its `Content-Length`, or its
+    /// chunk sizes so far) gets the handler's 413 before it is read.
     public var maxBodyBytes = 1_048_576
-    /// The largest request head; evhttp answers a larger one with 400 and
-    /// closes the connection. (evhttp 2.1 counts the header fields, and a
-    /// request line only while it is still incomplete: `maxURIBytes` bounds
-    /// the target of a complete one.)
+    /// The largest request head (request line and fields, line ends
+    /// included); a larger one gets the handler's 431 and the connection
+    /// closes. `maxURIBytes` bounds the target within it.
     public var maxHeaderBytes = 16_384
     /// The longest request target; a longer one gets the handler's 414.
     public var maxURIBytes = 4_096
@@ -88,8 +87,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     }
 
     /// What a connection is charged from its accept to its close, idle or
-    /// not: libevent's bufferevent and evhttp's connection with their empty
-    /// buffers, our record and framer, and one libevent read (4 KiB) of
+    /// not: libevent's bufferevent with its empty buffers, our record and
+    /// framer, and one libevent read (4 KiB) of
     /// what arrives. A request is charged on top of it as its bytes arrive.
     public var connectionBaseBytes: Int { 8_192 }
 
@@ -109,14 +108,4 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public static var socketSendHeldBytes: Int { 2 * socketSendBufferBytes + 4_096 }
     /// The most the kernel holds for one connection: both buffers.
     public static var socketHeldBytes: Int { socketReceiveHeldBytes + socketSendHeldBytes }
-
-    /// evhttp's own body limit, a backstop above `maxBodyBytes`: a body up to
-    /// this size is read and then rejected by the handler in the service's
-    /// error shape; a bigger one (declared or chunked) is cut off by evhttp
-    /// with its own 413 page, so memory per connection stays bounded.
-    var evhttpBodyLimitBytes: Int {
-        let doubled = maxBodyBytes.multipliedReportingOverflow(by: 2)
-        let padded = doubled.partialValue.addingReportingOverflow(65_536)
-        return doubled.overflow || padded.overflow ? Int.max : padded.partialValue
-    }
 }

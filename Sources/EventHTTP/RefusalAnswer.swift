@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The bytes of an answer the adapter writes itself, on a connection it has
-/// taken from evhttp to refuse a request: the status line, the handler's
+/// taken over to refuse a request: the status line, the handler's
 /// header fields and request id, `Date`, `Content-Length`, `Connection: close`, and the body
 /// (none for a HEAD request). Always HTTP/1.1.
 enum RefusalAnswer {

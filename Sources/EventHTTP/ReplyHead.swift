@@ -25,9 +25,9 @@ struct ReplyHead {
         nameCount + valueCount + 4
     }
 
-    /// As evhttp refuses them, and stricter: no name that is empty or holds
-    /// a colon, and no name or value holding CR, LF or NUL, so no field can
-    /// end a line early or add one (no header injection).
+    /// No name that is empty or holds a colon, and no name or value holding
+    /// CR, LF or NUL, so no field can end a line early or add one (no
+    /// header injection).
     static func isSendable(name: String, value: String) -> Bool {
         !name.isEmpty && isClean(name, allowingColon: false) && isClean(value, allowingColon: true)
     }
@@ -101,15 +101,6 @@ struct ReplyHead {
         append(name)
         append(": ")
         append(value)
-        append("\r\n")
-    }
-
-    /// A field from a C list (evhttp's): both strings NUL-terminated.
-    mutating func appendField(name: UnsafePointer<CChar>, nameCount: Int, value: UnsafePointer<CChar>, valueCount: Int)
-    {
-        append(UnsafeRawPointer(name), count: nameCount)
-        append(": ")
-        append(UnsafeRawPointer(value), count: valueCount)
         append("\r\n")
     }
 

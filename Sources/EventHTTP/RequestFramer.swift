@@ -5,16 +5,15 @@ import Glibc
 #endif
 
 /// A strict reader of one request's framing, fed the bytes of a connection
-/// as they arrive, ahead of evhttp (docs/adr/0016-request-framing.md).
+/// as they arrive (docs/adr/0016-request-framing.md): the only reading of
+/// where a request and its body end.
 ///
-/// evhttp decides where a body ends by rules that are lenient where a strict
-/// reader refuses (it takes the first of two `Content-Length` fields, reads
-/// `Transfer-Encoding: xchunked` as no body, accepts `0x` chunk sizes, ...),
-/// and it reads a body before anyone can refuse it. The framer sees every byte
-/// of a head and of a chunked body before evhttp does, accepts exactly one way
-/// of framing a body, and otherwise says why the request is refused, so the
-/// adapter answers it before evhttp reads further. Whatever it accepts, evhttp
-/// parses the same way. It knows no route, token or problem code.
+/// Lenient framing rules are where smuggling lives (taking the first of two
+/// `Content-Length` fields, reading `Transfer-Encoding: xchunked` as no
+/// body, accepting `0x` chunk sizes, ...). The framer sees every byte of a
+/// head and of a chunked body, accepts exactly one way of framing a body,
+/// and otherwise says why the request is refused, so the adapter answers it
+/// before reading further. It knows no route, token or problem code.
 ///
 /// Pure: no libevent, no clock. One per connection, `reset` between requests.
 struct RequestFramer {
@@ -29,7 +28,7 @@ struct RequestFramer {
         /// Every byte given was taken; the request goes on.
         case needMore
         /// The head ended; `head` describes it. A chunked body's bytes go on
-        /// being fed; a `Content-Length` body is evhttp's to read. (The two
+        /// being fed; a `Content-Length` body is counted by length. (The two
         /// facts the adapter acts on come along, so it need not copy `head`.)
         case headComplete(hasBody: Bool, isChunked: Bool)
         /// A chunked body (trailers included) ended.
@@ -62,8 +61,7 @@ struct RequestFramer {
     /// Head (and trailer) bytes so far, line ends included.
     private var headByteCount = 0
     /// The empty lines before the request line (RFC 9112 section 2.2: a
-    /// server should ignore at least one), which evhttp would refuse: the
-    /// adapter drains them before evhttp reads the request.
+    /// server should ignore at least one): the request's head begins after them.
     private(set) var skippedByteCount = 0
     /// A line that began in an earlier `feed` (its bytes up to now).
     private var partialLine: [UInt8] = []
@@ -75,14 +73,10 @@ struct RequestFramer {
     private var bodyByteCount = 0
     /// The chunked body's chunks so far (the last, empty one not counted).
     private(set) var chunkCount = 0
-    /// A chunked body has at most this many chunks: each whose data ends
-    /// where a read ended costs a buffer of 1 KiB or more (`chunksEndingFeeds`).
+    /// A chunked body has at most this many chunks: each costs a size line
+    /// read twice (here, and when its data is taken), so the count bounds
+    /// the work a body of tiny chunks makes the loop do.
     static var maxChunkCount: Int { 1_024 }
-    /// The chunks whose data ended at the last byte of a `feed`. evhttp moves
-    /// a chunk's bytes into the body by whole buffers when it ends where the
-    /// buffered bytes end, so each of these holds a libevent buffer of at
-    /// least 1 KiB in the body, however few bytes it carries.
-    private(set) var chunksEndingFeeds = 0
 
     /// `keepsScreeningValues`: keep the path and `Authorization` values for `HTTPHandler.screen`.
     init(limits: Limits, keepsScreeningValues: Bool = false) {
@@ -103,7 +97,6 @@ struct RequestFramer {
         chunkRemaining = 0
         bodyByteCount = 0
         chunkCount = 0
-        chunksEndingFeeds = 0
     }
 
     /// True once a chunked body has ended (or a head without a chunked body).
@@ -226,10 +219,7 @@ struct RequestFramer {
                 let taken = min(chunkRemaining, bytes.count - offset)
                 offset += taken
                 chunkRemaining -= taken
-                if chunkRemaining == 0 {
-                    phase = .chunkDataCR
-                    if offset == bytes.count { chunksEndingFeeds += 1 }
-                }
+                if chunkRemaining == 0 { phase = .chunkDataCR }
                 continue
             case .chunkSize:
                 let byte = bytes[offset]

@@ -17,12 +17,12 @@ extension RequestHead {
     }
 
     /// A field line's parts: the name is visible ASCII up to the colon (no
-    /// whitespace: evhttp would keep it in the name, a proxy might not); the
-    /// value has no control character but HTAB (a NUL would end it early for
-    /// evhttp, a CR could end the line for someone else). RFC 9110's token
-    /// also leaves out a few visible delimiters; evhttp takes them in a name
-    /// as any other byte, and no framing field can be spelt with them, so
-    /// they are let through rather than paid for on every name.
+    /// whitespace: one reader would keep it in the name, a proxy might not);
+    /// the value has no control character but HTAB (a NUL would end it early
+    /// for a C reader, a CR could end the line for someone else). RFC 9110's
+    /// token also leaves out a few visible delimiters; no framing field can
+    /// be spelt with them, so they are let through rather than paid for on
+    /// every name.
     static func split(
         _ line: UnsafePointer<UInt8>, count: Int, afterFramingField: Bool, into field: inout Field
     ) -> TransportRejection? {

@@ -5,15 +5,16 @@ import Glibc
 #endif
 
 /// What `RequestFramer` keeps of a request's head: the framing it declares,
-/// and the few values the adapter needs before evhttp has the request (to
-/// screen it or to answer a refusal). Reused from request to request.
+/// and the few values the adapter needs before the request is whole (to
+/// screen it, to answer a refusal, to decide the connection's keep-alive).
+/// Reused from request to request.
 ///
 /// Every request's head passes through here, so lines are read through raw
 /// pointers, one pass over each byte, without slices or allocations (the
 /// values kept are copied only when `keepsScreeningValues` or when present).
 struct RequestHead {
     enum Method: Equatable {
-        /// Methods evhttp lets through to the handler.
+        /// The methods that reach the handler (which answers 405 for a route's others).
         case get, head, post, put, delete, options, patch
     }
 
@@ -39,15 +40,16 @@ struct RequestHead {
     /// Header fields and trailer fields so far.
     private var fieldCount = 0
     /// At most this many fields in a head, and as many trailers: what
-    /// nginx's default buffers hold in practice. Each field costs evhttp a
-    /// parse and an allocation (about 0.5 µs), so the count bounds a head's
-    /// CPU as `--max-header-bytes` bounds its memory.
+    /// nginx's default buffers hold in practice. Each field costs the
+    /// request's value a name and a value string, so the count bounds a
+    /// head's CPU as `--max-header-bytes` bounds its memory.
     static var maxFieldCount: Int { 100 }
-    /// A `Connection` field lists `close`: the reply closes the connection
-    /// (evhttp itself only knows a value of exactly `close`).
+    /// A `Connection` field lists `close`: the reply closes the connection.
     private(set) var asksToClose = false
     /// A `Connection` field lists `keep-alive` (HTTP/1.0's persistence).
     private(set) var asksToKeepAlive = false
+    /// An `Expect: 100-continue` field: the client may wait for `100 Continue` before its body.
+    private(set) var expectsContinue = false
     /// The last field was `Content-Length` or `Transfer-Encoding` (for an obs-fold after it).
     private var lastFieldFrames = false
     /// Why the last `take…` or `checkFraming` that returned false refused the request.
@@ -71,6 +73,7 @@ struct RequestHead {
         fieldCount = 0
         asksToClose = false
         asksToKeepAlive = false
+        expectsContinue = false
         lastFieldFrames = false
         rejection = nil
     }
@@ -108,9 +111,8 @@ struct RequestHead {
         let methodEnd = UnsafeRawPointer(firstSpace) - UnsafeRawPointer(line)
         // The target: visible ASCII up to the second space. Origin form
         // ("/path?query"), "*", or absolute form ("http://host/path", which
-        // a server must accept: RFC 9112 section 3.2.2), all of which
-        // evhttp's URI parser takes as they are; "//" (an authority to
-        // evhttp) is refused.
+        // a server must accept: RFC 9112 section 3.2.2); "//" (an
+        // authority to a URI parser) is refused.
         let targetStart = methodEnd + 1
         guard methodEnd > 0, let secondSpace = memchr(line + targetStart, 0x20, count - targetStart) else {
             return refuse(.badRequest(detail: "the request line is not method, target and version"))
@@ -148,7 +150,7 @@ struct RequestHead {
             path.append(contentsOf: UnsafeBufferPointer(start: line + pathStart, count: pathEnd - pathStart))
         }
         guard let known = Self.method(line, count: methodEnd) else {
-            // TRACE and CONNECT (evhttp never reads their bodies) and unknown methods.
+            // TRACE and CONNECT (no route has them) and unknown methods.
             return refuse(.notImplemented(detail: "the method is not one this server implements"))
         }
         method = known
@@ -257,6 +259,7 @@ struct RequestHead {
             guard !value.isEmpty, Self.foldedEquals(value.baseAddress!, value.count, "100-continue") else {
                 return refuse(.expectationFailed)
             }
+            expectsContinue = true
         case .authorization:
             if keepsScreeningValues && authorizationValues.count < 2 { authorizationValues.append(Array(value)) }
         case .requestID:
@@ -334,7 +337,7 @@ struct RequestHead {
             return refuse(.badFraming(detail: "Transfer-Encoding is not HTTP/1.0"))
         }
         if method == .head && hasBody {
-            // evhttp never reads a body on HEAD: it would be parsed as a request.
+            // A body on HEAD is refused: a reader that skips it would parse it as a request.
             return refuse(.badFraming(detail: "a HEAD request has a body"))
         }
         if let contentLength, contentLength > maxBodyBytes {

@@ -5,11 +5,13 @@ import HTTPCore
 import Glibc
 #endif
 
-/// evhttp's complete request as an `HTTPRequest`, with the limits evhttp
-/// cannot check itself. One per event-loop thread: the storage of a
-/// request's header list and body, handed back by `recycle` once the
-/// request is answered, is reused for the next, so a request costs no
-/// allocation for either (a body over `keptBodyCapacity` gives its storage up).
+/// A complete request as an `HTTPRequest`, read from the head
+/// `RequestFramer` accepted (so every line is already known well formed)
+/// and the body that followed it in the connection's input. One per
+/// event-loop thread: the storage of a request's header list and body,
+/// handed back by `recycle` once the request is answered, is reused for the
+/// next, so a request costs no allocation for either (a body over
+/// `keptBodyCapacity` gives its storage up).
 struct RequestReader {
     /// Bodies up to this size leave their storage for the next request.
     static let keptBodyCapacity = 65_536
@@ -27,39 +29,42 @@ struct RequestReader {
         recent = Array(repeating: RecentString(), count: 1 + 2 * Self.recentFieldCount)
     }
 
-    /// The request as a value, or the value without its body and why the
-    /// adapter refuses it (target or body over the limit).
-    mutating func read(_ request: OpaquePointer, maxURIBytes: Int, maxBodyBytes: Int) -> (
+    /// Where a request lies in its connection's input: its head (from the
+    /// request line to the empty line, the empty lines before it left out)
+    /// and its body's bytes as they came (chunked or not).
+    struct Extent {
+        var headStart: Int
+        var headEnd: Int
+        var bodyEnd: Int
+        var isChunked: Bool
+    }
+
+    /// The request in `input` at `extent` as a value, or the value without
+    /// its body and why the adapter refuses it (a target over the limit).
+    mutating func read(_ input: OpaquePointer, at extent: Extent, method: String, maxURIBytes: Int) -> (
         HTTPRequest, TransportRejection?
     ) {
-        let targetByteCount = evhttp_request_get_uri(request).map { strlen($0) } ?? 0
-        var headers = Self.take(&spareHeaders)
-        let path = recent.withUnsafeMutableBufferPointer { recent in
-            Self.readHeaders(of: request, into: &headers, recent: recent)
-            return Self.path(of: request, recent: recent.baseAddress!)
+        // The head in one piece (it mostly is already: no copy then).
+        guard let bytes = evbuffer_pullup(input, extent.headEnd) else {
+            return (HTTPRequest(method: method, path: ""), .badRequest(detail: "the head could not be read"))
         }
-        var value = HTTPRequest(
-            method: Self.methodName(evhttp_request_get_command(request)), path: path, headers: headers)
+        let head = UnsafeBufferPointer(start: bytes + extent.headStart, count: extent.headEnd - extent.headStart)
+        var headers = Self.take(&spareHeaders)
+        let (path, targetByteCount) = recent.withUnsafeMutableBufferPointer { recent in
+            Self.readHead(head, into: &headers, recent: recent)
+        }
+        var value = HTTPRequest(method: method, path: path, headers: headers)
         if targetByteCount > maxURIBytes {
             return (value, .uriTooLong(maxBytes: maxURIBytes))
         }
-        guard let input = evhttp_request_get_input_buffer(request) else { return (value, nil) }
-        let bodyByteCount = evbuffer_get_length(input)
-        if bodyByteCount > maxBodyBytes {
-            return (value, .bodyTooLarge(maxBytes: maxBodyBytes))
+        guard extent.bodyEnd > extent.headEnd else { return (value, nil) }
+        var body = Self.take(&spareBody)
+        if extent.isChunked {
+            Self.appendChunkedBody(input, from: extent.headEnd, to: extent.bodyEnd, into: &body)
+        } else {
+            Self.append(input, from: extent.headEnd, byteCount: extent.bodyEnd - extent.headEnd, to: &body)
         }
-        // Copied, not removed: evhttp frees the buffer with the request.
-        if bodyByteCount > 0 {
-            var body = Self.take(&spareBody)
-            if evbuffer_get_contiguous_space(input) >= bodyByteCount,
-                let contiguous = evbuffer_pullup(input, bodyByteCount)
-            {
-                body.append(contentsOf: UnsafeBufferPointer(start: contiguous, count: bodyByteCount))
-            } else {
-                Self.append(input, byteCount: bodyByteCount, to: &body)
-            }
-            value.body = body
-        }
+        value.body = body
         return (value, nil)
     }
 
@@ -77,18 +82,21 @@ struct RequestReader {
         }
     }
 
-    /// The first `byteCount` bytes of `buffer`, chunk by chunk, without
+    /// `byteCount` bytes of `buffer` from `offset`, piece by piece, without
     /// making them contiguous in the buffer first.
-    private static func append(_ buffer: OpaquePointer, byteCount: Int, to body: inout [UInt8]) {
-        let chunkCount = Int(evbuffer_peek(buffer, byteCount, nil, nil, 0))
-        guard chunkCount > 0 else { return }
-        body.reserveCapacity(byteCount)
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: chunkCount) { chunks in
-            let filled = Int(evbuffer_peek(buffer, byteCount, nil, chunks.baseAddress, Int32(chunkCount)))
+    static func append(_ buffer: OpaquePointer, from offset: Int, byteCount: Int, to body: inout [UInt8]) {
+        guard byteCount > 0 else { return }
+        var position = evbuffer_ptr()
+        guard evbuffer_ptr_set(buffer, &position, offset, EVBUFFER_PTR_SET) == 0 else { return }
+        let pieceCount = Int(evbuffer_peek(buffer, byteCount, &position, nil, 0))
+        guard pieceCount > 0 else { return }
+        body.reserveCapacity(body.count + byteCount)
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieceCount) { pieces in
+            let filled = Int(evbuffer_peek(buffer, byteCount, &position, pieces.baseAddress, Int32(pieceCount)))
             var remaining = byteCount
-            for chunk in chunks.prefix(min(filled, chunkCount)) where remaining > 0 {
-                guard let start = chunk.iov_base else { continue }
-                let count = min(remaining, chunk.iov_len)
+            for piece in pieces.prefix(min(filled, pieceCount)) where remaining > 0 {
+                guard let start = piece.iov_base else { continue }
+                let count = min(remaining, piece.iov_len)
                 body.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
                 remaining -= count
             }
@@ -103,52 +111,84 @@ struct RequestReader {
         return taken
     }
 
-    private static func methodName(_ command: evhttp_cmd_type) -> String {
-        switch command {
-        case EVHTTP_REQ_GET: "GET"
-        case EVHTTP_REQ_POST: "POST"
-        case EVHTTP_REQ_HEAD: "HEAD"
-        case EVHTTP_REQ_PUT: "PUT"
-        case EVHTTP_REQ_DELETE: "DELETE"
-        case EVHTTP_REQ_OPTIONS: "OPTIONS"
-        case EVHTTP_REQ_TRACE: "TRACE"
-        case EVHTTP_REQ_CONNECT: "CONNECT"
-        case EVHTTP_REQ_PATCH: "PATCH"
-        default: "UNKNOWN"
-        }
-    }
-
-    private static func path(of request: OpaquePointer, recent: UnsafeMutablePointer<RecentString>) -> String {
-        guard let uri = evhttp_request_get_evhttp_uri(request), let path = evhttp_uri_get_path(uri) else {
-            return ""
-        }
-        return recentString(path, in: recent, making: string(_:byteCount:))
-    }
-
-    /// `recent`: the path's slot, then a name's and a value's for each of the first fields.
-    private static func readHeaders(
-        of request: OpaquePointer, into headers: inout [(name: String, value: String)],
+    /// The path and the target's length from the request line, and each
+    /// field, its name in lower case. `recent`: the path's slot, then a
+    /// name's and a value's for each of the first fields.
+    private static func readHead(
+        _ head: UnsafeBufferPointer<UInt8>, into headers: inout [(name: String, value: String)],
         recent: UnsafeMutableBufferPointer<RecentString>
-    ) {
-        guard let list = evhttp_request_get_input_headers(request) else { return }
-        var entry = clibevent_header_first(list)
+    ) -> (path: String, targetByteCount: Int) {
+        guard let base = head.baseAddress else { return ("", 0) }
+        var lineStart = 0
+        var path = ""
+        var targetByteCount = 0
         var slot = 1
-        while let current = entry {
-            if let key = current.pointee.key, let value = current.pointee.value {
-                if slot + 1 < recent.count {
-                    headers.append(
-                        (
-                            name: recentString(
-                                key, in: recent.baseAddress! + slot, making: lowercasedName(_:byteCount:)),
-                            value: recentString(value, in: recent.baseAddress! + slot + 1, making: string(_:byteCount:))
-                        ))
-                    slot += 2
-                } else {
-                    headers.append((name: lowercasedName(key, byteCount: strlen(key)), value: string(value)))
-                }
+        var isRequestLine = true
+        while lineStart < head.count, let found = memchr(base + lineStart, 0x0A, head.count - lineStart) {
+            let newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            var lineEnd = newline
+            if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let line = base + lineStart
+            let count = lineEnd - lineStart
+            lineStart = newline + 1
+            if count == 0 { break }
+            if isRequestLine {
+                isRequestLine = false
+                let target = Self.target(line, count: count)
+                targetByteCount = target.count
+                let pathBytes = Self.path(of: target)
+                path = recentString(
+                    pathBytes.baseAddress ?? line, count: pathBytes.count, in: recent.baseAddress!,
+                    making: string(_:byteCount:))
+                continue
             }
-            entry = clibevent_header_next(current)
+            var field = RequestHead.Field()
+            guard RequestHead.split(line, count: count, afterFramingField: false, into: &field) == nil else { continue }
+            let value = line + field.valueStart
+            let valueCount = field.valueEnd - field.valueStart
+            if slot + 1 < recent.count {
+                headers.append(
+                    (
+                        name: recentString(
+                            line, count: field.nameEnd, in: recent.baseAddress! + slot,
+                            making: lowercasedName(_:byteCount:)),
+                        value: recentString(
+                            value, count: valueCount, in: recent.baseAddress! + slot + 1, making: string(_:byteCount:))
+                    ))
+                slot += 2
+            } else {
+                headers.append(
+                    (name: lowercasedName(line, byteCount: field.nameEnd), value: string(value, byteCount: valueCount)))
+            }
         }
+        return (path, targetByteCount)
+    }
+
+    /// The request line's target: between its first two spaces.
+    private static func target(_ line: UnsafePointer<UInt8>, count: Int) -> UnsafeBufferPointer<UInt8> {
+        let whole = UnsafeBufferPointer(start: line, count: count)
+        guard let first = whole.firstIndex(of: 0x20) else { return UnsafeBufferPointer(start: line, count: 0) }
+        let end = whole[(first + 1)...].firstIndex(of: 0x20) ?? count
+        return UnsafeBufferPointer(rebasing: whole[(first + 1)..<end])
+    }
+
+    /// The target's path, up to `?` or `#`: an absolute-form target's after
+    /// its scheme and authority (empty when it has none).
+    private static func path(of target: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        if let first = target.first, first != 0x2F, first != 0x2A {
+            // "scheme://authority": the path begins at the first "/" after it.
+            var index = 0
+            while index < target.count && target[index] != 0x3A { index += 1 }
+            index += 3
+            while index < target.count && target[index] != 0x2F && target[index] != 0x3F && target[index] != 0x23 {
+                index += 1
+            }
+            start = min(index, target.count)
+        }
+        var end = start
+        while end < target.count && target[end] != 0x3F && target[end] != 0x23 { end += 1 }
+        return UnsafeBufferPointer(rebasing: target[start..<end])
     }
 
     /// A string made from a short C string, and the bytes it was made from.
@@ -187,10 +227,9 @@ struct RequestReader {
     /// equal to it, byte for byte, is reused rather than made again.
     @inline(__always)
     private static func recentString(
-        _ pointer: UnsafePointer<CChar>, in slot: UnsafeMutablePointer<RecentString>,
-        making make: (UnsafePointer<CChar>, Int) -> String
+        _ pointer: UnsafePointer<UInt8>, count byteCount: Int, in slot: UnsafeMutablePointer<RecentString>,
+        making make: (UnsafePointer<UInt8>, Int) -> String
     ) -> String {
-        let byteCount = strlen(pointer)
         guard byteCount <= 15 else { return make(pointer, byteCount) }
         let bytes = ShortBytes(pointer, count: byteCount)
         if slot.pointee.bytes == bytes { return slot.pointee.string }
@@ -199,28 +238,22 @@ struct RequestReader {
         return made
     }
 
-    private static func string(_ pointer: UnsafePointer<CChar>) -> String {
-        string(pointer, byteCount: strlen(pointer))
-    }
-
-    /// The C string as a `String`, as `String(cString:)` makes it (ill-formed
-    /// UTF-8 repaired), without its cost where it can: up to 15 bytes fit in
-    /// the string itself and ASCII there needs no validation, and the usual
+    /// The bytes as a `String` (ill-formed UTF-8 repaired), without the
+    /// general path's cost where it can: up to 15 bytes fit in the string
+    /// itself, and the usual
     /// `Content-Type` comes from a literal.
-    private static func string(_ pointer: UnsafePointer<CChar>, byteCount: Int) -> String {
-        pointer.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
-            if byteCount <= 15 {
-                return String(unsafeUninitializedCapacity: byteCount) { output in
-                    output.baseAddress!.update(from: start, count: byteCount)
-                    return byteCount
-                }
+    private static func string(_ start: UnsafePointer<UInt8>, byteCount: Int) -> String {
+        if byteCount <= 15 {
+            return String(unsafeUninitializedCapacity: byteCount) { output in
+                output.baseAddress!.update(from: start, count: byteCount)
+                return byteCount
             }
-            let json: StaticString = "application/json"
-            if byteCount == json.utf8CodeUnitCount, memcmp(start, json.utf8Start, byteCount) == 0 {
-                return "application/json"
-            }
-            return String(cString: pointer)
         }
+        let json: StaticString = "application/json"
+        if byteCount == json.utf8CodeUnitCount, memcmp(start, json.utf8Start, byteCount) == 0 {
+            return "application/json"
+        }
+        return String(decoding: UnsafeBufferPointer(start: start, count: byteCount), as: UTF8.self)
     }
 
     /// A field name in lower case. Names are ASCII tokens (RFC 9110 section 5.1),
@@ -228,18 +261,16 @@ struct RequestReader {
     /// without its Unicode tables; any other name takes the general path.
     /// The names almost every request has come from a table of literals,
     /// which cost no allocation and no UTF-8 check.
-    private static func lowercasedName(_ name: UnsafePointer<CChar>, byteCount: Int) -> String {
-        name.withMemoryRebound(to: UInt8.self, capacity: byteCount) { start in
-            let bytes = UnsafeBufferPointer(start: start, count: byteCount)
-            if let common = commonName(bytes) { return common }
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(cString: name).lowercased() }
-            return String(unsafeUninitializedCapacity: byteCount) { output in
-                for index in 0..<byteCount {
-                    let byte = bytes[index]
-                    output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                }
-                return byteCount
+    private static func lowercasedName(_ start: UnsafePointer<UInt8>, byteCount: Int) -> String {
+        let bytes = UnsafeBufferPointer(start: start, count: byteCount)
+        if let common = commonName(bytes) { return common }
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: byteCount) { output in
+            for index in 0..<byteCount {
+                let byte = bytes[index]
+                output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
             }
+            return byteCount
         }
     }
 

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// One worker's event loop, on the worker's own thread: its `event_base`,
-/// `evhttp`, listener, connections and timers from set-up to tear-down.
+/// listener, connections and timers from set-up to tear-down, and the one
+/// place that answers a request (`answer`).
 /// libevent calls back on the thread that runs the base, so everything here
 /// is confined to that thread; the control thread reaches it only through
 /// the worker's wakeup events.
@@ -52,9 +53,9 @@ final class WorkerLoop {
     }
 
     /// An event base whose epoll backend batches the changes made during one
-    /// loop iteration: evhttp disables and re-enables a connection's events
-    /// around every exchange, and the change list turns the 4 `epoll_ctl`
-    /// calls per keep-alive request into 2. libevent documents one condition,
+    /// loop iteration: reading stops while a reply is pending and resumes
+    /// once it is out, and the change list folds the `epoll_ctl` calls of
+    /// one turn together. libevent documents one condition,
     /// which holds here: no descriptor given to the base is a `dup` of another
     /// (each worker has its own listening socket, and accepted sockets are new).
     static func makeEventBase() -> OpaquePointer? {
@@ -68,7 +69,7 @@ final class WorkerLoop {
     /// tells the worker it started or why not, serves until drained or
     /// closed, and frees everything.
     func run(listeningDescriptor: Int32) {
-        // The listening socket is ours until evhttp's listener takes it.
+        // The listening socket is ours until the listener takes it.
         var unownedDescriptor: Int32? = listeningDescriptor
         defer { if let unownedDescriptor { close(unownedDescriptor) } }
         // Last of all: whatever the handler still buffers on this thread.
@@ -76,11 +77,8 @@ final class WorkerLoop {
 
         guard let base = Self.makeEventBase() else { return worker.didFailToStart(.libeventFailed("event_base_new")) }
         defer { event_base_free(base) }
-        // Runs after evhttp_free below has closed every connection.
+        // Runs before the base is freed: every connection closes.
         defer { connections.releaseAll() }
-        guard let http = evhttp_new(base) else { return worker.didFailToStart(.libeventFailed("evhttp_new")) }
-        defer { evhttp_free(http) }
-        configure(http)
 
         let events = LoopEvents(base: base)
         defer { events.free() }
@@ -88,16 +86,21 @@ final class WorkerLoop {
         let handler = self.handler
         do {
             let connections = self.connections
-            listener = try WorkerListener.bind(listeningDescriptor, to: http, events: events) { errorNumber in
-                handler.didFailToAccept(errorNumber: errorNumber)
-                // Out of descriptors: the connections idle longest make room.
-                connections.closeIdleConnections(count: Self.idleClosedOnAcceptError)
-            }
+            listener = try WorkerListener.listen(
+                on: listeningDescriptor, base: base, events: events,
+                onAccept: { socket in connections.accept(socket, on: base) },
+                onAcceptError: { errorNumber in
+                    handler.didFailToAccept(errorNumber: errorNumber)
+                    // Out of descriptors: the connections idle longest make room.
+                    connections.closeIdleConnections(count: Self.idleClosedOnAcceptError)
+                })
         } catch {
             return worker.didFailToStart(error)
         }
         unownedDescriptor = nil
-        defer { listener.detach() }
+        defer { listener.close() }
+        connections.answerer = { [unowned self] record in self.answer(record) }
+        defer { connections.answerer = nil }
         guard let sweepTimer = events.make(.repeatingTimer, { [unowned self] in self.sweep() }),
             let deadlineTimer = events.make(.timer, { [unowned self] in self.forceClose() }),
             let drainEvent = events.make(.user, { [unowned self] in self.beginDrain() }),
@@ -138,50 +141,22 @@ final class WorkerLoop {
         self.flushEvent = nil
     }
 
-    /// evhttp's limits, the methods it lets through, and our two callbacks.
-    private func configure(_ http: OpaquePointer) {
-        evhttp_set_max_headers_size(http, configuration.maxHeaderBytes)
-        evhttp_set_max_body_size(http, configuration.evhttpBodyLimitBytes)
-        // These methods reach the handler, which answers 405 in its own shape.
-        // TRACE and CONNECT do not: evhttp never reads their bodies, so a body
-        // would be parsed as the next request on a keep-alive connection;
-        // evhttp answers them 501 and closes the connection instead.
-        evhttp_set_allowed_methods(
-            http,
-            UInt16(
-                truncatingIfNeeded:
-                    EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
-                    | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-                    | EVHTTP_REQ_PATCH.rawValue))
-        // The handler sets Content-Type itself; evhttp must not add text/html.
-        evhttp_set_default_content_type(http, nil)
-        // The loop outlives its evhttp, which holds the context unretained.
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        evhttp_set_gencb(
-            http,
-            { request, argument in
-                guard let request, let argument else { return }
-                Unmanaged<WorkerLoop>.fromOpaque(argument).takeUnretainedValue().answer(request)
-            }, context)
-        evhttp_set_bevcb(
-            http,
-            { base, argument in
-                guard let base, let argument else { return nil }
-                return Unmanaged<WorkerLoop>.fromOpaque(argument).takeUnretainedValue().connections
-                    .makeBufferEvent(on: base)
-            }, context)
-    }
-
-    /// evhttp's callback for a complete request: the one place that replies.
-    private func answer(_ request: OpaquePointer) {
+    /// The request of `record` is whole in its input: the one place that
+    /// replies. The reply is written into the connection's output; the
+    /// request's bytes leave the input (a pipelined one stays behind).
+    private func answer(_ record: ConnectionRecord) {
         let completedAt = MonotonicClock.nanoseconds()
-        let record = connections.noteRequestComplete(request)
+        record.noteRequestComplete()
+        let input = record.input
+        let extent = record.requestExtent
+        let head = record.framer.head
         let (value, rejection) = requests.read(
-            request, maxURIBytes: configuration.maxURIBytes, maxBodyBytes: configuration.maxBodyBytes)
+            input, at: extent, method: head.methodName, maxURIBytes: configuration.maxURIBytes)
+        evbuffer_drain(input, extent.bodyEnd)
         var response: HTTPResponse
         if let rejection {
             response = handler.reject(value, because: rejection)
-        } else if let probation = record?.life.probation, !handler.answersBeyondCapacity(value) {
+        } else if let probation = record.life.probation, !handler.answersBeyondCapacity(value) {
             // Past capacity only a probe is answered.
             response = handler.reject(value, because: connections.rejection(holding: probation))
         } else {
@@ -190,16 +165,18 @@ final class WorkerLoop {
         // The reply stays in the connection's output until the client reads
         // it: charged to the memory budget (head included, roughly), and
         // refused when the budget cannot take it, but for a probe's.
-        if let record, !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes),
+        if !record.chargeReply(byteCount: response.body.count + Self.replyHeadAllowanceBytes),
             !handler.answersBeyondCapacity(value)
         {
             response = handler.reject(value, because: connections.rejection(holding: .memoryBudget))
         }
-        reply.send(
-            response, for: request, minorVersion: record?.requestMinorVersion ?? 1,
-            closingConnection: connections.isDraining || record?.requestAsksToClose == true
-                || record?.isOnProbation == true)
-        record?.noteReplyQueued()
+        let closes = reply.write(
+            response, to: record.output,
+            exchange: ReplyWriter.Exchange(
+                isHEAD: head.method == .head, minorVersion: head.minorVersion,
+                asksToKeepAlive: head.asksToKeepAlive,
+                closes: connections.isDraining || head.asksToClose || record.isOnProbation))
+        record.noteReplyQueued(closes: closes)
         handler.didRespond(to: value, with: response, durationNanoseconds: MonotonicClock.nanoseconds() &- completedAt)
         requests.recycle(value)
         if !flushPending, let flushEvent {

@@ -1,10 +1,9 @@
 /// The one status table: the reason phrase (RFC 9110's names) of every status
-/// the service and the adapter answer with. evhttp's own table stops at 417
-/// and predates RFC 9110's names, so the adapter sends these.
+/// the service and the adapter answer with.
 public enum HTTPStatus {
     /// The phrase of a status the table lists; nil for any other.
     ///
-    /// Static strings: the adapter hands evhttp their bytes without a
+    /// Static strings: the adapter copies their bytes into a reply without a
     /// per-reply conversion.
     public static func listedReasonPhrase(_ status: Int) -> StaticString? {
         switch status {

@@ -102,7 +102,7 @@ import Testing
 
     @Test func idleConnections_costAFewKibibytes_andMakeRoomForABody_idleLongestFirst() throws {
         // 24 idle connections at 8 KiB each and a 60 KB body (charged twice:
-        // the chains evhttp keeps) fit; its reply, with what the kernel may
+        // the input's chains) fit; its reply, with what the kernel may
         // hold while it is pending, does not until 8 idle ones are closed.
         // Charged a head and a largest body each, none would fit.
         let budget = 25 * 8_192 + 150 * 1_024 + HTTPServerConfiguration.socketHeldBytes

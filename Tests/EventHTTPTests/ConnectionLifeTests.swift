@@ -53,39 +53,39 @@ import Testing
         #expect(life.headStartNanoseconds(isReadingHead: true) == nil)
     }
 
-    @Test func headWithoutBody_handsTheRestToEvhttp_withoutOurCallback() {
+    @Test func headWithoutBody_isAnsweredAtOnce() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         life.framingStarted(now: 1)
         let action = life.headComplete(
             hasBody: false, isChunked: false, declaredBodyBytes: nil, bodyBytesBuffered: 0, now: 0)
-        #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
+        #expect(action == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
         #expect(life.bytesArrived(100) == .none)
     }
 
-    @Test func bodyThatCameWithItsHead_isNotWatched() {
+    @Test func bodyThatCameWithItsHead_isAnsweredAtOnce() {
         let (life, action) = Self.uploading(declared: 100, buffered: 100)
-        #expect(action == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: Self.second, body: nil))
+        #expect(action == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: Self.second, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
-    @Test func bodyStillToCome_isWatched_untilItsLastByte() {
+    @Test func bodyStillToCome_isCounted_andAnsweredAtItsLastByte() {
         var (life, action) = Self.uploading(declared: 100, buffered: 10)
         #expect(action == .watchInput)
         #expect(
             life.stage
-                == .evhttpReading(
+                == .bodyReading(
                     startNanoseconds: Self.second,
                     body: ConnectionLife.Body(startNanoseconds: Self.second, receivedBytes: 10, declaredBytes: 100)))
-        #expect(life.isCountingEvhttpBody)
+        #expect(life.isCountingBody)
         #expect(life.bytesArrived(50) == .none)
         #expect(life.body?.receivedBytes == 60)
-        #expect(life.bytesArrived(40) == .unwatchInput)
+        #expect(life.bytesArrived(40) == .answer)
     }
 
-    @Test func chunkedBody_isFramedToItsEnd_thenEvhttpReadsAlone() {
+    @Test func chunkedBody_isFramedToItsEnd_thenAnswered() {
         var life = ConnectionLife(acceptedAtNanoseconds: 0)
         life.framingStarted(now: 1)
         #expect(
@@ -94,17 +94,17 @@ import Testing
         #expect(life.stage == .framing(startNanoseconds: 1, body: ConnectionLife.Body(startNanoseconds: 1)))
         #expect(life.bytesArrived(30) == .frame)
         #expect(life.body?.receivedBytes == 30)
-        #expect(!life.isCountingEvhttpBody)
-        #expect(life.chunkedBodyComplete() == .unwatchInput)
-        #expect(life.stage == .evhttpReading(startNanoseconds: 1, body: nil))
+        #expect(!life.isCountingBody)
+        #expect(life.chunkedBodyComplete() == .answer)
+        #expect(life.stage == .bodyReading(startNanoseconds: 1, body: nil))
         #expect(life.bodyStartNanoseconds == nil)
     }
 
     // MARK: The request and its reply
 
-    @Test func requestComplete_pendsTheReply_andStopsWatchingAWatchedBody() {
+    @Test func requestComplete_pendsTheReply_andForgetsTheBody() {
         var (life, _) = Self.uploading(declared: 100, buffered: 10)
-        #expect(life.requestComplete() == .unwatchInput)
+        #expect(life.requestComplete() == .none)
         #expect(life.stage == .replyPending)
         #expect(life.isReplyPending)
         #expect(life.hasServedRequest)
@@ -273,6 +273,32 @@ import Testing
                 heldBackBodyBytes: heldBack(0)) == .none)
         #expect(asked == 2)
         #expect(life.bodyBytesPerSecond(now: now, graceNanoseconds: 0, heldBackBytes: 1_024) == 4_224.0 / 3)
+    }
+
+    /// What the kernel said it held back, kept until the next read, is a
+    /// floor: while it keeps the body above the minimum, the kernel is not
+    /// asked again; once it no longer does, it is.
+    @Test func heldBackBytesLastAsked_spareTheNextAsk_whileTheyKeepTheBodyFastEnough() {
+        var (life, _) = Self.uploading(declared: 60_000, buffered: 0)
+        _ = life.bytesArrived(1_200)
+        var asked = 0
+        func heldBack(_ bytes: Int) -> Int {
+            asked += 1
+            return bytes
+        }
+        let limits = Self.limits
+        // 1,200 read and 800 known held back in 3 s: 666 B/s, no ask.
+        #expect(
+            life.sweep(
+                now: 4 * Self.second, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                knownHeldBackBodyBytes: 800, heldBackBodyBytes: heldBack(800)) == .none)
+        #expect(asked == 0)
+        // Two seconds on the same floor is 400 B/s: the kernel is asked, and holds more.
+        #expect(
+            life.sweep(
+                now: 6 * Self.second, limits: limits, headBytes: nil, closesIdle: false, hasUnreadBytes: false,
+                knownHeldBackBodyBytes: 800, heldBackBodyBytes: heldBack(1_600)) == .none)
+        #expect(asked == 1)
     }
 
     @Test func idleConnection_closesAtADrainThatKeepsNone_unlessBytesWaitInTheKernel() {

@@ -284,9 +284,10 @@ import Glibc
         #expect(try next.readResponse().status == 200)
     }
 
-    /// Garbled requests make evhttp free their connections while other
-    /// clients connect; a new connection often gets a freed descriptor's
-    /// number. Its bytes must all reach its own request.
+    /// Garbled requests close their connections while other clients
+    /// connect; a new connection often gets a freed descriptor's number (and
+    /// its bufferevent a freed one's address). Its bytes must all reach its
+    /// own request.
     @Test func garbledRequests_amongValidOnes_everyValidOneIsAnsweredWhole() throws {
         var configuration = LiveServer.testConfiguration()
         configuration.maxBodyBytes = 200_000

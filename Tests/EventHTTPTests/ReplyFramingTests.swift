@@ -4,8 +4,8 @@ import Testing
 
 @testable import EventHTTP
 
-/// The Date and Content-Length fields the adapter adds to replies itself,
-/// where evhttp would otherwise format them for every reply.
+/// The reply's framing as the adapter writes it: its Date and
+/// Content-Length, its version and `Connection`, and the handler's fields.
 @Suite struct ReplyFramingTests {
     @Test func dateField_isIMFFixdate() {
         // RFC 9110 section 5.6.7's own example.

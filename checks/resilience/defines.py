@@ -162,8 +162,8 @@ def check_no_marker(report, server, scenario):
 def malformed_kinds():
     """(name, raw request bytes, expectation). Expectations:
     an int: exactly that status; "4xx": any 4xx; "4xx-or-close": a 4xx or the
-    connection closed without a response (evhttp's documented answer to a
-    request head it cannot parse or that exceeds --max-header-bytes);
+    connection closed without a response (a head refused before it was sent
+    whole: the client may see the close before it reads the answer);
     a (status, code) pair: that status with that problem+json code."""
     body = b'{"text":"x"}'
     post = lambda path, payload, headers=None: request_bytes("POST", path, payload, headers)

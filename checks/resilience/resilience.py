@@ -8,8 +8,8 @@ keeps serving and loses nothing:
   slow-clients   100 clients sending a byte a second; normal clients still served
   sigterm        SIGTERM under load; every request sent before it is answered
   malformed      >= 1000 malformed requests of >= 30 kinds; each gets its 4xx
-                 (or a closed connection where evhttp documents that), and the
-                 server keeps serving
+                 (or a closed connection where the head is refused before it is
+                 sent whole), and the server keeps serving
   resets         clients that reset (SO_LINGER 0) mid-body; no descriptor leaks
   access         --auth-token-file (401/200, probes open) and --metrics-port
   soak           mixed traffic for SOAK_SECONDS; RSS, descriptors, errors before/after
@@ -25,7 +25,7 @@ keeps serving and loses nothing:
   shutdown-delay --shutdown-delay-seconds serves normally before the drain
   rotation       several tokens a file; SIGHUP re-reads it, keeps the old tokens
                  when the file is unusable, logs either, never ends the process
-  visibility     evhttp's own answers and accept errors: a JSON line and a counter
+  visibility     the adapter's own refusals and accept errors: a JSON line and a counter
                  each; process_cpu_seconds_total, process_open_fds, process_max_fds
   reason-phrases RFC 9110 reason phrases on every status the service sends
   stuck-replies  10 clients whose 1.9 MB replies are stuck go on sending: RSS peak < 64 MiB

@@ -1,5 +1,5 @@
 """malformed: >= 1000 malformed requests of >= 30 kinds; each gets its 4xx (or a closed connection
-where evhttp documents that), and the server keeps serving
+where the head is refused before it is sent whole), and the server keeps serving
 
 Run by resilience.py (--only malformed).
 """

@@ -1,4 +1,4 @@
-"""visibility: evhttp's own answers and accept errors: a JSON line and a counter each;
+"""visibility: the adapter's own refusals and accept errors: a JSON line and a counter each;
 process_cpu_seconds_total, process_open_fds, process_max_fds
 
 Run by resilience.py (--only visibility).
@@ -44,7 +44,7 @@ NAME = "visibility"
 
 
 def run(binary, report, options):
-    """Each answer evhttp gives itself and each accept error: one JSON line and
+    """Each refusal the adapter answers itself and each accept error: one JSON line and
     a counter; the standard process_* metrics for CPU and descriptors."""
     print("visibility", flush=True)
     max_fds = 64
