@@ -49,9 +49,10 @@ package final class KeptShapes {
     }
 
     /// The topic of the group source `source` (`PushBuilder.digest`), hashed
-    /// only when the last one asked for was another.
+    /// only when the last one asked for was another: by its UTF-8, which
+    /// the digest hashes (`==` would take "é" and "e\u{301}" for one).
     func topic(of source: String) -> String {
-        if let last = lastTopic, last.source == source { return last.topic }
+        if let last = lastTopic, last.source.utf8.elementsEqual(source.utf8) { return last.topic }
         let topic = PushBuilder.digest(source)
         lastTopic = (source, topic)
         return topic
