@@ -52,7 +52,7 @@ package final class KeptShapes {
     /// only when the last one asked for was another: by its UTF-8, which
     /// the digest hashes (`==` would take "é" and "e\u{301}" for one).
     func topic(of source: String) -> String {
-        if let last = lastTopic, last.source.utf8.elementsEqual(source.utf8) { return last.topic }
+        if let last = lastTopic, CodePoints.equal(last.source, source) { return last.topic }
         let topic = PushBuilder.digest(source)
         lastTopic = (source, topic)
         return topic

@@ -129,9 +129,8 @@ enum JSONByteClass {
     /// valid: 2 for a one-character escape, 6 for `\u` and four hexadecimal
     /// digits that are no surrogate, 12 for a high and a low surrogate
     /// escaped one after the other; 0 for any other (invalid, or a lone
-    /// surrogate, which `JSONParser.unescape` then names). Out of line: the
-    /// parser inlines its scan at each kind of value, and escapes are rare.
-    @inline(never)
+    /// surrogate, which `JSONParser.unescape` then names).
+    @inline(__always)
     static func validEscapeLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
         guard bytes.count &- offset > 1 else { return 0 }
         switch bytes[offset &+ 1] {
