@@ -10,8 +10,9 @@
 #      none uses `#if canImport` to reach for a platform module, but for
 #      the library's one file that builds an iOS communication notification
 #      under `#if canImport(Intents) && canImport(UserNotifications)`;
-#   2. the engine has no `public` and no `@_spi` declaration (it is reached
-#      with `package` access only), and NotificationText's own files touch no
+#   2. the engine has no `@_spi` and no `public` declaration (it is reached
+#      with `package` access) but for the values NotificationText names by a
+#      typealias in SharedValues.swift (docs/adr/0050), and NotificationText's own files touch no
 #      raw memory (no Unsafe* type, no withUnsafe*, no unsafeBitCast);
 #   3. each module's sources compile on their own with swiftc, the
 #      primitives, the engine, then the library, each against the ones before
@@ -51,9 +52,23 @@ found="$(grep -rnE "$import_pattern" --include='*.swift' "$library_dir" | grep -
   grep -vxF -e "$communication:5:#if canImport(Intents) && canImport(UserNotifications) && !os(macOS)" \
     -e "$communication:6:import Intents" -e "$communication:7:import UserNotifications" || true)"
 [ -z "$found" ] || fail "$library_dir may import nothing but NotificationEngine (and Apple's Intents and UserNotifications in $communication); found:" "$found"
+# The engine is reached with package access, but for the values the library
+# names by a typealias (docs/adr/0050): each is one file's top-level public
+# type, and no other file of the engine says `public`; no `@_spi` anywhere.
+shared="$library_dir/SharedValues.swift"
+mapfile -t shared_types < <(sed -nE 's/^public typealias ([A-Za-z]+) = NotificationEngine\.([A-Za-z]+)$/\2/p' "$shared" | sort)
+[ "${#shared_types[@]}" -gt 0 ] || fail "$shared names no engine value" ""
+mapfile -t public_types < <(grep -rhoE '^public (struct|enum) [A-Za-z]+' --include='*.swift' "$engine_dir" |
+  awk '{print $3}' | sort)
+[ "${public_types[*]}" = "${shared_types[*]}" ] ||
+  fail "$engine_dir's public types are the values $shared names, no more, no fewer:" \
+    "public: ${public_types[*]}; named: ${shared_types[*]}"
+public_files="$(grep -rlE '^public (struct|enum) ' --include='*.swift' "$engine_dir" | sort)"
 found="$(grep -rnE '(^|[^[:alnum:]_])(public|@_spi)([^[:alnum:]_]|$)' --include='*.swift' "$engine_dir" |
-  grep -vE ':[0-9]+:[[:space:]]*//' || true)"
-[ -z "$found" ] || fail "$engine_dir is reached with package access only; found:" "$found"
+  grep -vE ':[0-9]+:[[:space:]]*//' | grep -vF -f <(sed 's/$/:/' <<<"$public_files") || true)"
+[ -z "$found" ] || fail "$engine_dir is reached with package access only, but for the shared values; found:" "$found"
+found="$(grep -rnE '@_spi' --include='*.swift' "$engine_dir" | grep -vE ':[0-9]+:[[:space:]]*//' || true)"
+[ -z "$found" ] || fail "$engine_dir has no @_spi; found:" "$found"
 found="$(grep -rnE 'Unsafe[A-Za-z]*(Pointer|Buffer)|withUnsafe|unsafeBitCast|unsafeDowncast|Unmanaged' \
   --include='*.swift' "$library_dir" | grep -vE ':[0-9]+:[[:space:]]*//' || true)"
 [ -z "$found" ] || fail "$library_dir holds plain values only, no raw memory; found:" "$found"

@@ -37,16 +37,10 @@ package enum RequestAnswers {
         // Embedded Swift (the WebAssembly module, docs/wasm.md) has no untyped
         // `throws` and no `any Error` to catch: the overload below's steps,
         // with the composer, which does not throw.
-        var composeRequest = try ComposeDecoder.decode(
+        let composeRequest = try ComposeDecoder.decode(
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = Composer.compose(composeRequest, reusing: &kept.requestStorage)
-        let json =
-            !composeRequest.hasPush
-            ? response.jsonBody()
-            : response.jsonBody(push: Composer.push(for: composeRequest, response: response, kept: kept))
-        response.giveStorage(to: &kept.requestStorage)
-        composeRequest.giveStorage(to: &kept.requestStorage)
-        return json
+        return answer(consume composeRequest, consume response, kept: kept)
         #else
         do {
             return try compose(request: request, appName: appName, catalogs: catalogs, now: now, kept: kept) {
@@ -69,19 +63,27 @@ package enum RequestAnswers {
         request: [UInt8], appName: String, catalogs: CatalogSet, now: () -> Timestamp, kept: KeptShapes,
         composer: (ComposeRequest, inout ComposeRequest.Storage) throws -> ComposeResponse
     ) throws -> [UInt8] {
-        var composeRequest = try ComposeDecoder.decode(
+        let composeRequest = try ComposeDecoder.decode(
             request, serverApp: appName, catalogs: catalogs, now: now, kept: kept)
         let response = try composer(composeRequest, &kept.requestStorage)
-        let json =
-            !composeRequest.hasPush
-            ? response.jsonBody()
-            : response.jsonBody(push: Composer.push(for: composeRequest, response: response, kept: kept))
-        // The response first: it shares the request's bytes.
-        response.giveStorage(to: &kept.requestStorage)
-        composeRequest.giveStorage(to: &kept.requestStorage)
-        return json
+        return answer(consume composeRequest, consume response, kept: kept)
     }
     #endif
+
+    /// The answer's bytes, with the push payloads when the request asked;
+    /// then the response's and the request's storage go back to `kept`
+    /// (the response first: it shares the request's bytes).
+    @inline(__always)
+    private static func answer(
+        _ request: consuming ComposeRequest, _ response: consuming ComposeResponse, kept: KeptShapes
+    ) -> [UInt8] {
+        let json =
+            !request.hasPush
+            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: request, response: response, kept: kept))
+        response.giveStorage(to: &kept.requestStorage)
+        request.giveStorage(to: &kept.requestStorage)
+        return json
+    }
 
     /// The `POST /relay` answer for a request body (`RelayCore`): the relay's
     /// next record and what to do, or the problem. Its `loop` composes as

@@ -81,22 +81,22 @@ public struct ComposeRequest: Hashable, Sendable {
     var engineValue: NotificationEngine.ComposeRequest {
         let catalogs = CatalogSet.forDefaultLocale(defaultLocale)
         return NotificationEngine.ComposeRequest(
-            notifications: notifications.map(\.engineValue),
+            notifications: notifications,
             displayed: Self.engineEntries(displayed),
-            now: now.value,
+            now: now,
             maxAgeSeconds: min(
                 max(maxAgeSeconds, Self.maxAgeSecondsRange.lowerBound), Self.maxAgeSecondsRange.upperBound),
             maxUnits: min(
                 max(maxUnits, BodyRenderer.maxUnitsRange.lowerBound), BodyRenderer.maxUnitsRange.upperBound),
             app: app, serverApp: defaultApp, recipient: recipient,
-            fetch: NotificationEngine.FetchOutcome(rawValue: fetch.rawValue) ?? .ok,
-            catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog, preview: preview.engineValue,
-            push: push?.engineValue)
+            fetch: fetch,
+            catalog: catalogs.catalog(forLocale: locale) ?? catalogs.defaultCatalog, preview: preview,
+            push: push?.clamped)
     }
 
     /// The engine's entries: each group a valid group key among the first
     /// `maxDisplayedGroups` distinct ones, or left out.
-    private static func engineEntries(_ entries: [DisplayedEntry]) -> [NotificationEngine.DisplayedEntry] {
+    private static func engineEntries(_ entries: [DisplayedEntry]) -> [DisplayedEntry] {
         var groups: [String] = []
         return entries.compactMap { entry in
             var group = entry.group
@@ -117,9 +117,10 @@ public struct ComposeRequest: Hashable, Sendable {
                     && digest.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
                     ? digest : nil
             }
-            return NotificationEngine.DisplayedEntry(
-                key: entry.key, timestamp: entry.timestamp.value, group: group, digest: digest,
-                alerted: entry.alerted?.value, direct: entry.direct)
+            var kept = entry
+            kept.group = group
+            kept.digest = digest
+            return kept
         }
     }
 }

@@ -135,7 +135,7 @@ public struct ComposeResponse: Hashable, Sendable {
             notification: Content(response.notification),
             shown: response.shown,
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
-            displayed: response.displayed.map(DisplayedEntry.init),
+            displayed: response.displayed,
             locale: response.locale, direction: response.direction == .rtl ? .rtl : .ltr,
             push: push.map(PushAnswer.init))
     }

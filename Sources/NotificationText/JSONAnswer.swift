@@ -47,7 +47,7 @@ public func answer(
     JSONAnswer { () throws(Problem) in
         try RequestAnswers.compose(
             request: composeRequest, appName: appName, catalogs: CatalogSet.forDefaultLocale(defaultLocale),
-            now: { now.value }, kept: KeptShapes())
+            now: { now }, kept: KeptShapes())
     }
 }
 

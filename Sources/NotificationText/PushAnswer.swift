@@ -146,8 +146,8 @@ public struct PushAnswer: Hashable, Sendable {
             withdrawal: Withdrawal(
                 apns: withdrawal(.apns, headers: answer.withdrawalAPNsHeaders), fcm: withdrawal(.fcm, headers: []),
                 webpush: withdrawal(.webpush, headers: answer.withdrawalWebPushHeaders)),
-            heldUntil: answer.heldUntil.map(Timestamp.init))
-        importance = Importance(rawValue: answer.importance.rawValue) ?? .normal
+            heldUntil: answer.heldUntil)
+        importance = answer.importance
         let identity = answer.identity
         if identity.sender != nil {
             sender = CommunicationSender(

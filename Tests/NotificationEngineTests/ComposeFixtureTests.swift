@@ -141,7 +141,7 @@ enum ComposeFixture {
                 reserveBytes: push["reserveBytes"] as? Int ?? 0, stamp: (push["stamp"] as? NSNumber)?.int64Value,
                 alertWindowSeconds: push["alertWindowSeconds"] as? Int ?? PushOptions.defaultAlertWindowSeconds,
                 activeUntil: try push["activeUntil"].map { try timestamp($0, "activeUntil") },
-                webPush: (push["webPush"] as? String).flatMap(PushOptions.WebPushFormat.init(rawValue:)) ?? .classic,
+                declarativeWebPush: push["webPush"] as? String == PushOptions.WebPushFormat.declarative.rawValue,
                 navigate: push["navigate"] as? String, mutable: push["mutable"] as? Bool ?? false)
         }
         return request

@@ -59,6 +59,29 @@ import Testing
         #expect(response.push?.send == false && response.push?.alert == false && response.push?.withdraw == [])
     }
 
+    @Test func compose_pushOptionsOutOfRange_areClampedOrLeftOut_andTheValueKeepsThem() {
+        let options = PushOptions(
+            badge: -5, androidChannel: "", reserveBytes: 99_999, stamp: -1, alertWindowSeconds: 999_999,
+            declarativeWebPush: true, navigate: "ftp://example.org")
+        let request = ComposeRequest(notifications: [Self.message("1")], now: Self.now, push: options)
+        let push = Composer.compose(request).push
+        // Badge 0, stamp 0, the channel left out; without a navigable `navigate`, the classic Web Push payload.
+        #expect(push?.apns.json.contains(#""badge":0"#) == true)
+        #expect(push?.stamp == 0)
+        #expect(push?.fcm.json.contains(#""channel""#) == false)
+        #expect(push?.webpush.json.contains("web_push") == false)
+        // The request's own value is as the caller wrote it: the composer clamps a copy.
+        #expect(request.push == options && request.push?.badge == -5 && request.push?.declarativeWebPush == true)
+    }
+
+    @Test func pushOptions_isNavigable_takesAnHTTPURLOfAtMost512Bytes() {
+        #expect(PushOptions.isNavigable("https://example.org/a"))
+        #expect(!PushOptions.isNavigable("https://example.org/" + String(repeating: "a", count: 493)))
+        #expect(PushOptions.isNavigable("https://example.org/" + String(repeating: "a", count: 492)))
+        #expect(!PushOptions.isNavigable("ftp://example.org"))
+        #expect(!PushOptions.isNavigable("https://exa mple.org"))
+    }
+
     @Test func compose_malformedLocale_meansTheDefault_whileTheJSONAnswerRefusesIt() {
         let response = Composer.compose(
             ComposeRequest(now: Self.now, fetch: .timeout, locale: "not a tag", defaultLocale: "de"))

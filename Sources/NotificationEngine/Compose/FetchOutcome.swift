@@ -1,5 +1,5 @@
 /// How the caller's fetch of pending notifications went (`fetch` on the wire).
-package enum FetchOutcome: String, Hashable, Sendable, CaseIterable {
+public enum FetchOutcome: String, Hashable, Sendable, CaseIterable {
     /// The notifications were fetched; compose decides from them.
     case ok
     /// The fetch failed: compose shows the fallback with reason `failed`.

@@ -1,8 +1,9 @@
 /// A notification's `importance` (compose.md 2.1, S3; push.md P9): what
 /// the backend knows of how much the message matters. `normal` when absent.
-package enum Importance: String, Hashable, Sendable, CaseIterable {
-    /// Never alerts on its own (a digest, a low-priority update).
+public enum Importance: String, Hashable, Sendable, CaseIterable {
+    /// Never alerts on its own: it arrives quietly (a digest, a low-priority update).
     case low
+    /// The default.
     case normal
     /// Alerts even inside its group's alert window; time-sensitive on iOS.
     case high

@@ -1,17 +1,24 @@
 /// One fetched notification, as `POST /compose` receives it in `notifications`.
-/// Decoding and validating the wire JSON is the caller's job; this is the value.
-package struct PendingNotification: Hashable, Sendable {
-    /// Who sent it; both parts are optional on the wire.
-    package struct Sender: Hashable, Sendable {
-        /// Compared with the request's `recipient` (exact code points) to drop the
-        /// recipient's own notifications.
-        package var id: String?
+///
+/// The engine's value and the library's (`NotificationText` names it by a
+/// `typealias`), one declaration for both (docs/adr/0050). The wire decoder
+/// checks each member's rules; a Swift caller's value goes to the composer
+/// as it is.
+public struct PendingNotification: Hashable, Sendable {
+    /// Who sent it; both parts are optional.
+    public struct Sender: Hashable, Sendable {
+        /// Compared with the request's `recipient` (exact code points) to drop
+        /// the recipient's own notifications.
+        public var id: String?
         /// Shown as a title or in a sender list after whitespace normalisation.
-        package var name: String?
-        /// Where the sender's picture is: a navigable URL (push.md P24 carries it).
-        package var avatar: String?
+        public var name: String?
+        /// Where the sender's picture is: an `https://` or `http://` URL of at
+        /// most 512 bytes (`POST /compose` refuses another), carried in the
+        /// payloads' `sender` (push.md P24).
+        public var avatar: String?
 
-        package init(id: String? = nil, name: String? = nil, avatar: String? = nil) {
+        /// A sender with these parts.
+        public init(id: String? = nil, name: String? = nil, avatar: String? = nil) {
             self.id = id
             self.name = name
             self.avatar = avatar
@@ -21,30 +28,38 @@ package struct PendingNotification: Hashable, Sendable {
     /// The types compose treats as messages; any other type is a non-message.
     package static let messageTypes = ["message", "mention", "reply"]
 
-    /// Required on the wire.
-    package var id: String
-    /// Where it comes from (wiki, community…); never contains `:` (the caller
-    /// validates). `nil` or empty means there is no source.
-    package var source: String?
+    /// Identifies the notification within its `source`.
+    public var id: String
+    /// Where it comes from (wiki, community…); `nil` or empty means none.
+    /// - Precondition: contains no `:` (`POST /compose` refuses one).
+    public var source: String?
     /// `message`, `mention`, `reply`, or any other string (a non-message).
-    package var type: String
-    package var timestamp: Timestamp
-    package var read: Bool
+    public var type: String
+    /// When it happened.
+    public var timestamp: Timestamp
+    /// Whether the recipient has read it (a read notification is dropped).
+    public var read: Bool
     /// The conversation or talk page; the bundle and the thread identifier use it.
-    package var thread: String?
-    package var threadTitle: String?
-    /// Whether the thread is a conversation of more than two people (push.md P24).
-    package var threadIsGroup: Bool
-    package var sender: Sender?
+    public var thread: String?
+    /// The thread's title, for a bundle's title.
+    public var threadTitle: String?
+    /// Whether the thread is a group conversation (more than two people):
+    /// the payloads' `conversation.group` (push.md P24).
+    public var threadIsGroup: Bool
+    /// Who sent it.
+    public var sender: Sender?
     /// The message's Markdown, rendered by the body rules.
-    package var text: String?
-    /// The source's own one-line text, rendered by the body rules when no other body exists.
-    package var defaultText: String?
-    package var url: String?
-    /// How much it matters (compose.md S3, push.md P9).
-    package var importance: Importance
+    public var text: String?
+    /// The source's own one-line text, rendered when no other body exists.
+    public var defaultText: String?
+    /// Opened when the notification is tapped.
+    public var url: String?
+    /// How much it matters: whether it alerts (compose.md S3) and how the
+    /// platforms interrupt for it (push.md P9).
+    public var importance: Importance
 
-    package init(
+    /// A notification with these values.
+    public init(
         id: String, source: String? = nil, type: String, timestamp: Timestamp, read: Bool = false,
         thread: String? = nil, threadTitle: String? = nil, threadIsGroup: Bool = false, sender: Sender? = nil,
         text: String? = nil, defaultText: String? = nil, url: String? = nil, importance: Importance = .normal
@@ -112,8 +127,9 @@ package struct PendingNotification: Hashable, Sendable {
             importance: text(.importance).flatMap(Importance.init(rawValue:)) ?? .normal)
     }
 
-    /// `source:id`, or `id` when there is no source (an empty source counts as none).
-    package var key: String {
+    /// `source:id`, or `id` when there is no source (an empty source counts
+    /// as none): what `shown`, `dropped` and `displayed` name it by.
+    public var key: String {
         guard let source, !source.isEmpty else { return id }
         return source + ":" + id
     }

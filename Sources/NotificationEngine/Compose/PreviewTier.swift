@@ -1,7 +1,7 @@
 /// What a compose answer may show (`preview`, compose.md C11), applied to the
 /// answer's `notification` itself, so the push payloads built from it and a
 /// notification service extension show the same thing.
-package enum PreviewTier: String, Hashable, Sendable, CaseIterable {
+public enum PreviewTier: String, Hashable, Sendable, CaseIterable {
     /// The notification as composed.
     case full
     /// No text the sender wrote (`text`, `defaultText`): bodies come from the catalog.

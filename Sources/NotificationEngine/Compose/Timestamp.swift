@@ -17,16 +17,21 @@
 /// `raw` keeps the text exactly as written, so compose echoes it unchanged.
 /// Two timestamps are `==` only when written identically; compare `instant`
 /// to compare times.
-package struct Timestamp: Hashable, Sendable, CustomStringConvertible {
+public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
     /// The text exactly as the caller wrote it.
     package let raw: String
     /// The instant it denotes.
     package let instant: Instant
 
-    package var description: String { raw }
+    /// The text as written.
+    public var rfc3339: String { raw }
 
-    /// Parses an RFC 3339 date-time; `nil` when `rfc3339` is not one (see the type's rules).
-    package init?(rfc3339: String) {
+    /// `rfc3339`.
+    public var description: String { raw }
+
+    /// The timestamp `rfc3339` writes, or nil when it is not an RFC 3339
+    /// date-time with an offset (`POST /compose` answers `invalid-timestamp`).
+    public init?(rfc3339: String) {
         var text = rfc3339
         let instant = text.withUTF8 { utf8 -> Instant? in
             guard let parts = Self.parse(utf8) else { return nil }

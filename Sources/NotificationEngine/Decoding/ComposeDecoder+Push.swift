@@ -85,7 +85,7 @@ extension ComposeDecoder {
     /// `push.navigate`: a navigable URL (push.md P23) of 1…512 bytes.
     private mutating func navigate() throws(JSONReader.Stop) -> String {
         let url = try stringValue(at: "push.navigate")
-        guard PushOptions.navigateByteRange.contains(url.utf8.count), PushOptions.isNavigable(url) else {
+        guard PushOptions.navigateByteRange.contains(url.utf8.count), PushOptions.hasNavigableForm(url) else {
             throw stop(
                 Problem(
                     .invalidValue,

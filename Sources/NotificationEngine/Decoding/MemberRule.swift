@@ -98,7 +98,7 @@ extension ComposeDecoder {
         case .groupKey: isGroupKey(value)
         case .digest: isDigest(value)
         case .importance: Importance(utf8: value) != nil
-        case .navigableURL: PushOptions.navigateByteRange.contains(value.count) && PushOptions.isNavigable(value)
+        case .navigableURL: PushOptions.navigateByteRange.contains(value.count) && PushOptions.hasNavigableForm(value)
         }
     }
 }

@@ -38,14 +38,8 @@ extension PushAnswer {
         }
 
         private func writeAPNs(_ strings: JSONStrings, to out: inout JSONWriter) {
-            out.raw(#"{"aps":{"alert":{"title":"#)
-            out.raw(strings.title)
-            if let subtitle = strings.subtitle {
-                out.raw(#","subtitle":"#)
-                out.raw(subtitle)
-            }
-            out.raw(#","body":"#)
-            out.raw(strings.body)
+            out.raw(#"{"aps":{"alert":{"#)
+            writeTitles(strings, to: &out)
             out.raw(#"},"thread-id":"#)
             out.raw(strings.groupKey)
             out.raw(#","interruption-level":""#)
@@ -169,8 +163,9 @@ extension PushAnswer {
             if mutable { out.raw(#","mutable":true"#) }
         }
 
-        /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
-        private func writeTexts(_ strings: JSONStrings, to out: inout JSONWriter) {
+        /// `"title":…,"subtitle":…,"body":…`: APNs' alert, and the start of the others' texts.
+        @inline(__always)
+        private func writeTitles(_ strings: JSONStrings, to out: inout JSONWriter) {
             out.raw(#""title":"#)
             out.raw(strings.title)
             if let subtitle = strings.subtitle {
@@ -179,6 +174,11 @@ extension PushAnswer {
             }
             out.raw(#","body":"#)
             out.raw(strings.body)
+        }
+
+        /// `"title":…,"subtitle":…,"body":…,"tag":…,"url":…` of FCM's data and Web Push.
+        private func writeTexts(_ strings: JSONStrings, to out: inout JSONWriter) {
+            writeTitles(strings, to: &out)
             out.raw(#","tag":"#)
             out.raw(strings.groupKey)
             if let url = strings.url {

@@ -53,7 +53,7 @@ package enum PushBuilder {
         var webTexts: PushAnswer.Texts? = nil
         var webCosts = costs
         if declarative, let url = texts.url {
-            if PushOptions.isNavigable(url) {
+            if PushOptions.hasNavigableForm(url) {
                 webCosts.url = PushFit.cost(url) - PushFit.cost(options.navigate ?? "")
             } else {
                 webTexts = texts

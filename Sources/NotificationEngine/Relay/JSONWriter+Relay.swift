@@ -30,6 +30,23 @@ extension JSONWriter {
     @inline(never)
     mutating func putInteger(_ value: Int64) { integer(value) }
 
+    /// `name` (the member's punctuation and quoted name, as `,"app":`)
+    /// and the string, when there is one.
+    @inline(never)
+    mutating func putMember(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        put(name)
+        putString(value)
+    }
+
+    /// `name` and the integer, when there is one.
+    @inline(never)
+    mutating func putMember(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        put(name)
+        putInteger(value)
+    }
+
     /// An integer, or `null` when there is none.
     @inline(never)
     mutating func integerOrNull(_ value: Int64?) {

@@ -110,14 +110,9 @@ extension RelayCore {
             json.put(record.displayed)
             json.put(#","now":"#)
             json.putString(now.raw)
-            json.put(#","maxAgeSeconds":"#)
-            json.putInteger(settings.maxAgeSeconds)
-            json.put(#","maxUnits":"#)
-            json.putInteger(settings.maxUnits)
-            if let app = settings.app {
-                json.put(#","app":"#)
-                json.putString(app)
-            }
+            json.putMember(#","maxAgeSeconds":"#, settings.maxAgeSeconds)
+            json.putMember(#","maxUnits":"#, settings.maxUnits)
+            json.putMember(#","app":"#, settings.app)
             json.put(#","recipient":"#)
             json.putString(record.recipient)
             json.put(#","fetch":"#)
@@ -130,22 +125,10 @@ extension RelayCore {
             json.putInteger(stamp)
             json.put(#","reserveBytes":"#)
             json.putInteger(reserveBytes)
-            if let badge {
-                json.put(#","badge":"#)
-                json.putInteger(badge)
-            }
-            if let channel = settings.androidChannel {
-                json.put(#","androidChannel":"#)
-                json.putString(channel)
-            }
-            if let window = settings.alertWindowSeconds {
-                json.put(#","alertWindowSeconds":"#)
-                json.putInteger(window)
-            }
-            if let activeUntil = record.activeUntil {
-                json.put(#","activeUntil":"#)
-                json.putString(activeUntil)
-            }
+            json.putMember(#","badge":"#, badge)
+            json.putMember(#","androidChannel":"#, settings.androidChannel)
+            json.putMember(#","alertWindowSeconds":"#, settings.alertWindowSeconds)
+            json.putMember(#","activeUntil":"#, record.activeUntil)
             json.put("}}")
         }
     }

@@ -99,22 +99,11 @@ extension RelayRecord {
         json.putString(settings.locale)
         json.put(#","preview":"#)
         json.putString(settings.preview)
-        if let channel = settings.androidChannel {
-            json.put(#","androidChannel":"#)
-            json.putString(channel)
-        }
-        json.put(#","maxAgeSeconds":"#)
-        json.putInteger(settings.maxAgeSeconds)
-        json.put(#","maxUnits":"#)
-        json.putInteger(settings.maxUnits)
-        if let app = settings.app {
-            json.put(#","app":"#)
-            json.putString(app)
-        }
-        if let window = settings.alertWindowSeconds {
-            json.put(#","alertWindowSeconds":"#)
-            json.putInteger(window)
-        }
+        json.putMember(#","androidChannel":"#, settings.androidChannel)
+        json.putMember(#","maxAgeSeconds":"#, settings.maxAgeSeconds)
+        json.putMember(#","maxUnits":"#, settings.maxUnits)
+        json.putMember(#","app":"#, settings.app)
+        json.putMember(#","alertWindowSeconds":"#, settings.alertWindowSeconds)
         json.put(#"},"displayed":"#)
         json.put(displayed)
         json.put(#","stamp":"#)
@@ -129,10 +118,7 @@ extension RelayRecord {
         } else {
             json.put("null")
         }
-        if let activeUntil {
-            json.put(#","activeUntil":"#)
-            json.putString(activeUntil)
-        }
+        json.putMember(#","activeUntil":"#, activeUntil)
         json.put(#","devices":["#)
         for (position, device) in devices.enumerated() {
             if position > 0 { json.put(",") }
@@ -155,10 +141,7 @@ extension RelayRecord.Device {
         json.putString(transport.rawValue)
         json.put(#","token":"#)
         json.putString(token)
-        if let topic {
-            json.put(#","topic":"#)
-            json.putString(topic)
-        }
+        json.putMember(#","topic":"#, topic)
         json.put(#","badge":"#)
         json.integerOrNull(badge.map { Int64($0) })
         json.put(#","attempt":"#)

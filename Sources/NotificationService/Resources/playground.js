@@ -19,6 +19,8 @@
   let token = null;
 
   const element = (id) => document.getElementById(id);
+  // Every card and problem box takes its parts from the page's one template of them.
+  for (const b of document.querySelectorAll("[data-parts]")) b.append(element(b.dataset.parts).content.cloneNode(true));
 
   function debounce(action) {
     let timer = 0;
