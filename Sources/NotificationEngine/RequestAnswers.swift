@@ -12,7 +12,8 @@ package enum RequestAnswers {
         -> [UInt8]
     {
         let fields = try BodyRequest.Fields.decode(request)
-        return fields.tape.withStringBytes(fields.text) { utf8 in
+        // Only what decides the input cut is decoded: the parser checked the rest.
+        return fields.tape.withStringBytes(fields.text, prefixOfAtLeast: BodyRenderer.inputPrefixBytes) { utf8 in
             BodyRenderer.withRendering(utf8: utf8, maxUnits: fields.maxUnits) { rendering in
                 observe(rendering)
                 return rendering.jsonBody()
@@ -78,7 +79,7 @@ package enum RequestAnswers {
     ) -> [UInt8] {
         let json =
             !request.hasPush
-            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: request, response: response))
+            ? response.jsonBody() : response.jsonBody(push: Composer.push(for: request, response: response, kept: kept))
         response.giveStorage(to: &kept.requestStorage)
         request.giveStorage(to: &kept.requestStorage)
         return json

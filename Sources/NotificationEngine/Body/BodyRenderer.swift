@@ -9,13 +9,18 @@ package enum BodyRenderer {
     package static let inputMaxUnits = 4096
     /// Allowed values of `maxUnits`.
     package static let maxUnitsRange = defaultMaxUnits...largestMaxUnits
+    /// The bytes of a text's UTF-8 that decide the input cut: a prefix of
+    /// whole scalars this long holds more than `inputMaxUnits` UTF-16 units
+    /// (a unit takes at most three bytes), so the cut and the scalar after
+    /// it lie inside it, and rendering it renders the text.
+    package static let inputPrefixBytes = 3 * (inputMaxUnits + 1)
 
     /// Renders `text` and applies the cap (sections 1 to 7).
     /// - Precondition: `maxUnits` is in `maxUnitsRange` (callers validate it).
     /// - Important: never throws; markup it cannot match is literal text.
     package static func render(_ text: String, maxUnits: Int = defaultMaxUnits) -> BodyRendering {
         withUTF8(text) { utf8 in
-            withRenderedBytes(utf8, text: { text }) { bytes, inputCut in
+            withRenderedBytes(utf8, text: { text }, capUnits: maxUnits) { bytes, inputCut in
                 BodyCap.apply(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
             }
         }
@@ -28,11 +33,14 @@ package enum BodyRenderer {
     /// called from another module, a generic would be run unspecialised, with
     /// a type-metadata lookup on every call. Engine SPI (`TextRange`): the
     /// library's callers render `String`s (`render`).
-    /// - Precondition: `utf8` is well-formed UTF-8; `maxUnits` is in `maxUnitsRange`.
+    /// - Precondition: `utf8` is well-formed UTF-8: the text, or its first
+    ///   `inputPrefixBytes` bytes or more, ending on a scalar boundary (the
+    ///   same rendering); `maxUnits` is in `maxUnitsRange`.
     package static func withRendering(
         utf8: UnsafeBufferPointer<UInt8>, maxUnits: Int, _ body: (RenderedBytes) -> [UInt8]
     ) -> [UInt8] {
-        withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }) { bytes, inputCut in
+        withRenderedBytes(utf8, text: { String(decoding: utf8, as: UTF8.self) }, capUnits: maxUnits) {
+            bytes, inputCut in
             let cap = BodyCap.cut(bytes, maxUnits: maxUnits, inputCut: inputCut, text: nil)
             return body(
                 RenderedBytes(
@@ -66,9 +74,13 @@ package enum BodyRenderer {
 
     /// Runs sections 1 to 6 over `utf8` and hands the rendered bytes to `body`.
     /// `text` makes the input a `String`, for the rare cut that needs the
-    /// standard library's grapheme breaking.
+    /// standard library's grapheme breaking. With `capUnits`, rendering stops
+    /// once the cap of that many units is settled (`BodyWriter.settlesCap`):
+    /// `body` may then get only the start of the rendered text, which the
+    /// cap cuts where it would cut the whole.
     private static func withRenderedBytes<Result>(
-        _ utf8: UnsafeBufferPointer<UInt8>, text: () -> String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
+        _ utf8: UnsafeBufferPointer<UInt8>, text: () -> String, capUnits: Int? = nil,
+        _ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result
     ) -> Result {
         let cut = InputCut.keptByteCount(utf8, text: text)
         let input = UnsafeBufferPointer(rebasing: utf8[0..<cut.count])
@@ -80,25 +92,28 @@ package enum BodyRenderer {
             let output = UnsafeMutableBufferPointer(
                 start: scratch.baseAddress! + sourceCount, count: scratch.count - sourceCount)
             var writer = BodyWriter(buffer: output)
-            renderBlocks(source, into: &writer)
+            renderBlocks(source, into: &writer, capUnits: capUnits)
             return body(writer.trimmed, cut.inputCut)
         }
     }
 
     /// Sections 3 to 6 over the normalised source: lines become fenced
-    /// content, blank lines and paragraphs.
-    static func renderBlocks(_ source: UnsafeBufferPointer<UInt8>, into writer: inout BodyWriter) {
+    /// content, blank lines and paragraphs; after a paragraph or a fenced
+    /// line that settles a cap of `capUnits`, no more.
+    static func renderBlocks(_ source: UnsafeBufferPointer<UInt8>, into writer: inout BodyWriter, capUnits: Int? = nil)
+    {
         // The inline renderer's scratch starts on the stack: a short text's
         // needs no allocation.
         withUnsafeTemporaryAllocation(byteCount: InlineRenderer.stackBytes, alignment: 8) { stack in
             var inline = InlineRenderer(source: source, stack: stack)
-            renderBlocks(source, with: &inline, into: &writer)
+            renderBlocks(source, with: &inline, into: &writer, capUnits: capUnits)
         }
     }
 
-    /// `renderBlocks(_:into:)` with its inline renderer.
+    /// `renderBlocks(_:into:capUnits:)` with its inline renderer.
     private static func renderBlocks(
-        _ source: UnsafeBufferPointer<UInt8>, with inline: inout InlineRenderer, into writer: inout BodyWriter
+        _ source: UnsafeBufferPointer<UInt8>, with inline: inout InlineRenderer, into writer: inout BodyWriter,
+        capUnits: Int?
     ) {
         var fence: Fence? = nil
         var paragraphStart = -1
@@ -115,15 +130,18 @@ package enum BodyRenderer {
                 } else {
                     writer.beginLine(trimsEdges: false)
                     writer.appendVerbatim(UnsafeBufferPointer(rebasing: source[open.content(of: line, in: source)]))
+                    if let capUnits, writer.settlesCap(of: capUnits) { return }
                 }
             } else if let open = Fence.opening(line, in: source) {
                 // A fence may interrupt a paragraph.
                 isParagraphLine = false
                 flushParagraph(&paragraphStart, paragraphEnd, &inline, &writer)
+                if let capUnits, writer.settlesCap(of: capUnits) { return }
                 fence = open
             } else if isBlank(line, in: source) {
                 isParagraphLine = false
                 flushParagraph(&paragraphStart, paragraphEnd, &inline, &writer)
+                if let capUnits, writer.settlesCap(of: capUnits) { return }
                 writer.beginLine(trimsEdges: false)
             } else {
                 isParagraphLine = true

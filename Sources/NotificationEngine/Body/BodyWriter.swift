@@ -15,6 +15,11 @@ struct BodyWriter {
     private var atLineStart = false
     /// The last byte written was a space made from text (not from code).
     private var lastWasTextSpace = false
+    /// What `settlesCap` counted: the UTF-16 units of the first
+    /// `countedBytes` bytes, and the whitespace that starts the output.
+    private var countedBytes = 0
+    private var countedUnits = 0
+    private var leadingWhitespace = 0
 
     init(buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
@@ -161,6 +166,24 @@ struct BodyWriter {
     private mutating func appendLineFeed() {
         if count >= 2 && buffer[count - 1] == ASCII.lineFeed && buffer[count - 2] == ASCII.lineFeed { return }
         write(ASCII.lineFeed)
+    }
+
+    /// Whether the output, trimmed (section 6.4), already holds more than
+    /// `maxUnits` UTF-16 units and ends in a byte that stays: section 7 then
+    /// caps the body at a scalar of this output that nothing written later
+    /// moves (later lines only add bytes after it, or drop whitespace after
+    /// its end), and Character boundaries up to a scalar depend on nothing
+    /// after it, so more output would change neither the cut nor the
+    /// answer. Counts only what was written since the last call.
+    mutating func settlesCap(of maxUnits: Int) -> Bool {
+        guard count > 0, !ASCII.isWhitespace(buffer[count - 1]) else { return false }
+        // The last call's output ended in a byte that stays.
+        assert(count >= countedBytes, "output shorter than when last counted")
+        countedUnits += ByteScan.utf16Count(UnsafeBufferPointer(rebasing: buffer[countedBytes..<count]))
+        countedBytes = count
+        // Whitespace is ASCII: a byte is a unit. It ends before `count`.
+        while ASCII.isWhitespace(buffer[leadingWhitespace]) { leadingWhitespace += 1 }
+        return countedUnits - leadingWhitespace > maxUnits
     }
 
     /// Section 6.4: the output without leading or trailing whitespace.

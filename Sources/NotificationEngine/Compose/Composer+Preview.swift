@@ -11,15 +11,18 @@ extension Composer {
 
     /// The `push` member of the answer to `request`, whose compose answer
     /// (its tier applied) is `response`; nil when the request has no `push`.
+    /// `shapes`, the caller's for the thread, keeps the last topic's digest.
     ///
     /// It is not a member of `ComposeResponse`: a reference there, even nil,
     /// costs every compose without it (the response's buffers were no longer
     /// handed back to the next request), so the writer takes it beside the
     /// response (`jsonBody(push:)`).
-    package static func push(for request: ComposeRequest, response: ComposeResponse) -> PushAnswer? {
+    package static func push(for request: ComposeRequest, response: ComposeResponse, kept shapes: KeptShapes? = nil)
+        -> PushAnswer?
+    {
         guard let options = request.push else { return nil }
         return PushBuilder.answer(
-            options, request: request, response: response, kept: KeptFacts(of: response, in: request))
+            options, request: request, response: response, kept: KeptFacts(of: response, in: request), shapes: shapes)
     }
 
     /// What the tiers and the push payloads read of the kept notifications.

@@ -30,6 +30,10 @@ package final class KeptShapes {
     var requestStorage = ComposeRequest.Storage()
     /// Whether shapes are noted at all.
     let isEnabled: Bool
+    /// The last group source whose topic (push.md P5, a SHA-256) this
+    /// thread worked out, and that topic: a relay composes one thread's
+    /// requests one after another, for each of its devices.
+    private var lastTopic: (source: String, topic: String)? = nil
 
     /// Shapes not yet known; `isEnabled` false notes none (tests compare).
     package init(isEnabled: Bool = true) {
@@ -42,6 +46,16 @@ package final class KeptShapes {
     /// a pass before never gave it back.
     func takeNotificationShape() -> ObjectShape {
         notification.take() ?? ObjectShape(isEnabled: isEnabled)
+    }
+
+    /// The topic of the group source `source` (`PushBuilder.digest`), hashed
+    /// only when the last one asked for was another: by its UTF-8, which
+    /// the digest hashes (`==` would take "é" and "e\u{301}" for one).
+    func topic(of source: String) -> String {
+        if let last = lastTopic, CodePoints.equal(last.source, source) { return last.topic }
+        let topic = PushBuilder.digest(source)
+        lastTopic = (source, topic)
+        return topic
     }
 
     /// The displayed entry's shape, as `takeNotificationShape()`.

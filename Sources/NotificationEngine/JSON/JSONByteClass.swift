@@ -77,6 +77,19 @@ enum JSONByteClass {
     /// compose decoder, so both accept exactly the same strings.
     @inline(__always)
     static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> StringEnd {
+        var doubtful = false
+        return stringEnd(in: bytes, from: start, checksEscapes: false, doubtful: &doubtful)
+    }
+
+    /// `stringEnd(in:from:)`, and with `checksEscapes` (the parser, which
+    /// decodes only the strings a decoder reads) each escape checked where
+    /// it is found (`validEscapeLength`) and stepped over whole, so that a
+    /// string need not be decoded to be known good: `doubtful` is set when
+    /// the check did not vouch for one, which decoding them then names.
+    @inline(__always)
+    static func stringEnd(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, checksEscapes: Bool, doubtful: inout Bool
+    ) -> StringEnd {
         var cursor = start
         var hasEscape = false
         while true {
@@ -98,12 +111,64 @@ enum JSONByteClass {
             if byte == UInt8(ascii: "\"") { return .quote(end: cursor, hasEscape: hasEscape) }
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
-                cursor &+= 2
+                // Stepping over a whole escape finds the same end as over
+                // its first two bytes: the rest are hexadecimal digits or
+                // the next escape's backslash.
+                let length = checksEscapes ? validEscapeLength(in: bytes, at: cursor) : 2
+                if length == 0 { doubtful = true }
+                cursor &+= length == 0 ? 2 : length
             } else if byte < 0x20 {
                 return .controlByte(at: cursor)
             } else {
                 cursor &+= 1
             }
         }
+    }
+
+    /// The length of the escape whose backslash is at `offset` when it is
+    /// valid: 2 for a one-character escape, 6 for `\u` and four hexadecimal
+    /// digits that are no surrogate, 12 for a high and a low surrogate
+    /// escaped one after the other; 0 for any other (invalid, or a lone
+    /// surrogate, which `JSONParser.unescape` then names).
+    @inline(__always)
+    static func validEscapeLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        guard bytes.count &- offset > 1 else { return 0 }
+        switch bytes[offset &+ 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return 2
+        case UInt8(ascii: "u"): return unicodeEscapeLength(in: bytes, at: offset)
+        default: return 0
+        }
+    }
+
+    /// `validEscapeLength` of a `\u` escape.
+    @inline(never)
+    private static func unicodeEscapeLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        guard let first = hexScalar(in: bytes, at: offset &+ 2) else { return 0 }
+        if first < 0xD800 || first > 0xDFFF { return 6 }
+        guard first <= 0xDBFF, bytes.count &- offset >= 8, bytes[offset &+ 6] == UInt8(ascii: "\\"),
+            bytes[offset &+ 7] == UInt8(ascii: "u"), let second = hexScalar(in: bytes, at: offset &+ 8),
+            second >= 0xDC00 && second <= 0xDFFF
+        else { return 0 }
+        return 12
+    }
+
+    /// The value of the four hexadecimal digits at `offset`, nil when they are not four such digits.
+    private static func hexScalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        guard bytes.count &- offset >= 4 else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<(offset &+ 4) {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            value = value &<< 4 | UInt32(digit)
+        }
+        return value
     }
 }

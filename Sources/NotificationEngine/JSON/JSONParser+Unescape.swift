@@ -3,20 +3,24 @@ import EnginePrimitives
 /// A string's escapes, decoded: by the parser's check of every string with
 /// escapes, by the tape when a decoder reads one, and by the compose reader.
 extension JSONParser {
-    /// Decodes the escapes of a string's raw bytes into `output`, which
-    /// holds at least `raw.count` bytes; returns the length written.
+    /// Decodes the escapes of a string's raw bytes into `output`; returns
+    /// the length written. `output` holds at least `raw.count` bytes, or,
+    /// with a `limit`, at least `limit + 16`: decoding then stops once it
+    /// has written `limit` bytes or more (a prefix of the decoded string,
+    /// which may end inside a scalar), and checks nothing after them.
     static func unescape(
-        _ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>
+        _ raw: UnsafeBufferPointer<UInt8>, baseOffset: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+        limit: Int = .max
     ) throws(JSONParseError) -> Int {
         var read = 0
         var written = 0
         while read < raw.count {
             // Plain runs 16, then 8 bytes at a time, each copied whole:
             // bytes past a backslash are overwritten after it. Writing never
-            // passes reading and the output is as long as the input, so
-            // what is copied fits.
+            // passes reading and the output is as long as the input (or
+            // stops 16 bytes short of its end), so what is copied fits.
             var found = false
-            while raw.count &- read >= 16 {
+            while raw.count &- read >= 16 && written < limit {
                 let lanes = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(
                     as: SIMD16<UInt8>.self)
                 UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(
@@ -33,7 +37,7 @@ extension JSONParser {
             }
             // Words only for what is left past the last 16 (the backslash
             // just found would stop the first word at once).
-            while !found && raw.count &- read >= 8 {
+            while !found && raw.count &- read >= 8 && written < limit {
                 let word = UnsafeRawPointer(raw.baseAddress.unsafelyUnwrapped + read).loadUnaligned(as: UInt64.self)
                 UnsafeMutableRawPointer(output.baseAddress.unsafelyUnwrapped + written).storeBytes(
                     of: word, as: UInt64.self)
@@ -47,7 +51,7 @@ extension JSONParser {
                 read &+= 8
                 written &+= 8
             }
-            guard read < raw.count else { break }
+            guard read < raw.count && written < limit else { break }
             let byte = raw[read]
             if byte != UInt8(ascii: "\\") {
                 output[written] = byte

@@ -307,9 +307,10 @@ package struct JSONParser: ~Copyable {
     @inline(__always)
     private mutating func parseString() throws(JSONParseError) {
         let start = index &+ 1
-        switch JSONByteClass.stringEnd(in: bytes, from: start) {
+        var doubtful = false
+        switch JSONByteClass.stringEnd(in: bytes, from: start, checksEscapes: true, doubtful: &doubtful) {
         case .quote(let end, let hasEscape):
-            if hasEscape { try checkEscapes(start: start, end: end) }
+            if doubtful { try checkEscapes(start: start, end: end) }
             index = end &+ 1
             appendScalar(.string, flag: hasEscape, start: start, end: end)
         case .controlByte(let offset):
@@ -320,7 +321,8 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Checks a string's escapes by decoding them into a scratch buffer, so
-    /// the tape only ever holds strings that decode.
+    /// the tape only ever holds strings that decode: for a string whose
+    /// scan met an escape it did not vouch for, this finds what is wrong.
     @inline(never)
     private func checkEscapes(start: Int, end: Int) throws(JSONParseError) {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])

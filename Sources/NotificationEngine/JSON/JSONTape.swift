@@ -181,6 +181,42 @@ package struct JSONTape {
         }
     }
 
+    /// `withStringBytes` of the first scalars of the string at `index`
+    /// only: at least `minimumCount` bytes of their UTF-8, ending on a
+    /// scalar boundary (all of it when the string is shorter), whatever the
+    /// length of the rest, which is neither decoded nor copied.
+    package func withStringBytes<Result>(
+        _ index: Int, prefixOfAtLeast minimumCount: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let entry = entries[index]
+        precondition(entry.kind == .string, "string bytes of a non-string")
+        // A scalar cut at the limit ends within 3 bytes after it.
+        let limit = minimumCount + 3
+        return bytes.withUnsafeBufferPointer { text in
+            let raw = UnsafeBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)])
+            guard entry.flag else {
+                return body(
+                    raw.count <= limit ? raw : UnsafeBufferPointer(rebasing: raw[0..<Self.wholeScalars(raw, limit)]))
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(raw.count, limit + 16)) { output in
+                // Cannot fail: the parser checked these escapes.
+                let count =
+                    (try? JSONParser.unescape(raw, baseOffset: Int(entry.start), into: output, limit: limit)) ?? 0
+                let decoded = UnsafeBufferPointer(output)
+                return body(UnsafeBufferPointer(rebasing: decoded[0..<Self.wholeScalars(decoded, count)]))
+            }
+        }
+    }
+
+    /// The length of the longest run of whole scalars that starts the
+    /// first `count` bytes of the UTF-8 `bytes`.
+    private static func wholeScalars(_ bytes: UnsafeBufferPointer<UInt8>, _ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        var lead = count - 1
+        while lead > 0 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        return lead + ASCII.sequenceLength(leadByte: bytes[lead]) <= count ? count : lead
+    }
+
     /// The number at `index` exactly as written.
     package func lexeme(_ index: Int) -> String {
         let entry = entries[index]

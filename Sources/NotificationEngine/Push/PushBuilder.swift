@@ -2,14 +2,16 @@
 /// and the answer of its preview tier: a pure function of the two, run only
 /// when the request has a `push` member.
 package enum PushBuilder {
-    /// The answer's `push`, its payloads fitted.
+    /// The answer's `push`, its payloads fitted; `shapes`, when given,
+    /// keeps the last topic worked out (`KeptShapes.topic(of:)`).
     static func answer(
-        _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts
+        _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts,
+        shapes: KeptShapes?
     ) -> PushAnswer {
         let notification = response.notification
-        // P3 to P5: one digest for the topic and, when the source is not plain, the group key.
+        // P3 to P5: the topic is the digest of the group source.
         let source = notification.threadIdentifier ?? Composer.fallbackGroupKey
-        let topic = digest(source)
+        let topic = shapes?.topic(of: source) ?? digest(source)
         // G of compose.md C14, which the composer worked out for the next state.
         let groupKey = response.groupKey
         // P6 to P8: the anchor's whole seconds are its floor (fractions are not negative).
