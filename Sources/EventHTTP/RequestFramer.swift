@@ -279,7 +279,8 @@ struct RequestFramer {
         return (offset, .needMore)
     }
 
-    private static func hexValue(_ byte: UInt8) -> Int? {
+    /// The value of a hex digit (a chunk size's), nil for any other byte.
+    static func hexValue(_ byte: UInt8) -> Int? {
         switch byte {
         case 0x30...0x39: Int(byte &- 0x30)
         case 0x41...0x46: Int(byte &- 0x41 &+ 10)

@@ -11,7 +11,7 @@ extension RequestReader {
         var offset = start
         while offset < end {
             var size = 0
-            while offset < end, let digit = hexValue(bytes[offset]) {
+            while offset < end, let digit = RequestFramer.hexValue(bytes[offset]) {
                 size = size &* 16 &+ digit
                 offset += 1
             }
@@ -21,15 +21,6 @@ extension RequestReader {
             body.append(contentsOf: UnsafeBufferPointer(start: bytes + offset, count: size))
             // The data's CRLF.
             offset += size + 2
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte &- 0x30)
-        case 0x41...0x46: Int(byte &- 0x41 &+ 10)
-        case 0x61...0x66: Int(byte &- 0x61 &+ 10)
-        default: nil
         }
     }
 }
