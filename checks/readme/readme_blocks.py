@@ -217,8 +217,15 @@ def run_package_block(start, lines):
 
 def run_main_block(start, lines, build_path):
     modules = os.path.join(build_path, "Modules")
-    objects = [path for target in ("NotificationText", "NotificationEngine", "EnginePrimitives")
-               for path in sorted(glob.glob(os.path.join(build_path, f"{target}.build", "*.o")))]
+    # The objects of the sources there are now: an incremental build keeps the
+    # object of a source file since deleted, which would link a stale symbol.
+    objects = []
+    for target in ("NotificationText", "NotificationEngine", "EnginePrimitives"):
+        sources = {os.path.basename(path) for path in
+                   glob.glob(os.path.join(ROOT, "Sources", target, "**", "*"), recursive=True)}
+        objects += [path for path in sorted(glob.glob(os.path.join(build_path, f"{target}.build", "*.o")))
+                    if not os.path.basename(path).endswith(".swift.o")
+                    or os.path.basename(path)[:-len(".o")] in sources]
     with tempfile.TemporaryDirectory() as folder:
         source = os.path.join(folder, "main.swift")
         with open(source, "w") as main:
