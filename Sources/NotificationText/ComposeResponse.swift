@@ -132,7 +132,7 @@ public struct ComposeResponse: Hashable, Sendable {
         self.init(
             kind: Kind(rawValue: response.kind.rawValue)!,
             reason: response.reason.map { FallbackReason(rawValue: $0.rawValue)! },
-            notification: Content(response.notification),
+            notification: Content(response.answerNotification),
             shown: response.shown,
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
             displayed: response.displayed,
