@@ -20,7 +20,7 @@
 /// slot's text as for `copied`, and `derived(_:copied:transition:)`, one
 /// function, writes the member from that text and the transition, where
 /// the answer is written (`ComposeResponse+JSON`, `answerNotification`).
-package enum AnswerMember: UInt8, CaseIterable, Sendable {
+public enum AnswerMember: UInt8, CaseIterable, Sendable {
     case title, subtitle, body, threadIdentifier, url
 
     /// Where the value comes from.
@@ -92,7 +92,7 @@ package enum AnswerMember: UInt8, CaseIterable, Sendable {
     }
 
     /// The wire name.
-    package var name: String {
+    public var name: String {
         let key = key
         let name = UnsafeBufferPointer(start: key.utf8Start + 1, count: key.utf8CodeUnitCount - 3)
         return String(decoding: name, as: UTF8.self)
