@@ -16,6 +16,10 @@ beside the main comparison; default 1), SERVICE_CMD (the service's command line)
 The main comparison (the `service` rows and every ratio) runs the service as
 deployed: jemalloc preloaded, one thread, the access log on (to a file).
 
+Three requests: /body (body-typical.json), /compose (compose-20.json) and
+/compose with `"push":{}` (the relay's call); each /compose is compared with
+a reference process sending the service's own reply to that request.
+
 Writes bench/out/http.json and bench/out/http.md; prints the table.
 """
 
@@ -37,6 +41,9 @@ from benchlib import (  # noqa: E402
 
 BODY = BENCH / "payloads" / "body-typical.json"
 COMPOSE = BENCH / "payloads" / "compose-20.json"
+# The relay's real call: compose-20.json with `"push":{}` first, as the gate's
+# `service-compose-20-push` case sends it (written to out/ at the start).
+COMPOSE_PUSH = OUT / "compose-20-push.json"
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 SEED = int(os.environ.get("BENCH_SEED", "1"))
@@ -70,11 +77,17 @@ def main() -> int:
     # request with the service's own reply to it, byte for byte (~1.8 KB
     # against the /body reply's ~0.3 KB), so both sides make the same HTTP
     # exchange and the difference is the service's work alone.
-    compose_reply = OUT / "compose-20-reply.json"
-    compose_reply.write_bytes(subprocess.run(
-        [str(REPO / ".build" / "release" / "notification-text"), "compose"],
-        stdin=COMPOSE.open("rb"), capture_output=True, check=True).stdout.rstrip(b"\n"))
-    servers["reference+reply"] = Server("reference, the service's /compose reply", reference_command(compose_reply))
+    # The same for /compose with `push`, the relay's call: its own reference
+    # process sends the service's reply with the payloads.
+    COMPOSE_PUSH.write_bytes(b'{"push":{},' + COMPOSE.read_bytes().lstrip()[1:])
+    for request, reply_name, key, label in (
+            (COMPOSE, "compose-20-reply.json", "reference+reply", "the service's /compose reply"),
+            (COMPOSE_PUSH, "compose-20-push-reply.json", "reference+push", "the service's /compose reply with push")):
+        reply = OUT / reply_name
+        reply.write_bytes(subprocess.run(
+            [str(REPO / ".build" / "release" / "notification-text"), "compose"],
+            stdin=request.open("rb"), capture_output=True, check=True).stdout.rstrip(b"\n"))
+        servers[key] = Server(f"reference, {label}", reference_command(reply))
     served = {key: 0 for key in servers}
     try:
         for server in servers.values():
@@ -84,7 +97,7 @@ def main() -> int:
         # Sanity: each server answers the typical message; service and peer agree on the body.
         replies = {}
         for key, server in servers.items():
-            if key == "reference+reply":
+            if key in ("reference+reply", "reference+push"):
                 continue
             status, text = check_reply(server, BODY, "/body")
             replies[key] = text
@@ -97,19 +110,28 @@ def main() -> int:
             raise RuntimeError(f"service: POST /compose answered {status}: {text[:300]}")
         if check_reply(servers["reference+reply"], COMPOSE, "/compose")[1] != text:
             raise RuntimeError("the reference's /compose reply differs from the service's")
+        status, text = check_reply(servers["service"], COMPOSE_PUSH, "/compose")
+        if status != 200 or '"push":{' not in text:
+            raise RuntimeError(f"service: POST /compose with push answered {status}: {text[:300]}")
+        if check_reply(servers["reference+push"], COMPOSE_PUSH, "/compose")[1] != text:
+            raise RuntimeError("the reference's /compose reply with push differs from the service's")
 
         for key, server in servers.items():  # warm-up: caches, allocator, JIT-free but page faults
             served[key] += run_wrk(server, BODY, "/body", 2).requests
 
         compose_keys = ("reference", "reference+reply", "service") + (("service-log",) if WITH_ACCESS_LOG else ())
-        body_runs: dict[str, list[WrkResult]] = {key: [] for key in servers if key != "reference+reply"}
+        push_keys = ("reference+push", "service")
+        body_runs: dict[str, list[WrkResult]] = {
+            key: [] for key in servers if key not in ("reference+reply", "reference+push")}
         compose_runs: dict[str, list[WrkResult]] = {key: [] for key in compose_keys}
+        push_runs: dict[str, list[WrkResult]] = {key: [] for key in push_keys}
         shuffler = random.Random(SEED)
         for round_index in range(ROUNDS):
             body_order = shuffler.sample(list(body_runs), len(body_runs))
             compose_order = shuffler.sample(list(compose_keys), len(compose_keys))
-            print(f"round {round_index + 1} order: /body {', '.join(body_order)}; /compose {', '.join(compose_order)}",
-                  flush=True)
+            push_order = shuffler.sample(list(push_keys), len(push_keys))
+            print(f"round {round_index + 1} order: /body {', '.join(body_order)}; /compose {', '.join(compose_order)}; "
+                  f"/compose push {', '.join(push_order)}", flush=True)
             for key in body_order:
                 server = servers[key]
                 result = run_wrk(server, BODY, "/body", SECONDS)
@@ -123,6 +145,12 @@ def main() -> int:
                 served[key] += result.requests
                 print(f"round {round_index + 1} /compose {key:15} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
                       f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+            for key in push_order:
+                result = run_wrk(servers[key], COMPOSE_PUSH, "/compose", SECONDS)
+                push_runs[key].append(result)
+                served[key] += result.requests
+                print(f"round {round_index + 1} /compose push {key:15} {result.rps:9.0f} req/s  "
+                      f"p99 {result.p99_ms:6.2f} ms  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
 
         rss_after_million = None
         if MILLION:
@@ -140,6 +168,7 @@ def main() -> int:
 
     body = {key: median_result(runs) for key, runs in body_runs.items()}
     compose = {key: median_result(runs) for key, runs in compose_runs.items()}
+    push = {key: median_result(runs) for key, runs in push_runs.items()}
     reference_rps = body["reference"].rps
 
     rows = []
@@ -148,6 +177,8 @@ def main() -> int:
     for key, result in compose.items():
         label = servers[key].name + (" (6 KB request)" if key.startswith("reference") else "")
         rows.append(("/compose 20", label, result, rss[key], threads[key]))
+    for key, result in push.items():
+        rows.append(("/compose 20 push", servers[key].name, result, rss[key], threads[key]))
 
     lines = [
         f"Measured {machine['date']} on {machine['nproc']} × {machine['cpu']} (load average before: {machine['loadavg']}); "
@@ -159,7 +190,8 @@ def main() -> int:
     for route, name, result, rss_mib, _ in rows:
         # Each route against the reference answering that route's request
         # (for /compose, with the same reply bytes).
-        yardstick = compose["reference+reply"] if route.startswith("/compose") else body["reference"]
+        yardstick = (push["reference+push"] if route.endswith("push")
+                     else compose["reference+reply"] if route.startswith("/compose") else body["reference"])
         lines.append(
             f"| {route} | {name} | {result.rps:,.0f} | {result.rps / yardstick.rps:.0%} | {result.p50_ms:.2f} | "
             f"{result.p99_ms:.2f} | {result.cpu_us_per_request:.1f} | "
@@ -187,6 +219,8 @@ def main() -> int:
     compose_rps_ratio = service_compose.rps / compose["reference+reply"].rps
     short_reply_rps_ratio = service_compose.rps / compose["reference"].rps
     compose_vs_body_reference = service_compose.rps / reference_rps
+    push_rps_ratio = push["service"].rps / push["reference+push"].rps
+    push_capacity = median_cpu(push_runs["reference+push"]) / median_cpu(push_runs["service"])
 
     # One round's p99 moves by ±30% with the machine, so the row shows every
     # round, and the service's p99 over the reference's in the same round.
@@ -214,6 +248,9 @@ def main() -> int:
          f"request with the same reply; against the short fixed reply {short_reply_rps_ratio:.0%} and "
          f"{short_reply_capacity:.0%}; {compose_vs_body_reference:.0%} of the /body reference's req/s)"
          f"{log_off(compose_runs, 'reference+reply')}"),
+        ("/compose (20 pending) with push ≥ 80% of reference req/s (as deployed)", push_rps_ratio >= 0.80,
+         f"{push_rps_ratio:.0%} by req/s; {push_capacity:.0%} by CPU per request (reference answering the same "
+         f"request with the service's reply, payloads included)"),
     ]
     if rss_after_million is not None:
         targets.append(("RSS < 50 MB after 1,000,000 requests", rss_after_million < 50 * 1e6 / 2**20,
@@ -235,6 +272,8 @@ def main() -> int:
                  for key, runs in body_runs.items()},
         "compose": {key: [vars(r) | {"rps": r.rps, "cpu_us_per_request": r.cpu_us_per_request} for r in runs]
                     for key, runs in compose_runs.items()},
+        "compose_push": {key: [vars(r) | {"rps": r.rps, "cpu_us_per_request": r.cpu_us_per_request} for r in runs]
+                         for key, runs in push_runs.items()},
         "rss_mib": rss,
         "rss_after_million_mib": rss_after_million,
         "served": served,
