@@ -286,7 +286,7 @@ struct InlineRenderer: ~Copyable {
             let byte = source[position]
             switch byte {
             case ASCII.backslash:
-                position += position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1
+                position = stepPastEscape(at: position, end: end)
             case ASCII.backtick where closing == ASCII.rightBracket:
                 position = stepPastCodeSpan(at: position, end: end)
             case ASCII.lineFeed where closing == ASCII.rightParenthesis:
@@ -324,15 +324,7 @@ struct InlineRenderer: ~Copyable {
         var depth = 1
         var position = open + 1
         while position < limit {
-            let byte = source[position]
-            switch byte {
-            case ASCII.backslash:
-                position += position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1
-            case ASCII.backtick where closing == ASCII.rightBracket:
-                position = stepPastCodeSpan(at: position, end: end)
-            case ASCII.lineFeed where closing == ASCII.rightParenthesis:
-                unmemoisedBytes -= position - open
-                return .noMatch
+            switch source[position] {
             case opening:
                 depth += 1
                 position += 1
@@ -343,6 +335,13 @@ struct InlineRenderer: ~Copyable {
                     return .found(position)
                 }
                 position += 1
+            case ASCII.lineFeed where closing == ASCII.rightParenthesis:
+                unmemoisedBytes -= position - open
+                return .noMatch
+            case ASCII.backslash:
+                position = stepPastEscape(at: position, end: end)
+            case ASCII.backtick where closing == ASCII.rightBracket:
+                position = stepPastCodeSpan(at: position, end: end)
             default:
                 position += 1
             }
@@ -353,6 +352,13 @@ struct InlineRenderer: ~Copyable {
         }
         unmemoisedBytes = 0
         return .unknown
+    }
+
+    /// Just past the backslash at `position`, and past the punctuation
+    /// character it escapes: an escaped bracket or parenthesis never counts.
+    @inline(__always)
+    private func stepPastEscape(at position: Int, end: Int) -> Int {
+        position + (position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1)
     }
 
     private enum Memo { case unknown, found(Int), noMatch }
