@@ -105,8 +105,10 @@ package enum BodyRenderer {
         // The inline renderer's scratch starts on the stack: a short text's
         // needs no allocation.
         withUnsafeTemporaryAllocation(byteCount: InlineRenderer.stackBytes, alignment: 8) { stack in
-            var inline = InlineRenderer(source: source, stack: stack)
-            renderBlocks(source, with: &inline, into: &writer, capUnits: capUnits)
+            withUnsafeTemporaryAllocation(byteCount: InlineRenderer.stackBytes, alignment: 8) { tokenStack in
+                var inline = InlineRenderer(source: source, stack: stack, tokenStack: tokenStack)
+                renderBlocks(source, with: &inline, into: &writer, capUnits: capUnits)
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 /// of backtick runs, and delimiter openers keep per-character stack links.
 /// It owns its scratch space and frees it when it ends (`~Copyable`).
 struct InlineRenderer: ~Copyable {
-    private let source: UnsafeBufferPointer<UInt8>
+    let source: UnsafeBufferPointer<UInt8>
 
     private enum TokenKind: UInt8 { case text, code, delimiter }
 
@@ -55,32 +55,41 @@ struct InlineRenderer: ~Copyable {
 
     /// Every maximal backtick run of the source as `length << 32 | start`,
     /// sorted; built only once direct searches have used up their budget.
-    private var backtickRuns: [Int64] = []
-    private var backtickRunsIndexed = false
+    var backtickRuns: [Int64] = []
+    var backtickRunsIndexed = false
     /// Bytes that direct closer searches may still scan: a few code spans are
     /// found by looking ahead, thousands of runs by binary search in the index.
-    private var directSearchBudget: Int
+    var directSearchBudget: Int
+    /// Bytes that bracket matches may still scan without the memo.
+    private var unmemoisedBytes = 256
 
     /// Frees the memo's block; the scratch buffers free their own.
     deinit {
         UnsafeMutableRawPointer(matchMemo)?.deallocate()
     }
 
-    /// Bytes of stack `BodyRenderer` lends each render (`init(source:stack:)`):
-    /// as much as `withUnsafeTemporaryAllocation` gives without asking the
-    /// runtime how much stack is left.
+    /// Bytes of each of the two blocks of stack `BodyRenderer` lends each
+    /// render (`init(source:stack:tokenStack:)`): as much as
+    /// `withUnsafeTemporaryAllocation` gives without asking the runtime how
+    /// much stack is left.
     static var stackBytes: Int { 1_024 }
 
-    /// A renderer whose frames, openers and tokens start in `stack` (valid
-    /// while the renderer is used) as far as they fit there, sized from the
-    /// source: a short text renders without allocating them.
-    init(source: UnsafeBufferPointer<UInt8>, stack: UnsafeMutableRawBufferPointer) {
+    /// A renderer whose frames and openers start in `stack`, and its tokens
+    /// in `tokenStack` (both valid while the renderer is used), as far as
+    /// they fit there, sized from the source: a short text renders without
+    /// allocating them.
+    init(
+        source: UnsafeBufferPointer<UInt8>, stack: UnsafeMutableRawBufferPointer,
+        tokenStack: UnsafeMutableRawBufferPointer
+    ) {
         self.source = source
         self.directSearchBudget = 2 * source.count
         var used = 0
         frames = ScratchBuffer(capacity: source.count / 16 + 4, startingIn: stack, after: &used)
-        openers = ScratchBuffer(capacity: source.count / 8 + 8, startingIn: stack, after: &used)
-        tokens = ScratchBuffer(capacity: source.count / 3 * 2 + 16, startingIn: stack, after: &used, atLeast: 16)
+        openers = ScratchBuffer(capacity: source.count / 8 + 8, startingIn: stack, after: &used, atLeast: 8)
+        var tokenBytesUsed = 0
+        tokens = ScratchBuffer(
+            capacity: source.count / 3 * 2 + 16, startingIn: tokenStack, after: &tokenBytesUsed, atLeast: 16)
     }
 
     /// Renders the paragraph `range` of the source into `writer`.
@@ -234,64 +243,6 @@ struct InlineRenderer: ~Copyable {
     @inline(__always)
     private func isCodeSpace(_ byte: UInt8) -> Bool { byte == ASCII.space || byte == ASCII.lineFeed }
 
-    @inline(__always)
-    private func runLength(of byte: UInt8, at start: Int, end: Int) -> Int {
-        var index = start
-        while index < end && source[index] == byte { index += 1 }
-        return index - start
-    }
-
-    // MARK: Code-span closers
-
-    /// The start of the first maximal run of exactly `length` backticks that
-    /// starts at or after `from` and before `end`, over raw scalars.
-    private mutating func codeSpanCloser(from: Int, length: Int, end: Int) -> Int? {
-        if !backtickRunsIndexed {
-            let limit = min(end, from + directSearchBudget)
-            var index = from
-            while index < limit {
-                if source[index] == ASCII.backtick {
-                    let run = runLength(of: ASCII.backtick, at: index, end: end)
-                    if run == length {
-                        directSearchBudget -= index - from
-                        return index
-                    }
-                    index += run
-                } else {
-                    index += 1
-                }
-            }
-            directSearchBudget -= min(index, limit) - from
-            if limit == end { return nil }
-        }
-        if !backtickRunsIndexed { indexBacktickRuns() }
-        let key = Int64(length) << 32 | Int64(from)
-        var low = 0
-        var high = backtickRuns.count
-        while low < high {
-            let middle = (low + high) / 2
-            if backtickRuns[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        guard low < backtickRuns.count, backtickRuns[low] >> 32 == Int64(length) else { return nil }
-        let start = Int(backtickRuns[low] & 0xFFFF_FFFF)
-        return start < end ? start : nil
-    }
-
-    private mutating func indexBacktickRuns() {
-        backtickRunsIndexed = true
-        var index = 0
-        while index < source.count {
-            if source[index] == ASCII.backtick {
-                let length = runLength(of: ASCII.backtick, at: index, end: source.count)
-                backtickRuns.append(Int64(length) << 32 | Int64(index))
-                index += length
-            } else {
-                index += 1
-            }
-        }
-        backtickRuns.sort()
-    }
-
     // MARK: Links
 
     /// An inline link or image label at `bracket`: its `]` and the position after its `)`.
@@ -310,7 +261,17 @@ struct InlineRenderer: ~Copyable {
     /// Brackets nest and skip code spans; parentheses are counted over raw
     /// scalars and stop at a line feed; escaped ones never count. Iterative,
     /// memoised per position, so a text of thousands of `[` stays linear.
+    /// The first matches, until they have scanned `unmemoisedBytes`, count
+    /// nesting alone (`matchUnmemoised`): a text with a few links allocates
+    /// no memo.
     private mutating func match(_ open: Int, end: Int, closing: UInt8) -> Int? {
+        if matchMemo == nil && unmemoisedBytes > 0 {
+            switch matchUnmemoised(open, end: end, closing: closing) {
+            case .found(let match): return match
+            case .noMatch: return nil
+            case .unknown: break
+            }
+        }
         let opening = source[open]
         switch memo(open, end: end) {
         case .found(let known): return known
@@ -325,14 +286,9 @@ struct InlineRenderer: ~Copyable {
             let byte = source[position]
             switch byte {
             case ASCII.backslash:
-                position += position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1
+                position = stepPastEscape(at: position, end: end)
             case ASCII.backtick where closing == ASCII.rightBracket:
-                let length = runLength(of: byte, at: position, end: end)
-                if let closer = codeSpanCloser(from: position + length, length: length, end: end) {
-                    position = closer + length
-                } else {
-                    position += length
-                }
+                position = stepPastCodeSpan(at: position, end: end)
             case ASCII.lineFeed where closing == ASCII.rightParenthesis:
                 break scanning
             case opening:
@@ -357,6 +313,52 @@ struct InlineRenderer: ~Copyable {
         }
         for index in 0..<pendingCount { remember(Int(pending[index]), match: InlineRenderer.noMatch, end: end) }
         return nil
+    }
+
+    /// `match` without the memo: nesting counted, nothing remembered, at
+    /// most `unmemoisedBytes` scanned. `unknown` when they run out first
+    /// (none are left then: the memo decides from here on).
+    private mutating func matchUnmemoised(_ open: Int, end: Int, closing: UInt8) -> Memo {
+        let opening = source[open]
+        let limit = min(end, open + unmemoisedBytes)
+        var depth = 1
+        var position = open + 1
+        while position < limit {
+            switch source[position] {
+            case opening:
+                depth += 1
+                position += 1
+            case closing:
+                depth -= 1
+                if depth == 0 {
+                    unmemoisedBytes -= position - open
+                    return .found(position)
+                }
+                position += 1
+            case ASCII.lineFeed where closing == ASCII.rightParenthesis:
+                unmemoisedBytes -= position - open
+                return .noMatch
+            case ASCII.backslash:
+                position = stepPastEscape(at: position, end: end)
+            case ASCII.backtick where closing == ASCII.rightBracket:
+                position = stepPastCodeSpan(at: position, end: end)
+            default:
+                position += 1
+            }
+        }
+        guard limit < end else {
+            unmemoisedBytes -= limit - open
+            return .noMatch
+        }
+        unmemoisedBytes = 0
+        return .unknown
+    }
+
+    /// Just past the backslash at `position`, and past the punctuation
+    /// character it escapes: an escaped bracket or parenthesis never counts.
+    @inline(__always)
+    private func stepPastEscape(at position: Int, end: Int) -> Int {
+        position + (position + 1 < end && ASCII.isPunctuation(source[position + 1]) ? 2 : 1)
     }
 
     private enum Memo { case unknown, found(Int), noMatch }

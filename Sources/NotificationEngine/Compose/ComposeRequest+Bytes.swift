@@ -92,6 +92,21 @@ extension ComposeRequest {
         bytes.reserveCapacity(bytes.count + Self.keyRoomBytes(notifications: count))
     }
 
+    /// Makes room for as many notifications as a body of `bodyCount` bytes
+    /// holds at the rate of the `count` read in its first `readCount` (at
+    /// most `maxNotifications`), when the records' array has less: called
+    /// once the typical count is read (`typicalNotifications`, the room a
+    /// request starts with), a large request's array grows once, where
+    /// doubling copied its records up to five times.
+    mutating func reserve(notificationsRead count: Int, inBytes readCount: Int, of bodyCount: Int) {
+        guard count > 0, readCount > 0 else { return }
+        // An eighth more than the rate gives: the bytes before the array
+        // count as read, so the rate alone falls short by a few.
+        let rate = count * bodyCount / readCount
+        let expected = Swift.min(rate + rate / 8 + 1, Self.maxNotifications)
+        if expected > notificationRecords.capacity { notificationRecords.reserveCapacity(expected) }
+    }
+
     /// The bytes appended for `count` notifications' keys with a source,
     /// which are made in room appended for them: typical ones.
     static func keyRoomBytes(notifications count: Int) -> Int {

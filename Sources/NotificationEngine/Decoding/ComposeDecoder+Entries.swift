@@ -39,6 +39,9 @@ extension ComposeDecoder {
     mutating func decodeNotification(
         _ index: Int, _ names: inout MemberNames<NotificationMember>, _ senderNames: inout MemberNames<SenderMember>
     ) throws(JSONReader.Stop) {
+        if index == ComposeRequest.typicalNotifications {
+            request.reserve(notificationsRead: index, inBytes: reader.index, of: reader.bytes.count)
+        }
         if decodeShapedNotification() { return }
         // The path is built only for a problem.
         let path = { "notifications[\(index)]" }
