@@ -114,6 +114,14 @@ check-readme: build python3
 	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))" \
 	  --doc docs/http-api.md --doc test-fixtures/README.md
 
+# The answers docs/http-api.md and test-fixtures/README.md show, written anew
+# from the debug build where they differ (a new answer member): generated,
+# then checked by check-readme.
+.PHONY: readme-answers
+readme-answers: build python3
+	python3 checks/readme/readme_blocks.py --build-path "$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))" \
+	  --doc docs/http-api.md --doc test-fixtures/README.md --write
+
 # The Python fixture runner of test-fixtures/README.md, copied out of the
 # README as written, against the debug build's service and `locale` command:
 # every case of notification-body.json, compose.json, l10n.json and

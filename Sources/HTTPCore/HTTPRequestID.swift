@@ -2,10 +2,10 @@
 /// inline (a generated id), which a response carries without an allocation.
 ///
 /// A plain pair of fields rather than an enum with payloads, whose copies
-/// are out-of-line calls. HTTPCore holds no raw memory: the two modules that
-/// read the bytes in place for every reply (the adapter's reply head, the
-/// service's access log) do so from these fields, each with its own
-/// `withUTF8` (docs/adr/0032).
+/// are out-of-line calls. HTTPCore holds no raw memory (docs/adr/0032): the
+/// adapter's reply head reads the bytes in place with its `withUTF8`, and
+/// the service's access log writes them with the engine's JSON writer
+/// (docs/adr/0053).
 public struct HTTPRequestID: Sendable, Equatable {
     /// A caller's id; nil for an inline one.
     public let ownText: String?

@@ -22,3 +22,6 @@ public typealias PreviewTier = NotificationEngine.PreviewTier
 /// The request's `push` member (compose.md C13): with it, the response has
 /// the APNs, FCM and Web Push payloads of `docs/spec/push.md`.
 public typealias PushOptions = NotificationEngine.PushOptions
+/// A member of a compose answer's `notification` object, in wire order
+/// (compose.md 6.3): `ComposeResponse.Content`'s texts are read by it.
+public typealias AnswerMember = NotificationEngine.AnswerMember

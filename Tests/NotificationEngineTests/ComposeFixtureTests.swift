@@ -162,10 +162,11 @@ enum ComposeFixture {
             switch member.field.slot {
             case .text(let slot): texts[slot] = try cast(value, member.rawValue) as String
             case .scalar(let slot, _):
-                scalars[slot] =
-                    member.field.kind == .boolean
-                    ? (try cast(value, member.rawValue) as Bool ? 1 : 0)
-                    : Int64(try cast(value, member.rawValue) as Int)
+                if case .boolean = member.field.kind {
+                    scalars[slot] = try cast(value, member.rawValue) as Bool ? 1 : 0
+                } else {
+                    scalars[slot] = Int64(try cast(value, member.rawValue) as Int)
+                }
             case .request, .members: continue
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import NotificationText
 import Testing
 
@@ -111,5 +112,18 @@ import Testing
     @Test func timestamp_keepsItsText_andRefusesWhatIsNotRFC3339() {
         #expect(Timestamp(rfc3339: "2026-11-29T12:00:00.50+01:00")?.rfc3339 == "2026-11-29T12:00:00.50+01:00")
         #expect(Timestamp(rfc3339: "2026-11-29 12:00") == nil)
+    }
+
+    @Test func content_writesAndReadsEveryMemberOfTheTable() throws {
+        var content = ComposeResponse.Content(
+            title: "Ana", subtitle: nil, body: "hi", threadIdentifier: "t1", url: "https://chat.example/1")
+        content[.subtitle] = "Deploys"
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(content)) as! [String: Any]
+        // Every member of the answer's table, `null` included, as the answer writes it.
+        #expect(Set(json.keys) == Set(AnswerMember.allCases.map(\.name)))
+        #expect(json["subtitle"] as? String == "Deploys")
+        let read = try JSONDecoder().decode(ComposeResponse.Content.self, from: JSONEncoder().encode(content))
+        #expect(read == content)
+        #expect(read.url == "https://chat.example/1")
     }
 }

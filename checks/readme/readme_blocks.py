@@ -31,6 +31,10 @@ package's own build), and runs it; a `print(…)` line's comment (after
 `  // `) is the line it prints, compared as above.
 
     checks/readme/readme_blocks.py --build-path .build/debug
+
+With --write, an answer a page shows (without `…`) that differs from the
+output is written anew from the output, wrapped after commas: the answers
+are generated, so a new member of an answer needs no hand edit of a page.
 """
 import argparse
 import glob
@@ -45,8 +49,24 @@ import tempfile
 import time
 import urllib.request
 
+WRITE = False
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
+# With --write: (page, first line, line count, new lines) of each answer to write anew.
+rewrites = []
+WRAP_WIDTH = 112
+
+
+def wrapped(output):
+    """`output` as a page's comment lines: `# ` then `#  ` on each further line, broken after commas."""
+    lines, line = [], ""
+    for piece in re.split(r"(?<=,)", output):
+        if line and len(line) + len(piece) + 3 > WRAP_WIDTH:
+            lines.append(line)
+            line = ""
+        line += piece
+    lines.append(line)
+    return ["# " + lines[0]] + ["#  " + rest for rest in lines[1:]]
 
 
 def check(condition, what):
@@ -187,6 +207,11 @@ def run_shell_block(start, lines, binary, service, name="README.md"):
         if shown is not None:
             # An answer wider than the page is shown wrapped: its lines joined are the one line.
             same = matches(shown, output) or matches(shown.replace("\n", ""), output)
+            if not same and WRITE and "…" not in shown and result.returncode == 0 and output:
+                rewrites.append((name, start + offset + command.count("\n") + 1, shown.count("\n") + 1,
+                                 wrapped(output)))
+                print(f"  [new ] {where}: its answer written anew", flush=True)
+                continue
             check(same, f"{where}: its output is the one shown: {shown[:70]}"
                   + ("" if same else f"\n         got: {output[:300]}"))
 
@@ -253,7 +278,11 @@ def main():
     parser.add_argument("--build-path", required=True, help="the debug build's bin path (swift build --show-bin-path)")
     parser.add_argument("--doc", action="append", default=[],
                         help="a page of docs/ whose ```sh blocks run too, their answers compared with those shown")
+    parser.add_argument("--write", action="store_true",
+                        help="write each shown answer (without `…`) that differs anew from the output")
     arguments = parser.parse_args()
+    global WRITE
+    WRITE = arguments.write
     build_path = os.path.abspath(arguments.build_path)
     binary = os.path.join(build_path, "notification-text")
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
@@ -281,6 +310,16 @@ def main():
                 check(False, f"{name}:{start}: a ```{language} block this check does not run")
     finally:
         service.stop()
+    for name in sorted({rewrite[0] for rewrite in rewrites}):
+        path = os.path.join(ROOT, name)
+        with open(path, encoding="utf-8") as page:
+            lines = page.read().split("\n")
+        # From the bottom up, so the line numbers above stay true.
+        for _, first, count, new in sorted((r for r in rewrites if r[0] == name), key=lambda r: -r[1]):
+            lines[first - 1:first - 1 + count] = new
+        with open(path, "w", encoding="utf-8") as page:
+            page.write("\n".join(lines))
+        print(f"{name}: {sum(1 for r in rewrites if r[0] == name)} answer(s) written anew")
     print(f"readme: {len(found)} blocks, " + (f"{len(failures)} failed check(s)" if failures else "every check passed"))
     return 1 if failures else 0
 

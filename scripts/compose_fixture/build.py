@@ -6,7 +6,10 @@ each expected response already names."""
 import base64
 import hashlib
 import json
+import os
 from datetime import datetime, timedelta, timezone
+
+import yaml
 
 NOW = "2026-11-29T12:00:00Z"
 NOW_DT = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
@@ -65,14 +68,29 @@ def out_entry(key, timestamp, group):
     return {"key": key, "timestamp": timestamp, "group": group}
 
 
+def answer_members():
+    """The members of the answer's notification object, in wire order, as openapi.yaml's ComposeResponse lists
+    them: a member the cases do not name is null (compose.json's requests have no push, so a member the push
+    transition decides is null in every case)."""
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           "openapi.yaml"), encoding="utf-8") as f:
+        schemas = yaml.safe_load(f)["components"]["schemas"]
+    return list(schemas["ComposeResponse"]["properties"]["notification"]["properties"])
+
+
+ANSWER_MEMBERS = answer_members()
+
+
 def resp(kind, title, body, tid, subtitle=None, url=None, shown=(), dropped=(), displayed=(), reason=None,
-         locale="en"):
+         locale="en", **members):
     # compose.md C10 step 3: each kept key under the answer's group key, G of the thread identifier (C14).
     g = group_key(tid if tid is not None else "fallback")
+    named = {"title": title, "subtitle": subtitle, "body": body, "threadIdentifier": tid, "url": url} | members
+    assert set(named) <= set(ANSWER_MEMBERS), sorted(set(named) - set(ANSWER_MEMBERS))
     return {
         "kind": kind,
         "reason": reason,
-        "notification": {"title": title, "subtitle": subtitle, "body": body, "threadIdentifier": tid, "url": url},
+        "notification": {member: named.get(member) for member in ANSWER_MEMBERS},
         "shown": list(shown),
         "dropped": [{"key": k, "reason": r} for k, r in dropped],
         "displayed": [out_entry(*d) if len(d) == 3 else out_entry(d[0], d[1], g) for d in displayed],

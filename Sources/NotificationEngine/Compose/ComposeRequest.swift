@@ -90,19 +90,18 @@ package struct ComposeRequest: Hashable, Sendable {
         push: PushOptions? = nil
     ) {
         self.init(bytes: [], serverApp: serverApp, catalog: catalog)
-        self.preview = preview
+        // The settings the request stores as values.
+        (self.maxAgeSeconds, self.maxUnits, self.fetch, self.preview) = (maxAgeSeconds, maxUnits, fetch, preview)
         self.push = push
         hasPush = push != nil  // an initializer's own writes call no `didSet`
         reserve(notifications: notifications.count)
         reserve(displayed: displayed.count)
         // Room for typical texts, so the buffer rarely grows (each growth copies it).
         bytes.reserveCapacity(256 * notifications.count + 48 * displayed.count + 256)
+        // The texts it holds in the buffer, then the notifications' and entries'.
         self.now = now
-        self.maxAgeSeconds = maxAgeSeconds
-        self.maxUnits = maxUnits
         self.app = app
         self.recipient = recipient
-        self.fetch = fetch
         // Read in place: copying a notification out would retain a dozen strings.
         notifications.withUnsafeBufferPointer { notifications in
             for index in notifications.indices { append(notifications[index]) }

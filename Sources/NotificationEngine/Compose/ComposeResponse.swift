@@ -137,6 +137,17 @@ package struct ComposeResponse: Hashable, Sendable {
         set { storedNotification = .values(newValue) }
     }
 
+    /// The answer's `notification`: the texts, with each `derived` member
+    /// worked out from its copy and the transition (`AnswerMember.derived`).
+    package var answerNotification: Content {
+        var content = notification
+        AnswerMember.forEach { member in
+            guard member.isDerived else { return }
+            content[member] = AnswerMember.derived(member, copied: content[member], transition: transition)
+        }
+        return content
+    }
+
     /// The texts as `Composer` wrote them, unless `notification` was set
     /// since: the service writes its reply from their bytes.
     package var composedTexts: ComposedTexts? {

@@ -63,15 +63,14 @@ package struct ComposedTexts: Sendable {
             return TextRange(start: start, count: bytes.count - start)
         }
 
-        /// Appends the text of every copied member (`AnswerMember.Source.copied`)
-        /// from `notification`, whose ranges are of `source`, and sets its range.
+        /// Appends the text of every copied member (`AnswerMember.copiedField`:
+        /// `copied` and `derived`) from `notification`, whose ranges are of
+        /// `source`, and sets its range.
         mutating func appendCopies(
             of notification: ComposeRequest.NotificationRecord, from source: UnsafeBufferPointer<UInt8>
         ) {
             AnswerMember.forEach { member in
-                guard case .copied(let field) = member.source, let text = source[notification.ranges[field]] else {
-                    return
-                }
+                guard let field = member.copiedField, let text = source[notification.ranges[field]] else { return }
                 self[member] = append(text)
             }
         }
@@ -80,7 +79,7 @@ package struct ComposedTexts: Sendable {
         static func copiedByteCount(of notification: ComposeRequest.NotificationRecord) -> Int {
             var count = 0
             AnswerMember.forEach { member in
-                if case .copied(let field) = member.source { count += max(0, Int(notification.ranges[field].count)) }
+                if let field = member.copiedField { count += max(0, Int(notification.ranges[field].count)) }
             }
             return count
         }

@@ -169,11 +169,11 @@ extension ComposeDecoder {
             if try reader.skipNull() { continue }
             let field = member.field
             switch (field.kind, field.slot) {
-            case (.string, .text(let slot)):
+            case (.string, .text(let slot)), (.words, .text(let slot)):
                 values.ranges[slot] = try text(slot, of: owner, at: FieldDecoding.path(path(), member.rawValue))
                 if field.rule != .none,
                     let problem = problem(
-                        field.rule, values.ranges[slot], at: { FieldDecoding.path(path(), member.rawValue) })
+                        field, values.ranges[slot], at: { FieldDecoding.path(path(), member.rawValue) })
                 {
                     throw stop(problem)
                 }

@@ -14,27 +14,33 @@ enum MemberRule: UInt8, Sendable, Equatable {
     case digest
     /// A timestamp read as a string, an object's second one (an entry's `alerted`).
     case timestamp
-    /// A notification's `importance`: one of `Importance`'s words, spelled exactly.
-    case importance
+    /// One of the words of its row's kind (`WireField.Kind.words`), spelled exactly.
+    case words
     /// A sender's `avatar`: a navigable URL (push.md P23) of 1…512 bytes.
     case navigableURL
 }
 
 extension ComposeDecoder {
-    /// Whether the string at `range` (present) keeps `rule`.
+    /// Whether the string at `range` (present) keeps `rule` (of a row whose words, if any, are `words`).
     @inline(__always)
-    mutating func holds(_ rule: MemberRule, _ range: TextRange) -> Bool {
+    mutating func holds(_ rule: MemberRule, _ range: TextRange, words: WordList?) -> Bool {
         rule == .timestamp
             ? moment(at: range) != nil
-            : request.bytes.withUnsafeBufferPointer { Self.holds(rule, $0[present: range]) }
+            : request.bytes.withUnsafeBufferPointer { Self.holds(rule, $0[present: range], words: words) }
     }
 
-    /// The problem `rule` finds in the string at `range` (present), or nil when it holds.
-    mutating func problem(_ rule: MemberRule, _ range: TextRange, at path: () -> String) -> Problem? {
-        guard !holds(rule, range) else { return nil }
+    /// The problem `field`'s rule finds in the string at `range` (present), or nil when it holds.
+    mutating func problem(_ field: WireField, _ range: TextRange, at path: () -> String) -> Problem? {
+        let rule = field.rule
+        guard !holds(rule, range, words: field.wordList) else { return nil }
         switch rule {
         case .none:
             return nil
+        case .words:
+            let words = field.wordList?.words ?? ""
+            let named = String(
+                decoding: UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount), as: UTF8.self)
+            return Problem(.invalidValue, "\(path()) must be one of \(named)", at: path())
         case .noColon:
             return Problem(.invalidValue, "\(path()) must not contain ':'", at: path())
         case .groupKey:
@@ -46,9 +52,6 @@ extension ComposeDecoder {
             return Problem(.invalidValue, "\(path()) must be a text digest: 16 characters of 0-9 and a-f", at: path())
         case .timestamp:
             return invalidTimestamp(range, at: path())
-        case .importance:
-            let words = Importance.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            return Problem(.invalidValue, "\(path()) must be one of \(words)", at: path())
         case .navigableURL:
             return Problem(
                 .invalidValue,
@@ -78,10 +81,14 @@ extension ComposeDecoder {
                     // A value as the body wrote it (nearly always): read in place.
                     let value = UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])
                     // Every notification's `source` has this rule: its test stays here.
-                    if rule == .noColon ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value) {
+                    if rule == .noColon
+                        ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value, words: rules.words(slot))
+                    {
                         return false
                     }
-                } else if !request.bytes.withUnsafeBufferPointer({ Self.holds(rule, $0[present: range]) }) {
+                } else if !request.bytes.withUnsafeBufferPointer({
+                    Self.holds(rule, $0[present: range], words: rules.words(slot))
+                }) {
                     return false  // an unescaped value, appended past the body
                 }
             }
@@ -89,22 +96,38 @@ extension ComposeDecoder {
         }
     }
 
-    /// Whether `value` keeps `rule`, a rule that only reads the value (every rule but `timestamp`).
+    /// Whether `value` keeps `rule`, a rule that only reads the value (every
+    /// rule but `timestamp`), of a row whose words, if any, are `words`.
     @inline(__always)
-    static func holds(_ rule: MemberRule, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func holds(_ rule: MemberRule, _ value: UnsafeBufferPointer<UInt8>, words: @autoclosure () -> WordList?)
+        -> Bool
+    {
         switch rule {
         case .none, .timestamp: true
+        case .words: words().map { isOneOf($0.words, value) } ?? false
         case .noColon: !value.contains(UInt8(ascii: ":"))
         case .groupKey: isGroupKey(value)
         case .digest: isDigest(value)
-        case .importance: Importance(utf8: value) != nil
         case .navigableURL: PushOptions.navigateByteRange.contains(value.count) && PushOptions.hasNavigableForm(value)
         }
+    }
+
+    /// Whether `value` is one of `words` (each in quotes: `WordList.words`), spelled exactly.
+    static func isOneOf(_ words: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let all = UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount)
+        var start = 1  // past a word's opening quote
+        while start < all.count {
+            var end = start
+            while all[end] != UInt8(ascii: "\"") { end += 1 }
+            if CodePoints.equalBytes(UnsafeBufferPointer(rebasing: all[start..<end]), value) { return true }
+            start = end + 4  // past `", "`
+        }
+        return false
     }
 }
 
 /// The rules of one kind of object by slot, held in place: the shaped read
-/// visits only the slots that have one.
+/// visits only the slots that have one, and a `words` rule's list by slot.
 struct SlotRules: Sendable {
     /// One bit per slot with a rule that only reads the value, and per slot whose rule is `timestamp`.
     let readingMask: UInt16
@@ -112,8 +135,23 @@ struct SlotRules: Sendable {
     /// Each slot's rule, 4 bits a slot.
     private let packed: UInt64
 
+    /// Each `words` slot's list, 4 bits a slot.
+    private let packedLists: UInt64
+
     init<Member: WireMember>(_: Member.Type) {
-        var (reading, timestamps, packed): (UInt16, UInt16, UInt64) = (0, 0, 0)
+        (readingMask, timestampMask, packed, packedLists) = Self.rules(Member.self)
+    }
+
+    /// The rules of two tables whose members fill one record (a
+    /// notification's and its `sender`'s): the shaped read runs both.
+    init<Outer: WireMember, Inner: WireMember>(_: Outer.Type, _: Inner.Type) {
+        let (a, b) = (Self.rules(Outer.self), Self.rules(Inner.self))
+        (readingMask, timestampMask, packed, packedLists) = (a.0 | b.0, a.1 | b.1, a.2 | b.2, a.3 | b.3)
+    }
+
+    /// A table's masks and packed rules and lists.
+    private static func rules<Member: WireMember>(_: Member.Type) -> (UInt16, UInt16, UInt64, UInt64) {
+        var (reading, timestamps, packed, lists): (UInt16, UInt16, UInt64, UInt64) = (0, 0, 0, 0)
         for member in Member.allCases {
             guard case .text(let slot) = member.field.slot, member.field.rule != .none else { continue }
             if member.field.rule == .timestamp {
@@ -122,16 +160,14 @@ struct SlotRules: Sendable {
                 reading |= 1 << slot.rawValue
             }
             packed |= UInt64(member.field.rule.rawValue) << (4 * UInt64(slot.rawValue))
+            if let list = member.field.wordList { lists |= UInt64(list.rawValue) << (4 * UInt64(slot.rawValue)) }
         }
-        (readingMask, timestampMask, self.packed) = (reading, timestamps, packed)
+        return (reading, timestamps, packed, lists)
     }
 
-    /// The rules of two tables whose members fill one record (a
-    /// notification's and its `sender`'s): the shaped read runs both.
-    init<Outer: WireMember, Inner: WireMember>(_ outer: Outer.Type, _ inner: Inner.Type) {
-        let (a, b) = (SlotRules(outer), SlotRules(inner))
-        (readingMask, timestampMask) = (a.readingMask | b.readingMask, a.timestampMask | b.timestampMask)
-        packed = a.packed | b.packed
+    /// The list of the `words` rule of `slot`.
+    func words(_ slot: Int) -> WordList? {
+        WordList(rawValue: UInt8(truncatingIfNeeded: packedLists >> (4 * UInt64(slot)) & 15))
     }
 
     /// The rule of `slot` (0..<16).

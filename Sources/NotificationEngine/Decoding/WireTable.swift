@@ -9,17 +9,23 @@
 /// member is checked against, in table order. The shaped reader
 /// (`ObjectShape`) notes and matches values by the same slots and kinds.
 /// A string member's rule (a source has no `:`, a group is a group key) is
-/// its row's `rule`, which both readers run (`MemberRule`); what is left to
+/// its row's `rule`, which both readers run (`MemberRule`); a member that is
+/// one of a few words says its words in its kind (`words`), which is its
+/// rule and its problem; what is left to
 /// a member's own code is a request member's word (a `fetch` is one of three
 /// words) and the count of distinct groups.
 ///
 /// Adding a member: a case and its row here, the slot it fills (a case of
 /// `NotificationRanges.Field` or `ScalarSlots.Field`), the rule that reads
-/// it, and the contract files (docs/architecture.md, "Add a field").
+/// it, and the contract files (docs/architecture.md, "Recipe: add a field").
 struct WireField: Sendable {
     /// What the value is on the wire (`null` is absent for every kind).
-    enum Kind: Sendable, Equatable {
+    enum Kind: Sendable {
         case string
+        /// A string that is one of a list's words, spelled exactly. Its rule
+        /// (`MemberRule.words`) and its problem, which names the words, come
+        /// from the kind; the value is kept as sent, in the row's text slot.
+        case words(WordList)
         /// A string that is an RFC 3339 date-time (`Timestamp`).
         case timestamp
         case boolean
@@ -49,14 +55,40 @@ struct WireField: Sendable {
     let kind: Kind
     let isRequired: Bool
     let slot: Slot
+    /// The rule a row names; a `words` row's is its kind's.
+    private let namedRule: MemberRule
+
     /// The string's own rule, which both readers run (`MemberRule`).
-    let rule: MemberRule
+    var rule: MemberRule {
+        if case .words = kind { return .words }
+        return namedRule
+    }
 
     init(_ kind: Kind, required: Bool = false, _ slot: Slot, rule: MemberRule = .none) {
         self.kind = kind
         self.isRequired = required
         self.slot = slot
-        self.rule = rule
+        self.namedRule = rule
+    }
+
+    /// A `words` row's list; nil for another kind.
+    var wordList: WordList? {
+        if case .words(let list) = kind { return list }
+        return nil
+    }
+}
+
+/// The word lists of the members that are one of a few words
+/// (`WireField.Kind.words`): a list is declared here, beside its row.
+enum WordList: UInt8, Sendable {
+    /// A notification's `importance` (`Importance`'s words).
+    case importance
+
+    /// The words, each in quotes, separated by `, `: as a problem names them.
+    var words: StaticString {
+        switch self {
+        case .importance: #""low", "normal", "high""#
+        }
     }
 }
 
@@ -146,7 +178,7 @@ extension ComposeDecoder {
             case .text: WireField(.string, .text(.text))
             case .defaultText: WireField(.string, .text(.defaultText))
             case .url: WireField(.string, .text(.url))
-            case .importance: WireField(.string, .text(.importance), rule: .importance)
+            case .importance: WireField(.words(.importance), .text(.importance))
             }
         }
     }

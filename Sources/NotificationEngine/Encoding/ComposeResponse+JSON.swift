@@ -69,7 +69,7 @@ extension ComposeResponse {
         if let texts {
             texts.bytes.withUnsafeBufferPointer { writeNotification(texts, from: $0, to: &out) }
         } else {
-            writeNotification(notification, to: &out)
+            writeNotification(answerNotification, to: &out)
         }
         writeRecords(from: bytes, to: &out)
         out.raw(#"],"locale":"#)
@@ -213,7 +213,9 @@ extension ComposeResponse {
         AnswerMember.forEach { member in
             if member.rawValue > 0 { out.raw(",") }
             out.raw(member.key)
-            if let text = bytes[texts[member]] { out.string(text) } else { out.null() }
+            var text = bytes[texts[member]]
+            if member.isDerived { text = AnswerMember.derived(member, copied: text, transition: transition) }
+            if let text { out.string(text) } else { out.null() }
         }
         out.raw("}")
     }

@@ -107,6 +107,14 @@ package struct JSONWriter {
         Array(value.utf8).withUnsafeBufferPointer { string($0) }
     }
 
+    /// The bytes of four words, in memory order, as a quoted, escaped JSON
+    /// string: 32 bytes held inline, as a generated `X-Request-Id` is
+    /// (the access log's; docs/adr/0053).
+    package mutating func string(words: (UInt64, UInt64, UInt64, UInt64)) {
+        var words = words
+        withUnsafeBytes(of: &words) { string($0.bindMemory(to: UInt8.self)) }
+    }
+
     /// A quoted string, or `null` when there is none.
     package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }

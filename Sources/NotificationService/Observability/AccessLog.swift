@@ -51,8 +51,12 @@ struct AccessLog {
         json.raw(#","durationMicroseconds":"#)
         json.integer(Int(clamping: durationNanoseconds / 1000))
         json.raw(#","requestId":"#)
-        if let requestID {
-            requestID.withUTF8 { json.string($0) }
+        // A caller's id is a string; a generated one, 32 bytes in four words
+        // (HTTPRequestID), the writer reads in place (docs/adr/0053).
+        if let ownText = requestID?.ownText {
+            json.string(ownText)
+        } else if let requestID {
+            json.string(words: requestID.inlineWords)
         } else {
             json.string("-")
         }
