@@ -3,9 +3,9 @@ import Testing
 
 @testable import NotificationEngine
 
-/// `SixteenSlots` reads a tuple's element by a switch and writes it through
-/// a pointer into the tuple; an array given the same writes is the
-/// reference it must agree with.
+/// `SixteenSlots` reads a half's tuple element by a switch and writes it
+/// through a pointer into the tuple; an array given the same writes is the
+/// reference it must agree with, and its bytes are the slots in order.
 @Suite struct SixteenSlotsTests {
     @Test func slots_afterRandomWrites_holdWhatAnArrayGivenTheSameWritesHolds() {
         var generator = SplitMix64(seed: 16)
@@ -28,6 +28,19 @@ import Testing
         for index in 0..<16 {
             let value = slots[index]
             #expect(value.0 == UInt64(index) << 40 | 0xABCD && value.1 == UInt32(index * 7) && value.2 == UInt8(index))
+        }
+    }
+
+    @Test func slots_asBytes_holdEachSlotAtItsIndexTimesTheStride() {
+        var slots = SixteenSlots<TextRange>(repeating: .absent)
+        for index in 0..<16 { slots[index] = TextRange(start: index * 100 + 7, count: index + 1) }
+        let stride = MemoryLayout<TextRange>.stride
+        #expect(MemoryLayout<SixteenSlots<TextRange>>.size == 16 * stride)
+        withUnsafeBytes(of: slots) { raw in
+            for index in 0..<16 {
+                let loaded = raw.load(fromByteOffset: index * stride, as: TextRange.self)
+                #expect(loaded == TextRange(start: index * 100 + 7, count: index + 1), "slot \(index)")
+            }
         }
     }
 

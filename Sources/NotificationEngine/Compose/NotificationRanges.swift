@@ -52,7 +52,7 @@ extension ComposeRequest {
         /// `slots[index]` copies the tuple at every step (bench/README.md,
         /// "What each decision is worth").
         package var furthestReach: Int {
-            withUnsafeBytes(of: slots.storage) { raw in
+            withUnsafeBytes(of: slots) { raw in
                 var reach = 0
                 let stride = MemoryLayout<TextRange>.stride
                 for offset in Swift.stride(from: 0, to: 16 * stride, by: stride) {

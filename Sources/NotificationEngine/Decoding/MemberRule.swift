@@ -68,7 +68,7 @@ extension ComposeDecoder {
         // The slots' bytes taken once for the object; each ruled slot loaded
         // from them (an absent one, as a sender's avatar nearly always is,
         // costs a load).
-        return withUnsafeBytes(of: ranges.slots.storage) { storage in
+        return withUnsafeBytes(of: ranges.slots) { storage in
             while slots != 0 {
                 let slot = slots.trailingZeroBitCount
                 slots &= slots &- 1
