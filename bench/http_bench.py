@@ -126,6 +126,16 @@ def main() -> int:
         compose_runs: dict[str, list[WrkResult]] = {key: [] for key in compose_keys}
         push_runs: dict[str, list[WrkResult]] = {key: [] for key in push_keys}
         shuffler = random.Random(SEED)
+
+        def run_one(round_index: int, label: str, key: str, payload: Path, path: str,
+                    runs: dict[str, list[WrkResult]]) -> None:
+            """One wrk run of one server, kept in runs and counted as served."""
+            result = run_wrk(servers[key], payload, path, SECONDS)
+            runs[key].append(result)
+            served[key] += result.requests
+            print(f"round {round_index + 1} {label:13} {key:15} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
+                  f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+
         for round_index in range(ROUNDS):
             body_order = shuffler.sample(list(body_runs), len(body_runs))
             compose_order = shuffler.sample(list(compose_keys), len(compose_keys))
@@ -133,24 +143,11 @@ def main() -> int:
             print(f"round {round_index + 1} order: /body {', '.join(body_order)}; /compose {', '.join(compose_order)}; "
                   f"/compose push {', '.join(push_order)}", flush=True)
             for key in body_order:
-                server = servers[key]
-                result = run_wrk(server, BODY, "/body", SECONDS)
-                body_runs[key].append(result)
-                served[key] += result.requests
-                print(f"round {round_index + 1} /body    {key:15} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
-                      f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+                run_one(round_index, "/body", key, BODY, "/body", body_runs)
             for key in compose_order:
-                result = run_wrk(servers[key], COMPOSE, "/compose", SECONDS)
-                compose_runs[key].append(result)
-                served[key] += result.requests
-                print(f"round {round_index + 1} /compose {key:15} {result.rps:9.0f} req/s  p99 {result.p99_ms:6.2f} ms"
-                      f"  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+                run_one(round_index, "/compose", key, COMPOSE, "/compose", compose_runs)
             for key in push_order:
-                result = run_wrk(servers[key], COMPOSE_PUSH, "/compose", SECONDS)
-                push_runs[key].append(result)
-                served[key] += result.requests
-                print(f"round {round_index + 1} /compose push {key:15} {result.rps:9.0f} req/s  "
-                      f"p99 {result.p99_ms:6.2f} ms  cpu {result.cpu_us_per_request:6.1f} us/req", flush=True)
+                run_one(round_index, "/compose push", key, COMPOSE_PUSH, "/compose", push_runs)
 
         rss_after_million = None
         if MILLION:
