@@ -55,84 +55,9 @@ public struct ComposeResponse: Hashable, Sendable {
 
     /// The displayed texts (`notification` on the wire): a text or `nil`
     /// for each member of the answer's table (`AnswerMember`), read by
-    /// `self[member]` and, for the members every answer has, by name. A
-    /// `JSONDecoder` reads the answer's `notification` object into it, and a
-    /// `JSONEncoder` writes it, by the table's names (`Codable`).
-    public struct Content: Hashable, Sendable, Codable {
-        /// By `AnswerMember.rawValue`.
-        private var texts: [String?]
-
-        /// Plain text, at most 256 UTF-16 units; never empty.
-        public var title: String {
-            get { self[.title] ?? "" }
-            set { self[.title] = newValue }
-        }
-        /// Plain text, at most 256 UTF-16 units, or `nil`.
-        public var subtitle: String? {
-            get { self[.subtitle] }
-            set { self[.subtitle] = newValue }
-        }
-        /// At most the request's `maxUnits` UTF-16 units.
-        public var body: String {
-            get { self[.body] ?? "" }
-            set { self[.body] = newValue }
-        }
-        /// Groups notifications on the device; `nil` only for a fallback.
-        public var threadIdentifier: String? {
-            get { self[.threadIdentifier] }
-            set { self[.threadIdentifier] = newValue }
-        }
-        /// Opened when the notification is tapped.
-        public var url: String? {
-            get { self[.url] }
-            set { self[.url] = newValue }
-        }
-
-        /// The text of `member`, or `nil` (`null`).
-        public subscript(member: AnswerMember) -> String? {
-            get { texts[Int(member.rawValue)] }
-            set { texts[Int(member.rawValue)] = newValue }
-        }
-
-        /// Texts with these values, every other member `nil`.
-        public init(title: String, subtitle: String?, body: String, threadIdentifier: String?, url: String?) {
-            texts = AnswerMember.allCases.map { _ in nil }
-            self[.title] = title
-            self[.subtitle] = subtitle
-            self[.body] = body
-            self[.threadIdentifier] = threadIdentifier
-            self[.url] = url
-        }
-
-        /// The engine's texts, member by member (`AnswerMember`).
-        init(_ content: NotificationEngine.ComposeResponse.Content) {
-            texts = AnswerMember.allCases.map { content[$0] }
-        }
-
-        /// A member's wire name as a coding key.
-        private struct Key: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        /// Reads every member of the table by its wire name (`null` or absent is `nil`).
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            texts = try AnswerMember.allCases.map {
-                try container.decodeIfPresent(String.self, forKey: Key(stringValue: $0.name))
-            }
-        }
-
-        /// Writes every member of the table by its wire name, `null` for `nil`, as the answer does.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            for member in AnswerMember.allCases {
-                try container.encode(self[member], forKey: Key(stringValue: member.name))
-            }
-        }
-    }
+    /// `self[member]` and, for the members every answer has, by name; the
+    /// engine's value (`AnswerContent`), `Codable` by the table's names.
+    public typealias Content = AnswerContent
 
     /// The base direction of the catalog the texts were written from.
     public enum TextDirection: String, Hashable, Sendable, CaseIterable {
@@ -181,7 +106,7 @@ public struct ComposeResponse: Hashable, Sendable {
         self.init(
             kind: Kind(rawValue: response.kind.rawValue)!,
             reason: response.reason.map { FallbackReason(rawValue: $0.rawValue)! },
-            notification: Content(response.answerNotification),
+            notification: response.answerNotification,
             shown: response.shown,
             dropped: response.dropped.map { Drop(key: $0.key, reason: DropReason(rawValue: $0.reason.rawValue)!) },
             displayed: response.displayed,
@@ -201,5 +126,35 @@ public enum Composer {
         let request = request.engineValue
         let response = NotificationEngine.Composer.compose(request)
         return ComposeResponse(response, push: NotificationEngine.Composer.push(for: request, response: response))
+    }
+}
+
+/// A `JSONDecoder` reads the answer's `notification` object into it, and a
+/// `JSONEncoder` writes it, by the table's names.
+extension AnswerContent: Codable {
+    /// A member's wire name as a coding key.
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads every member of the table by its wire name (`null` or absent is `nil`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        var texts: [String?] = []
+        for member in AnswerMember.allCases {
+            texts.append(try container.decodeIfPresent(String.self, forKey: Key(stringValue: member.name)))
+        }
+        self.init { texts[Int($0.rawValue)] }
+    }
+
+    /// Writes every member of the table by its wire name, `null` for `nil`, as the answer does.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for member in AnswerMember.allCases {
+            try container.encode(self[member], forKey: Key(stringValue: member.name))
+        }
     }
 }

@@ -25,3 +25,6 @@ public typealias PushOptions = NotificationEngine.PushOptions
 /// A member of a compose answer's `notification` object, in wire order
 /// (compose.md 6.3): `ComposeResponse.Content`'s texts are read by it.
 public typealias AnswerMember = NotificationEngine.AnswerMember
+/// A compose answer's displayed texts (`notification` on the wire), by
+/// `AnswerMember`: `ComposeResponse.Content`.
+public typealias AnswerContent = NotificationEngine.AnswerContent

@@ -75,52 +75,8 @@ package struct ComposeResponse: Hashable, Sendable {
         }
     }
 
-    /// The displayed texts (`notification` on the wire): a text or `nil`
-    /// for each member of the answer's table (`AnswerMember`).
-    package struct Content: Hashable, Sendable {
-        /// By `AnswerMember.rawValue`.
-        private var values: [String?]
-
-        /// The texts `value` gives for each member.
-        package init(_ value: (AnswerMember) -> String?) {
-            values = AnswerMember.allCases.map(value)
-        }
-
-        /// The text of `member`, or `nil` (`null`).
-        package subscript(member: AnswerMember) -> String? {
-            get { values[Int(member.rawValue)] }
-            set { values[Int(member.rawValue)] = newValue }
-        }
-
-        /// Plain text, at most 256 UTF-16 units; never empty.
-        package var title: String {
-            get { self[.title] ?? "" }
-            set { self[.title] = newValue }
-        }
-        /// Plain text, at most 256 UTF-16 units, or `nil`.
-        package var subtitle: String? {
-            get { self[.subtitle] }
-            set { self[.subtitle] = newValue }
-        }
-        /// At most the request's `maxUnits` UTF-16 units.
-        package var body: String {
-            get { self[.body] ?? "" }
-            set { self[.body] = newValue }
-        }
-        /// Groups notifications on the device; `nil` only for a fallback.
-        package var threadIdentifier: String? { self[.threadIdentifier] }
-        package var url: String? { self[.url] }
-
-        /// Texts of these values, every other member `nil`.
-        package init(title: String, subtitle: String?, body: String, threadIdentifier: String?, url: String?) {
-            self.init { _ in nil }
-            self[.title] = title
-            self[.subtitle] = subtitle
-            self[.body] = body
-            self[.threadIdentifier] = threadIdentifier
-            self[.url] = url
-        }
-    }
+    /// The displayed texts (`notification` on the wire).
+    package typealias Content = AnswerContent
 
     package var kind: Kind
     package var reason: FallbackReason?
