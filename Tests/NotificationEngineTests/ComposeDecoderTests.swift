@@ -292,6 +292,19 @@ import Testing
         if let detail { #expect(problem.detail == detail, "\(json)") }
     }
 
+    @Test func importanceRow_acceptsExactlyImportancesWords() {
+        // The row's list restates `Importance`'s words for the decoder and
+        // its problem; the enum is what the engine reads them into.
+        let words = WordList.importance.words
+        let listed = String(
+            decoding: UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount), as: UTF8.self)
+        #expect(listed == Importance.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+        for word in Importance.allCases.map(\.rawValue) + ["Low", "urgent", "", "normal "] {
+            let accepted = Array(word.utf8).withUnsafeBufferPointer { ComposeDecoder.isOneOf(words, $0) }
+            #expect(accepted == (Importance(rawValue: word) != nil), "\(word)")
+        }
+    }
+
     @Test func tooManyNotifications_isReportedBeforeAnInvalidOne() {
         let valid = #"{"id":"a","type":"t","timestamp":"2026-11-29T11:59:00Z"}"#
         let json = #"{"notifications":[{"id":1},"# + Array(repeating: valid, count: 1000).joined(separator: ",") + "]}"
