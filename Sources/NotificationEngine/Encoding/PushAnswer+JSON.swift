@@ -19,13 +19,19 @@ extension PushAnswer {
             out.string(key)
         }
         // Each transport's headers and payload, from strings written as JSON
-        // once: for all three when no payload was cut (nearly always).
+        // once: for all three when no payload was cut (nearly always), the
+        // builder's.
         let fields = payloadFields
         if apns.cutTexts == nil && fcm.cutTexts == nil && webpush.cutTexts == nil {
-            withJSONStrings(of: texts) { strings in
+            func writeAll(_ strings: JSONStrings, to out: inout JSONWriter) {
                 fields.writeTransport(.apns, strings, to: &out)
                 fields.writeTransport(.fcm, strings, to: &out)
                 fields.writeTransport(.webpush, strings, to: &out)
+            }
+            if let writtenStrings {
+                writtenStrings.withStrings { writeAll($0, to: &out) }
+            } else {
+                withJSONStrings(of: texts) { writeAll($0, to: &out) }
             }
         } else {
             for transport in [Transport.apns, .fcm, .webpush] {
