@@ -42,7 +42,8 @@ STAGES = [
     ("service: decode the compose request",
      r"ComposeDecoder\.decode\(_:serverApp:(catalogs:)?now:(kept:)?(validated:)?(readsShapes:keptShapes:shapedReads:)?\)"),
     ("— notifications read by shape (ADR 0019)", r"ComposeDecoder\.decodeShapedNotification\(\)$"),
-    ("— of which the members' rules (MemberRule)", r"ComposeDecoder\.passesRules\(_:_:\)$"),
+    # The members' rules run inline in the shaped read (ADR 0055): no stage of their own.
+    ("— escaped strings decoded and appended (either path)", r"ComposeDecoder\.appendUnescaped\(_:\)$"),
     ("— of which appending them: key, record (ADR 0046)", r"ComposeRequest\.appendNotification\(checked:_:moment:\)$"),
     ("service: compose", r"^static Composer\.compose\(_:(reusing:)?\)$"),
     ("service: reply JSON", r"ComposeResponse\.jsonBody|ComposeOutcome\.jsonBody|ComposeResponse\.write\(to:bytes:\)"),

@@ -40,6 +40,57 @@ public enum LaneBits {
         #endif
     }
 
+    /// The lanes of `lanes` equal to `value`'s with their high bit set, the
+    /// others' clear (their low bits are unspecified).
+    ///
+    /// On x86-64 it is `pcmpeqb`: the standard library's `.==` on
+    /// `SIMD16<UInt8>` is compiled there to a loop over the lanes.
+    @inlinable @inline(__always)
+    public static func equalLanes(_ lanes: SIMD16<UInt8>, _ value: UInt8) -> SIMD16<UInt8> {
+        #if arch(x86_64)
+        let equal = _mm_cmpeq_epi8(
+            unsafeBitCast(lanes, to: __m128i.self), unsafeBitCast(SIMD16(repeating: value), to: __m128i.self))
+        return unsafeBitCast(equal, to: SIMD16<UInt8>.self)
+        #else
+        return equalLanesByArithmetic(lanes, value)
+        #endif
+    }
+
+    /// The lanes of `lanes` below `bound` (at most 0x80) with their high
+    /// bit set, the others' clear (their low bits are unspecified).
+    ///
+    /// On x86-64 it is `pminub` and `pcmpeqb` (a lane is below when the
+    /// lesser of it and `bound` - 1 is itself).
+    @inlinable @inline(__always)
+    public static func lanesBelow(_ lanes: SIMD16<UInt8>, _ bound: UInt8) -> SIMD16<UInt8> {
+        #if arch(x86_64)
+        let raw = unsafeBitCast(lanes, to: __m128i.self)
+        let least = _mm_min_epu8(raw, unsafeBitCast(SIMD16(repeating: bound &- 1), to: __m128i.self))
+        return unsafeBitCast(_mm_cmpeq_epi8(least, raw), to: SIMD16<UInt8>.self)
+        #else
+        return lanesBelowByArithmetic(lanes, bound)
+        #endif
+    }
+
+    /// `equalLanes` with the standard library alone (tested on all
+    /// architectures): a lane is equal when its XOR with `value` is zero,
+    /// the one byte whose high bit is set after subtracting 1 and clear
+    /// before.
+    @inlinable @inline(__always)
+    public static func equalLanesByArithmetic(_ lanes: SIMD16<UInt8>, _ value: UInt8) -> SIMD16<UInt8> {
+        let difference = lanes ^ SIMD16(repeating: value)
+        return (difference &- SIMD16(repeating: 1)) & ~difference
+    }
+
+    /// `lanesBelow` with the standard library alone (tested on all
+    /// architectures): below `bound`, subtracting it wraps past zero and
+    /// sets the high bit; a lane of 0x80 or more has it set already, and is
+    /// masked out.
+    @inlinable @inline(__always)
+    public static func lanesBelowByArithmetic(_ lanes: SIMD16<UInt8>, _ bound: UInt8) -> SIMD16<UInt8> {
+        (lanes &- SIMD16(repeating: bound)) & ~lanes
+    }
+
     /// `firstHighLane` with the standard library alone (the path of every
     /// architecture but x86-64; tested on all): lane k's high bit is bit
     /// 8k + 7 of its half, so its trailing zeros, divided by 8, are k; a high

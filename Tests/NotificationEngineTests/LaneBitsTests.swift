@@ -52,4 +52,29 @@ struct LaneBitsTests {
         #expect(LaneBits.firstHighLane(SIMD16(repeating: 0)) == 16)
         #expect(LaneBits.firstHighLaneByWords(SIMD16(repeating: 0x80)) == 0)
     }
+
+    /// The lane comparisons set a lane's high bit exactly where the byte
+    /// compares so, for every byte value (in lane `value % 16`, each lane
+    /// taking sixteen values; the others 0x41), on this architecture's path
+    /// and on the portable one.
+    @Test func laneComparisons_flagExactlyTheirBytes() {
+        let comparisons: [(name: String, lanes: (SIMD16<UInt8>) -> SIMD16<UInt8>, flags: (UInt8) -> Bool)] = [
+            ("equal", { LaneBits.equalLanes($0, 0x22) }, { $0 == 0x22 }),
+            ("equal, portable", { LaneBits.equalLanesByArithmetic($0, 0x22) }, { $0 == 0x22 }),
+            ("below 0x20", { LaneBits.lanesBelow($0, 0x20) }, { $0 < 0x20 }),
+            ("below 0x20, portable", { LaneBits.lanesBelowByArithmetic($0, 0x20) }, { $0 < 0x20 }),
+            ("below 0x80", { LaneBits.lanesBelow($0, 0x80) }, { $0 < 0x80 }),
+            ("below 0x80, portable", { LaneBits.lanesBelowByArithmetic($0, 0x80) }, { $0 < 0x80 }),
+        ]
+        for value in 0...255 {
+            var lanes = SIMD16<UInt8>(repeating: 0x41)
+            lanes[value % 16] = UInt8(value)
+            for comparison in comparisons {
+                let found = comparison.lanes(lanes)
+                for index in 0..<16 where (found[index] & 0x80 != 0) != comparison.flags(lanes[index]) {
+                    Issue.record("\(comparison.name): lane \(index) of byte \(value) in lane \(value % 16)")
+                }
+            }
+        }
+    }
 }

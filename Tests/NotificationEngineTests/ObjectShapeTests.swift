@@ -55,6 +55,19 @@ import Testing
             #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","source":"s","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
                 + #"{"id":"b","source":"s:x","type":"t","timestamp":"2026-11-29T11:00:00Z"}]}"#, "invalid-value"
         ),
+        // The rule of a value appended (its colon escaped), of a word list, of a displayed entry's members.
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","source":"s","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
+                + #"{"id":"b","source":"s:x","type":"t","timestamp":"2026-11-29T11:00:00Z"}]}"#, "invalid-value"
+        ),
+        (
+            #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z","importance":"high"},"#
+                + #"{"id":"b","type":"t","timestamp":"2026-11-29T11:00:00Z","importance":"urgent"}]}"#, "invalid-value"
+        ),
+        (
+            #"{"now":"2026-11-29T12:00:00Z","displayed":[{"key":"a","timestamp":"2026-11-29T11:00:00Z","digest":"0123456789abcdef"},"#
+                + #"{"key":"b","timestamp":"2026-11-29T11:00:00Z","digest":"0123456789abcdeg"}]}"#, "invalid-value"
+        ),
         (
             #"{"now":"2026-11-29T12:00:00Z","notifications":[{"id":"a","type":"t","timestamp":"2026-11-29T11:00:00Z"},"#
                 + #"{"id":"b\x","type":"t","timestamp":"2026-11-29T11:00:00Z"}]}"#, "invalid-json"

@@ -58,7 +58,7 @@ extension ComposeDecoder {
         if !Self.hasRequired(tables.notificationRequired, values.ranges) {
             try requireMembers(NotificationMember.self, of: values, at: path())
         }
-        shape.finish(end: reader.index, in: reader.bytes)
+        shape.finish(end: reader.index, in: reader.bytes, rules: tables.notificationRules)
         request.appendNotification(&values.ranges, values.scalars, moment: values.moment!)
     }
 
@@ -90,7 +90,7 @@ extension ComposeDecoder {
         if !Self.hasRequired(tables.displayedRequired, values.ranges) {
             try requireMembers(DisplayedMember.self, of: values, at: path())
         }
-        displayedShape.finish(end: reader.index, in: reader.bytes)
+        displayedShape.finish(end: reader.index, in: reader.bytes, rules: tables.displayedRules)
         request.appendDisplayed(
             key: values.ranges[.key], timestamp: values.ranges[.timestamp], moment: values.moment!,
             group: values.ranges[.group], extras: extras(values.ranges, values.scalars)!)

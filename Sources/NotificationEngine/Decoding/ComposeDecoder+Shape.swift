@@ -17,9 +17,9 @@ extension ComposeDecoder {
         // The checks of the fields, as the general path makes them. The
         // required members are there: a shape is noted only from an object
         // that had them, each in a slot, and each slot was filled.
-        guard let moment = moment(at: ranges[.timestamp]), passesRules(tables.notificationRules, ranges) else {
-            return abandon(appendedCount)
-        }
+        guard let moment = moment(at: ranges[.timestamp]),
+            passesRules(shape.ruledSlots, tables.notificationRules, &ranges)
+        else { return abandon(appendedCount) }
         reader.move(to: end)
         // Each range was checked as it was read: within the body, or appended.
         request.appendNotification(checked: &ranges, scalars, moment: moment)
@@ -42,7 +42,8 @@ extension ComposeDecoder {
         let group = ranges[.group]
         // `timestamp` and `key` or `group` are there, as in the entry the
         // shape was noted from; the general path reports a group it refuses.
-        guard let moment = moment(at: timestamp), passesRules(tables.displayedRules, ranges),
+        guard let moment = moment(at: timestamp),
+            passesRules(displayedShape.ruledSlots, tables.displayedRules, &ranges),
             let extras = extras(ranges, scalars), group.isAbsent || noteGroup(group)
         else { return abandon(appendedCount) }
         reader.move(to: end)
@@ -115,6 +116,44 @@ extension ComposeDecoder {
     @inline(never)
     private mutating func escapedSlot(start: Int, end: Int) -> TextRange? {
         try? appendUnescaped((start, end, true))
+    }
+
+    /// Whether the value of each slot of `ruled` (one bit a slot: a
+    /// shape's `ruledSlots`, each filled) in `ranges` keeps its rule in
+    /// `rules`: the shaped read's run of the rules the general path runs.
+    /// Only the shape's ruled slots are visited, each read in place; a
+    /// source (a notification's one rule, nearly always) is tested here.
+    @inline(__always)
+    private mutating func passesRules(
+        _ ruled: UInt16, _ rules: SlotRules, _ ranges: inout ComposeRequest.NotificationRanges
+    ) -> Bool {
+        var slots = ruled
+        while slots != 0 {
+            let slot = slots.trailingZeroBitCount
+            slots &= slots &- 1
+            let range = withUnsafeBytes(of: &ranges.slots) {
+                $0.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
+            }
+            let rule = rules.rule(slot)
+            if rule == .noColon && range.end <= reader.bytes.count {
+                // A value as the body wrote it: read in place.
+                if UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end]).contains(
+                    UInt8(ascii: ":"))
+                {
+                    return false
+                }
+            } else if !holdsOutOfLine(rule, range, words: rules.words(slot)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether the string at `range` keeps `rule` (of a row whose words, if
+    /// any, are `words`): the rules but a source's, out of the shaped read.
+    @inline(never)
+    private mutating func holdsOutOfLine(_ rule: MemberRule, _ range: TextRange, words: WordList?) -> Bool {
+        holds(rule, range, words: words)
     }
 
     /// Drops what a shaped read appended; false.

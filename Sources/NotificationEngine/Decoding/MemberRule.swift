@@ -1,9 +1,10 @@
 /// A string member's own rule beyond its kind (compose.md 2.2), declared in
 /// its row of the wire table (`WireField.rule`) and run by both readers:
 /// the general path at the member, in document order
-/// (`ComposeDecoder.decodeMembers`), and the shaped read on every slot it
-/// filled (`ComposeDecoder.passesRules`), which leaves a value that breaks
-/// one to the general path, to be named there. One rule, one place.
+/// (`ComposeDecoder.decodeMembers`), and the shaped read on each string as
+/// it reads it (the rule is the string's piece's, `ObjectShape.Piece.rule`),
+/// which leaves a value that breaks one to the general path, to be named
+/// there. One rule, one place.
 enum MemberRule: UInt8, Sendable, Equatable {
     case none
     /// A notification's `source`: no `:` (the key is `source:id`).
@@ -60,42 +61,6 @@ extension ComposeDecoder {
         }
     }
 
-    /// Whether every present slot of `ranges` that `rules` names keeps its
-    /// rule: the shaped read's run of the rules the general path runs.
-    @inline(__always)
-    mutating func passesRules(_ rules: SlotRules, _ ranges: borrowing ComposeRequest.NotificationRanges) -> Bool {
-        var slots = rules.readingMask | rules.timestampMask
-        // The slots' bytes taken once for the object; each ruled slot loaded
-        // from them (an absent one, as a sender's avatar nearly always is,
-        // costs a load).
-        return withUnsafeBytes(of: ranges.slots) { storage in
-            while slots != 0 {
-                let slot = slots.trailingZeroBitCount
-                slots &= slots &- 1
-                let range = storage.load(fromByteOffset: slot &* MemoryLayout<TextRange>.stride, as: TextRange.self)
-                guard !range.isAbsent else { continue }
-                let rule = rules.rule(slot)
-                if rule == .timestamp {
-                    if moment(at: range) == nil { return false }
-                } else if range.end <= reader.bytes.count {
-                    // A value as the body wrote it (nearly always): read in place.
-                    let value = UnsafeBufferPointer(rebasing: reader.bytes[Int(range.start)..<range.end])
-                    // Every notification's `source` has this rule: its test stays here.
-                    if rule == .noColon
-                        ? value.contains(UInt8(ascii: ":")) : !Self.holds(rule, value, words: rules.words(slot))
-                    {
-                        return false
-                    }
-                } else if !request.bytes.withUnsafeBufferPointer({
-                    Self.holds(rule, $0[present: range], words: rules.words(slot))
-                }) {
-                    return false  // an unescaped value, appended past the body
-                }
-            }
-            return true
-        }
-    }
-
     /// Whether `value` keeps `rule`, a rule that only reads the value (every
     /// rule but `timestamp`), of a row whose words, if any, are `words`.
     @inline(__always)
@@ -126,12 +91,10 @@ extension ComposeDecoder {
     }
 }
 
-/// The rules of one kind of object by slot, held in place: the shaped read
-/// visits only the slots that have one, and a `words` rule's list by slot.
+/// The rules of one kind of object by slot, held in place: what a shape
+/// gives each of its string slots when it is noted
+/// (`ObjectShape.finish(end:in:rules:)`), and a `words` rule's list by slot.
 struct SlotRules: Sendable {
-    /// One bit per slot with a rule that only reads the value, and per slot whose rule is `timestamp`.
-    let readingMask: UInt16
-    let timestampMask: UInt16
     /// Each slot's rule, 4 bits a slot.
     private let packed: UInt64
 
@@ -139,30 +102,25 @@ struct SlotRules: Sendable {
     private let packedLists: UInt64
 
     init<Member: WireMember>(_: Member.Type) {
-        (readingMask, timestampMask, packed, packedLists) = Self.rules(Member.self)
+        (packed, packedLists) = Self.rules(Member.self)
     }
 
     /// The rules of two tables whose members fill one record (a
     /// notification's and its `sender`'s): the shaped read runs both.
     init<Outer: WireMember, Inner: WireMember>(_: Outer.Type, _: Inner.Type) {
         let (a, b) = (Self.rules(Outer.self), Self.rules(Inner.self))
-        (readingMask, timestampMask, packed, packedLists) = (a.0 | b.0, a.1 | b.1, a.2 | b.2, a.3 | b.3)
+        (packed, packedLists) = (a.0 | b.0, a.1 | b.1)
     }
 
-    /// A table's masks and packed rules and lists.
-    private static func rules<Member: WireMember>(_: Member.Type) -> (UInt16, UInt16, UInt64, UInt64) {
-        var (reading, timestamps, packed, lists): (UInt16, UInt16, UInt64, UInt64) = (0, 0, 0, 0)
+    /// A table's packed rules and lists.
+    private static func rules<Member: WireMember>(_: Member.Type) -> (UInt64, UInt64) {
+        var (packed, lists): (UInt64, UInt64) = (0, 0)
         for member in Member.allCases {
             guard case .text(let slot) = member.field.slot, member.field.rule != .none else { continue }
-            if member.field.rule == .timestamp {
-                timestamps |= 1 << slot.rawValue
-            } else {
-                reading |= 1 << slot.rawValue
-            }
             packed |= UInt64(member.field.rule.rawValue) << (4 * UInt64(slot.rawValue))
             if let list = member.field.wordList { lists |= UInt64(list.rawValue) << (4 * UInt64(slot.rawValue)) }
         }
-        return (reading, timestamps, packed, lists)
+        return (packed, lists)
     }
 
     /// The list of the `words` rule of `slot`.

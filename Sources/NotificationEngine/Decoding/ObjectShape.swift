@@ -86,6 +86,10 @@ struct ObjectShape: ~Copyable {
     let literals: UnsafeMutablePointer<UInt8>
     /// The number of slots.
     private(set) var count = 0
+    /// The string slots whose member has a rule (`MemberRule`), one bit
+    /// each by slot: those the shaped read checks, each filled by every
+    /// object of the shape (a notification's `source`, nearly always alone).
+    private(set) var ruledSlots: UInt16 = 0
     /// Whether the shape is complete and may be matched.
     private(set) var isKnown = false
     /// Where the next literal being noted starts: the object's `{` or the last closing quote.
@@ -155,11 +159,13 @@ struct ObjectShape: ~Copyable {
     }
 
     /// Ends the object of `body`: its `}` is the byte before `end`. Copies
-    /// the literals into the shape's storage; when they do not fit, the
-    /// shape stays unknown.
+    /// the literals into the shape's storage, and notes which of its string
+    /// slots have a rule in `rules` (none without them); when the literals
+    /// do not fit, the shape stays unknown.
     @inline(__always)
-    mutating func finish(end: Int, in body: UnsafeBufferPointer<UInt8>) {
+    mutating func finish(end: Int, in body: UnsafeBufferPointer<UInt8>, rules: SlotRules? = nil) {
         guard count <= Self.capacity, isEnabled, let base = body.baseAddress else { return }
+        ruledSlots = 0
         pieces[count] = Piece(noted, count: end &- noted, slot: .id, kind: .text)
         var kept = 0
         for k in 0...count {
@@ -171,6 +177,9 @@ struct ObjectShape: ~Copyable {
             // place through `pieces[k]` in this ~Copyable type.
             var piece = pieces[k]
             piece.literal = UnsafePointer(literals + kept)
+            if k < count, piece.kind == .text, let rules, rules.rule(Int(piece.slot.rawValue)) != .none {
+                ruledSlots |= 1 &<< piece.slot.rawValue
+            }
             piece.prepare()
             pieces[k] = piece
             kept &+= length
