@@ -23,15 +23,10 @@ extension PushAnswer {
         // builder's.
         let fields = payloadFields
         if apns.cutTexts == nil && fcm.cutTexts == nil && webpush.cutTexts == nil {
-            func writeAll(_ strings: JSONStrings, to out: inout JSONWriter) {
+            writtenStrings.withStrings { strings in
                 fields.writeTransport(.apns, strings, to: &out)
                 fields.writeTransport(.fcm, strings, to: &out)
                 fields.writeTransport(.webpush, strings, to: &out)
-            }
-            if let writtenStrings {
-                writtenStrings.withStrings { writeAll($0, to: &out) }
-            } else {
-                withJSONStrings(of: texts) { writeAll($0, to: &out) }
             }
         } else {
             for transport in [Transport.apns, .fcm, .webpush] {

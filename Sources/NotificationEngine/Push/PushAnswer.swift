@@ -131,8 +131,8 @@ package struct PushAnswer: Hashable, Sendable {
     package var fcm: Payload
     package var webpush: Payload
     /// The strings of the uncut texts as JSON, written once by `PushBuilder`
-    /// (measured and answered from); nil for an answer made otherwise.
-    var writtenStrings: WrittenStrings? = nil
+    /// (measured and answered from).
+    var writtenStrings: WrittenStrings
 
     /// The texts `transport`'s payload carries.
     package func texts(_ transport: Transport) -> Texts {
