@@ -93,12 +93,19 @@ enum JSONByteClass {
             if bytes.count &- cursor >= 16 {
                 let base = bytes.baseAddress.unsafelyUnwrapped
                 let lanes = escapeLanes(UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self))
+                #if arch(x86_64)
                 // A step that finds nothing costs one test; one that finds a byte, its index too.
                 guard LaneBits.anyHighLane(lanes) else {
                     cursor &+= 16
                     continue
                 }
                 cursor &+= LaneBits.firstHighLane(lanes)
+                #else
+                // Without a lane mask the index is the test (and the smaller code).
+                let flagged = LaneBits.firstHighLane(lanes)
+                cursor &+= flagged
+                if flagged == 16 { continue }
+                #endif
                 // Within the 16 bytes just tested: no bounds test to repeat.
                 byte = base[cursor]
             } else {
