@@ -93,6 +93,15 @@ package struct ComposeResponse: Hashable, Sendable {
         set { storedNotification = .values(newValue) }
     }
 
+    /// `notification[member]`, without a `String` made of every other member.
+    package func text(_ member: AnswerMember) -> String? {
+        switch storedNotification {
+        case .values(let content): content[member]
+        case .texts(let texts): texts.string(member)
+        case .taken: nil
+        }
+    }
+
     /// The answer's `notification`: the texts, with each `derived` member
     /// worked out from its copy and the transition (`AnswerMember.derived`).
     package var answerNotification: Content {

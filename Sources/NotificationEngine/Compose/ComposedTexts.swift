@@ -13,6 +13,13 @@ package struct ComposedTexts: Sendable {
         ranges[member.slot]
     }
 
+    /// The text of `member` as a `String`; nil for `null`.
+    func string(_ member: AnswerMember) -> String? {
+        bytes.withUnsafeBufferPointer { bytes in
+            bytes[ranges[member.slot]].map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
     /// The texts as `String`s.
     var content: ComposeResponse.Content {
         bytes.withUnsafeBufferPointer { bytes in

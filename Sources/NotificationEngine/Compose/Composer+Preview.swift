@@ -6,7 +6,7 @@ extension Composer {
     /// Applies the request's tier to `response` (`compose` calls it).
     @inline(never)
     static func applyPreview(to response: inout ComposeResponse, for request: ComposeRequest) {
-        applyPreview(request.preview, to: &response, request: request, kept: KeptFacts(of: response, in: request))
+        applyPreview(request.preview, to: &response, request: request, kept: KeptFacts.of(response, in: request))
     }
 
     /// The `push` member of the answer to `request`, whose compose answer
@@ -22,7 +22,7 @@ extension Composer {
     {
         guard let options = request.push else { return nil }
         return PushBuilder.answer(
-            options, request: request, response: response, kept: KeptFacts(of: response, in: request), shapes: shapes)
+            options, request: request, response: response, kept: KeptFacts.of(response, in: request), shapes: shapes)
     }
 
     /// What the tiers and the push payloads read of the kept notifications.
@@ -34,14 +34,13 @@ extension Composer {
         let hasDirect: Bool
 
         /// The facts of `response.shown`: a shown key is the range of its notification's key.
-        init(of response: ComposeResponse, in request: ComposeRequest) {
-            guard let first = response.shownIndices.first else {
-                (newest, hasDirect) = (nil, false)
-                return
-            }
+        /// (A function, not an initializer, whose parameters are owned: the
+        /// response and the request would be copied in.)
+        static func of(_ response: ComposeResponse, in request: ComposeRequest) -> KeptFacts {
+            guard let first = response.shownIndices.first else { return KeptFacts(newest: nil, hasDirect: false) }
             let newestKey = response.records[first].key
-            newest = request.notificationRecords.firstIndex { $0.key == newestKey }
-            hasDirect = request.bytes.withUnsafeBufferPointer { bytes in
+            let newest = request.notificationRecords.firstIndex { $0.key == newestKey }
+            let hasDirect = request.bytes.withUnsafeBufferPointer { bytes in
                 // Direct notifications are few: only their keys are looked up among
                 // the shown ones, one by one, or in a sorted copy when there are many.
                 let shown = response.shownIndices
@@ -60,13 +59,23 @@ extension Composer {
                 }
                 return false
             }
+            return KeptFacts(newest: newest, hasDirect: hasDirect)
         }
 
+        // Out of line: inlined, it made composeFetched's loops dearer for a
+        // compose without `push` (bench/README.md, "What would come next").
+        @inline(never)
         static func isDirect(_ type: UnsafeBufferPointer<UInt8>?) -> Bool {
-            guard let type else { return false }
+            guard let type, let start = UnsafeRawPointer(type.baseAddress) else { return false }
+            // `type` has the literal's length, 5 or 7: its first four bytes
+            // and its last four (overlapping), each compared as one word.
+            @inline(__always)
             func equals(_ literal: StaticString) -> Bool {
-                CodePoints.equalBytes(
-                    type, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+                let word = UnsafeRawPointer(literal.utf8Start)
+                let last = literal.utf8CodeUnitCount - 4
+                return start.loadUnaligned(as: UInt32.self) == word.loadUnaligned(as: UInt32.self)
+                    && start.loadUnaligned(fromByteOffset: last, as: UInt32.self)
+                        == word.loadUnaligned(fromByteOffset: last, as: UInt32.self)
             }
             switch type.count {
             case 5: return equals("reply")

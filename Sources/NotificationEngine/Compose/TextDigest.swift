@@ -24,13 +24,15 @@ package struct TextDigest: Hashable, Sendable {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
-    /// The 16 hexadecimal digits, appended to `out`.
+    /// The 16 hexadecimal digits, appended to `out` at once (sixteen
+    /// appends would check the array's room and uniqueness each).
     package func appendHex(to out: inout [UInt8]) {
-        var shift = 60
-        while shift >= 0 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 15
-            out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
-            shift -= 4
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 15
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(digits))
         }
     }
 

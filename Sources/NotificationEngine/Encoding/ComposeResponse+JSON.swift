@@ -127,6 +127,11 @@ extension ComposeResponse {
         var answerDigest: [UInt8] = []
         let hasExtras = !entryExtras.isEmpty
         if hasExtras { textDigest.appendHex(to: &answerDigest) }
+        // Every entry made from a kept key records the answer's digest and
+        // the same `alerted`: the first entry's, up to its `direct`, is
+        // copied for the others from where it was written.
+        let sharedAlerted = entryExtras.first.map { $0.isAnswerDigest ? $0.alerted : .absent } ?? .absent
+        var shared = 0..<0
         answerGroup.withUTF8 { answerGroup in
             for index in entryIndices {
                 let entry = records[index]
@@ -167,8 +172,24 @@ extension ComposeResponse {
                     }
                 }
                 if hasExtras {
-                    writeExtras(entryExtras[index - entryStart], answerDigest: answerDigest, from: bytes, to: &out)
-                    out.raw("}")
+                    let extras = entryExtras[index - entryStart]
+                    if extras.isAnswerDigest && extras.alerted == sharedAlerted {
+                        if shared.isEmpty {
+                            let start = out.count
+                            writeExtras(extras, answerDigest: answerDigest, from: bytes, upToDirect: true, to: &out)
+                            shared = start..<out.count
+                        } else {
+                            out.rawAgain(shared)
+                        }
+                        switch extras.direct {
+                        case 0: out.raw("false}")
+                        case 1: out.raw("true}")
+                        default: out.raw("null}")
+                        }
+                    } else {
+                        writeExtras(extras, answerDigest: answerDigest, from: bytes, to: &out)
+                        out.raw("}")
+                    }
                 }
             }
         }
@@ -176,9 +197,10 @@ extension ComposeResponse {
 
     /// An entry's `digest`, `alerted` and `direct` (compose.md C10), each
     /// after a comma: a digest and a timestamp have nothing to escape.
+    /// `upToDirect` stops after `,"direct":`.
     private func writeExtras(
         _ extras: EntryExtras, answerDigest: [UInt8], from bytes: UnsafeBufferPointer<UInt8>,
-        to out: inout JSONWriter
+        upToDirect: Bool = false, to out: inout JSONWriter
     ) {
         if extras.isAnswerDigest {
             out.raw(#","digest":""#)
@@ -198,6 +220,7 @@ extension ComposeResponse {
         } else {
             out.raw(#","alerted":null"#)
         }
+        if upToDirect { return out.raw(#","direct":"#) }
         switch extras.direct {
         case 0: out.raw(#","direct":false"#)
         case 1: out.raw(#","direct":true"#)

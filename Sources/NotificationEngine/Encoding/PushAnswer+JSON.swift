@@ -19,10 +19,11 @@ extension PushAnswer {
             out.string(key)
         }
         // Each transport's headers and payload, from strings written as JSON
-        // once: for all three when no payload was cut (nearly always).
+        // once: for all three when no payload was cut (nearly always), the
+        // builder's.
         let fields = payloadFields
         if apns.cutTexts == nil && fcm.cutTexts == nil && webpush.cutTexts == nil {
-            withJSONStrings(of: texts) { strings in
+            writtenStrings.withStrings { strings in
                 fields.writeTransport(.apns, strings, to: &out)
                 fields.writeTransport(.fcm, strings, to: &out)
                 fields.writeTransport(.webpush, strings, to: &out)

@@ -90,6 +90,13 @@ package struct JSONWriter {
         copy(bytes)
     }
 
+    /// The bytes written at `range` again (a piece the JSON repeats), or
+    /// only counted when they were (past `capacity`).
+    package mutating func rawAgain(_ range: Range<Int>) {
+        guard range.upperBound <= capacity else { return count &+= range.count }
+        copy(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
     /// The well-formed UTF-8 `utf8` as a quoted, escaped JSON string.
     @inline(__always)
     package mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -140,6 +147,8 @@ package struct JSONWriter {
     /// An integer that may not fit a 32-bit `Int` (the WebAssembly build's):
     /// Unix seconds and milliseconds.
     package mutating func integer(_ value: Int64) {
+        // A TTL or a badge: the short path.
+        if UInt64(bitPattern: value) < 1_000 { return integer(Int(truncatingIfNeeded: value)) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             let start = Self.decimal(value, into: digits, end: 20)
             copy(UnsafeBufferPointer(rebasing: digits[start...]))

@@ -63,6 +63,13 @@ extension PushAnswer {
 
     /// Writes `transport`'s withdrawal payload (P21, members in the spec's order).
     func writeWithdrawalPayload(_ transport: Transport, _ numbers: Numbers, to out: inout JSONWriter) {
+        Self.writeWithdrawalPayload(transport, numbers, withdraw: withdraw, to: &out)
+    }
+
+    /// `writeWithdrawalPayload(_:_:to:)` of an answer withdrawing `withdraw`.
+    static func writeWithdrawalPayload(
+        _ transport: Transport, _ numbers: Numbers, withdraw: [String], to out: inout JSONWriter
+    ) {
         // Nearly always nothing is withdrawn: then the literal before `stamp` is one piece.
         let empty = withdraw.isEmpty
         switch transport {
@@ -71,7 +78,7 @@ extension PushAnswer {
                 out.raw(#"{"aps":{"content-available":1},"withdraw":[],"stamp":"#)
             } else {
                 out.raw(#"{"aps":{"content-available":1},"withdraw":"#)
-                writeGroupArray(to: &out)
+                writeGroupArray(withdraw, to: &out)
                 out.raw(#","stamp":"#)
             }
             out.raw(numbers.stamp)
@@ -103,7 +110,7 @@ extension PushAnswer {
                 out.raw(#"{"withdraw":[],"stamp":"#)
             } else {
                 out.raw(#"{"withdraw":"#)
-                writeGroupArray(to: &out)
+                writeGroupArray(withdraw, to: &out)
                 out.raw(#","stamp":"#)
             }
             out.raw(numbers.stamp)
@@ -115,7 +122,7 @@ extension PushAnswer {
         }
     }
 
-    private func writeGroupArray(to out: inout JSONWriter) {
+    private static func writeGroupArray(_ withdraw: [String], to out: inout JSONWriter) {
         out.raw("[")
         for (index, group) in withdraw.enumerated() {
             if index > 0 { out.raw(",") }
@@ -127,17 +134,19 @@ extension PushAnswer {
     /// From the end of the Web Push payload to the name of `cut` (`write(to:)`):
     /// the `withdrawal` member, `{"apns":{"headers","payload"},"fcm":{"message"},"webpush":{"headers","payload"}}`.
     func writeWithdrawal(to out: inout JSONWriter) {
+        // The closure captures what it writes, not the answer (which it would copy).
+        let withdraw = withdraw
         withNumbers { numbers in
             out.raw(
                 #"},"withdrawal":{"apns":{"headers":{"apns-push-type":"background","apns-priority":"5","apns-expiration":""#
             )
             out.raw(numbers.expiration)
             out.raw(#""},"payload":"#)
-            writeWithdrawalPayload(.apns, numbers, to: &out)
+            Self.writeWithdrawalPayload(.apns, numbers, withdraw: withdraw, to: &out)
             out.raw(#"},"fcm":{"message":"#)
-            writeWithdrawalPayload(.fcm, numbers, to: &out)
+            Self.writeWithdrawalPayload(.fcm, numbers, withdraw: withdraw, to: &out)
             out.raw(#"},"webpush":{"headers":{"TTL":"86400","Urgency":"normal"},"payload":"#)
-            writeWithdrawalPayload(.webpush, numbers, to: &out)
+            Self.writeWithdrawalPayload(.webpush, numbers, withdraw: withdraw, to: &out)
             out.raw(#"}},"cut":{"apns":"#)
         }
     }

@@ -130,6 +130,9 @@ package struct PushAnswer: Hashable, Sendable {
     package var apns: Payload
     package var fcm: Payload
     package var webpush: Payload
+    /// The strings of the uncut texts as JSON, written once by `PushBuilder`
+    /// (measured and answered from).
+    var writtenStrings: WrittenStrings
 
     /// The texts `transport`'s payload carries.
     package func texts(_ transport: Transport) -> Texts {
@@ -183,21 +186,6 @@ package struct PushAnswer: Hashable, Sendable {
     func byteCount(_ transport: Transport, texts: Texts) -> Int {
         let fields = payloadFields
         return withJSONStrings(of: texts) { fields.byteCount(transport, $0) }
-    }
-
-    /// The fixed parts of the three payloads (S0 of push.md P17) of an
-    /// answer with these fields and strings: each written with empty texts
-    /// (a subtitle when `hasSubtitle`) and no url.
-    static func fixedByteCounts(
-        _ fields: PayloadFields, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, navigate: String?, stamp: Int64
-    ) -> (apns: Int, fcm: Int, webpush: Int) {
-        withJSONStrings(
-            of: nil, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, navigate: navigate, stamp: stamp, identity: nil
-        ) { strings in
-            (fields.byteCount(.apns, strings), fields.byteCount(.fcm, strings), fields.byteCount(.webpush, strings))
-        }
     }
 
     /// What the payloads and their headers write besides their strings.
@@ -275,7 +263,7 @@ package struct PushAnswer: Hashable, Sendable {
     }
 
     /// Where each of `JSONStrings` ends in the bytes written; -1 for none.
-    private struct JSONStringEnds {
+    struct JSONStringEnds {
         var title = 0, subtitle = -1, body = 0, url = -1, groupKey = 0, topic = 0, locale = 0, androidChannel = -1
         var navigate = -1, stamp = 0, identity = 0, identityData = 0
 
@@ -304,7 +292,7 @@ package struct PushAnswer: Hashable, Sendable {
         }
     }
 
-    private static func writeJSONStrings(
+    static func writeJSONStrings(
         of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
         androidChannel: String?, navigate: String?, stamp: Int64, identity: PushIdentity?, to out: inout JSONWriter,
         ends: inout JSONStringEnds

@@ -8,9 +8,9 @@ package enum PushBuilder {
         _ options: PushOptions, request: ComposeRequest, response: ComposeResponse, kept: Composer.KeptFacts,
         shapes: KeptShapes?
     ) -> PushAnswer {
-        let notification = response.notification
+        // The members the payloads carry, each made a `String` alone.
         // P3 to P5: the topic is the digest of the group source.
-        let source = notification.threadIdentifier ?? Composer.fallbackGroupKey
+        let source = response.text(.threadIdentifier) ?? Composer.fallbackGroupKey
         let topic = shapes?.topic(of: source) ?? digest(source)
         // G of compose.md C14, which the composer worked out for the next state.
         let groupKey = response.groupKey
@@ -20,7 +20,8 @@ package enum PushBuilder {
         let anchorSeconds = kept.newest.map { request.notificationRecords[$0].moment.epochSeconds } ?? nowSeconds
         let expiration = anchorSeconds + maxAge
         let texts = PushAnswer.Texts(
-            title: notification.title, subtitle: notification.subtitle, body: notification.body, url: notification.url)
+            title: response.text(.title) ?? "", subtitle: response.text(.subtitle), body: response.text(.body) ?? "",
+            url: response.text(.url))
         // compose.md C16: a fallback's is normal, whatever it covered.
         let importance = response.kind == .fallback ? .normal : importance(request: request, response: response)
         let priorityClass = priorityClass(response.kind, importance: importance, request: request, kept: kept)
@@ -33,55 +34,70 @@ package enum PushBuilder {
         // P23; the decoder and the library never give `declarative` without `navigate`.
         let declarative = options.webPush == .declarative && options.navigate != nil
         let webPushFormat: PushOptions.WebPushFormat = declarative ? .declarative : .classic
-        // P17: each payload is its fixed part and the texts' costs; one past
-        // its limit is cut once the answer is made.
-        let fixed = PushAnswer.fixedByteCounts(
-            PushAnswer.PayloadFields(
-                priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
-                badge: options.badge, kind: response.kind, direction: response.direction,
-                alert: transition.alert, webPushFormat: webPushFormat, mutable: options.mutable),
-            hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: response.locale,
-            androidChannel: options.androidChannel, navigate: declarative ? options.navigate : nil, stamp: stamp)
+        let fields = PushAnswer.PayloadFields(
+            priorityClass: priorityClass, expirationSeconds: expiration, ttlSeconds: ttlSeconds,
+            badge: options.badge, kind: response.kind, direction: response.direction,
+            alert: transition.alert, webPushFormat: webPushFormat, mutable: options.mutable)
         // P24: the sender and the conversation, and the answer's importance (P9).
         let identity = PushIdentity(request: request, response: response, newest: kept.newest, groupKey: groupKey)
-        var costs = PushFit.Costs(texts)
-        costs.identity = identity.objects.count
-        var fcmCosts = costs
-        fcmCosts.identity = identity.data.count
+        // The strings as JSON, once: the texts' costs are their lengths, and
+        // each payload is measured from them (P17: its fixed part and the
+        // texts' costs); one past its limit is cut once the answer is made.
+        let written = PushAnswer.WrittenStrings.of(
+            texts, groupKey: groupKey, topic: topic, locale: response.locale,
+            androidChannel: options.androidChannel, navigate: declarative ? options.navigate : nil, stamp: stamp,
+            identity: identity)
         // P23: a declarative payload carries a url only when it is navigable,
         // in `navigate`, where it takes the place of the app URL.
-        var webTexts: PushAnswer.Texts? = nil
-        var webCosts = costs
-        if declarative, let url = texts.url {
-            if PushOptions.hasNavigableForm(url) {
-                webCosts.url = PushFit.cost(url) - PushFit.cost(options.navigate ?? "")
-            } else {
-                webTexts = texts
-                webTexts?.url = nil
-                webCosts.url = 0
-            }
+        let webDropsURL = declarative && texts.url.map { !PushOptions.hasNavigableForm($0) } == true
+        let (costs, navigateCost, byteCounts) = written.withStrings { strings in
+            var webStrings = strings
+            if webDropsURL { webStrings.url = nil }
+            let byteCounts = (
+                apns: fields.byteCount(.apns, strings), fcm: fields.byteCount(.fcm, strings),
+                webpush: fields.byteCount(.webpush, webStrings)
+            )
+            return (PushFit.Costs(strings), strings.navigate.map { $0.count - 2 } ?? 0, byteCounts)
         }
-        func uncut(_ fixedBytes: Int, _ costs: PushFit.Costs) -> PushAnswer.Payload {
-            PushAnswer.Payload(
-                cutTexts: nil, cut: [],
-                byteCount: fixedBytes + costs.title + costs.subtitle + costs.body + costs.url + costs.identity)
+        var web = PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: byteCounts.webpush)
+        if webDropsURL {
+            web.cutTexts = texts
+            web.cutTexts?.url = nil
         }
-        var web = uncut(fixed.webpush, webCosts)
-        web.cutTexts = webTexts
-        var answer = PushAnswer(
-            texts: texts, send: transition.send, alert: transition.alert, withdraw: transition.withdraw,
+        // Made whole and returned as made: an answer changed after it is
+        // made is copied out and destroyed, not moved.
+        let answer = PushAnswer(
+            texts: texts, send: transition.send, alert: transition.alert,
+            heldUntil: transition.held ? options.activeUntil : nil, withdraw: transition.withdraw,
             stamp: stamp, nowSeconds: nowSeconds,
             groupKey: groupKey, topic: topic, priorityClass: priorityClass,
             expirationSeconds: expiration, ttlSeconds: ttlSeconds, badge: options.badge,
             androidChannel: options.androidChannel, kind: response.kind, locale: response.locale,
             direction: response.direction, webPushFormat: webPushFormat, navigate: options.navigate,
             mutable: options.mutable, identity: identity,
-            importance: importance, apns: uncut(fixed.apns, costs),
-            fcm: uncut(fixed.fcm, fcmCosts), webpush: web)
-        answer.heldUntil = transition.held ? options.activeUntil : nil
-        answer.fitPayloads(
-            costs: costs, fcmCosts: fcmCosts, webCosts: webCosts, reserveBytes: options.reserveBytes)
-        return answer
+            importance: importance,
+            apns: PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: byteCounts.apns),
+            fcm: PushAnswer.Payload(cutTexts: nil, cut: [], byteCount: byteCounts.fcm), webpush: web,
+            writtenStrings: written)
+        let reserveBytes = options.reserveBytes
+        guard
+            byteCounts.apns > PushAnswer.Transport.apns.limitBytes - reserveBytes
+                || byteCounts.fcm > PushAnswer.Transport.fcm.limitBytes - reserveBytes
+                || byteCounts.webpush > PushAnswer.Transport.webpush.limitBytes - reserveBytes
+        else { return answer }
+        var fcmCosts = costs
+        fcmCosts.identity = identity.data.count
+        var apnsCosts = costs
+        apnsCosts.identity = identity.objects.count
+        var webCosts = apnsCosts
+        if webDropsURL {
+            webCosts.url = 0
+        } else if declarative, texts.url != nil {
+            webCosts.url = costs.url - PushFit.urlMemberBytes - navigateCost
+        }
+        var fitted = answer
+        fitted.fitPayloads(costs: apnsCosts, fcmCosts: fcmCosts, webCosts: webCosts, reserveBytes: reserveBytes)
+        return fitted
     }
 
     /// P9.

@@ -60,12 +60,12 @@ package enum PushFit {
         /// What the identity adds (P24): its members as the transport writes them; 0 for none.
         var identity = 0
 
-        /// Borrowing: an initializer's parameters are owned, so the texts would be copied in.
-        init(_ texts: borrowing PushAnswer.Texts) {
-            title = PushFit.cost(texts.title)
-            subtitle = texts.subtitle.map(PushFit.cost) ?? 0
-            body = PushFit.cost(texts.body)
-            url = texts.url.map { PushFit.urlMemberBytes + PushFit.cost($0) } ?? 0
+        /// The costs of texts written as `strings`: each its JSON string less the quotes.
+        init(_ strings: PushAnswer.JSONStrings) {
+            title = strings.title.count - 2
+            subtitle = strings.subtitle.map { $0.count - 2 } ?? 0
+            body = strings.body.count - 2
+            url = strings.url.map { PushFit.urlMemberBytes + $0.count - 2 } ?? 0
         }
     }
 
@@ -95,9 +95,8 @@ package enum PushFit {
     /// The payload of `transport` in `answer`, from its uncut `texts`, within
     /// `limitBytes` (the transport's limit less `reserveBytes`).
     /// `costs` are those of `texts`. The payload's size is its fixed part
-    /// (S0, `fixedBytes`: written with empty texts and no url,
-    /// `PushAnswer.fixedByteCounts()`) plus the texts' costs, so only the
-    /// fixed part is written to measure it.
+    /// (S0, `fixedBytes`: the payload with empty texts and no url) plus the
+    /// texts' costs.
     static func fit(
         texts: PushAnswer.Texts, costs: Costs, fixedBytes: Int, limitBytes: Int, transport: PushAnswer.Transport,
         in answer: PushAnswer

@@ -35,7 +35,9 @@ package struct PushIdentity: Hashable, Sendable {
 
     /// The identity of the answer `response` to `request`, whose newest kept
     /// notification is at `newest` in its records and whose group key is `groupKey`.
-    init(request: ComposeRequest, response: ComposeResponse, newest: Int?, groupKey: String) {
+    /// (Borrowed: an initializer's parameters are owned, so the request and
+    /// the response would be copied in.)
+    init(request: borrowing ComposeRequest, response: borrowing ComposeResponse, newest: Int?, groupKey: String) {
         // The lead: a single's or a bundle's newest, of a message type.
         let kind = response.kind
         guard kind == .single || kind == .bundle, let newest else { return }
