@@ -21,9 +21,8 @@ extension PushAnswer {
             var ends = JSONStringEnds()
             let bytes = JSONWriter.bytes(capacity: estimate) { out in
                 PushAnswer.writeJSONStrings(
-                    of: texts, hasSubtitle: texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
-                    androidChannel: androidChannel, navigate: navigate, stamp: stamp, identity: identity, to: &out,
-                    ends: &ends)
+                    of: texts, groupKey: groupKey, topic: topic, locale: locale, androidChannel: androidChannel,
+                    navigate: navigate, stamp: stamp, identity: identity, to: &out, ends: &ends)
             }
             return WrittenStrings(bytes: bytes, ends: ends)
         }

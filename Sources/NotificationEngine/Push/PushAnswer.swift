@@ -219,20 +219,19 @@ package struct PushAnswer: Hashable, Sendable {
         var identityData: UnsafeBufferPointer<UInt8>
     }
 
-    /// `withJSONStrings(of:hasSubtitle:groupKey:topic:locale:androidChannel:navigate:stamp:_:)`
+    /// `withJSONStrings(of:groupKey:topic:locale:androidChannel:navigate:stamp:identity:_:)`
     /// with the answer's strings.
     @inline(__always)
-    func withJSONStrings<Result>(of texts: Texts?, _ body: (JSONStrings) -> Result) -> Result {
+    func withJSONStrings<Result>(of texts: Texts, _ body: (JSONStrings) -> Result) -> Result {
         Self.withJSONStrings(
-            of: texts, hasSubtitle: self.texts.subtitle != nil, groupKey: groupKey, topic: topic, locale: locale,
-            androidChannel: androidChannel, navigate: webPushFormat == .declarative ? navigate : nil, stamp: stamp,
-            identity: texts?.identity == true ? identity : nil, body)
+            of: texts, groupKey: groupKey, topic: topic, locale: locale, androidChannel: androidChannel,
+            navigate: webPushFormat == .declarative ? navigate : nil, stamp: stamp,
+            identity: texts.identity ? identity : nil, body)
     }
 
-    /// Calls `body` with the JSON strings of `texts`, or of empty texts (a
-    /// subtitle when `hasSubtitle`) and no url when `texts` is nil (the fixed
-    /// parts), and of the other strings: written on the stack when they fit
-    /// in 1,024 bytes, or else in a buffer of their size (written twice).
+    /// Calls `body` with the JSON strings of `texts` and of the other
+    /// strings: written on the stack when they fit in 1,024 bytes, or else
+    /// in a buffer of their size (written twice).
     ///
     /// - Important: `body` should capture no reference (`payloadFields`, not
     ///   the answer): it is called from three places, so it is not inlined,
@@ -241,15 +240,13 @@ package struct PushAnswer: Hashable, Sendable {
     ///   worth").
     @inline(__always)
     static func withJSONStrings<Result>(
-        of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, navigate: String?, stamp: Int64, identity: PushIdentity?,
-        _ body: (JSONStrings) -> Result
+        of texts: Texts, groupKey: String, topic: String, locale: String, androidChannel: String?,
+        navigate: String?, stamp: Int64, identity: PushIdentity?, _ body: (JSONStrings) -> Result
     ) -> Result {
         func write(to out: inout JSONWriter, ends: inout JSONStringEnds) {
             writeJSONStrings(
-                of: texts, hasSubtitle: hasSubtitle, groupKey: groupKey, topic: topic, locale: locale,
-                androidChannel: androidChannel, navigate: navigate, stamp: stamp, identity: identity, to: &out,
-                ends: &ends)
+                of: texts, groupKey: groupKey, topic: topic, locale: locale, androidChannel: androidChannel,
+                navigate: navigate, stamp: stamp, identity: identity, to: &out, ends: &ends)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1_024) { buffer in
             var ends = JSONStringEnds()
@@ -293,32 +290,21 @@ package struct PushAnswer: Hashable, Sendable {
     }
 
     static func writeJSONStrings(
-        of texts: Texts?, hasSubtitle: Bool, groupKey: String, topic: String, locale: String,
-        androidChannel: String?, navigate: String?, stamp: Int64, identity: PushIdentity?, to out: inout JSONWriter,
+        of texts: Texts, groupKey: String, topic: String, locale: String, androidChannel: String?,
+        navigate: String?, stamp: Int64, identity: PushIdentity?, to out: inout JSONWriter,
         ends: inout JSONStringEnds
     ) {
-        if let texts {
-            out.string(texts.title)
-            ends.title = out.count
-            if let subtitle = texts.subtitle {
-                out.string(subtitle)
-                ends.subtitle = out.count
-            }
-            out.string(texts.body)
-            ends.body = out.count
-            if let url = texts.url {
-                out.string(url)
-                ends.url = out.count
-            }
-        } else {
-            out.raw(#""""#)
-            ends.title = out.count
-            if hasSubtitle {
-                out.raw(#""""#)
-                ends.subtitle = out.count
-            }
-            out.raw(#""""#)
-            ends.body = out.count
+        out.string(texts.title)
+        ends.title = out.count
+        if let subtitle = texts.subtitle {
+            out.string(subtitle)
+            ends.subtitle = out.count
+        }
+        out.string(texts.body)
+        ends.body = out.count
+        if let url = texts.url {
+            out.string(url)
+            ends.url = out.count
         }
         out.string(groupKey)
         ends.groupKey = out.count
