@@ -58,26 +58,20 @@ import Testing
         #expect(encoded([]) == "")
     }
 
-    @Test func cost_countsEscapesAsWritten() {
-        #expect(PushFit.cost("abc") == 3)
-        #expect(PushFit.cost("\"\\\n\t\r\u{8}\u{C}") == 14)
-        #expect(PushFit.cost("\u{1}\u{1F}") == 12)
-        #expect(PushFit.cost("\u{7F}/\u{2028}中👍") == 1 + 1 + 3 + 3 + 4)
-    }
-
-    /// Past 16 bytes the cost skips runs without escapes 16 bytes at a time:
-    /// an escape at any position, in texts of any length, counts as written.
-    @Test func cost_ofLongTexts_isTheWrittenLengthWithoutQuotes() {
-        for length in [15, 16, 17, 31, 32, 33, 58, 100] {
-            for position in 0..<length {
-                for escaped in ["\n", "\"", "\u{1}"] {
-                    var characters = Array(repeating: "a", count: length)
-                    characters[position] = escaped
-                    let text = characters.joined() + (position % 3 == 0 ? "\t" : "")
-                    let written = JSONWriter.bytes(capacity: 0) { $0.string(text) }
-                    #expect(PushFit.cost(text) == written.count - 2, "length \(length), escape at \(position)")
-                }
-            }
+    /// A text's cost is the sum of its bytes' (P20): what the writer writes
+    /// for the text, without the quotes. The fit cuts by it cluster by cluster.
+    @Test func costOfByte_summedOverAText_isTheWrittenLengthWithoutQuotes() {
+        func cost(_ text: String) -> Int { text.utf8.reduce(0) { $0 + PushFit.cost(ofByte: $1) } }
+        func written(_ text: String) -> Int { JSONWriter.bytes(capacity: 0) { $0.string(text) }.count - 2 }
+        #expect(cost("abc") == 3)
+        #expect(cost("\"\\\n\t\r\u{8}\u{C}") == 14)
+        #expect(cost("\u{1}\u{1F}") == 12)
+        #expect(cost("\u{7F}/\u{2028}中👍") == 1 + 1 + 3 + 3 + 4)
+        for scalar in (UInt8(0)..<0x80).map(Unicode.Scalar.init) {
+            #expect(cost(String(scalar)) == written(String(scalar)), "U+\(String(scalar.value, radix: 16))")
+        }
+        for text in ["é", "中", "👍", "\u{2028}", "a\u{0}b\"c\\d"] {
+            #expect(cost(text) == written(text), "\(text.unicodeScalars.map(\.value))")
         }
     }
 

@@ -21,32 +21,6 @@ package enum PushFit {
         }
     }
 
-    /// The cost of `text`: its bytes inside a JSON string, without the quotes.
-    package static func cost(_ text: some StringProtocol) -> Int {
-        if let cost = text.utf8.withContiguousStorageIfAvailable(cost(of:)) { return cost }
-        return Array(text.utf8).withUnsafeBufferPointer(cost(of:))
-    }
-
-    /// The cost of the UTF-8 `utf8`: its length, and 1 or 5 more per byte
-    /// that is escaped. Runs without escapes are skipped 16 bytes at a time,
-    /// as the writer's escaper finds them; a bundle's body has a line feed.
-    static func cost(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        guard !JSONWriter.needsNoEscape(utf8), let base = utf8.baseAddress else { return utf8.count }
-        let end = utf8.count
-        var total = end
-        var index = 0
-        while index < end {
-            if end &- index >= 16 {
-                let plain = JSONByteClass.firstEscapeIndex(in16: UnsafeRawPointer(base + index))
-                index &+= plain
-                if plain == 16 { continue }
-            }
-            total &+= cost(ofByte: base[index]) &- 1
-            index &+= 1
-        }
-        return total
-    }
-
     /// The costs of a payload's texts, the same for every transport.
     struct Costs {
         let title: Int
